@@ -1,0 +1,27 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Clock } from '#core/clock.ts';
+import type { Notifier } from '#core/ports.ts';
+import type { PublicUrls } from '#core/request-view.ts';
+import type { DynamoApiKeys } from '#store/api-keys.ts';
+import type { AuditLog } from '#store/audit-log.ts';
+import type { DynamoDirectory } from '#store/directory.ts';
+import type { Documents } from '#store/dynamo.ts';
+import type { DynamoIdempotency } from '#store/idempotency.ts';
+import type { DynamoRateLimiter } from '#store/rate-limiter.ts';
+import type { DynamoRequests } from '#store/requests.ts';
+
+/** Everything a handler may need, built once per process (wiring.ts) or by a test. */
+export interface AppDeps {
+  clock: Clock;
+  logger: Logger;
+  db: Documents;
+  tableName: string;
+  urls: PublicUrls;
+  directory: DynamoDirectory;
+  apiKeys: DynamoApiKeys;
+  audit: AuditLog;
+  requests: DynamoRequests;
+  idempotency: DynamoIdempotency;
+  rateLimiter: DynamoRateLimiter;
+  notifier: Notifier;
+}

@@ -1,0 +1,11 @@
+import { randomToken, sha256Hex } from './hashing.ts';
+
+/** A live key is this fixed prefix followed by 43 base64url characters (32 random bytes). */
+export const LIVE_KEY_PREFIX = 'chs_live_';
+const KEY_PATTERN = /^chs_live_[A-Za-z0-9_-]{43}$/;
+
+export const newApiKeySecret = () => `${LIVE_KEY_PREFIX}${randomToken(32)}`;
+export const isWellFormedApiKey = (candidate: string) => KEY_PATTERN.test(candidate);
+export const apiKeyHash = (key: string) => sha256Hex(key);
+/** Enough of the key to recognise it in a list, far too little to use it. */
+export const apiKeyDisplayPrefix = (key: string) => key.slice(0, LIVE_KEY_PREFIX.length + 6);

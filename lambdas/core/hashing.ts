@@ -1,0 +1,12 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const sha256Hex = (value: string | Buffer) => createHash('sha256').update(value).digest('hex');
+export const sha256 = (value: string | Buffer) => createHash('sha256').update(value).digest();
+export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');
+
+/** Constant-time comparison of two hex digests of equal length. */
+export const sameDigest = (a: string, b: string) => {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+};

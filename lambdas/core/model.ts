@@ -1,0 +1,190 @@
+/** The domain records as the service keeps them (storage-agnostic shapes). */
+
+export const PLANS = ['free', 'team', 'business'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const VERIFICATION_MODES = ['none', 'challenge', 'email_otp', 'either', 'both'] as const;
+export type VerificationMode = (typeof VERIFICATION_MODES)[number];
+
+export const REQUEST_STATUSES = ['pending', 'opened', 'submitted', 'completed', 'revoked', 'expired'] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+
+export const TICKET_STATUSES = ['open', 'pending', 'resolved', 'closed', 'unknown'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+
+export const SCOPES = ['requests:read', 'requests:write', 'tickets:write', 'events:read', 'webhooks:write'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const DELIVERY_METHODS = ['none', 'email', 'sms', 'ticket_reply'] as const;
+export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
+
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface Policy {
+  ttlOptionsMinutes: number[];
+  defaultTtlMinutes: number;
+  minimumVerification: VerificationMode;
+  defaultVerification: VerificationMode;
+  linkLifetimeMinutes: number;
+  ticket: {
+    /** Ticket statuses that count as closed for close-to-purge. */
+    closeStatuses: Array<'resolved' | 'closed'>;
+    trustUnverifiedWebhooks: boolean;
+    gracePeriodMinutes: number;
+    revokeUnsubmittedOnClose: boolean;
+  };
+  rotationSignal: boolean;
+}
+
+export interface RateLimits {
+  perKeyPerMinute: number;
+  perOrgPerMinute: number;
+}
+
+export interface Organisation {
+  id: string;
+  name: string;
+  plan: Plan;
+  policy: Policy;
+  rateLimits: RateLimits;
+  /** Requests created without a client belong to this one, made with the organisation. */
+  defaultClientId: string;
+  createdAt: string;
+}
+
+export type IdentityKeyState = 'verified' | 'replaced_pending_approval';
+
+export interface IdentityKey {
+  /** SPKI DER of an ECDH P-256 public key, base64. */
+  publicKey: string;
+  fingerprint: string;
+  state: IdentityKeyState;
+  registeredAt: string;
+}
+
+export interface Member {
+  id: string;
+  orgId: string;
+  name: string;
+  email: string;
+  role: Role;
+  active: boolean;
+  identityKey: IdentityKey | null;
+  createdAt: string;
+}
+
+export interface Client {
+  id: string;
+  orgId: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface Team {
+  id: string;
+  orgId: string;
+  name: string;
+  memberIds: string[];
+  createdAt: string;
+}
+
+export interface Template {
+  id: string;
+  orgId: string;
+  name: string;
+  justification: string | null;
+  createdAt: string;
+}
+
+export interface PresetDefaults {
+  justification?: string;
+  ttl_minutes?: number;
+  verification_mode?: VerificationMode;
+  template_id?: string;
+  recipients?: string[];
+  delivery?: { method: DeliveryMethod };
+  allow_attachments?: boolean;
+}
+
+export interface Preset {
+  orgId: string;
+  slug: string;
+  name: string;
+  defaults: PresetDefaults;
+  createdAt: string;
+}
+
+export interface ApiKey {
+  id: string;
+  orgId: string;
+  name: string;
+  prefix: string;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  hash: string;
+  scopes: Scope[];
+  clientId: string | null;
+  allowlist: string[];
+  expiresAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+export interface Recipient {
+  membershipId: string;
+  label: string;
+  fingerprint: string;
+}
+
+export interface TicketLink {
+  ref: string | null;
+  url: string | null;
+  externalId: string | null;
+  integrationId: string | null;
+  status: TicketStatus | null;
+}
+
+export interface HandoffRequest {
+  id: string;
+  orgId: string;
+  status: RequestStatus;
+  client: { id: string; name: string };
+  subject: { name: string; email: string | null; phone: string | null };
+  ticket: TicketLink | null;
+  justification: string;
+  template: { id: string; name: string } | null;
+  requester: { membershipId: string; name: string | null; email: string | null };
+  recipients: Recipient[];
+  commit: string;
+  ttlMinutes: number;
+  verificationMode: VerificationMode;
+  allowAttachments: boolean;
+  attachmentsCount: number;
+  needsRelink: boolean;
+  unrecoverable: boolean;
+  revealCount: number;
+  purgeReason: string | null;
+  revokedReason: string | null;
+  /** SHA-256 of the spoken challenge code (salted with the request id); null when none. */
+  challengeCodeHash: string | null;
+  createdAt: string;
+  linkExpiresAt: string | null;
+  openedAt: string | null;
+  submittedAt: string | null;
+  recordExpiresAt: string | null;
+  lastRevealedAt: string | null;
+  purgeScheduledAt: string | null;
+  completedAt: string | null;
+  revokedAt: string | null;
+  updatedAt: string;
+  /** Optimistic-lock version, bumped on every change. */
+  version: number;
+}
+
+/** Who did something, as recorded in the audit chain. */
+export interface Actor {
+  type: 'member' | 'subject' | 'system' | 'api';
+  label: string | null;
+  /** API key id or membership id behind the label, for the audit trail. */
+  id?: string | null;
+}

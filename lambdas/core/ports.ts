@@ -1,0 +1,85 @@
+/**
+ * The interfaces the domain needs from the outside world. Implementations live in store/ and
+ * adapters/; tests pass fakes. Nothing here imports an implementation.
+ */
+import type {
+  Actor,
+  ApiKey,
+  Client,
+  HandoffRequest,
+  Member,
+  Organisation,
+  Preset,
+  RequestStatus,
+  Team,
+  Template,
+} from './model.ts';
+
+export interface Directory {
+  getOrganisation(orgId: string): Promise<Organisation | null>;
+  listMembers(orgId: string): Promise<Member[]>;
+  getClient(orgId: string, clientId: string): Promise<Client | null>;
+  getTeam(orgId: string, teamId: string): Promise<Team | null>;
+  getTemplate(orgId: string, templateId: string): Promise<Template | null>;
+  getPreset(orgId: string, slug: string): Promise<Preset | null>;
+  integrationExists(orgId: string, integrationId: string): Promise<boolean>;
+}
+
+export interface ApiKeyLookup {
+  findByHash(hash: string): Promise<ApiKey | null>;
+}
+
+/** What an audited change records; the log adds sequence, time, and the hash chain. */
+export interface AuditEntryInput {
+  orgId: string;
+  type: string;
+  actor: Actor;
+  clientId: string | null;
+  requestId: string | null;
+  /** Event `data` as SPEC.md's Event object carries it; never a secret. */
+  data: Record<string, unknown>;
+}
+
+export interface AuditEntry extends AuditEntryInput {
+  seq: number;
+  occurredAt: string;
+  prevHash: string;
+  hash: string;
+}
+
+export interface AuditTrail {
+  /** Records an entry that goes with no other change (for example a refused call). */
+  record(entry: AuditEntryInput): Promise<AuditEntry>;
+}
+
+export interface RequestQuery {
+  orgId: string;
+  status?: RequestStatus;
+  clientId?: string;
+  ticketRef?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface RequestRepository {
+  get(requestId: string): Promise<HandoffRequest | null>;
+  list(query: RequestQuery): Promise<{ items: HandoffRequest[]; nextCursor: string | null }>;
+  /** Stores the request, its link-token hash and the audit entry in one transaction. */
+  create(request: HandoffRequest, linkTokenHash: string, audit: AuditEntryInput): Promise<AuditEntry>;
+  /**
+   * Replaces `before` with `after` if nobody changed it meanwhile (else throws WriteConflict),
+   * deletes the stored envelope and attachments when `purgeMaterial`, and appends the audit
+   * entry, all in one transaction.
+   */
+  update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean): Promise<AuditEntry>;
+}
+
+export interface OutboundMessage {
+  /** Correlates the message with the request's `delivery.id`. */
+  id: string;
+  purpose: 'request_link';
+}
+export interface Notifier {
+  sendEmail(message: OutboundMessage & { to: string; subject: string; text: string }): Promise<void>;
+  sendSms(message: OutboundMessage & { to: string; text: string }): Promise<void>;
+}

@@ -1,0 +1,215 @@
+import { randomInt } from 'node:crypto';
+import { apiActor, type Caller } from '../caller.ts';
+import { addMinutes, type Clock } from '../clock.ts';
+import { recipientCommitment } from '../commitment.ts';
+import { forbidden, validationFailed, type FieldErrors } from '../errors.ts';
+import { randomToken, sha256Hex } from '../hashing.ts';
+import { newId } from '../ids.ts';
+import type { DeliveryMethod, HandoffRequest, PresetDefaults, TicketLink } from '../model.ts';
+import { toE164 } from '../phone.ts';
+import { meetsMinimum, needsChallengeCode, needsSubjectEmail } from '../policy.ts';
+import type { Directory, Notifier, RequestRepository } from '../ports.ts';
+import { toRequestView, type PublicUrls } from '../request-view.ts';
+import { createRequestBody, type CreateRequestBody } from '../schemas.ts';
+import { parseOrThrow } from '../validation.ts';
+import { resolveRecipients } from './resolve-recipients.ts';
+
+export interface CreateRequestDeps {
+  directory: Directory;
+  requests: RequestRepository;
+  notifier: Notifier;
+  clock: Clock;
+  urls: PublicUrls;
+  /** Called when the service could not send the link; the request stands and the caller has the link. */
+  onDeliveryFailure: (error: unknown, requestId: string) => void;
+}
+
+const COMMITMENT_NOTE =
+  'The recipient commitment was computed by the service because this request was created through the API. ' +
+  'It lets the subject\'s browser detect later changes to the recipient set, but does not protect against a ' +
+  'compromised server at creation time.';
+
+/** A 6-digit spoken code; only its hash (salted with the request id) is stored. */
+export const challengeCodeHash = (requestId: string, code: string) => sha256Hex(`${requestId}:${code}`);
+
+/** POST /requests: validates, applies the preset, resolves recipients, commits, stores, delivers. */
+export const createRequest = async (deps: CreateRequestDeps, caller: Caller, rawBody: unknown) => {
+  const body = parseOrThrow(createRequestBody, rawBody ?? {});
+  const orgId = caller.org.id;
+  const policy = caller.org.policy;
+  const errors: FieldErrors = {};
+  const addError = (field: string, message: string) => (errors[field] ??= []).push(message);
+
+  const preset = body.preset ? await deps.directory.getPreset(orgId, body.preset) : null;
+  if (body.preset && !preset) addError('preset', `No preset has the slug ${body.preset}.`);
+  const merged = mergePreset(preset?.defaults ?? {}, body);
+
+  const scopedClient = caller.apiKey.clientId;
+  if (scopedClient && body.client_id && body.client_id !== scopedClient) {
+    throw forbidden('This key is scoped to another client.');
+  }
+  const clientId = scopedClient ?? body.client_id ?? caller.org.defaultClientId;
+  const [client, template, integrationKnown] = await Promise.all([
+    deps.directory.getClient(orgId, clientId),
+    merged.template_id ? deps.directory.getTemplate(orgId, merged.template_id) : null,
+    body.ticket_integration_id ? deps.directory.integrationExists(orgId, body.ticket_integration_id) : true,
+  ]);
+  if (!client) addError('client_id', 'No such client.');
+  if (merged.template_id && !template) addError('template_id', 'No such template.');
+  if (!integrationKnown) addError('ticket_integration_id', 'No such ticketing integration.');
+
+  const justification = merged.justification ?? template?.justification ?? undefined;
+  if (!justification) addError('justification', 'Required.');
+  else if (justification.length < 10 || justification.length > 1000) addError('justification', 'Must be 10 to 1000 characters.');
+
+  const emails = merged.recipients ?? [];
+  if (emails.length === 0 && !(body.teams?.length) ) addError('recipients', 'Required: 1 to 64 recipient emails.');
+
+  const ttlMinutes = merged.ttl_minutes ?? policy.defaultTtlMinutes;
+  if (!policy.ttlOptionsMinutes.includes(ttlMinutes)) {
+    addError('ttl_minutes', `Must be one of the organisation's options: ${policy.ttlOptionsMinutes.join(', ')}.`);
+  }
+  const verificationMode = merged.verification_mode ?? policy.defaultVerification;
+  if (!meetsMinimum(verificationMode, policy.minimumVerification)) {
+    addError('verification_mode', `Must be at least the organisation's minimum, ${policy.minimumVerification}.`);
+  }
+  const subjectEmail = body.subject_email ?? null;
+  if (needsSubjectEmail(verificationMode) && !subjectEmail) {
+    addError('subject_email', `Required for verification mode ${verificationMode}, which emails a one-time code.`);
+  }
+  const subjectPhone = body.subject_phone ? toE164(body.subject_phone) : null;
+  if (body.subject_phone && !subjectPhone) addError('subject_phone', 'Not a valid phone number.');
+
+  const method: DeliveryMethod = merged.delivery?.method ?? 'none';
+  if (method === 'email' && !subjectEmail) addError('subject_email', 'Required for delivery by email.');
+  if (method === 'sms' && !body.subject_phone) addError('subject_phone', 'Required for delivery by SMS.');
+  if (method === 'ticket_reply') {
+    addError('delivery.method', 'ticket_reply needs a reply-capable ticketing integration, and none is connected.');
+  }
+
+  const resolved = await resolveRecipients(deps.directory, {
+    orgId,
+    emails,
+    teamIds: body.teams ?? [],
+    requesterEmail: body.requester ?? null,
+  });
+  for (const [field, messages] of Object.entries(resolved.errors)) for (const m of messages) addError(field, m);
+  if (Object.keys(errors).length > 0) throw validationFailed(errors);
+
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const id = newId(now.getTime());
+  const commit = recipientCommitment(resolved.recipients);
+  const challengeCode = needsChallengeCode(verificationMode) ? String(randomInt(1_000_000)).padStart(6, '0') : null;
+  const linkToken = randomToken(32);
+  const request: HandoffRequest = {
+    id,
+    orgId,
+    status: 'pending',
+    client: { id: client!.id, name: client!.name },
+    subject: { name: body.subject_name, email: subjectEmail, phone: subjectPhone },
+    ticket: ticketOf(body),
+    justification: justification!,
+    template: template ? { id: template.id, name: template.name } : null,
+    requester: { membershipId: resolved.requester.id, name: resolved.requester.name, email: resolved.requester.email },
+    recipients: resolved.recipients,
+    commit,
+    ttlMinutes,
+    verificationMode,
+    allowAttachments: merged.allow_attachments ?? false,
+    attachmentsCount: 0,
+    needsRelink: false,
+    unrecoverable: false,
+    revealCount: 0,
+    purgeReason: null,
+    revokedReason: null,
+    challengeCodeHash: challengeCode ? challengeCodeHash(id, challengeCode) : null,
+    createdAt: at,
+    linkExpiresAt: addMinutes(now, policy.linkLifetimeMinutes).toISOString(),
+    openedAt: null,
+    submittedAt: null,
+    recordExpiresAt: null,
+    lastRevealedAt: null,
+    purgeScheduledAt: null,
+    completedAt: null,
+    revokedAt: null,
+    updatedAt: at,
+    version: 1,
+  };
+  const view = toRequestView(request, deps.urls);
+  const actor = apiActor(caller);
+  await deps.requests.create(request, sha256Hex(linkToken), {
+    orgId,
+    type: 'request.created',
+    actor,
+    clientId: request.client.id,
+    requestId: id,
+    data: { request: view, actor: { type: actor.type, label: actor.label }, justification: request.justification, details: {} },
+  });
+
+  const linkWithoutFragment = `${deps.urls.appUrl}/r/${linkToken}`;
+  const link = `${linkWithoutFragment}#${commit}`;
+  const delivery = method === 'none' ? null : { id: newId(), method };
+  if (delivery) await deliverLink(deps, request, link, delivery);
+
+  return {
+    request: view,
+    link,
+    link_without_fragment: linkWithoutFragment,
+    commit,
+    challenge_code: challengeCode,
+    delivery,
+    excluded_recipients: resolved.excluded,
+    commitment: { computed_by: 'server' as const, note: COMMITMENT_NOTE },
+  };
+};
+
+/** Preset defaults first; any field the body sets wins. */
+const mergePreset = (defaults: PresetDefaults, body: CreateRequestBody) => ({
+  justification: body.justification ?? defaults.justification,
+  ttl_minutes: body.ttl_minutes ?? defaults.ttl_minutes,
+  verification_mode: body.verification_mode ?? defaults.verification_mode,
+  template_id: body.template_id ?? defaults.template_id,
+  recipients: body.recipients ?? defaults.recipients,
+  delivery: body.delivery ?? defaults.delivery,
+  allow_attachments: body.allow_attachments ?? defaults.allow_attachments,
+});
+
+const ticketOf = (body: CreateRequestBody): TicketLink | null => {
+  const ticket = {
+    ref: body.ticket_ref ?? null,
+    url: body.ticket_url ?? null,
+    externalId: body.ticket_external_id ?? null,
+    integrationId: body.ticket_integration_id ?? null,
+    status: null,
+  };
+  return ticket.ref || ticket.url || ticket.externalId || ticket.integrationId ? ticket : null;
+};
+
+/** Sends the link (never the challenge code: that goes out of band). */
+const deliverLink = async (
+  deps: CreateRequestDeps,
+  request: HandoffRequest,
+  link: string,
+  delivery: { id: string; method: DeliveryMethod },
+) => {
+  const asker = request.requester.name ?? 'Your IT team';
+  const text =
+    `${asker} asks you to hand over a credential securely.\n\nWhy: ${request.justification}\n\n` +
+    `Open this link to send it: ${link}\nThe link expires at ${request.linkExpiresAt}.`;
+  try {
+    if (delivery.method === 'email' && request.subject.email) {
+      await deps.notifier.sendEmail({
+        id: delivery.id,
+        purpose: 'request_link',
+        to: request.subject.email,
+        subject: `${asker} asks you to send a credential securely`,
+        text,
+      });
+    } else if (delivery.method === 'sms' && request.subject.phone) {
+      await deps.notifier.sendSms({ id: delivery.id, purpose: 'request_link', to: request.subject.phone, text: `${asker}: send a credential securely at ${link}` });
+    }
+  } catch (error) {
+    deps.onDeliveryFailure(error, request.id);
+  }
+};

@@ -1,0 +1,17 @@
+import { canSeeClient, type Caller } from '../caller.ts';
+import { notFound } from '../errors.ts';
+import type { HandoffRequest } from '../model.ts';
+import type { RequestRepository } from '../ports.ts';
+
+/** The request if it exists within the caller's organisation and client scope; 404 otherwise. */
+export const findVisibleRequest = async (
+  requests: RequestRepository,
+  caller: Caller,
+  requestId: string,
+): Promise<HandoffRequest> => {
+  const request = await requests.get(requestId);
+  if (!request || request.orgId !== caller.org.id || !canSeeClient(caller, request.client.id)) {
+    throw notFound('No request with this id.');
+  }
+  return request;
+};

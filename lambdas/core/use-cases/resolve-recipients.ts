@@ -1,0 +1,77 @@
+import type { FieldErrors } from '../errors.ts';
+import type { Member, Recipient } from '../model.ts';
+import type { Directory } from '../ports.ts';
+
+export interface RecipientChoice {
+  orgId: string;
+  /** Emails as given (body or preset). */
+  emails: string[];
+  teamIds: string[];
+  /** Email of the requester; defaults to the first listed recipient. */
+  requesterEmail: string | null;
+}
+
+export interface ResolvedRecipients {
+  recipients: Recipient[];
+  requester: Member;
+  /** Names of members left out because their key is not verified (a replaced key awaiting approval). */
+  excluded: string[];
+  errors: FieldErrors;
+}
+
+const usableKey = (member: Member) => member.identityKey?.state === 'verified';
+const awaitingApproval = (member: Member) => member.identityKey?.state === 'replaced_pending_approval';
+
+/**
+ * Turns emails, teams and the requester into the recipient set: each an active member with a
+ * verified identity key; the requester always among them; members whose replaced key an admin
+ * has not approved are left out and named.
+ */
+export const resolveRecipients = async (directory: Directory, choice: RecipientChoice): Promise<ResolvedRecipients> => {
+  const errors: FieldErrors = {};
+  const addError = (field: string, message: string) => (errors[field] ??= []).push(message);
+  const members = await directory.listMembers(choice.orgId);
+  const byEmail = new Map(members.filter((m) => m.active).map((m) => [m.email.toLowerCase(), m]));
+  const byId = new Map(members.map((m) => [m.id, m]));
+
+  const chosen = new Map<string, Member>();
+  const excluded = new Set<string>();
+  const include = (member: Member, field: string | null) => {
+    if (usableKey(member)) chosen.set(member.id, member);
+    else if (awaitingApproval(member)) excluded.add(member.name);
+    else if (field) addError(field, `${member.email} has not set up an identity key.`);
+    else excluded.add(member.name);
+  };
+
+  choice.emails.forEach((email, position) => {
+    const member = byEmail.get(email.toLowerCase());
+    if (!member) addError(`recipients.${position}`, `No active member has the email ${email}.`);
+    else include(member, `recipients.${position}`);
+  });
+
+  const teams = await Promise.all(choice.teamIds.map((teamId) => directory.getTeam(choice.orgId, teamId)));
+  teams.forEach((team, position) => {
+    if (!team) return addError(`teams.${position}`, 'No such team.');
+    for (const memberId of team.memberIds) {
+      const member = byId.get(memberId);
+      // Teams are expanded implicitly: inactive members are skipped, keyless ones named as left out.
+      if (member?.active) include(member, null);
+    }
+  });
+
+  const requesterEmail = choice.requesterEmail ?? choice.emails[0] ?? null;
+  const requester = requesterEmail ? byEmail.get(requesterEmail.toLowerCase()) : undefined;
+  if (!requesterEmail) addError('requester', 'A requester is needed when no recipient is listed by email.');
+  else if (!requester) addError('requester', `No active member has the email ${requesterEmail}.`);
+  else include(requester, 'requester');
+
+  if (Object.keys(errors).length === 0 && chosen.size === 0) {
+    addError('recipients', 'None of the recipients has a verified identity key.');
+  }
+  const recipients = [...chosen.values()].map((member) => ({
+    membershipId: member.id,
+    label: member.name,
+    fingerprint: member.identityKey!.fingerprint,
+  }));
+  return { recipients, requester: requester as Member, excluded: [...excluded], errors };
+};

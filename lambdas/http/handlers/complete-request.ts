@@ -1,0 +1,16 @@
+import { completeRequest } from '#core/use-cases/end-request.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { apiHandler, lazyHandler } from '../api-handler.ts';
+import { json } from '../responses.ts';
+import { ROUTES } from '../routes.ts';
+import { requestIdOf } from './request-path.ts';
+
+/** POST /v1/requests/{id}/complete */
+export const createHandler = (deps: AppDeps) =>
+  apiHandler(deps, {
+    scope: ROUTES.completeRequest.scope,
+    handle: async ({ caller, event }) => json(200, await completeRequest(deps, caller, requestIdOf(event))),
+  });
+
+export const handler = lazyHandler(() => createHandler(wiring()));

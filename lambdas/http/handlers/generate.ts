@@ -1,0 +1,16 @@
+import { generateCredential } from '#core/use-cases/generate-credential.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { apiHandler, lazyHandler } from '../api-handler.ts';
+import { json } from '../responses.ts';
+import { ROUTES } from '../routes.ts';
+
+/** POST /v1/generate */
+export const createHandler = (deps: AppDeps) =>
+  apiHandler(deps, {
+    scope: ROUTES.generate.scope,
+    secretFields: ['value'],
+    handle: async ({ body }) => json(200, generateCredential(body), { 'Cache-Control': 'no-store' }),
+  });
+
+export const handler = lazyHandler(() => createHandler(wiring()));

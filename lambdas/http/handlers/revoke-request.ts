@@ -1,0 +1,16 @@
+import { revokeRequest } from '#core/use-cases/end-request.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { apiHandler, lazyHandler } from '../api-handler.ts';
+import { json } from '../responses.ts';
+import { ROUTES } from '../routes.ts';
+import { requestIdOf } from './request-path.ts';
+
+/** POST /v1/requests/{id}/revoke */
+export const createHandler = (deps: AppDeps) =>
+  apiHandler(deps, {
+    scope: ROUTES.revokeRequest.scope,
+    handle: async ({ caller, event }) => json(200, await revokeRequest(deps, caller, requestIdOf(event))),
+  });
+
+export const handler = lazyHandler(() => createHandler(wiring()));

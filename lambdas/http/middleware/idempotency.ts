@@ -1,0 +1,74 @@
+import canonicalize from 'canonicalize';
+import { conflict, fieldError, idempotencyKeyReused } from '#core/errors.ts';
+import { sha256Hex } from '#core/hashing.ts';
+import type { DynamoIdempotency, StoredResponse } from '#store/idempotency.ts';
+import { errorResponse, withHeaders } from '../responses.ts';
+import type { ApiMiddleware, ApiResult, ApiState } from '../types.ts';
+
+const MAX_KEY_LENGTH = 200;
+/** Headers worth replaying; rate-limit headers are always the current call's. */
+const REPLAYED_HEADERS = ['Content-Type', 'Location'];
+
+/**
+ * SPEC.md's idempotency rules 1 to 3 for every POST: the same key and body replays the first
+ * answer (same status and Location, `Idempotency-Replayed: true`, secret fields null); another
+ * body answers 422 `idempotency_key_reused`; a concurrent duplicate answers 409 `conflict`.
+ * A 5xx is not kept, so a retry runs again.
+ */
+export const idempotency = (
+  store: Pick<DynamoIdempotency, 'start' | 'finish' | 'release'>,
+  secretFields: readonly string[],
+): ApiMiddleware => {
+  const keep = async (state: ApiState, response: ApiResult) => {
+    const apiKeyId = state.caller!.apiKey.id;
+    if (response.statusCode >= 500) return store.release(apiKeyId, state.idempotencyKey!);
+    return store.finish(apiKeyId, state.idempotencyKey!, forReplay(response, secretFields));
+  };
+  return {
+    before: async (request) => {
+      if (request.event.requestContext.http.method !== 'POST') return;
+      const headers = request.event.headers ?? {};
+      const key = headers['idempotency-key'] ?? headers['Idempotency-Key'];
+      if (key === undefined) return;
+      if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+        throw fieldError('Idempotency-Key', `Must be 1 to ${MAX_KEY_LENGTH} characters.`);
+      }
+      const caller = request.internal.caller!;
+      const fingerprint = sha256Hex(
+        `${request.event.requestContext.http.method} ${request.event.rawPath}\n${canonicalize(request.internal.body ?? null)}`,
+      );
+      const started = await store.start(caller.apiKey.id, key, fingerprint);
+      if (started.outcome === 'mismatch') throw idempotencyKeyReused();
+      if (started.outcome === 'in_progress') throw conflict('A request with this Idempotency-Key is still being processed.');
+      if (started.outcome === 'replay') {
+        return withHeaders(
+          { statusCode: started.response.statusCode, headers: started.response.headers, body: started.response.body },
+          { ...request.internal.rateHeaders, 'Idempotency-Replayed': 'true' },
+        );
+      }
+      request.internal.idempotencyKey = key;
+    },
+    after: async (request) => {
+      if (request.internal.idempotencyKey) await keep(request.internal, request.response!);
+    },
+    onError: async (request) => {
+      const state = request.internal;
+      // Only errors raised after the key was claimed belong to this key's record.
+      if (!state.idempotencyKey) return;
+      await keep(state, errorResponse(request.error));
+    },
+  };
+};
+
+/** The response as it is kept: secrets shown once are null in every replay. */
+const forReplay = (response: ApiResult, secretFields: readonly string[]): StoredResponse => {
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) if (response.headers?.[name]) headers[name] = response.headers[name];
+  let body = response.body ?? '';
+  if (secretFields.length > 0 && body) {
+    const parsed = JSON.parse(body) as Record<string, unknown>;
+    for (const field of secretFields) if (field in parsed) parsed[field] = null;
+    body = JSON.stringify(parsed);
+  }
+  return { statusCode: response.statusCode, headers, body };
+};

@@ -1,0 +1,22 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { ApiError } from '#core/errors.ts';
+import { errorResponse, withHeaders } from '../responses.ts';
+import type { ApiMiddleware } from '../types.ts';
+
+/**
+ * First in the chain, so its `after` and `onError` run last: every answer gets the rate-limit
+ * headers, and every error becomes SPEC.md's error body. A 500 is logged here with the error's
+ * name and stack, and leaves with no internal detail.
+ */
+export const respond = (logger: Logger): ApiMiddleware => ({
+  after: (request) => {
+    request.response = withHeaders(request.response!, request.internal.rateHeaders);
+  },
+  onError: (request) => {
+    const error = request.error;
+    if (!(error instanceof ApiError)) {
+      logger.error('unhandled failure', { errorName: error?.name, stack: error?.stack });
+    }
+    request.response = withHeaders(errorResponse(error), request.internal.rateHeaders);
+  },
+});

@@ -1,0 +1,23 @@
+import { ApiError } from '#core/errors.ts';
+import type { ApiResult } from './types.ts';
+
+export const json = (statusCode: number, body: unknown, headers: Record<string, string> = {}): ApiResult => ({
+  statusCode,
+  headers: { 'Content-Type': 'application/json', ...headers },
+  body: body === undefined ? '' : JSON.stringify(body),
+});
+
+export const noContent = (): ApiResult => ({ statusCode: 204, headers: {}, body: '' });
+
+/** SPEC.md's error body. Anything that is not an ApiError is a 500 that tells nothing inside. */
+export const errorResponse = (error: unknown): ApiResult => {
+  if (error instanceof ApiError) {
+    const body: Record<string, unknown> = { message: error.message, code: error.code };
+    if (error.errors) body.errors = error.errors;
+    return json(error.status, body, error.headers);
+  }
+  return json(500, { message: 'Something went wrong on our side. Try again later.', code: 'error' });
+};
+
+export const withHeaders = (response: ApiResult, headers: Record<string, string> | undefined): ApiResult =>
+  headers ? { ...response, headers: { ...(response.headers ?? {}), ...headers } } : response;

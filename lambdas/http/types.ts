@@ -1,0 +1,24 @@
+import type { MiddlewareObj, MiddyfiedHandler, Request } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { Caller } from '#core/caller.ts';
+import type { RateCounts } from '#store/rate-limiter.ts';
+
+export type ApiEvent = APIGatewayProxyEventV2;
+export type ApiResult = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers?: Record<string, string> };
+
+/** Per-call state the middlewares share: who called, the rate-limit headers, the parsed body. */
+export type ApiState = {
+  caller?: Caller;
+  /** Started by authentication, judged by the rate-limit middleware. */
+  rateCounts?: Promise<RateCounts>;
+  rateHeaders?: Record<string, string>;
+  body?: unknown;
+  /** Set once this call has claimed its Idempotency-Key. */
+  idempotencyKey?: string;
+  [other: string]: unknown;
+};
+
+export type ApiRequest = Request<ApiEvent, ApiResult, Error, Context, ApiState>;
+export type ApiLambda = MiddyfiedHandler<ApiEvent, ApiResult, Error, Context, ApiState>;
+
+export type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, Context, ApiState>;

@@ -1,0 +1,73 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Client, Member, Organisation, Preset, Team, Template } from '#core/model.ts';
+import type { Directory } from '#core/ports.ts';
+import type { Documents } from './dynamo.ts';
+import { fromItem } from './items.ts';
+import { keys, type ItemKey } from './keys.ts';
+
+/** Reads of an organisation's configuration: the organisation, members, clients, teams, ... */
+export class DynamoDirectory implements Directory {
+  constructor(
+    private readonly db: Documents,
+    private readonly tableName: string,
+  ) {}
+
+  getOrganisation(orgId: string) {
+    return this.getRecord<Organisation>(keys.organisation(orgId));
+  }
+
+  async listMembers(orgId: string): Promise<Member[]> {
+    return this.queryPrefix<Member>(keys.organisation(orgId).pk, keys.memberPrefix);
+  }
+
+  listClients(orgId: string) {
+    return this.queryPrefix<Client>(keys.organisation(orgId).pk, keys.clientPrefix);
+  }
+
+  getMember(orgId: string, memberId: string) {
+    return this.getRecord<Member>(keys.member(orgId, memberId));
+  }
+
+  getClient(orgId: string, clientId: string) {
+    return this.getRecord<Client>(keys.client(orgId, clientId));
+  }
+
+  getTeam(orgId: string, teamId: string) {
+    return this.getRecord<Team>(keys.team(orgId, teamId));
+  }
+
+  getTemplate(orgId: string, templateId: string) {
+    return this.getRecord<Template>(keys.template(orgId, templateId));
+  }
+
+  getPreset(orgId: string, slug: string) {
+    return this.getRecord<Preset>(keys.preset(orgId, slug));
+  }
+
+  async integrationExists(orgId: string, integrationId: string) {
+    return (await this.getRecord(keys.integration(orgId, integrationId))) !== null;
+  }
+
+  private async getRecord<T>(key: ItemKey): Promise<T | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key }));
+    return fromItem<T>(Item);
+  }
+
+  private async queryPrefix<T>(pk: string, prefix: string): Promise<T[]> {
+    const records: T[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? []) records.push(fromItem<T>(item) as T);
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return records;
+  }
+}

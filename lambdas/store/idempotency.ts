@@ -1,0 +1,87 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Clock } from '#core/clock.ts';
+import { sha256Hex } from '#core/hashing.ts';
+import { isConditionFailure, type Documents } from './dynamo.ts';
+import { keys } from './keys.ts';
+
+/** The response kept for replays: secret fields already nulled by the caller. */
+export interface StoredResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type IdempotencyStart =
+  | { outcome: 'started' }
+  | { outcome: 'replay'; response: StoredResponse }
+  | { outcome: 'in_progress' }
+  | { outcome: 'mismatch' };
+
+const RESPONSE_RETENTION_SECONDS = 24 * 60 * 60;
+/** A crashed attempt must not answer 409 forever: its claim lapses after this long. */
+const IN_PROGRESS_LOCK_MS = 30_000;
+
+/**
+ * One record per (API key, Idempotency-Key), modelled on Powertools' idempotency persistence
+ * layer: a conditional put claims the key; the stored response is replayed for 24 hours.
+ * The Idempotency-Key itself is kept only as a hash.
+ */
+export class DynamoIdempotency {
+  constructor(
+    private readonly db: Documents,
+    private readonly tableName: string,
+    private readonly clock: Clock,
+  ) {}
+
+  async start(apiKeyId: string, idempotencyKey: string, fingerprint: string): Promise<IdempotencyStart> {
+    const key = keys.idempotency(apiKeyId, sha256Hex(idempotencyKey));
+    const nowMs = this.clock.now().getTime();
+    const nowSeconds = Math.floor(nowMs / 1000);
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...key,
+            kind: 'idempotency',
+            status: 'in_progress',
+            fingerprint,
+            lockedUntil: nowMs + IN_PROGRESS_LOCK_MS,
+            expiresAt: nowSeconds + RESPONSE_RETENTION_SECONDS,
+          },
+          ConditionExpression:
+            'attribute_not_exists(pk) OR expiresAt < :nowSeconds OR (#status = :inProgress AND lockedUntil < :nowMs)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':nowSeconds': nowSeconds, ':nowMs': nowMs, ':inProgress': 'in_progress' },
+        }),
+      );
+      return { outcome: 'started' };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+    if (!Item) return this.start(apiKeyId, idempotencyKey, fingerprint);
+    if (Item.fingerprint !== fingerprint) return { outcome: 'mismatch' };
+    if (Item.status === 'in_progress') return { outcome: 'in_progress' };
+    return { outcome: 'replay', response: Item.response as StoredResponse };
+  }
+
+  async finish(apiKeyId: string, idempotencyKey: string, response: StoredResponse) {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.idempotency(apiKeyId, sha256Hex(idempotencyKey)),
+        UpdateExpression: 'SET #status = :done, #response = :response REMOVE lockedUntil',
+        ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
+        ExpressionAttributeValues: { ':done': 'done', ':response': response },
+      }),
+    );
+  }
+
+  /** Releases the claim after a failure that must not be replayed (a 5xx). */
+  async release(apiKeyId: string, idempotencyKey: string) {
+    await this.db.send(
+      new DeleteCommand({ TableName: this.tableName, Key: keys.idempotency(apiKeyId, sha256Hex(idempotencyKey)) }),
+    );
+  }
+}

@@ -1,0 +1,49 @@
+/** Key builders for every item kind. The layout is described in DESIGN-KEYS.md. */
+export type ItemKey = { pk: string; sk: string };
+
+const org = (orgId: string) => `ORG#${orgId}`;
+
+export const keys = {
+  organisation: (orgId: string): ItemKey => ({ pk: org(orgId), sk: 'ORG' }),
+  member: (orgId: string, memberId: string): ItemKey => ({ pk: org(orgId), sk: `MEMBER#${memberId}` }),
+  memberPrefix: 'MEMBER#',
+  memberEmail: (orgId: string, email: string): ItemKey => ({ pk: org(orgId), sk: `EMAIL#${email.toLowerCase()}` }),
+  client: (orgId: string, clientId: string): ItemKey => ({ pk: org(orgId), sk: `CLIENT#${clientId}` }),
+  clientPrefix: 'CLIENT#',
+  team: (orgId: string, teamId: string): ItemKey => ({ pk: org(orgId), sk: `TEAM#${teamId}` }),
+  teamPrefix: 'TEAM#',
+  template: (orgId: string, templateId: string): ItemKey => ({ pk: org(orgId), sk: `TEMPLATE#${templateId}` }),
+  preset: (orgId: string, slug: string): ItemKey => ({ pk: org(orgId), sk: `PRESET#${slug}` }),
+  integration: (orgId: string, integrationId: string): ItemKey => ({
+    pk: org(orgId),
+    sk: `INTEGRATION#${integrationId}`,
+  }),
+
+  apiKey: (hash: string): ItemKey => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
+  apiKeysOfOrg: (orgId: string) => `${org(orgId)}#APIKEYS`,
+
+  request: (requestId: string): ItemKey => ({ pk: `REQ#${requestId}`, sk: 'REQ' }),
+  /** Stored ciphertext of a request (envelope and attachments) lives beside it under this prefix. */
+  requestMaterialPrefix: 'MATERIAL#',
+  requestsOfOrg: (orgId: string) => `${org(orgId)}#REQS`,
+  requestsInStatus: (orgId: string, status: string) => `${org(orgId)}#REQS#${status}`,
+  requestsOfClient: (orgId: string, clientId: string) => `${org(orgId)}#CLIENT#${clientId}`,
+  requestsOfTicket: (orgId: string, ticketRef: string) => `${org(orgId)}#TICKET#${ticketRef}`,
+
+  linkToken: (tokenHash: string): ItemKey => ({ pk: `LINK#${tokenHash}`, sk: 'LINK' }),
+
+  auditHead: (orgId: string): ItemKey => ({ pk: `AUDIT#${orgId}`, sk: 'HEAD' }),
+  auditEntry: (orgId: string, seq: number): ItemKey => ({ pk: `AUDIT#${orgId}`, sk: auditSortKey(seq) }),
+
+  idempotency: (apiKeyId: string, idempotencyKeyHash: string): ItemKey => ({
+    pk: `IDEM#${apiKeyId}#${idempotencyKeyHash}`,
+    sk: 'IDEM',
+  }),
+  rateWindow: (scope: 'key' | 'org', id: string, windowStart: number): ItemKey => ({
+    pk: `RATE#${scope}#${id}#${windowStart}`,
+    sk: 'RATE',
+  }),
+};
+
+/** Zero-padded so that sort order is numeric order. */
+export const auditSortKey = (seq: number) => `SEQ#${String(seq).padStart(12, '0')}`;

@@ -1,0 +1,26 @@
+import type { Clock } from '#core/clock.ts';
+import { DynamoApiKeys } from './api-keys.ts';
+import { AuditLog } from './audit-log.ts';
+import { DynamoDirectory } from './directory.ts';
+import type { Documents } from './dynamo.ts';
+import { DynamoIdempotency } from './idempotency.ts';
+import { DynamoRateLimiter } from './rate-limiter.ts';
+import { DynamoRequests } from './requests.ts';
+
+/** All repositories over one table. */
+export const createRepositories = (
+  db: Documents,
+  tableName: string,
+  clock: Clock,
+  onLimiterThrottled: (error: unknown) => void = () => undefined,
+) => {
+  const audit = new AuditLog(db, tableName, clock);
+  return {
+    audit,
+    directory: new DynamoDirectory(db, tableName),
+    apiKeys: new DynamoApiKeys(db, tableName),
+    requests: new DynamoRequests(db, tableName, audit),
+    idempotency: new DynamoIdempotency(db, tableName, clock),
+    rateLimiter: new DynamoRateLimiter(db, tableName, clock, onLimiterThrottled),
+  };
+};

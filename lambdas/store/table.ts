@@ -1,0 +1,58 @@
+import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+
+/**
+ * The single table's key schema and indexes, defined once and imported by the CDK stack
+ * (lib/) and the local bootstrap, so the two worlds can never disagree. See DESIGN-KEYS.md
+ * beside this file for what lives under which key.
+ */
+export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
+
+/** Epoch seconds; DynamoDB TTL deletes the item some time after it passes. */
+export const TTL_ATTRIBUTE = 'expiresAt';
+
+export interface IndexDefinition {
+  indexName: string;
+  partitionKey: string;
+  sortKey: string;
+}
+
+/** Sparse GSIs: an item appears in an index only when it carries that index's attributes. */
+export const INDEXES = {
+  /** Requests of an organisation, newest first; API keys of an organisation. */
+  byOrg: { indexName: 'byOrg', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+  /** Requests of an organisation in one status. */
+  byStatus: { indexName: 'byStatus', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  /** Requests of one client. */
+  byClient: { indexName: 'byClient', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+  /** Requests that quote one ticket reference. */
+  byTicket: { indexName: 'byTicket', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+} as const satisfies Record<string, IndexDefinition>;
+
+export const indexList = (): IndexDefinition[] => Object.values(INDEXES);
+
+/** CreateTable input for DynamoDB Local and tests; the CDK stack builds the same shape. */
+export const createTableInput = (tableName: string): CreateTableCommandInput => {
+  const attributes = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey]);
+  for (const index of indexList()) {
+    attributes.add(index.partitionKey);
+    attributes.add(index.sortKey);
+  }
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+    KeySchema: [
+      { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+    ],
+    GlobalSecondaryIndexes: indexList().map((index) => ({
+      IndexName: index.indexName,
+      KeySchema: [
+        { AttributeName: index.partitionKey, KeyType: 'HASH' },
+        { AttributeName: index.sortKey, KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'ALL' },
+    })),
+    StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
+  };
+};

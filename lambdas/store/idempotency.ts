@@ -3,6 +3,7 @@ import type { Clock } from '#core/clock.ts';
 import { sha256Hex } from '#core/hashing.ts';
 import { isConditionFailure, type Documents } from './dynamo.ts';
 import { keys } from './keys.ts';
+import { TTL_ATTRIBUTE } from './table.ts';
 
 /** The response kept for replays: secret fields already nulled by the caller. */
 export interface StoredResponse {
@@ -47,11 +48,11 @@ export class DynamoIdempotency {
             status: 'in_progress',
             fingerprint,
             lockedUntil: nowMs + IN_PROGRESS_LOCK_MS,
-            expiresAt: nowSeconds + RESPONSE_RETENTION_SECONDS,
+            [TTL_ATTRIBUTE]: nowSeconds + RESPONSE_RETENTION_SECONDS,
           },
           ConditionExpression:
-            'attribute_not_exists(pk) OR expiresAt < :nowSeconds OR (#status = :inProgress AND lockedUntil < :nowMs)',
-          ExpressionAttributeNames: { '#status': 'status' },
+            'attribute_not_exists(pk) OR #ttl < :nowSeconds OR (#status = :inProgress AND lockedUntil < :nowMs)',
+          ExpressionAttributeNames: { '#status': 'status', '#ttl': TTL_ATTRIBUTE },
           ExpressionAttributeValues: { ':nowSeconds': nowSeconds, ':nowMs': nowMs, ':inProgress': 'in_progress' },
         }),
       );

@@ -3,6 +3,7 @@ import type { Clock } from '#core/clock.ts';
 import type { RateLimits } from '#core/model.ts';
 import type { Documents } from './dynamo.ts';
 import { keys } from './keys.ts';
+import { TTL_ATTRIBUTE } from './table.ts';
 
 export interface RateDecision {
   allowed: boolean;
@@ -58,8 +59,9 @@ export class DynamoRateLimiter {
         new UpdateCommand({
           TableName: this.tableName,
           Key: key,
-          UpdateExpression: 'ADD n :one SET expiresAt = :expiresAt, kind = :kind',
-          ExpressionAttributeValues: { ':one': 1, ':expiresAt': resetAt + WINDOW_SECONDS, ':kind': 'rate_window' },
+          UpdateExpression: 'ADD n :one SET #ttl = :ttl, kind = :kind',
+          ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':one': 1, ':ttl': resetAt + WINDOW_SECONDS, ':kind': 'rate_window' },
           ReturnValues: 'UPDATED_NEW',
         }),
       );

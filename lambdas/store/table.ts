@@ -8,7 +8,7 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
 
 /** Epoch seconds; DynamoDB TTL deletes the item some time after it passes. */
-export const TTL_ATTRIBUTE = 'expiresAt';
+export const TTL_ATTRIBUTE = 'ttlEpoch';
 
 export interface IndexDefinition {
   indexName: string;

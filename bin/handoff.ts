@@ -1,0 +1,21 @@
+import { App } from 'aws-cdk-lib';
+import { HandoffStack } from '../lib/handoff-stack.ts';
+
+/**
+ * The CDK app (`npx cdk synth` / `cdk deploy`). Context: `appUrl` (the web application's address,
+ * default the API endpoint) and `emailFrom` (sender of link emails, default
+ * no-reply@example.com), e.g. `cdk deploy -c appUrl=https://handoff.example.com -c emailFrom=...`.
+ * Account and region come from the CLI's environment when it has them; otherwise the template
+ * stays environment-agnostic and deploys to any region.
+ */
+const app = new App();
+
+new HandoffStack(app, 'CredentialHandoff', {
+  description: 'Credential Handoff Service: HTTP API, one function per route, one DynamoDB table',
+  env: {
+    account: process.env.CDK_DEFAULT_ACCOUNT,
+    region: process.env.CDK_DEFAULT_REGION,
+  },
+});
+
+app.synth();

@@ -1,0 +1,13 @@
+import { createServer } from 'node:net';
+
+/** A TCP port on loopback that nothing listens on right now. */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });

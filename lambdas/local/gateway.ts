@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Context } from 'aws-lambda';
+import type { AppDeps } from '../app-deps.ts';
+import { FALLBACK_ENTRY, matchRoute, type Route } from '../http/routes.ts';
+import type { ApiEvent, ApiResult } from '../http/types.ts';
+import { errorResponse } from '../http/responses.ts';
+import { ApiError } from '#core/errors.ts';
+
+const REPOSITORY_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+/** The largest body API Gateway would pass to a Lambda function. */
+const MAX_BODY_BYTES = 6 * 1024 * 1024;
+
+type Invoke = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+interface HandlerModule {
+  createHandler(deps: AppDeps): Invoke;
+}
+
+/**
+ * Stands in for API Gateway (HTTP API, payload 2.0): turns each HTTP request into the event API
+ * Gateway would send and calls the very handler the route table names, built with `deps`.
+ */
+export const createGateway = (deps: AppDeps): Server => {
+  const handlers = new Map<string, Promise<Invoke>>();
+  const handlerFor = (entry: string) => {
+    let handler = handlers.get(entry);
+    if (!handler) {
+      handler = import(pathToFileURL(resolve(REPOSITORY_ROOT, entry)).href).then((module: HandlerModule) =>
+        module.createHandler(deps),
+      );
+      handlers.set(entry, handler);
+    }
+    return handler;
+  };
+
+  return createServer(async (req, res) => {
+    let result: ApiResult;
+    try {
+      const body = await readBody(req);
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const method = (req.method ?? 'GET').toUpperCase();
+      const match = matchRoute(method, url.pathname);
+      const route: Route | null = 'route' in match ? match.route : null;
+      const event = toEvent(req, url, body, route, 'route' in match ? match.pathParameters : undefined);
+      const invoke = await handlerFor(route?.entry ?? FALLBACK_ENTRY);
+      result = await invoke(event, lambdaContext(route?.name ?? 'fallback'));
+    } catch (error) {
+      if (!(error instanceof ApiError)) deps.logger.error('local gateway failure', { errorName: (error as Error)?.name });
+      result = errorResponse(error);
+    }
+    send(res, result);
+  });
+};
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((done, fail) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        fail(new ApiError(413, 'bad_request', 'The request body is too large.'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', fail);
+  });
+
+/** IPv4 callers arrive on a dual-stack socket as ::ffff:a.b.c.d; API Gateway reports a.b.c.d. */
+const sourceIpOf = (req: IncomingMessage) => (req.socket.remoteAddress ?? '').replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+
+const toEvent = (
+  req: IncomingMessage,
+  url: URL,
+  body: string,
+  route: Route | null,
+  pathParameters: Record<string, string> | undefined,
+): ApiEvent => {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const now = new Date();
+  const routeKey = route ? `${route.method} ${route.path}` : '$default';
+  const method = (req.method ?? 'GET').toUpperCase();
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.replace(/^\?/, ''),
+    cookies: req.headers.cookie ? req.headers.cookie.split(/;\s*/) : undefined,
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'localhost',
+      http: { method, path: url.pathname, protocol: `HTTP/${req.httpVersion}`, sourceIp: sourceIpOf(req), userAgent: headers['user-agent'] ?? '' },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    body: body === '' ? undefined : body,
+    isBase64Encoded: false,
+  };
+};
+
+const lambdaContext = (functionName: string): Context => ({
+  callbackWaitsForEmptyEventLoop: false,
+  functionName,
+  functionVersion: '$LATEST',
+  invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+  memoryLimitInMB: '512',
+  awsRequestId: randomUUID(),
+  logGroupName: `/aws/lambda/${functionName}`,
+  logStreamName: 'local',
+  getRemainingTimeInMillis: () => 29_000,
+  done: () => undefined,
+  fail: () => undefined,
+  succeed: () => undefined,
+});
+
+const send = (res: ServerResponse, result: ApiResult) => {
+  res.statusCode = result.statusCode;
+  for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
+  res.end(result.body ?? '');
+};
+
+/** Listens on loopback; port 0 picks a free one. */
+export const listen = (server: Server, port: number, host = '127.0.0.1') =>
+  new Promise<number>((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => done((server.address() as { port: number }).port));
+  });

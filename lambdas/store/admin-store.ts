@@ -1,0 +1,297 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Clock } from '#core/clock.ts';
+import { apiKeyDisplayPrefix, apiKeyHash, newApiKeySecret } from '#core/api-key-format.ts';
+import { newId } from '#core/ids.ts';
+import type {
+  Actor,
+  ApiKey,
+  Client,
+  IdentityKey,
+  Member,
+  Organisation,
+  Plan,
+  Policy,
+  Preset,
+  PresetDefaults,
+  RateLimits,
+  Role,
+  Scope,
+  Team,
+  Template,
+} from '#core/model.ts';
+import { DEFAULT_POLICY, DEFAULT_RATE_LIMITS } from '#core/policy.ts';
+import { DynamoApiKeys } from './api-keys.ts';
+import type { AuditLog, TransactItem } from './audit-log.ts';
+import { DynamoDirectory } from './directory.ts';
+import type { Documents } from './dynamo.ts';
+import { toItem } from './items.ts';
+import { keys, type ItemKey } from './keys.ts';
+
+const OPERATOR: Actor = { type: 'system', label: 'operator' };
+
+/**
+ * What the operator CLI (and the local seed) changes: organisations, members, clients, teams,
+ * templates, presets, policy, plan and API keys. Each change is one transaction with its audit
+ * entry.
+ */
+export class AdminStore {
+  readonly directory: DynamoDirectory;
+  readonly apiKeys: DynamoApiKeys;
+
+  constructor(
+    private readonly db: Documents,
+    private readonly tableName: string,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+    private readonly actor: Actor = OPERATOR,
+  ) {
+    this.directory = new DynamoDirectory(db, tableName);
+    this.apiKeys = new DynamoApiKeys(db, tableName);
+  }
+
+  async createOrganisation(input: { name: string; plan: Plan; policy?: Partial<Policy> }) {
+    const at = this.now();
+    const orgId = newId();
+    const defaultClient: Client = { id: newId(), orgId, name: `${input.name} (internal)`, createdAt: at };
+    const org: Organisation = {
+      id: orgId,
+      name: input.name,
+      plan: input.plan,
+      policy: { ...DEFAULT_POLICY, ...input.policy, ticket: { ...DEFAULT_POLICY.ticket, ...input.policy?.ticket } },
+      rateLimits: { ...DEFAULT_RATE_LIMITS },
+      defaultClientId: defaultClient.id,
+      createdAt: at,
+    };
+    await this.change(orgId, 'organisation.created', { organisation: { id: orgId, name: org.name, plan: org.plan } }, [
+      this.put(keys.organisation(orgId), 'organisation', org),
+      this.put(keys.client(orgId, defaultClient.id), 'client', defaultClient),
+    ]);
+    return org;
+  }
+
+  async addMember(input: { orgId: string; name: string; email: string; role: Role; identityKey?: { publicKey: string; fingerprint: string } }) {
+    await this.requireOrganisation(input.orgId);
+    const at = this.now();
+    const member: Member = {
+      id: newId(),
+      orgId: input.orgId,
+      name: input.name,
+      email: input.email.toLowerCase(),
+      role: input.role,
+      active: true,
+      identityKey: input.identityKey ? { ...input.identityKey, state: 'verified', registeredAt: at } : null,
+      createdAt: at,
+    };
+    await this.change(input.orgId, 'member.added', { member: memberRef(member), details: { role: member.role } }, [
+      this.put(keys.member(input.orgId, member.id), 'member', member),
+      // One member per email within an organisation.
+      this.put(keys.memberEmail(input.orgId, member.email), 'member_email', { memberId: member.id }),
+    ]);
+    return member;
+  }
+
+  /**
+   * Registers a member's identity key. A first key is verified at once; a replacement waits for
+   * an owner or admin to approve it, and until then the member is left out of new requests.
+   */
+  async setIdentityKey(orgId: string, memberId: string, key: { publicKey: string; fingerprint: string }) {
+    const member = await this.requireMember(orgId, memberId);
+    const state: IdentityKey['state'] = member.identityKey ? 'replaced_pending_approval' : 'verified';
+    const identityKey: IdentityKey = { ...key, state, registeredAt: this.now() };
+    await this.change(
+      orgId,
+      member.identityKey ? 'member.key_replaced' : 'member.key_registered',
+      { member: memberRef(member), details: { fingerprint: key.fingerprint, state } },
+      [this.setFields(keys.member(orgId, memberId), { identityKey })],
+    );
+    return identityKey;
+  }
+
+  async approveIdentityKey(orgId: string, memberId: string) {
+    const member = await this.requireMember(orgId, memberId);
+    if (member.identityKey?.state !== 'replaced_pending_approval') throw new Error('this member has no key awaiting approval');
+    await this.change(
+      orgId,
+      'member.key_approved',
+      { member: memberRef(member), details: { fingerprint: member.identityKey.fingerprint } },
+      [this.setFields(keys.member(orgId, memberId), { identityKey: { ...member.identityKey, state: 'verified' } })],
+    );
+  }
+
+  async setMemberActive(orgId: string, memberId: string, active: boolean) {
+    const member = await this.requireMember(orgId, memberId);
+    await this.change(orgId, active ? 'member.enabled' : 'member.disabled', { member: memberRef(member), details: {} }, [
+      this.setFields(keys.member(orgId, memberId), { active }),
+    ]);
+  }
+
+  async createClient(orgId: string, name: string) {
+    await this.requireOrganisation(orgId);
+    const client: Client = { id: newId(), orgId, name, createdAt: this.now() };
+    await this.change(orgId, 'client.created', { details: { client_id: client.id, name } }, [
+      this.put(keys.client(orgId, client.id), 'client', client),
+    ]);
+    return client;
+  }
+
+  async createTeam(orgId: string, name: string, memberIds: string[]) {
+    await this.requireOrganisation(orgId);
+    for (const memberId of memberIds) await this.requireMember(orgId, memberId);
+    const team: Team = { id: newId(), orgId, name, memberIds, createdAt: this.now() };
+    await this.change(orgId, 'team.created', { details: { team_id: team.id, name, members: memberIds.length } }, [
+      this.put(keys.team(orgId, team.id), 'team', team),
+    ]);
+    return team;
+  }
+
+  async createTemplate(orgId: string, name: string, justification: string | null) {
+    await this.requireOrganisation(orgId);
+    const template: Template = { id: newId(), orgId, name, justification, createdAt: this.now() };
+    await this.change(orgId, 'template.created', { details: { template_id: template.id, name } }, [
+      this.put(keys.template(orgId, template.id), 'template', template),
+    ]);
+    return template;
+  }
+
+  async savePreset(orgId: string, slug: string, name: string, defaults: PresetDefaults) {
+    await this.requireOrganisation(orgId);
+    if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(slug)) throw new Error('a preset slug is 1 to 40 lower-case letters, digits and dashes');
+    const preset: Preset = { orgId, slug, name, defaults, createdAt: this.now() };
+    await this.change(orgId, 'preset.saved', { details: { slug, name } }, [this.put(keys.preset(orgId, slug), 'preset', preset, false)]);
+    return preset;
+  }
+
+  async setPolicy(orgId: string, changes: Partial<Policy>) {
+    const org = await this.requireOrganisation(orgId);
+    const policy: Policy = { ...org.policy, ...changes, ticket: { ...org.policy.ticket, ...changes.ticket } };
+    if (!policy.ttlOptionsMinutes.includes(policy.defaultTtlMinutes)) throw new Error('the default TTL must be one of the TTL options');
+    await this.change(orgId, 'organisation.policy_changed', { details: { changed: Object.keys(changes) } }, [
+      this.setFields(keys.organisation(orgId), { policy }),
+    ]);
+    return policy;
+  }
+
+  async setPlan(orgId: string, plan: Plan) {
+    await this.requireOrganisation(orgId);
+    await this.change(orgId, 'organisation.plan_changed', { details: { plan } }, [this.setFields(keys.organisation(orgId), { plan })]);
+  }
+
+  async setRateLimits(orgId: string, rateLimits: RateLimits) {
+    await this.requireOrganisation(orgId);
+    await this.change(orgId, 'organisation.rate_limits_changed', { details: { ...rateLimits } }, [
+      this.setFields(keys.organisation(orgId), { rateLimits }),
+    ]);
+  }
+
+  /** Creates a key and returns it with its secret, which is never stored and never shown again. */
+  async createApiKey(input: {
+    orgId: string;
+    name: string;
+    scopes: Scope[];
+    clientId?: string | null;
+    allowlist?: string[];
+    expiresAt?: string | null;
+  }): Promise<{ apiKey: ApiKey; secret: string }> {
+    await this.requireOrganisation(input.orgId);
+    if (input.clientId && !(await this.directory.getClient(input.orgId, input.clientId))) throw new Error('no such client');
+    const secret = newApiKeySecret();
+    const apiKey: ApiKey = {
+      id: newId(),
+      orgId: input.orgId,
+      name: input.name,
+      prefix: apiKeyDisplayPrefix(secret),
+      hash: apiKeyHash(secret),
+      scopes: input.scopes,
+      clientId: input.clientId ?? null,
+      allowlist: input.allowlist ?? [],
+      expiresAt: input.expiresAt ?? null,
+      revokedAt: null,
+      createdAt: this.now(),
+    };
+    await this.change(
+      input.orgId,
+      'api_key.created',
+      { details: { key_id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix, scopes: apiKey.scopes } },
+      [this.apiKeys.putWrite(apiKey)],
+    );
+    return { apiKey, secret };
+  }
+
+  /** Revokes by id or display prefix; the key is refused from the next call on. */
+  async revokeApiKey(orgId: string, idOrPrefix: string) {
+    const apiKey = (await this.apiKeys.listForOrganisation(orgId)).find((k) => k.id === idOrPrefix || k.prefix === idOrPrefix);
+    if (!apiKey) throw new Error('no such API key');
+    if (apiKey.revokedAt) throw new Error('this API key is already revoked');
+    await this.change(orgId, 'api_key.revoked', { details: { key_id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix } }, [
+      this.apiKeys.revokeWrite(apiKey, this.now()),
+    ]);
+    return apiKey;
+  }
+
+  private now() {
+    return this.clock.now().toISOString();
+  }
+
+  private async requireOrganisation(orgId: string) {
+    const org = await this.directory.getOrganisation(orgId);
+    if (!org) throw new Error(`no organisation ${orgId}`);
+    return org;
+  }
+
+  private async requireMember(orgId: string, memberId: string) {
+    const member = await this.directory.getMember(orgId, memberId);
+    if (!member) throw new Error(`no member ${memberId} in organisation ${orgId}`);
+    return member;
+  }
+
+  private change(orgId: string, type: string, data: Record<string, unknown>, writes: TransactItem[]) {
+    return this.audit.append(
+      {
+        orgId,
+        type,
+        actor: this.actor,
+        clientId: null,
+        requestId: null,
+        data: { actor: { type: this.actor.type, label: this.actor.label }, details: {}, ...data },
+      },
+      writes,
+    );
+  }
+
+  private put(key: ItemKey, kind: string, record: object, mustBeNew = true): TransactItem {
+    return {
+      Put: {
+        TableName: this.tableName,
+        Item: toItem(key, kind, record),
+        ...(mustBeNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
+      },
+    };
+  }
+
+  private setFields(key: ItemKey, fields: Record<string, unknown>): TransactItem {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const assignments = Object.entries(fields).map(([name, value], position) => {
+      names[`#n${position}`] = name;
+      values[`:v${position}`] = value;
+      return `#n${position} = :v${position}`;
+    });
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: key,
+        UpdateExpression: `SET ${assignments.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    };
+  }
+}
+
+const memberRef = (member: Member) => ({ membership_id: member.id, name: member.name, email: member.email });
+
+/** Whether an organisation with this id exists (used by the local seed). */
+export const organisationExists = async (db: Documents, tableName: string, orgId: string) =>
+  Boolean((await db.send(new GetCommand({ TableName: tableName, Key: keys.organisation(orgId) }))).Item);
+

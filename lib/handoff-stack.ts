@@ -1,0 +1,113 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { ApiFunctions } from './api-functions.ts';
+import { HandoffTable } from './table.ts';
+
+export const DEFAULT_EMAIL_FROM = 'no-reply@example.com';
+
+export interface HandoffStackProps extends StackProps {
+  /** The web application's address (APP_URL). Default: context `appUrl`, else the API endpoint. */
+  appUrl?: string;
+  /** Sender of link emails (EMAIL_FROM_ADDRESS). Default: context `emailFrom`, else no-reply@example.com. */
+  emailFrom?: string;
+}
+
+/**
+ * The Credential Handoff Service: one HTTP API (payload 2.0) whose routes each invoke their own
+ * function, and the single DynamoDB table. Region and account agnostic: nothing names a region,
+ * an account or a physical resource name.
+ */
+export class HandoffStack extends Stack {
+  readonly api: apigwv2.HttpApi;
+  readonly table: HandoffTable;
+  readonly functions: ApiFunctions;
+
+  constructor(scope: Construct, id: string, props: HandoffStackProps = {}) {
+    super(scope, id, props);
+
+    const emailFrom = emailAddress(props.emailFrom ?? contextString(this, 'emailFrom') ?? DEFAULT_EMAIL_FROM);
+    const appUrlSetting = props.appUrl ?? contextString(this, 'appUrl');
+
+    this.table = new HandoffTable(this, 'Store');
+
+    this.api = new apigwv2.HttpApi(this, 'Api', {
+      description: 'Credential Handoff Service API',
+      createDefaultStage: false,
+    });
+    // The `$default` stage, declared here for its structured (JSON) access log.
+    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH });
+    new apigwv2.HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(accessLogs),
+        format: accessLogFormat,
+      },
+    });
+
+    const endpoint = this.api.apiEndpoint;
+    const baseUrl = `${endpoint}/v1`;
+    this.functions = new ApiFunctions(this, 'Routes', {
+      httpApi: this.api,
+      table: this.table.table,
+      appEnvironment: {
+        BASE_URL: baseUrl,
+        APP_URL: appUrlSetting ? httpsUrl(appUrlSetting) : endpoint,
+        EMAIL_FROM_ADDRESS: emailFrom,
+      },
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: baseUrl, description: 'The API root ({base_url})' });
+    new CfnOutput(this, 'TableName', { value: this.table.table.tableName });
+  }
+}
+
+/**
+ * One JSON object per request. Only request metadata: API Gateway access logs carry no headers
+ * or bodies, so no key, token or secret can reach them.
+ */
+const accessLogFormat = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    requestTime: '$context.requestTime',
+    sourceIp: '$context.identity.sourceIp',
+    httpMethod: '$context.httpMethod',
+    path: '$context.path',
+    routeKey: '$context.routeKey',
+    status: '$context.status',
+    responseLength: '$context.responseLength',
+    responseLatency: '$context.responseLatency',
+    integrationLatency: '$context.integrationLatency',
+    integrationStatus: '$context.integrationStatus',
+    integrationError: '$context.integrationErrorMessage',
+    error: '$context.error.message',
+  }),
+);
+
+const contextString = (stack: Stack, key: string): string | undefined => {
+  const value: unknown = stack.node.tryGetContext(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new Error(`context ${key} must be a string`);
+  return value;
+};
+
+const emailAddress = (value: string) => {
+  if (!/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(value)) throw new Error(`emailFrom is not an email address: ${value}`);
+  return value;
+};
+
+/** An absolute https URL without a trailing slash, as the handlers join paths onto it. */
+const httpsUrl = (value: string) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`appUrl is not a URL: ${value}`);
+  }
+  if (url.protocol !== 'https:') throw new Error(`appUrl must use https: ${value}`);
+  return value.replace(/\/+$/, '');
+};

@@ -1,0 +1,116 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import type { Clock } from '../../lambdas/core/clock.ts';
+import { normaliseIdentityKey } from '../../lambdas/core/fingerprint.ts';
+import { newId } from '../../lambdas/core/ids.ts';
+import { SCOPES, type Plan, type Scope } from '../../lambdas/core/model.ts';
+import { startLocalService, type LocalService } from '../../lambdas/local/local-service.ts';
+import { generateKeyPairSync } from 'node:crypto';
+
+/** A fresh EC P-256 public key as the service stores it (the private half is thrown away). */
+export const identityKey = () => {
+  const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  return normaliseIdentityKey(publicKey.export({ format: 'pem', type: 'spki' }).toString());
+};
+
+export interface TestOrganisation {
+  orgId: string;
+  defaultClientId: string;
+  owner: { id: string; email: string; name: string };
+  member: { id: string; email: string; name: string };
+  /** An all-scope key's secret. */
+  key: string;
+}
+
+export interface TestService extends LocalService {
+  outboxDir: string;
+  /** Calls the API over real HTTP with a bearer key. */
+  call(method: string, path: string, options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiAnswer>;
+  /** A new organisation with an owner and a member (both with identity keys) and an all-scope key. */
+  createOrganisation(options?: { plan?: Plan; name?: string }): Promise<TestOrganisation>;
+  createKey(orgId: string, options?: { scopes?: Scope[]; clientId?: string | null; allowlist?: string[]; expiresAt?: string | null; name?: string }): Promise<string>;
+}
+
+export interface ApiAnswer {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+/**
+ * Starts the local service (the `npm start` runtime) on a free loopback port against the run's
+ * DynamoDB Local, with a table of its own.
+ */
+export const startTestService = async (options: { clock?: Clock } = {}): Promise<TestService> => {
+  const outboxDir = mkdtempSync(join(tmpdir(), 'handoff-outbox-'));
+  const service = await startLocalService({
+    dynamoEndpoint: inject('dynamoEndpoint'),
+    tableName: `test-${newId()}`,
+    outboxDir,
+    clock: options.clock,
+    announce: () => undefined,
+  });
+
+  const call: TestService['call'] = async (method, path, { key, body, rawBody, headers = {} } = {}) => {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (key) (init.headers as Record<string, string>).Authorization = `Bearer ${key}`;
+    if (rawBody !== undefined) init.body = rawBody;
+    else if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
+    }
+    const response = await fetch(`${service.baseUrl.replace('localhost', '127.0.0.1')}${path}`, init);
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  };
+
+  const createKey: TestService['createKey'] = async (orgId, keyOptions = {}) => {
+    const { secret } = await service.admin.createApiKey({
+      orgId,
+      name: keyOptions.name ?? `test key ${newId().slice(-6)}`,
+      scopes: keyOptions.scopes ?? [...SCOPES],
+      clientId: keyOptions.clientId ?? null,
+      allowlist: keyOptions.allowlist ?? [],
+      expiresAt: keyOptions.expiresAt ?? null,
+    });
+    return secret;
+  };
+
+  const createOrganisation: TestService['createOrganisation'] = async ({ plan = 'team', name = 'Test Org' } = {}) => {
+    const org = await service.admin.createOrganisation({ name, plan });
+    const suffix = org.id.slice(-8);
+    const owner = await service.admin.addMember({
+      orgId: org.id,
+      name: 'Olivia Owner',
+      email: `owner-${suffix}@example.com`,
+      role: 'owner',
+      identityKey: identityKey(),
+    });
+    const member = await service.admin.addMember({
+      orgId: org.id,
+      name: 'Tom Technician',
+      email: `tech-${suffix}@example.com`,
+      role: 'member',
+      identityKey: identityKey(),
+    });
+    const key = await createKey(org.id, { name: 'All scopes' });
+    return {
+      orgId: org.id,
+      defaultClientId: org.defaultClientId,
+      owner: { id: owner.id, email: owner.email, name: owner.name },
+      member: { id: member.id, email: member.email, name: member.name },
+      key,
+    };
+  };
+
+  return { ...service, outboxDir, call, createOrganisation, createKey };
+};

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { JavaMissingError } from '#local/dynamodb-local.ts';
 import { ensureDemoOrganisation, issueDemoKey } from '#local/demo-seed.ts';
 import { startLocalService } from '#local/local-service.ts';
+import { removeRuntimeFile, writeRuntimeFile } from '#local/runtime-file.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const dataDir = process.env.DATA_DIR ?? join(process.cwd(), '.data');
@@ -16,12 +17,15 @@ const main = async () => {
   const service = await startLocalService({ dataDir, port, host: process.env.HOST });
   const demo = await ensureDemoOrganisation(service.deps.db, service.deps.tableName, service.admin, join(dataDir, 'keys'));
   const { secret } = await issueDemoKey(service.admin, demo.orgId);
+  // Lets `npm run admin` reach this DynamoDB Local while the service runs (no secret in it).
+  writeRuntimeFile(dataDir, { dynamoEndpoint: service.dynamoEndpoint, tableName: service.deps.tableName, baseUrl: service.baseUrl, pid: process.pid });
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     process.stdout.write('\nStopping the API and DynamoDB Local...\n');
+    removeRuntimeFile(dataDir);
     await service.stop();
     process.exit(0);
   };

@@ -91,7 +91,7 @@ export class ApiFunctions extends Construct {
         },
       });
       props.table.grantReadWriteData(fn);
-      if (route.name === ROUTES.createRequest.name) grantLinkDelivery(fn, props.appEnvironment.EMAIL_FROM_ADDRESS);
+      if (route.name !== 'x') grantLinkDelivery(fn, props.appEnvironment.EMAIL_FROM_ADDRESS);
 
       new apigwv2.HttpRoute(part, 'Route', {
         httpApi: props.httpApi,
@@ -108,6 +108,7 @@ export class ApiFunctions extends Construct {
       retention,
       environment: { ...loggingEnvironment },
     });
+    props.table.grantReadData(this.fallback);
     new apigwv2.HttpRoute(fallbackPart, 'Route', {
       httpApi: props.httpApi,
       routeKey: apigwv2.HttpRouteKey.DEFAULT,
@@ -127,14 +128,25 @@ interface HandlerFunctionOptions {
   environment: Record<string, string>;
 }
 
-/** A function with its own log group (explicit retention) and JSON log format. */
+/**
+ * A function with its own log group (explicit retention), JSON log format and its own role. The
+ * role is built here rather than by NodejsFunction, which would attach the AWS managed
+ * AWSLambdaBasicExecutionRole (logs:CreateLogGroup, CreateLogStream and PutLogEvents on every log
+ * group of the account): this role may only write streams into its own log group.
+ */
 const handlerFunction = (scope: Construct, options: HandlerFunctionOptions) => {
   const logGroup = new logs.LogGroup(scope, 'LogGroup', {
     retention: options.retention,
     // Kept after a stack deletion for forensics; the retention still empties it.
     removalPolicy: RemovalPolicy.RETAIN,
   });
+  const role = new iam.Role(scope, 'Role', {
+    assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    description: `Runs ${options.description}`,
+  });
+  logGroup.grantWrite(role);
   return new NodejsFunction(scope, 'Function', {
+    role,
     entry: path.join(REPO_ROOT, options.entry),
     handler: 'handler',
     projectRoot: REPO_ROOT,

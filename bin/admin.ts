@@ -1,0 +1,55 @@
+/**
+ * The operator CLI: `npm run admin -- <command> [--flags]`. Works on the local table by default,
+ * or on a deployed one with --table NAME --region REGION.
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { WriteConflict } from '#core/errors.ts';
+import { COMMANDS, UsageError, type Flags } from './admin/commands.ts';
+import { openTarget } from './admin/target.ts';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const help = () =>
+  [
+    'Usage: npm run admin -- <command> [--flags] [--table NAME --region REGION]',
+    '',
+    'Without --table the command works on the local table (.data/, or the running npm start).',
+    '',
+    ...Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(18)} ${command.summary}\n  ${' '.repeat(18)} ${command.usage}`),
+    '',
+  ].join('\n');
+
+const main = async () => {
+  const [name, ...rest] = process.argv.slice(2);
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) {
+    process.stdout.write(help());
+    process.exitCode = name && name !== 'help' && name !== '--help' ? 2 : 0;
+    return;
+  }
+  // Every flag takes a value; the names come from the commands' usage lines.
+  const names = new Set(['table', 'region', 'endpoint', ...Object.values(COMMANDS).flatMap((c) => [...c.usage.matchAll(/--([a-z-]+)/g)].map((m) => m[1]))]);
+  const options = Object.fromEntries([...names].map((flag) => [flag, { type: 'string' as const }]));
+  const { values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false });
+  const flags = values as Flags;
+  const target = await openTarget({
+    table: typeof flags.table === 'string' ? flags.table : undefined,
+    region: typeof flags.region === 'string' ? flags.region : undefined,
+    endpoint: typeof flags.endpoint === 'string' ? flags.endpoint : undefined,
+    dataDir: process.env.DATA_DIR ?? join(process.cwd(), '.data'),
+  });
+  try {
+    const result = await command.run(target.admin, flags);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    await target.close();
+  }
+};
+
+main().catch((error) => {
+  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) process.stderr.write(`${error.message}\n`);
+  else if (error instanceof WriteConflict) process.stderr.write('That conflicts with an existing record (for example a member with this email).\n');
+  else process.stderr.write(`${(error as Error).message}\n`);
+  process.exitCode = 1;
+});

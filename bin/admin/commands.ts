@@ -1,0 +1,228 @@
+import { readFileSync } from 'node:fs';
+import { normaliseIdentityKey } from '#core/fingerprint.ts';
+import { DELIVERY_METHODS, PLANS, ROLES, SCOPES, VERIFICATION_MODES } from '#core/model.ts';
+import type { DeliveryMethod, Plan, Policy, PresetDefaults, Role, Scope, VerificationMode } from '#core/model.ts';
+import type { AdminStore } from '#store/admin-store.ts';
+import { generateDemoIdentityKey } from '#local/demo-identity.ts';
+
+export type Flags = Record<string, string | boolean | undefined>;
+
+export interface Command {
+  summary: string;
+  usage: string;
+  run(admin: AdminStore, flags: Flags): Promise<unknown>;
+}
+
+class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+export { UsageError };
+
+const text = (flags: Flags, name: string) => {
+  const value = flags[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+};
+const optionalText = (flags: Flags, name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+const list = (value: string | undefined) => (value ? value.split(',').map((v) => v.trim()).filter(Boolean) : undefined);
+const oneOf = <T extends string>(value: string, allowed: readonly T[], name: string): T => {
+  if (!allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
+  return value as T;
+};
+const integer = (value: string | undefined, name: string) => {
+  if (value === undefined) return undefined;
+  if (!/^[0-9]+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
+  return Number(value);
+};
+const bool = (value: string | boolean | undefined) =>
+  value === undefined ? undefined : value === true || value === 'true' || value === 'yes' || value === '1';
+
+/** A public key file (PEM or base64 SPKI), or a fresh pair whose private half is saved for local use. */
+const identityKeyFrom = (flags: Flags) => {
+  const publicKeyFile = optionalText(flags, 'public-key');
+  const generateTo = optionalText(flags, 'generate-key');
+  if (publicKeyFile && generateTo) throw new UsageError('use either --public-key or --generate-key');
+  if (publicKeyFile) return normaliseIdentityKey(readFileSync(publicKeyFile, 'utf8').trim());
+  if (generateTo) return generateDemoIdentityKey(generateTo);
+  return undefined;
+};
+
+const memberIdByEmailOrId = async (admin: AdminStore, orgId: string, ref: string) => {
+  const members = await admin.directory.listMembers(orgId);
+  const member = members.find((m) => m.id === ref || m.email === ref.toLowerCase());
+  if (!member) throw new UsageError(`no member ${ref}`);
+  return member.id;
+};
+
+export const COMMANDS: Record<string, Command> = {
+  'create-org': {
+    summary: 'create an organisation (with its default client)',
+    usage: '--name NAME [--plan free|team|business]',
+    run: (admin, f) => admin.createOrganisation({ name: text(f, 'name'), plan: oneOf(optionalText(f, 'plan') ?? 'team', PLANS, 'plan') as Plan }),
+  },
+  'show-org': {
+    summary: 'show an organisation, its policy, members and clients',
+    usage: '--org ORG_ID',
+    run: async (admin, f) => {
+      const orgId = text(f, 'org');
+      const [organisation, members, clients] = await Promise.all([
+        admin.directory.getOrganisation(orgId),
+        admin.directory.listMembers(orgId),
+        admin.directory.listClients(orgId),
+      ]);
+      if (!organisation) throw new UsageError(`no organisation ${orgId}`);
+      return { organisation, members, clients };
+    },
+  },
+  'add-member': {
+    summary: 'add a member, optionally with an identity key',
+    usage: '--org ORG_ID --name NAME --email EMAIL [--role owner|admin|member] [--public-key FILE | --generate-key PRIVATE_KEY_FILE]',
+    run: (admin, f) =>
+      admin.addMember({
+        orgId: text(f, 'org'),
+        name: text(f, 'name'),
+        email: text(f, 'email'),
+        role: oneOf(optionalText(f, 'role') ?? 'member', ROLES, 'role') as Role,
+        identityKey: identityKeyFrom(f),
+      }),
+  },
+  'set-identity-key': {
+    summary: "register or replace a member's identity key (a replacement awaits approval)",
+    usage: '--org ORG_ID --member EMAIL_OR_ID (--public-key FILE | --generate-key PRIVATE_KEY_FILE)',
+    run: async (admin, f) => {
+      const orgId = text(f, 'org');
+      const key = identityKeyFrom(f);
+      if (!key) throw new UsageError('--public-key or --generate-key is required');
+      return admin.setIdentityKey(orgId, await memberIdByEmailOrId(admin, orgId, text(f, 'member')), key);
+    },
+  },
+  'approve-key': {
+    summary: "approve a member's replaced identity key",
+    usage: '--org ORG_ID --member EMAIL_OR_ID',
+    run: async (admin, f) => {
+      const orgId = text(f, 'org');
+      await admin.approveIdentityKey(orgId, await memberIdByEmailOrId(admin, orgId, text(f, 'member')));
+      return { approved: true };
+    },
+  },
+  'disable-member': {
+    summary: 'disable a member (left out of new requests)',
+    usage: '--org ORG_ID --member EMAIL_OR_ID',
+    run: async (admin, f) => {
+      const orgId = text(f, 'org');
+      await admin.setMemberActive(orgId, await memberIdByEmailOrId(admin, orgId, text(f, 'member')), false);
+      return { disabled: true };
+    },
+  },
+  'create-client': {
+    summary: 'create a client',
+    usage: '--org ORG_ID --name NAME',
+    run: (admin, f) => admin.createClient(text(f, 'org'), text(f, 'name')),
+  },
+  'create-team': {
+    summary: 'create a team of members',
+    usage: '--org ORG_ID --name NAME --members EMAIL_OR_ID,...',
+    run: async (admin, f) => {
+      const orgId = text(f, 'org');
+      const refs = list(optionalText(f, 'members')) ?? [];
+      const ids = await Promise.all(refs.map((ref) => memberIdByEmailOrId(admin, orgId, ref)));
+      return admin.createTeam(orgId, text(f, 'name'), ids);
+    },
+  },
+  'create-template': {
+    summary: 'create a request template',
+    usage: '--org ORG_ID --name NAME [--justification TEXT]',
+    run: (admin, f) => admin.createTemplate(text(f, 'org'), text(f, 'name'), optionalText(f, 'justification') ?? null),
+  },
+  'save-preset': {
+    summary: 'create or replace a preset (saved request defaults)',
+    usage:
+      '--org ORG_ID --slug SLUG --name NAME [--justification TEXT] [--ttl MINUTES] [--verification MODE] [--template ID] [--recipients EMAIL,...] [--delivery none|email|sms|ticket_reply] [--allow-attachments true|false]',
+    run: (admin, f) => {
+      const defaults: PresetDefaults = {
+        justification: optionalText(f, 'justification'),
+        ttl_minutes: integer(optionalText(f, 'ttl'), 'ttl'),
+        verification_mode: f.verification ? (oneOf(text(f, 'verification'), VERIFICATION_MODES, 'verification') as VerificationMode) : undefined,
+        template_id: optionalText(f, 'template'),
+        recipients: list(optionalText(f, 'recipients')),
+        delivery: f.delivery ? { method: oneOf(text(f, 'delivery'), DELIVERY_METHODS, 'delivery') as DeliveryMethod } : undefined,
+        allow_attachments: bool(f['allow-attachments']),
+      };
+      for (const name of Object.keys(defaults) as Array<keyof PresetDefaults>) if (defaults[name] === undefined) delete defaults[name];
+      return admin.savePreset(text(f, 'org'), text(f, 'slug'), text(f, 'name'), defaults);
+    },
+  },
+  'set-policy': {
+    summary: "change the organisation's policy",
+    usage:
+      '--org ORG_ID [--ttl-options 60,1440,...] [--default-ttl M] [--min-verification MODE] [--default-verification MODE] [--link-lifetime M] [--close-statuses resolved,closed] [--trust-unverified-webhooks true|false] [--grace-minutes M] [--revoke-unsubmitted-on-close true|false] [--rotation-signal true|false]',
+    run: (admin, f) => {
+      const changes: Partial<Policy> = {};
+      const ttlOptions = list(optionalText(f, 'ttl-options'));
+      if (ttlOptions) changes.ttlOptionsMinutes = ttlOptions.map((v) => integer(v, 'ttl-options')!);
+      if (f['default-ttl']) changes.defaultTtlMinutes = integer(text(f, 'default-ttl'), 'default-ttl');
+      if (f['min-verification']) changes.minimumVerification = oneOf(text(f, 'min-verification'), VERIFICATION_MODES, 'min-verification');
+      if (f['default-verification']) changes.defaultVerification = oneOf(text(f, 'default-verification'), VERIFICATION_MODES, 'default-verification');
+      if (f['link-lifetime']) changes.linkLifetimeMinutes = integer(text(f, 'link-lifetime'), 'link-lifetime');
+      if (f['rotation-signal'] !== undefined) changes.rotationSignal = bool(f['rotation-signal']);
+      const ticket: Partial<Policy['ticket']> = {};
+      const closeStatuses = list(optionalText(f, 'close-statuses'));
+      if (closeStatuses) ticket.closeStatuses = closeStatuses.map((s) => oneOf(s, ['resolved', 'closed'] as const, 'close-statuses'));
+      if (f['trust-unverified-webhooks'] !== undefined) ticket.trustUnverifiedWebhooks = bool(f['trust-unverified-webhooks']);
+      if (f['grace-minutes']) ticket.gracePeriodMinutes = integer(text(f, 'grace-minutes'), 'grace-minutes');
+      if (f['revoke-unsubmitted-on-close'] !== undefined) ticket.revokeUnsubmittedOnClose = bool(f['revoke-unsubmitted-on-close']);
+      if (Object.keys(ticket).length) changes.ticket = ticket as Policy['ticket'];
+      return admin.setPolicy(text(f, 'org'), changes);
+    },
+  },
+  'set-plan': {
+    summary: "change the organisation's plan",
+    usage: '--org ORG_ID --plan free|team|business',
+    run: async (admin, f) => {
+      await admin.setPlan(text(f, 'org'), oneOf(text(f, 'plan'), PLANS, 'plan'));
+      return { plan: f.plan };
+    },
+  },
+  'set-rate-limits': {
+    summary: 'set the per-key and per-organisation calls per minute',
+    usage: '--org ORG_ID --per-key N --per-org N',
+    run: async (admin, f) => {
+      const limits = { perKeyPerMinute: integer(text(f, 'per-key'), 'per-key')!, perOrgPerMinute: integer(text(f, 'per-org'), 'per-org')! };
+      await admin.setRateLimits(text(f, 'org'), limits);
+      return limits;
+    },
+  },
+  'create-key': {
+    summary: 'create an API key (printed once; only its hash is stored)',
+    usage: '--org ORG_ID --name NAME --scopes SCOPE,... [--client CLIENT_ID] [--allow ADDRESS_OR_CIDR,...] [--expires ISO_DATE]',
+    run: async (admin, f) => {
+      const scopes = (list(optionalText(f, 'scopes')) ?? []).map((s) => oneOf(s, SCOPES, 'scopes')) as Scope[];
+      if (scopes.length === 0) throw new UsageError(`--scopes needs one or more of ${SCOPES.join(', ')}`);
+      const expires = optionalText(f, 'expires');
+      if (expires && Number.isNaN(Date.parse(expires))) throw new UsageError('--expires must be an ISO 8601 date-time');
+      const { apiKey, secret } = await admin.createApiKey({
+        orgId: text(f, 'org'),
+        name: text(f, 'name'),
+        scopes,
+        clientId: optionalText(f, 'client') ?? null,
+        allowlist: list(optionalText(f, 'allow')) ?? [],
+        expiresAt: expires ? new Date(expires).toISOString() : null,
+      });
+      const { hash: _hash, ...shown } = apiKey;
+      return { key: secret, note: 'Shown once: store it now.', ...shown };
+    },
+  },
+  'list-keys': {
+    summary: "list an organisation's API keys (never the keys themselves)",
+    usage: '--org ORG_ID',
+    run: async (admin, f) => (await admin.apiKeys.listForOrganisation(text(f, 'org'))).map(({ hash: _hash, ...shown }) => shown),
+  },
+  'revoke-key': {
+    summary: 'revoke an API key by id or prefix (refused from the next call on)',
+    usage: '--org ORG_ID --key KEY_ID_OR_PREFIX',
+    run: async (admin, f) => {
+      const { hash: _hash, ...shown } = await admin.revokeApiKey(text(f, 'org'), text(f, 'key'));
+      return { revoked: true, ...shown };
+    },
+  },
+};

@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+import { systemClock } from '#core/clock.ts';
+import { AdminStore } from '#store/admin-store.ts';
+import { AuditLog } from '#store/audit-log.ts';
+import { createDocumentClient } from '#store/dynamo.ts';
+import { startDynamoLocal } from '#local/dynamodb-local.ts';
+import { LOCAL_TABLE_NAME } from '#local/local-service.ts';
+import { ensureTable } from '#local/table-bootstrap.ts';
+import { readRuntimeFile } from '#local/runtime-file.ts';
+
+export interface TargetOptions {
+  table?: string;
+  region?: string;
+  endpoint?: string;
+  dataDir: string;
+}
+
+/**
+ * The table the CLI works on: a deployed one (--table and --region, with the usual AWS
+ * credentials), the DynamoDB Local of a running `npm start`, or, when none runs, a DynamoDB Local
+ * of its own over the same .data folder for the length of the command.
+ */
+export const openTarget = async (options: TargetOptions) => {
+  const clock = systemClock;
+  let stop = async () => undefined as void;
+  let endpoint = options.endpoint;
+  let tableName = options.table;
+  if (!tableName || options.endpoint) {
+    tableName ??= LOCAL_TABLE_NAME;
+    if (!endpoint) {
+      const running = readRuntimeFile(options.dataDir);
+      if (running) {
+        endpoint = running.dynamoEndpoint;
+        tableName = running.tableName;
+      } else {
+        const dynamo = await startDynamoLocal({ dataDir: join(options.dataDir, 'dynamodb') });
+        endpoint = dynamo.endpoint;
+        stop = dynamo.stop;
+      }
+    }
+  }
+  const db = createDocumentClient({ endpoint, region: options.region });
+  if (endpoint) await ensureTable(db, tableName);
+  const admin = new AdminStore(db, tableName, new AuditLog(db, tableName, clock), clock);
+  return {
+    admin,
+    close: async () => {
+      db.destroy();
+      await stop();
+    },
+  };
+};

@@ -6,7 +6,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { FALLBACK_ENTRY, ROUTES, routeList, type Route } from '../lambdas/http/routes.ts';
@@ -17,13 +17,13 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const SERVICE_NAME = 'credential-handoff';
 
 /**
- * esbuild, run locally (a devDependency; never Docker), producing one self-contained ES module per
- * handler.
+ * esbuild, run locally (a devDependency; never Docker), producing one minified ES module per
+ * handler that holds all of its code and dependencies except the AWS SDK.
  *
  * The AWS SDK v3 is NOT bundled: `@aws-sdk/*` (and `@smithy/*`, which only the SDK pulls in) is
  * left to the copy the nodejs22.x runtime ships. Bundling it pushed the create-request and
  * generate functions past 1 MB each (about 1.08 MB minified, against about 0.65 MB without the
- * SDK), for a slower cold start and no gain. The price: the deployed functions run the runtime's
+ * SDK), a bigger upload and slower cold start for code the runtime already provides. The price: the deployed functions run the runtime's
  * SDK version, not the one pinned in package-lock.json, which local runs and tests use; we only
  * call long-stable operations (DynamoDB document client, SESv2 SendEmail, SNS Publish).
  *
@@ -38,6 +38,7 @@ export const BUNDLING: BundlingOptions = {
   mainFields: ['module', 'main'],
   minify: true,
   sourceMap: false,
+  logLevel: LogLevel.WARNING,
   externalModules: ['@aws-sdk/*', '@smithy/*'],
   banner:
     "import { createRequire as __handoffCreateRequire } from 'module'; const require = __handoffCreateRequire(import.meta.url);",
@@ -91,7 +92,7 @@ export class ApiFunctions extends Construct {
         },
       });
       props.table.grantReadWriteData(fn);
-      if (route.name !== 'x') grantLinkDelivery(fn, props.appEnvironment.EMAIL_FROM_ADDRESS);
+      if (route.name === ROUTES.createRequest.name) grantLinkDelivery(fn, props.appEnvironment.EMAIL_FROM_ADDRESS);
 
       new apigwv2.HttpRoute(part, 'Route', {
         httpApi: props.httpApi,
@@ -108,7 +109,6 @@ export class ApiFunctions extends Construct {
       retention,
       environment: { ...loggingEnvironment },
     });
-    props.table.grantReadData(this.fallback);
     new apigwv2.HttpRoute(fallbackPart, 'Route', {
       httpApi: props.httpApi,
       routeKey: apigwv2.HttpRouteKey.DEFAULT,

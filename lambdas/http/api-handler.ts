@@ -11,33 +11,46 @@ import { rateLimit } from './middleware/rate-limit.ts';
 import { respond } from './middleware/respond.ts';
 import type { ApiEvent, ApiLambda, ApiResult, ApiState } from './types.ts';
 
-export interface EndpointCall {
+export interface EndpointCall<Prefetched = undefined> {
   caller: Caller;
   body: unknown;
   event: ApiEvent;
+  /** What `prefetch` read, started in parallel with authentication. */
+  prefetched: Prefetched;
 }
 
-export interface Endpoint {
+export interface Endpoint<Prefetched = undefined> {
   scope: Scope | 'any';
+  /**
+   * A read the endpoint will need whoever calls, started as the call arrives so it runs beside
+   * the authentication reads instead of after them. Its result is used only once every check has
+   * passed; a refused call never sees it.
+   */
+  prefetch?(event: ApiEvent): Promise<Prefetched>;
   /** Fields of the answer that are shown once and null in every idempotent replay. */
   secretFields?: readonly string[];
-  handle(call: EndpointCall): Promise<ApiResult>;
+  handle(call: EndpointCall<Prefetched>): Promise<ApiResult>;
 }
 
-type StatefulContext = Context & { apiState?: ApiState };
+type StatefulContext = Context & { apiState?: ApiState; prefetched?: Promise<unknown> };
 
 /**
  * The middleware stack every API endpoint runs: errors and headers, authentication, rate limit,
  * plan/allowlist/scope, JSON body, idempotency (POST only), then the endpoint, which parses,
  * calls one use case and serialises.
  */
-export const apiHandler = (deps: AppDeps, endpoint: Endpoint): ApiLambda => {
+export const apiHandler = <Prefetched = undefined>(deps: AppDeps, endpoint: Endpoint<Prefetched>): ApiLambda => {
   const chain = middy<ApiEvent, ApiResult, Error, Context, ApiState>()
     .use(respond(deps.logger))
     .use({
       before: (request) => {
         // The endpoint reads the state the middlewares built through its Lambda context.
-        (request.context as StatefulContext).apiState = request.internal;
+        const context = request.context as StatefulContext;
+        context.apiState = request.internal;
+        if (endpoint.prefetch) {
+          context.prefetched = endpoint.prefetch(request.event);
+          context.prefetched.catch(() => undefined); // a refused call never awaits it
+        }
       },
     })
     .use(authenticate(deps))
@@ -46,8 +59,13 @@ export const apiHandler = (deps: AppDeps, endpoint: Endpoint): ApiLambda => {
     .use(jsonBody())
     .use(idempotency(deps.idempotency, endpoint.secretFields ?? []))
     .handler(async (event, context) => {
-      const state = (context as StatefulContext).apiState!;
-      return endpoint.handle({ caller: state.caller!, body: state.body, event });
+      const { apiState, prefetched } = context as StatefulContext;
+      return endpoint.handle({
+        caller: apiState!.caller!,
+        body: apiState!.body,
+        event,
+        prefetched: (await prefetched) as Prefetched,
+      });
     });
   return chain;
 };

@@ -14,3 +14,9 @@ export const generateDemoIdentityKey = (privateKeyFile: string) => {
   writeFileSync(privateKeyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
   return normaliseIdentityKey(publicKey.export({ format: 'pem', type: 'spki' }).toString());
 };
+
+/** A recipient public key whose private half is thrown away: for tests and benchmarks. */
+export const newIdentityPublicKey = () => {
+  const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  return normaliseIdentityKey(publicKey.export({ format: 'pem', type: 'spki' }).toString());
+};

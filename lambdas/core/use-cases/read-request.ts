@@ -8,8 +8,10 @@ export const findVisibleRequest = async (
   requests: RequestRepository,
   caller: Caller,
   requestId: string,
-): Promise<HandoffRequest> => {
-  const request = await requests.get(requestId);
+): Promise<HandoffRequest> => visibleOrNotFound(await requests.get(requestId), caller);
+
+/** The same check over a request already read. */
+export const visibleOrNotFound = (request: HandoffRequest | null, caller: Caller): HandoffRequest => {
   if (!request || request.orgId !== caller.org.id || !canSeeClient(caller, request.client.id)) {
     throw notFound('No request with this id.');
   }

@@ -1,5 +1,5 @@
 import { toRequestView } from '#core/request-view.ts';
-import { findVisibleRequest } from '#core/use-cases/read-request.ts';
+import { visibleOrNotFound } from '#core/use-cases/read-request.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
@@ -11,8 +11,9 @@ import { requestIdOf } from './request-path.ts';
 export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
     scope: ROUTES.getRequest.scope,
-    handle: async ({ caller, event }) =>
-      json(200, toRequestView(await findVisibleRequest(deps.requests, caller, requestIdOf(event)), deps.urls)),
+    // Read the request beside the key and organisation reads: one round trip fewer per call.
+    prefetch: async (event) => deps.requests.get(requestIdOf(event)),
+    handle: async ({ caller, prefetched }) => json(200, toRequestView(visibleOrNotFound(prefetched, caller), deps.urls)),
   });
 
 export const handler = lazyHandler(() => createHandler(wiring()));

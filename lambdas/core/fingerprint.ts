@@ -9,7 +9,7 @@ export const keyFingerprint = (spkiBase64: string) => sha256Hex(Buffer.from(spki
 
 /** Parses and checks a public key; throws when it is not an EC P-256 key. */
 export const normaliseIdentityKey = (pemOrBase64: string) => {
-  const input = pemOrBase64.includes('BEGIN')
+  const input = pemOrBase64.includes('-----BEGIN')
     ? createPublicKey(pemOrBase64)
     : createPublicKey({ key: Buffer.from(pemOrBase64, 'base64'), format: 'der', type: 'spki' });
   const details = input.asymmetricKeyDetails;

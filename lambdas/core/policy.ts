@@ -18,13 +18,19 @@ export const DEFAULT_POLICY: Policy = {
 export const DEFAULT_RATE_LIMITS: RateLimits = { perKeyPerMinute: 600, perOrgPerMinute: 1200 };
 
 /**
- * How much a verification mode asks of the subject. `either` is weaker than a single fixed
- * factor because the subject picks the easier one; `both` is the strongest.
+ * Which modes satisfy each policy minimum. The order is partial: `either` is weaker than a fixed
+ * factor because the subject picks the easier one; `challenge` and `email_otp` are different
+ * factors, so neither stands in for the other; `both` satisfies every minimum.
  */
-const STRENGTH: Record<VerificationMode, number> = { none: 0, either: 1, challenge: 2, email_otp: 2, both: 3 };
+const SATISFIES: Record<VerificationMode, readonly VerificationMode[]> = {
+  none: ['none', 'either', 'challenge', 'email_otp', 'both'],
+  either: ['either', 'challenge', 'email_otp', 'both'],
+  challenge: ['challenge', 'both'],
+  email_otp: ['email_otp', 'both'],
+  both: ['both'],
+};
 
-export const meetsMinimum = (mode: VerificationMode, minimum: VerificationMode) =>
-  STRENGTH[mode] >= STRENGTH[minimum];
+export const meetsMinimum = (mode: VerificationMode, minimum: VerificationMode) => SATISFIES[minimum].includes(mode);
 
 export const needsChallengeCode = (mode: VerificationMode) =>
   mode === 'challenge' || mode === 'either' || mode === 'both';

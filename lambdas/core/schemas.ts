@@ -42,13 +42,17 @@ export const requestIdPath = z.object({ id: ulidString() });
 export const generateBody = z
   .strictObject({
     type: z.enum(['password', 'passphrase']).default('password'),
-    length: z.number().int('Must be an integer.').min(8, 'Must be 8 to 128.').max(128, 'Must be 8 to 128.').default(20),
+    // Bounds apply to passwords only: SPEC.md says length is ignored for a passphrase.
+    length: z.number().int('Must be an integer.').default(20),
     lower: z.boolean().default(true),
     upper: z.boolean().default(true),
     digits: z.boolean().default(true),
     symbols: z.boolean().default(false),
   })
   .superRefine((body, context) => {
+    if (body.type === 'password' && (body.length < 8 || body.length > 128)) {
+      context.addIssue({ code: 'custom', path: ['length'], message: 'Must be 8 to 128.' });
+    }
     if (body.type === 'password' && !body.lower && !body.upper && !body.digits && !body.symbols) {
       for (const field of ['lower', 'upper', 'digits', 'symbols']) {
         context.addIssue({ code: 'custom', path: [field], message: 'At least one character class must be enabled.' });

@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint, normaliseIdentityKey } from '../../lambdas/core/fingerprint.ts';
 
@@ -36,6 +36,17 @@ describe('normaliseIdentityKey', () => {
     const a = normaliseIdentityKey(p256().export({ format: 'pem', type: 'spki' }).toString());
     const b = normaliseIdentityKey(p256().export({ format: 'pem', type: 'spki' }).toString());
     expect(a.fingerprint).not.toBe(b.fingerprint);
+  });
+
+  it('reads base64 DER that happens to contain "BEGIN" as DER, not as PEM', () => {
+    // A valid P-256 SPKI (compressed point) whose base64 holds the letters BEGIN.
+    const b64 = 'MDkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDIgACdnD/BEGINfxougIVhcs86n8zX5Aj7tVNGEZKIrZrSo8=';
+    expect(b64).toContain('BEGIN');
+    const der = createPublicKey({ key: Buffer.from(b64, 'base64'), format: 'der', type: 'spki' }).export({ format: 'der', type: 'spki' });
+    expect(normaliseIdentityKey(b64)).toEqual({
+      publicKey: der.toString('base64'),
+      fingerprint: createHash('sha256').update(der).digest('hex'),
+    });
   });
 
   it('refuses an Ed25519 key', () => {

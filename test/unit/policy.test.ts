@@ -3,14 +3,15 @@ import type { VerificationMode } from '../../lambdas/core/model.ts';
 import { DEFAULT_POLICY, DEFAULT_RATE_LIMITS, meetsMinimum, needsChallengeCode, needsSubjectEmail } from '../../lambdas/core/policy.ts';
 
 /**
- * policy.ts documents the order: none < either < challenge = email_otp < both.
+ * policy.ts documents the partial order: none < either < {challenge, email_otp} < both, where
+ * challenge and email_otp are different factors and neither satisfies the other.
  * Rows are the chosen mode, columns the minimum.
  */
 const TABLE: Record<VerificationMode, Record<VerificationMode, boolean>> = {
   none: { none: true, either: false, challenge: false, email_otp: false, both: false },
   either: { none: true, either: true, challenge: false, email_otp: false, both: false },
-  challenge: { none: true, either: true, challenge: true, email_otp: true, both: false },
-  email_otp: { none: true, either: true, challenge: true, email_otp: true, both: false },
+  challenge: { none: true, either: true, challenge: true, email_otp: false, both: false },
+  email_otp: { none: true, either: true, challenge: false, email_otp: true, both: false },
   both: { none: true, either: true, challenge: true, email_otp: true, both: true },
 };
 const pairs = Object.entries(TABLE).flatMap(([mode, row]) =>

@@ -59,11 +59,15 @@ export const resolveRecipients = async (directory: Directory, choice: RecipientC
     }
   });
 
-  const requesterEmail = choice.requesterEmail ?? choice.emails[0] ?? null;
+  // The requester is always a recipient (SPEC.md), so the default skips a listed member who is left out.
+  const firstIncluded = choice.emails.find((email) => chosen.has(byEmail.get(email.toLowerCase())?.id ?? ''));
+  const requesterEmail = choice.requesterEmail ?? firstIncluded ?? choice.emails[0] ?? null;
   const requester = requesterEmail ? byEmail.get(requesterEmail.toLowerCase()) : undefined;
   if (!requesterEmail) addError('requester', 'A requester is needed when no recipient is listed by email.');
   else if (!requester) addError('requester', `No active member has the email ${requesterEmail}.`);
-  else include(requester, 'requester');
+  else if (choice.requesterEmail && awaitingApproval(requester)) {
+    addError('requester', `${requester.email} cannot be the requester: the requester is always a recipient, and their replaced key awaits approval.`);
+  } else include(requester, 'requester');
 
   if (Object.keys(errors).length === 0 && chosen.size === 0) {
     addError('recipients', 'None of the recipients has a verified identity key.');

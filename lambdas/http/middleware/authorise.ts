@@ -16,6 +16,11 @@ export const addressAllowed = (address: string, allowlist: string[]) => {
   }
   return allowlist.some((entry) => {
     try {
+      // ipaddr.js also reads legacy IPv4 forms ('010.0.0.0/8' as octal 8.0.0.0/8, '10.1' as 10.0.0.1):
+      // an entry that is not plain dotted decimal would admit another network, so it matches nothing.
+      if (!entry.includes(':') && !(entry.includes('/') ? ipaddr.IPv4.isValidCIDRFourPartDecimal(entry) : ipaddr.IPv4.isValidFourPartDecimal(entry))) {
+        return false;
+      }
       const [range, bits] = entry.includes('/') ? ipaddr.parseCIDR(entry) : [ipaddr.process(entry), null];
       const candidate = range.kind() === parsed.kind() ? parsed : null;
       if (!candidate) return false;

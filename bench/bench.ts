@@ -1,0 +1,119 @@
+/**
+ * `npm run bench`: the API's latency (p50/p99) and throughput over real HTTP on loopback, beside
+ * the raw DynamoDB Local calls underneath measured in the same run, as ratios; and each Lambda
+ * bundle's size. The bench organisation's rate limits are raised through configuration, so every
+ * call still passes authentication, the rate limiter and (for POST) idempotency.
+ */
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { newId } from '../lambdas/core/ids.ts';
+import { startDynamoLocal } from '../lambdas/local/dynamodb-local.ts';
+import { startLocalService } from '../lambdas/local/local-service.ts';
+import { keys } from '../lambdas/store/keys.ts';
+import { INDEXES } from '../lambdas/store/table.ts';
+import { newIdentityPublicKey } from '../lambdas/local/demo-identity.ts';
+import { createClient } from './http-client.ts';
+import { bundleSizes } from './bundle-sizes.ts';
+import { formatMs, measure, type Measurement } from './stats.ts';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+process.env.LOG_LEVEL ??= 'ERROR';
+
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 1000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const TOTAL = Number(process.env.BENCH_TOTAL ?? 2000);
+const BUNDLE_LIMIT_BYTES = 1024 * 1024;
+
+const main = async () => {
+  const dynamo = await startDynamoLocal();
+  const service = await startLocalService({ dynamoEndpoint: dynamo.endpoint, tableName: 'bench', announce: () => undefined });
+  const { admin, deps } = service;
+  const org = await admin.createOrganisation({ name: 'Bench Org', plan: 'team' });
+  await admin.setRateLimits(org.id, { perKeyPerMinute: 10_000_000, perOrgPerMinute: 10_000_000 });
+  const owner = await admin.addMember({ orgId: org.id, name: 'Bench Owner', email: 'owner@bench.example', role: 'owner', identityKey: newIdentityPublicKey() });
+  const { secret } = await admin.createApiKey({ orgId: org.id, name: 'bench', scopes: ['requests:read', 'requests:write'] });
+  const client = createClient(service.baseUrl, secret);
+
+  const createBody = { subject_name: 'Bench Subject', justification: 'Benchmarking the create path', recipients: [owner.email], verification_mode: 'challenge' };
+  const created = JSON.parse((await client.call('POST', '/requests', createBody)).body);
+  for (let i = 0; i < 60; i++) await client.call('POST', '/requests', createBody); // a full first page for the list
+  const requestId: string = created.request.id;
+  const options = { iterations: ITERATIONS, total: TOTAL, concurrency: CONCURRENCY };
+  const { db, tableName } = deps;
+
+  const results: Array<[Measurement, Measurement]> = [];
+  const rawGet = await measure('raw GetItem', () => db.send(new GetCommand({ TableName: tableName, Key: keys.request(requestId) })), options);
+  results.push([await measure('GET /v1/requests/{id}', () => client.call('GET', `/requests/${requestId}`), options), rawGet]);
+
+  const rawQuery = await measure(
+    'raw Query (51 items)',
+    () =>
+      db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: INDEXES.byOrg.indexName,
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.requestsOfOrg(org.id) },
+          ScanIndexForward: false,
+          Limit: 51,
+        }),
+      ),
+    options,
+  );
+  results.push([await measure('GET /v1/requests (50)', () => client.call('GET', '/requests'), options), rawQuery]);
+
+  const rawTransact = await measure(
+    'raw TransactWriteItems (4)',
+    () => {
+      const id = newId();
+      return db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Update: { TableName: tableName, Key: { pk: `BENCH#${id}`, sk: 'HEAD' }, UpdateExpression: 'SET n = :n', ConditionExpression: 'attribute_not_exists(n)', ExpressionAttributeValues: { ':n': 1 } } },
+            { Put: { TableName: tableName, Item: { pk: `BENCH#${id}`, sk: 'SEQ#1', ...created.request }, ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: tableName, Item: { pk: `BENCHREQ#${id}`, sk: 'REQ', ...created.request }, ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: tableName, Item: { pk: `BENCHLINK#${id}`, sk: 'LINK', requestId: id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          ],
+        }),
+      );
+    },
+    { ...options, iterations: Math.min(ITERATIONS, 500), total: Math.min(TOTAL, 1000) },
+  );
+  results.push([
+    await measure('POST /v1/requests', () => client.call('POST', '/requests', createBody), {
+      ...options,
+      iterations: Math.min(ITERATIONS, 500),
+      total: Math.min(TOTAL, 1000),
+    }),
+    rawTransact,
+  ]);
+
+  const sizes = await bundleSizes();
+  client.close();
+  await service.stop();
+  await dynamo.stop();
+
+  const line = (cells: string[], widths: number[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
+  const widths = [26, 10, 10, 12, 28, 10, 10, 12, 10];
+  console.log(`\nLatency: ${ITERATIONS} sequential calls; throughput: ${TOTAL} calls at concurrency ${CONCURRENCY}. Same run, same DynamoDB Local.\n`);
+  console.log(line(['endpoint', 'p50', 'p99', 'calls/s', 'raw DynamoDB call', 'p50', 'p99', 'calls/s', 'p50 ratio'], widths));
+  for (const [api, raw] of results) {
+    console.log(
+      line(
+        [api.name, formatMs(api.p50), formatMs(api.p99), api.throughput.toFixed(0), raw.name, formatMs(raw.p50), formatMs(raw.p99), raw.throughput.toFixed(0), `${(api.p50 / raw.p50).toFixed(2)}x`],
+        widths,
+      ),
+    );
+  }
+  console.log('\nLambda bundles (esbuild, minified ESM, as the stack builds them):');
+  for (const { name, bytes } of sizes) {
+    console.log(`  ${name.padEnd(18)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB${bytes > BUNDLE_LIMIT_BYTES ? '  OVER 1 MB' : ''}`);
+  }
+  const getRatio = results[0][0].p50 / results[0][1].p50;
+  console.log(`\nGET /v1/requests/{id} p50 is ${getRatio.toFixed(2)}x a raw GetItem p50 (target: within 4x).`);
+  console.log(`Largest bundle: ${(Math.max(...sizes.map((s) => s.bytes)) / 1024).toFixed(1)} KiB (limit 1024 KiB).`);
+};
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,43 @@
+/** Latency percentiles and a fixed-width table for the benchmark's printout. */
+export const percentile = (sortedMs: number[], p: number) =>
+  sortedMs.length === 0 ? NaN : sortedMs[Math.min(sortedMs.length - 1, Math.ceil((p / 100) * sortedMs.length) - 1)];
+
+export interface Measurement {
+  name: string;
+  p50: number;
+  p99: number;
+  /** Calls per second at the given concurrency. */
+  throughput: number;
+}
+
+/** Runs `call` `iterations` times one after another, timing each. */
+export const latency = async (call: () => Promise<unknown>, iterations: number) => {
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const started = process.hrtime.bigint();
+    await call();
+    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+};
+
+/** Completed calls per second with `concurrency` callers for `total` calls. */
+export const throughput = async (call: () => Promise<unknown>, total: number, concurrency: number) => {
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < total) await call();
+    }),
+  );
+  return total / (Number(process.hrtime.bigint() - started) / 1e9);
+};
+
+export const measure = async (name: string, call: () => Promise<unknown>, options: { iterations: number; total: number; concurrency: number }) => {
+  for (let i = 0; i < Math.min(50, options.iterations); i++) await call(); // warm-up
+  const { p50, p99 } = await latency(call, options.iterations);
+  return { name, p50, p99, throughput: await throughput(call, options.total, options.concurrency) } satisfies Measurement;
+};
+
+export const formatMs = (ms: number) => `${ms.toFixed(2)} ms`;

@@ -17,7 +17,8 @@ export const createRequestBody = z.strictObject({
   preset: z.string().min(1).max(40, 'Must be at most 40 characters.').nullish(),
   template_id: ulidString().nullish(),
   ticket_ref: z.string().min(1).max(120, 'Must be at most 120 characters.').nullish(),
-  ticket_url: z.url('Must be a URL.').nullish(),
+  // http(s) only: the web application shows it as a link, and a javascript: URL would run there.
+  ticket_url: z.url({ protocol: /^https?$/, message: 'Must be an http or https URL.' }).max(2048).nullish(),
   ticket_integration_id: ulidString().nullish(),
   ticket_external_id: z.string().min(1).max(64, 'Must be at most 64 characters.').nullish(),
   ttl_minutes: z.number().int('Must be an integer.').min(5, 'Must be 5 to 43200.').max(43200, 'Must be 5 to 43200.').optional(),

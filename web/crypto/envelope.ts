@@ -1,0 +1,111 @@
+import { fromBase64, randomBytes, toBase64, utf8 } from './encoding.ts';
+import { ECDH_P256, exportPublicKey, importPublicKey } from './identity.ts';
+
+/**
+ * The sealed credential. A random content key encrypts the credential (and attachments) with
+ * AES-256-GCM; the content key is wrapped for each recipient with a key agreed by ECDH-ES (one
+ * ephemeral P-256 pair per envelope) and derived with HKDF-SHA256, bound to the request id and the
+ * recipient's fingerprint. Everything here runs in the browser; the server sees only this object.
+ */
+export const ENVELOPE_ALGORITHM = 'ECDH-ES+HKDF-SHA256+A256GCM';
+
+export interface WrappedKey {
+  membership_id: string;
+  fingerprint: string;
+  iv: string;
+  wrapped_key: string;
+}
+
+export interface Envelope {
+  version: 1;
+  alg: typeof ENVELOPE_ALGORITHM;
+  ephemeral_public_key: string;
+  iv: string;
+  ciphertext: string;
+  recipients: WrappedKey[];
+}
+
+export interface SealedAttachment {
+  name: string;
+  type: string;
+  iv: string;
+  ciphertext: string;
+}
+
+export interface RecipientPublicKey {
+  membershipId: string;
+  fingerprint: string;
+  publicKey: string;
+}
+
+const keyEncryptionKey = async (ownPrivate: CryptoKey, peerPublic: CryptoKey, requestId: string, fingerprint: string) => {
+  const shared = await crypto.subtle.deriveBits({ name: 'ECDH', public: peerPublic }, ownPrivate, 256);
+  const material = await crypto.subtle.importKey('raw', shared, 'HKDF', false, ['deriveKey']);
+  return crypto.subtle.deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt: utf8(`handoff/v1/${requestId}`), info: utf8(`content-key/${fingerprint}`) },
+    material,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    ['encrypt', 'decrypt'],
+  );
+};
+
+const aesGcm = (raw: Uint8Array<ArrayBuffer>, usages: KeyUsage[]) => crypto.subtle.importKey('raw', raw, 'AES-GCM', false, usages);
+
+/** Seals `plaintext` for every recipient; returns the envelope and the content key for attachments. */
+export const seal = async (plaintext: string, recipients: RecipientPublicKey[], requestId: string) => {
+  const contentKeyBytes = randomBytes(32);
+  const contentKey = await aesGcm(contentKeyBytes, ['encrypt']);
+  const iv = randomBytes(12);
+  const ciphertext = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: utf8(requestId) }, contentKey, utf8(plaintext));
+  const ephemeral = (await crypto.subtle.generateKey(ECDH_P256, true, ['deriveBits'])) as CryptoKeyPair;
+  const wrapped = await Promise.all(
+    recipients.map(async (recipient) => {
+      const kek = await keyEncryptionKey(ephemeral.privateKey, await importPublicKey(recipient.publicKey), requestId, recipient.fingerprint);
+      const wrapIv = randomBytes(12);
+      const wrappedKey = await crypto.subtle.encrypt({ name: 'AES-GCM', iv: wrapIv }, kek, contentKeyBytes);
+      return { membership_id: recipient.membershipId, fingerprint: recipient.fingerprint, iv: toBase64(wrapIv), wrapped_key: toBase64(wrappedKey) };
+    }),
+  );
+  contentKeyBytes.fill(0);
+  const envelope: Envelope = {
+    version: 1,
+    alg: ENVELOPE_ALGORITHM,
+    ephemeral_public_key: await exportPublicKey(ephemeral.publicKey),
+    iv: toBase64(iv),
+    ciphertext: toBase64(ciphertext),
+    recipients: wrapped,
+  };
+  return { envelope, contentKey };
+};
+
+export const sealAttachment = async (contentKey: CryptoKey, file: { name: string; type: string; bytes: Uint8Array<ArrayBuffer> }, requestId: string): Promise<SealedAttachment> => {
+  const iv = randomBytes(12);
+  const ciphertext = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: utf8(`${requestId}/attachment`) }, contentKey, file.bytes);
+  return { name: file.name, type: file.type, iv: toBase64(iv), ciphertext: toBase64(ciphertext) };
+};
+
+/** Opens the envelope with this recipient's private key; returns the plaintext and a key for attachments. */
+export const open = async (envelope: Envelope, privateKey: CryptoKey, fingerprint: string, requestId: string) => {
+  const mine = envelope.recipients.find((r) => r.fingerprint === fingerprint);
+  if (!mine) throw new Error('This credential was not sealed to your key.');
+  const kek = await keyEncryptionKey(privateKey, await importPublicKey(envelope.ephemeral_public_key), requestId, fingerprint);
+  const contentKeyBytes = new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(mine.iv) }, kek, fromBase64(mine.wrapped_key)));
+  const contentKey = await aesGcm(contentKeyBytes, ['decrypt']);
+  contentKeyBytes.fill(0);
+  const plaintext = await crypto.subtle.decrypt(
+    { name: 'AES-GCM', iv: fromBase64(envelope.iv), additionalData: utf8(requestId) },
+    contentKey,
+    fromBase64(envelope.ciphertext),
+  );
+  return { plaintext: new TextDecoder().decode(plaintext), contentKey };
+};
+
+export const openAttachment = async (contentKey: CryptoKey, attachment: SealedAttachment, requestId: string) =>
+  new Uint8Array(
+    await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv: fromBase64(attachment.iv), additionalData: utf8(`${requestId}/attachment`) },
+      contentKey,
+      fromBase64(attachment.ciphertext),
+    ),
+  );

@@ -15,7 +15,10 @@ export class DynamoApiKeys implements ApiKeyLookup {
   ) {}
 
   async findByHash(hash: string) {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.apiKey(hash) }));
+    // Strongly consistent: a revoked key must be refused from the very next call (SPEC.md, "at once").
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.apiKey(hash), ConsistentRead: true }),
+    );
     return fromItem<ApiKey>(Item);
   }
 

@@ -1,6 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Clock } from '#core/clock.ts';
-import type { Notifier } from '#core/ports.ts';
+import type { ExpiryScheduler, Notifier } from '#core/ports.ts';
 import type { PublicUrls } from '#core/request-view.ts';
 import type { DynamoApiKeys } from '#store/api-keys.ts';
 import type { AuditLog } from '#store/audit-log.ts';
@@ -24,4 +24,6 @@ export interface AppDeps {
   idempotency: DynamoIdempotency;
   rateLimiter: DynamoRateLimiter;
   notifier: Notifier;
+  /** Arms and cancels each request's expiry trigger (EventBridge Scheduler deployed, a timer locally). */
+  scheduler: ExpiryScheduler;
 }

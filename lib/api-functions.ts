@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
@@ -9,7 +10,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { FALLBACK_ENTRY, ROUTES, routeList, type Route } from '../lambdas/http/routes.ts';
+import { FALLBACK_ENTRY, routeList, type Route } from '../lambdas/http/routes.ts';
 
 /** The repository root: route entries are relative to it, and it holds package-lock.json. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,29 +49,59 @@ export interface ApiFunctionsProps {
   httpApi: apigwv2.IHttpApi;
   table: dynamodb.ITable;
   /** BASE_URL, APP_URL and EMAIL_FROM_ADDRESS, as the API functions' wiring reads them. */
-  appEnvironment: {
-    BASE_URL: string;
-    APP_URL: string;
-    EMAIL_FROM_ADDRESS: string;
-  };
+  appEnvironment: AppEnvironment;
+  /** Expiry scheduling: the functions of SCHEDULING_ROUTES get its rights and settings. */
+  expiry: ExpiryScheduling;
   /** How long function logs are kept. */
   logRetention?: logs.RetentionDays;
 }
 
+export interface AppEnvironment {
+  BASE_URL: string;
+  APP_URL: string;
+  EMAIL_FROM_ADDRESS: string;
+}
+
+/** What a function that arms or cancels request expiries needs (lib/expiry.ts provides it). */
+export interface ExpiryScheduling {
+  /** SCHEDULE_GROUP, SCHEDULER_ROLE_ARN and EXPIRY_FUNCTION_ARN, as lambdas/wiring.ts reads them. */
+  readonly schedulingEnvironment: Readonly<Record<string, string>>;
+  /** Create, update and delete expiry schedules in the group, and pass the scheduler role to Scheduler. */
+  grantScheduling(fn: lambda.IFunction): void;
+}
+
 /**
- * One Lambda function and one HTTP API route per row of the route table
- * (lambdas/http/routes.ts), plus the fallback function on the `$default` route.
+ * The routes whose handlers arm or cancel a request's expiry schedule (creation and submission
+ * arm it, revoke and complete cancel it). Looked up by name: a name missing from the route table
+ * fails the synth, rather than deploying a function that silently cannot schedule.
+ */
+export const SCHEDULING_ROUTES: readonly string[] = ['createRequest', 'revokeRequest', 'completeRequest', 'subjectSubmit', 'appComplete'];
+
+/** Entries that serve the built pages: no table, no secrets, the web build beside the handler. */
+export const isStaticEntry = (entry: string) => entry.startsWith('lambdas/http/static/');
+/** Where the static function finds the built pages, relative to its task root (read by lambdas/http/static/serve.ts). */
+export const WEB_ASSETS_DIR = 'assets';
+/** The web build's CLI: `npx tsx web/build.ts <outdir>`. */
+const WEB_BUILD_SCRIPT = 'web/build.ts';
+
+/**
+ * One Lambda function per distinct handler entry of the route table (lambdas/http/routes.ts) and
+ * one HTTP API route per row, plus the fallback function on the `$default` route. Rows that share
+ * an entry (the four page routes) share its function.
  *
  * Grants, least privilege:
  * - every API function reads AND writes the table: each call writes rate-limit counters, each
  *   POST an idempotency record, and a refused call (an IP allowlist refusal, even on GET) writes an
  *   audit entry. `grantReadWriteData` gives item-level actions on the table and its indexes only,
  *   never table administration (no DeleteTable, UpdateTable, `dynamodb:*`);
- * - only createRequest may send email (SES) and SMS (SNS), which deliver the link;
- * - the fallback function touches nothing: no table, no environment beyond logging.
+ * - a function may send email (SES) only if one of its rows `sends` 'email', SMS (SNS) only if
+ *   one `sends` 'sms';
+ * - only the SCHEDULING_ROUTES functions may manage expiry schedules and pass the scheduler role;
+ * - the static (pages) function and the fallback function touch nothing: no table, no environment
+ *   beyond logging (and, for the pages, where the built files are).
  */
 export class ApiFunctions extends Construct {
-  /** Route name (ROUTES key) to its function. */
+  /** Route name (ROUTES key) to its function; rows that share an entry map to the same function. */
   readonly byRoute: ReadonlyMap<string, NodejsFunction>;
   readonly fallback: NodejsFunction;
 
@@ -78,28 +109,45 @@ export class ApiFunctions extends Construct {
     super(scope, id);
     const retention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     const byRoute = new Map<string, NodejsFunction>();
+    const routes = routeList();
+    for (const name of SCHEDULING_ROUTES) {
+      if (!routes.some((route) => route.name === name)) throw new Error(`SCHEDULING_ROUTES names ${name}, which is not in the route table`);
+    }
 
-    for (const route of routeList()) {
-      const part = new Construct(this, pascalCase(route.name));
+    for (const group of groupByEntry(routes)) {
+      const isStatic = isStaticEntry(group.entry);
+      const schedules = group.routes.some((route) => SCHEDULING_ROUTES.includes(route.name));
+      if (isStatic && schedules) throw new Error(`${group.entry}: a static entry cannot schedule expiries`);
+      const sends = new Set(group.routes.flatMap((route) => route.sends ?? []));
+      const part = new Construct(this, group.id);
       const fn = handlerFunction(part, {
-        entry: route.entry,
-        description: `${route.method} ${route.path}`,
+        entry: group.entry,
+        description: group.routes.map(routeKeyOf).join(', '),
         retention,
-        environment: {
-          TABLE_NAME: props.table.tableName,
-          ...props.appEnvironment,
-          ...loggingEnvironment,
-        },
+        environment: isStatic
+          ? { WEB_ASSETS_DIR, ...loggingEnvironment }
+          : {
+              TABLE_NAME: props.table.tableName,
+              ...props.appEnvironment,
+              ...(schedules ? props.expiry.schedulingEnvironment : {}),
+              ...loggingEnvironment,
+            },
+        bundling: isStatic ? staticBundling() : undefined,
       });
-      props.table.grantReadWriteData(fn);
-      if (route.name === ROUTES.createRequest.name) grantLinkDelivery(fn, props.appEnvironment.EMAIL_FROM_ADDRESS);
+      if (!isStatic) props.table.grantReadWriteData(fn);
+      if (sends.has('email')) grantEmail(fn, props.appEnvironment.EMAIL_FROM_ADDRESS);
+      if (sends.has('sms')) grantSms(fn);
+      if (schedules) props.expiry.grantScheduling(fn);
 
-      new apigwv2.HttpRoute(part, 'Route', {
-        httpApi: props.httpApi,
-        routeKey: apigwv2.HttpRouteKey.with(route.path, httpMethod(route)),
-        integration: new HttpLambdaIntegration('Integration', fn),
-      });
-      byRoute.set(route.name, fn);
+      for (const route of group.routes) {
+        // A function of its own keeps the route id it always had; shared ones name each route.
+        new apigwv2.HttpRoute(part, group.routes.length === 1 ? 'Route' : `Route${pascalCase(route.name)}`, {
+          httpApi: props.httpApi,
+          routeKey: apigwv2.HttpRouteKey.with(route.path, httpMethod(route)),
+          integration: new HttpLambdaIntegration(group.routes.length === 1 ? 'Integration' : `Integration${pascalCase(route.name)}`, fn),
+        });
+        byRoute.set(route.name, fn);
+      }
     }
 
     const fallbackPart = new Construct(this, 'Fallback');
@@ -119,13 +167,65 @@ export class ApiFunctions extends Construct {
   }
 }
 
+interface EntryGroup {
+  /** Construct id: the route's name for a function of its own (as before), else from the entry. */
+  id: string;
+  entry: string;
+  routes: Route[];
+}
+
+/** The route table's rows grouped by handler entry, in table order. */
+export const groupByEntry = (routes: Route[]): EntryGroup[] => {
+  const groups = new Map<string, Route[]>();
+  for (const route of routes) groups.set(route.entry, [...(groups.get(route.entry) ?? []), route]);
+  return [...groups].map(([entry, grouped]) => ({
+    id: grouped.length === 1 ? pascalCase(grouped[0]!.name) : entryId(entry),
+    entry,
+    routes: grouped,
+  }));
+};
+
+/** `lambdas/http/static/serve.ts` → `HttpStaticServe`. */
+const entryId = (entry: string) =>
+  entry
+    .replace(/^lambdas\//, '')
+    .replace(/\.ts$/, '')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map(pascalCase)
+    .join('');
+
+export const routeKeyOf = (route: Pick<Route, 'method' | 'path'>) => `${route.method} ${route.path}`;
+
+/**
+ * The pages' bundling: the handler as usual, then the web build (subject page, member
+ * application, styles) written into `assets/` beside it, where the handler reads it.
+ */
+const staticBundling = (): BundlingOptions => {
+  if (!existsSync(path.join(REPO_ROOT, WEB_BUILD_SCRIPT))) throw new Error(`${WEB_BUILD_SCRIPT} is missing: the pages function cannot be built`);
+  return {
+    ...BUNDLING,
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (inputDir: string, outputDir: string) => [
+        `"${path.join(inputDir, 'node_modules', '.bin', 'tsx')}" "${path.join(inputDir, WEB_BUILD_SCRIPT)}" "${path.join(outputDir, WEB_ASSETS_DIR)}"`,
+      ],
+    },
+  };
+};
+
 const loggingEnvironment = { LOG_LEVEL: 'INFO', POWERTOOLS_SERVICE_NAME: SERVICE_NAME };
 
-interface HandlerFunctionOptions {
+export interface HandlerFunctionOptions {
   entry: string;
   description: string;
   retention: logs.RetentionDays;
   environment: Record<string, string>;
+  /** Default 10 s: API Gateway gives up after 30 s, and a call that takes 10 s is already broken. */
+  timeout?: Duration;
+  /** Default BUNDLING. */
+  bundling?: BundlingOptions;
 }
 
 /**
@@ -134,7 +234,7 @@ interface HandlerFunctionOptions {
  * AWSLambdaBasicExecutionRole (logs:CreateLogGroup, CreateLogStream and PutLogEvents on every log
  * group of the account): this role may only write streams into its own log group.
  */
-const handlerFunction = (scope: Construct, options: HandlerFunctionOptions) => {
+export const handlerFunction = (scope: Construct, options: HandlerFunctionOptions) => {
   const logGroup = new logs.LogGroup(scope, 'LogGroup', {
     retention: options.retention,
     // Kept after a stack deletion for forensics; the retention still empties it.
@@ -142,7 +242,7 @@ const handlerFunction = (scope: Construct, options: HandlerFunctionOptions) => {
   });
   const role = new iam.Role(scope, 'Role', {
     assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-    description: `Runs ${options.description}`,
+    description: truncate(`Runs ${options.description}`, 1000),
   });
   logGroup.grantWrite(role);
   return new NodejsFunction(scope, 'Function', {
@@ -154,41 +254,46 @@ const handlerFunction = (scope: Construct, options: HandlerFunctionOptions) => {
     runtime: lambda.Runtime.NODEJS_22_X,
     architecture: lambda.Architecture.ARM_64,
     memorySize: 256,
-    // API Gateway gives up after 30 s; a call that takes 10 s is already broken.
-    timeout: Duration.seconds(10),
-    description: options.description,
+    timeout: options.timeout ?? Duration.seconds(10),
+    description: truncate(options.description, 256),
     environment: options.environment,
     loggingFormat: lambda.LoggingFormat.JSON,
     applicationLogLevelV2: lambda.ApplicationLogLevel.INFO,
     logGroup,
-    bundling: BUNDLING,
+    bundling: options.bundling ?? BUNDLING,
   });
 };
 
+const truncate = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
 /**
- * Link delivery for createRequest: SES email and SNS SMS.
- *
- * SES: the resource is every identity of this account and region (`identity/*`), and the
+ * Email through SES, for the functions whose rows send email (links, one-time codes, sign-in).
+ * The resource is every identity of this account and region (`identity/*`), and the
  * `ses:FromAddress` condition pins the sender to EMAIL_FROM_ADDRESS. Naming only the sender's
  * domain and address identities would break in the SES sandbox, where SES also authorises the
  * (verified) recipient identities against the caller's policy; the condition keeps the function
  * from sending as anyone else either way.
- *
- * SNS: publishing an SMS straight to a phone number has no resource to scope to (no topic, no ARN),
- * so SNS requires resource '*' for it. This function never publishes to a topic.
  */
-const grantLinkDelivery = (fn: lambda.IFunction, fromAddress: string) => {
+const grantEmail = (fn: lambda.IFunction, fromAddress: string) => {
   fn.addToRolePolicy(
     new iam.PolicyStatement({
-      sid: 'SendLinkEmail',
+      sid: 'SendEmail',
       actions: ['ses:SendEmail', 'ses:SendRawEmail'],
       resources: [Stack.of(fn).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
       conditions: { StringEquals: { 'ses:FromAddress': fromAddress } },
     }),
   );
+};
+
+/**
+ * SMS through SNS, for the functions whose rows send SMS. Publishing an SMS straight to a phone
+ * number has no resource to scope to (no topic, no ARN), so SNS requires resource '*' for it.
+ * These functions never publish to a topic.
+ */
+const grantSms = (fn: lambda.IFunction) => {
   fn.addToRolePolicy(
     new iam.PolicyStatement({
-      sid: 'SendLinkSms',
+      sid: 'SendSms',
       actions: ['sns:Publish'],
       resources: ['*'],
     }),
@@ -201,4 +306,4 @@ const httpMethod = (route: Route): apigwv2.HttpMethod => {
   return method;
 };
 
-const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+export const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);

@@ -4,6 +4,7 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ApiFunctions } from './api-functions.ts';
+import { Expiry } from './expiry.ts';
 import { HandoffTable } from './table.ts';
 
 export const DEFAULT_EMAIL_FROM = 'no-reply@example.com';
@@ -16,14 +17,16 @@ export interface HandoffStackProps extends StackProps {
 }
 
 /**
- * The Credential Handoff Service: one HTTP API (payload 2.0) whose routes each invoke their own
- * function, and the single DynamoDB table. Region and account agnostic: nothing names a region,
+ * The Credential Handoff Service: one HTTP API (payload 2.0) whose routes invoke one function
+ * per handler entry, the single DynamoDB table, and the expiry worker and sweep behind
+ * EventBridge Scheduler. Region and account agnostic: nothing names a region,
  * an account or a physical resource name.
  */
 export class HandoffStack extends Stack {
   readonly api: apigwv2.HttpApi;
   readonly table: HandoffTable;
   readonly functions: ApiFunctions;
+  readonly expiry: Expiry;
 
   constructor(scope: Construct, id: string, props: HandoffStackProps = {}) {
     super(scope, id, props);
@@ -51,18 +54,23 @@ export class HandoffStack extends Stack {
 
     const endpoint = this.api.apiEndpoint;
     const baseUrl = `${endpoint}/v1`;
+    const appEnvironment = {
+      BASE_URL: baseUrl,
+      APP_URL: appUrlSetting ? httpsUrl(appUrlSetting) : endpoint,
+      EMAIL_FROM_ADDRESS: emailFrom,
+    };
+    // The expiry worker is no API function: the API functions may name its ARN without a cycle.
+    this.expiry = new Expiry(this, 'Expiry', { table: this.table.table, appEnvironment });
     this.functions = new ApiFunctions(this, 'Routes', {
       httpApi: this.api,
       table: this.table.table,
-      appEnvironment: {
-        BASE_URL: baseUrl,
-        APP_URL: appUrlSetting ? httpsUrl(appUrlSetting) : endpoint,
-        EMAIL_FROM_ADDRESS: emailFrom,
-      },
+      appEnvironment,
+      expiry: this.expiry,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: baseUrl, description: 'The API root ({base_url})' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName });
+    new CfnOutput(this, 'ExpiryScheduleGroup', { value: this.expiry.scheduleGroup.scheduleGroupName, description: 'Schedule group of the per-request expiry schedules' });
   }
 }
 

@@ -13,10 +13,13 @@ export class ApiError extends Error {
     message: string,
     readonly errors?: FieldErrors,
     readonly headers: Record<string, string> = {},
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; extra?: Record<string, unknown> },
   ) {
     super(message, options);
+    this.extra = options?.extra;
   }
+  /** Further fields of the error body beside message and code (never a secret). */
+  readonly extra?: Record<string, unknown>;
 }
 
 export const unauthenticated = () =>

@@ -179,6 +179,18 @@ export interface HandoffRequest {
   updatedAt: string;
   /** Optimistic-lock version, bumped on every change. */
   version: number;
+  /** The subject's verification progress; absent until the subject first tries. */
+  verification?: SubjectVerification;
+}
+
+export interface SubjectVerification {
+  failedAttempts: number;
+  challengePassed: boolean;
+  emailPassed: boolean;
+  /** SHA-256 of the emailed one-time code (salted with the request id), while one is outstanding. */
+  emailCodeHash: string | null;
+  emailCodeExpiresAt: string | null;
+  emailCodesSent: number;
 }
 
 /** Who did something, as recorded in the audit chain. */

@@ -61,6 +61,20 @@ export interface RequestQuery {
   cursor?: string;
 }
 
+/** The sealed credential as the subject's browser made it: ciphertext only. */
+export interface SealedMaterial {
+  envelope: object;
+  attachments: object[];
+}
+
+export interface TrailEntry {
+  seq: number;
+  type: string;
+  occurredAt: string;
+  actor: { type: string; label: string | null };
+  details: Record<string, unknown>;
+}
+
 export interface RequestRepository {
   get(requestId: string): Promise<HandoffRequest | null>;
   list(query: RequestQuery): Promise<{ items: HandoffRequest[]; nextCursor: string | null }>;
@@ -74,12 +88,33 @@ export interface RequestRepository {
   update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean): Promise<AuditEntry>;
 }
 
+/** What the subject and member flows need beyond the API's repository. */
+export interface HandoffRepository extends RequestRepository {
+  findByLinkTokenHash(tokenHash: string): Promise<HandoffRequest | null>;
+  submit(before: HandoffRequest, after: HandoffRequest, material: SealedMaterial, audit: AuditEntryInput): Promise<AuditEntry>;
+  material(requestId: string): Promise<SealedMaterial | null>;
+  trail(requestId: string): Promise<TrailEntry[]>;
+  dueBy(now: Date, limit?: number): Promise<string[]>;
+}
+
 export interface OutboundMessage {
   /** Correlates the message with the request's `delivery.id`. */
   id: string;
-  purpose: 'request_link';
+  purpose: 'request_link' | 'sign_in' | 'email_code';
 }
 export interface Notifier {
   sendEmail(message: OutboundMessage & { to: string; subject: string; text: string }): Promise<void>;
   sendSms(message: OutboundMessage & { to: string; text: string }): Promise<void>;
+}
+
+/**
+ * One-time expiry triggers, one per request: deployed, an EventBridge Scheduler schedule that
+ * invokes the expiry worker; locally, a timer. Scheduling is best effort: a caller tolerates a
+ * failure (the periodic sweep expires whatever a lost or missing schedule left behind).
+ */
+export interface ExpiryScheduler {
+  /** Fires the expiry worker for the request at `atIso` (or soon after); replaces an earlier schedule of the same request. */
+  schedule(requestId: string, atIso: string): Promise<void>;
+  /** Removes the request's schedule, if any; a missing one is not an error. */
+  cancel(requestId: string): Promise<void>;
 }

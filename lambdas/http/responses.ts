@@ -12,7 +12,7 @@ export const noContent = (): ApiResult => ({ statusCode: 204, headers: {}, body:
 /** SPEC.md's error body. Anything that is not an ApiError is a 500 that tells nothing inside. */
 export const errorResponse = (error: unknown): ApiResult => {
   if (error instanceof ApiError) {
-    const body: Record<string, unknown> = { message: error.message, code: error.code };
+    const body: Record<string, unknown> = { message: error.message, code: error.code, ...error.extra };
     if (error.errors) body.errors = error.errors;
     return json(error.status, body, error.headers);
   }

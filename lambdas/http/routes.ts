@@ -8,22 +8,56 @@ import type { Scope } from '#core/model.ts';
 export interface Route {
   name: string;
   method: 'GET' | 'POST' | 'DELETE';
-  /** Path template as API Gateway writes it, `{id}` for a path parameter. */
+  /** Path template as API Gateway writes it: `{id}` for a path parameter, `{path+}` for the rest of the path. */
   path: string;
-  scope: Scope | 'any';
+  /**
+   * Who may call: an API key with this scope (or any scope), the subject's link token (`link`), a
+   * signed-in member's session (`session`), or anyone (`public`: pages, sign-in).
+   */
+  scope: Scope | 'any' | 'link' | 'session' | 'public';
   entry: string;
+  /** Outbound messages the handler sends, so the stack grants exactly those rights. */
+  sends?: ReadonlyArray<'email' | 'sms'>;
 }
 
 const handlerFile = (name: string) => `lambdas/http/handlers/${name}.ts`;
+const subjectFile = (name: string) => `lambdas/http/subject/${name}.ts`;
 
 export const ROUTES = {
   ping: { name: 'ping', method: 'GET', path: '/v1/ping', scope: 'any', entry: handlerFile('ping') },
   generate: { name: 'generate', method: 'POST', path: '/v1/generate', scope: 'any', entry: handlerFile('generate') },
   listRequests: { name: 'listRequests', method: 'GET', path: '/v1/requests', scope: 'requests:read', entry: handlerFile('list-requests') },
-  createRequest: { name: 'createRequest', method: 'POST', path: '/v1/requests', scope: 'requests:write', entry: handlerFile('create-request') },
+  createRequest: { name: 'createRequest', method: 'POST', path: '/v1/requests', scope: 'requests:write', entry: handlerFile('create-request'), sends: ['email', 'sms'] },
   getRequest: { name: 'getRequest', method: 'GET', path: '/v1/requests/{id}', scope: 'requests:read', entry: handlerFile('get-request') },
   revokeRequest: { name: 'revokeRequest', method: 'POST', path: '/v1/requests/{id}/revoke', scope: 'requests:write', entry: handlerFile('revoke-request') },
   completeRequest: { name: 'completeRequest', method: 'POST', path: '/v1/requests/{id}/complete', scope: 'requests:write', entry: handlerFile('complete-request') },
+
+  // The subject's link page and its endpoints (docs/web-api.md).
+  subjectRequest: { name: 'subjectRequest', method: 'GET', path: '/subject/request', scope: 'link', entry: subjectFile('describe') },
+  subjectOpen: { name: 'subjectOpen', method: 'POST', path: '/subject/open', scope: 'link', entry: subjectFile('open') },
+  subjectEmailCode: { name: 'subjectEmailCode', method: 'POST', path: '/subject/email-code', scope: 'link', entry: subjectFile('email-code'), sends: ['email'] },
+  subjectVerify: { name: 'subjectVerify', method: 'POST', path: '/subject/verify', scope: 'link', entry: subjectFile('verify') },
+  subjectSubmit: { name: 'subjectSubmit', method: 'POST', path: '/subject/submit', scope: 'link', entry: subjectFile('submit') },
+  subjectReport: { name: 'subjectReport', method: 'POST', path: '/subject/report', scope: 'link', entry: subjectFile('report') },
+
+  // The member application's endpoints (docs/web-api.md, Member endpoints).
+  appSignIn: { name: 'appSignIn', method: 'POST', path: '/app/api/sign-in', scope: 'public', entry: 'lambdas/http/app/sign-in.ts', sends: ['email'] },
+  appSession: { name: 'appSession', method: 'POST', path: '/app/api/session', scope: 'public', entry: 'lambdas/http/app/session.ts' },
+  appSignOut: { name: 'appSignOut', method: 'POST', path: '/app/api/sign-out', scope: 'session', entry: 'lambdas/http/app/sign-out.ts' },
+  appMe: { name: 'appMe', method: 'GET', path: '/app/api/me', scope: 'session', entry: 'lambdas/http/app/me.ts' },
+  appIdentityKey: { name: 'appIdentityKey', method: 'POST', path: '/app/api/identity-key', scope: 'session', entry: 'lambdas/http/app/identity-key.ts' },
+  appRequests: { name: 'appRequests', method: 'GET', path: '/app/api/requests', scope: 'session', entry: 'lambdas/http/app/requests.ts' },
+  appRequest: { name: 'appRequest', method: 'GET', path: '/app/api/requests/{id}', scope: 'session', entry: 'lambdas/http/app/request.ts' },
+  appReveal: { name: 'appReveal', method: 'POST', path: '/app/api/requests/{id}/reveal', scope: 'session', entry: 'lambdas/http/app/reveal.ts' },
+  appComplete: { name: 'appComplete', method: 'POST', path: '/app/api/requests/{id}/complete', scope: 'session', entry: 'lambdas/http/app/complete.ts' },
+  appMembers: { name: 'appMembers', method: 'GET', path: '/app/api/members', scope: 'session', entry: 'lambdas/http/app/members.ts' },
+  appApproveKey: { name: 'appApproveKey', method: 'POST', path: '/app/api/members/{id}/approve-key', scope: 'session', entry: 'lambdas/http/app/approve-key.ts' },
+
+  // The pages and their assets: one static function (docs/web-api.md, "Pages").
+  pageSubject: { name: 'pageSubject', method: 'GET', path: '/r/{token}', scope: 'public', entry: 'lambdas/http/static/serve.ts' },
+  pageApp: { name: 'pageApp', method: 'GET', path: '/app', scope: 'public', entry: 'lambdas/http/static/serve.ts' },
+  pageAppDeep: { name: 'pageAppDeep', method: 'GET', path: '/app/{path+}', scope: 'public', entry: 'lambdas/http/static/serve.ts' },
+  assets: { name: 'assets', method: 'GET', path: '/assets/{file}', scope: 'public', entry: 'lambdas/http/static/serve.ts' },
 } as const satisfies Record<string, Route>;
 
 export const routeList = (): Route[] => Object.values(ROUTES);
@@ -31,9 +65,22 @@ export const routeList = (): Route[] => Object.values(ROUTES);
 /** Answers calls that match no route: 405 where the path exists under another method, else 404. */
 export const FALLBACK_ENTRY = handlerFile('fallback');
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 const templatePattern = (path: string) =>
-  new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`);
-const compiled = routeList().map((route) => ({ route, pattern: templatePattern(route.path) }));
+  new RegExp(
+    `^${path
+      .split(/(\{\w+\+?\})/)
+      .map((part) => {
+        const parameter = /^\{(\w+)(\+?)\}$/.exec(part);
+        if (!parameter) return escapeRegExp(part);
+        return parameter[2] ? `(?<${parameter[1]}>.+)` : `(?<${parameter[1]}>[^/]+)`;
+      })
+      .join('')}$`,
+  );
+/** Greedy `{name+}` routes last, so a more specific route wins, as in API Gateway. */
+const compiled = routeList()
+  .map((route) => ({ route, pattern: templatePattern(route.path) }))
+  .sort((a, b) => Number(a.route.path.includes('+}')) - Number(b.route.path.includes('+}')));
 
 export interface RouteMatch {
   route: Route;

@@ -134,6 +134,8 @@ const lambdaContext = (functionName: string): Context => ({
 const send = (res: ServerResponse, result: ApiResult) => {
   res.statusCode = result.statusCode;
   for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
+  // Payload 2.0 returns cookies beside the headers; API Gateway sends each as a Set-Cookie header.
+  if (result.cookies?.length) res.setHeader('Set-Cookie', result.cookies);
   res.end(result.body ?? '');
 };
 

@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { systemClock, type Clock } from '#core/clock.ts';
+import type { ExpiryScheduler } from '#core/ports.ts';
+import { createHandler as createExpireWorker } from '#workers/expire.ts';
+import { createHandler as createSweepWorker } from '#workers/sweep.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { AdminStore } from '#store/admin-store.ts';
 import { createDocumentClient } from '#store/dynamo.ts';
@@ -9,6 +12,7 @@ import { startDynamoLocal, type RunningDynamo } from './dynamodb-local.ts';
 import { ensureTable } from './table-bootstrap.ts';
 import { createGateway, listen } from './gateway.ts';
 import { OutboxNotifier } from './outbox-notifier.ts';
+import { TimerScheduler } from './timer-scheduler.ts';
 
 export const LOCAL_TABLE_NAME = 'credential-handoff';
 
@@ -24,6 +28,16 @@ export interface LocalServiceOptions {
   outboxDir?: string;
   clock?: Clock;
   announce?: (line: string) => void;
+  /**
+   * Expiry timers (default on): a timer per request that runs the expiry worker when it falls
+   * due, and the sweep every minute. Off, requests expire only when a test runs the workers.
+   */
+  timers?: boolean;
+  /**
+   * The expiry scheduler the handlers use, instead of the timers (with `timers: false`, instead of
+   * none at all); unless `timers` is false the sweep still runs every minute.
+   */
+  scheduler?: ExpiryScheduler;
 }
 
 export interface LocalService {
@@ -57,7 +71,26 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
   const host = options.host ?? '127.0.0.1';
   // The URLs depend on the port, which is known only once listening; they are filled in below.
   const urls = { baseUrl: '', appUrl: '' };
-  const deps = createAppDeps({ tableName, urls, notifier: new OutboxNotifier(outbox, options.announce), db, clock });
+  // The timers call the same workers EventBridge Scheduler invokes deployed; they need the deps, which need the scheduler.
+  let workers: { expire: ReturnType<typeof createExpireWorker>; sweep: ReturnType<typeof createSweepWorker> } | undefined;
+  const timers =
+    options.timers === false
+      ? null
+      : new TimerScheduler({
+          expire: (requestId) => workers!.expire({ requestId }),
+          sweep: () => workers!.sweep(),
+          now: () => clock.now().getTime(),
+          onError: (error, requestId) => deps.logger.error('local expiry timer failed', { requestId, errorName: (error as Error)?.name }),
+        });
+  const deps = createAppDeps({
+    tableName,
+    urls,
+    notifier: new OutboxNotifier(outbox, options.announce),
+    scheduler: options.scheduler ?? timers ?? undefined,
+    db,
+    clock,
+  });
+  workers = { expire: createExpireWorker(deps), sweep: createSweepWorker(deps) };
   const server = createGateway(deps);
   const port = await listen(server, options.port ?? 0, host);
   const shownHost = host === '127.0.0.1' || host === '::1' ? 'localhost' : host;
@@ -65,6 +98,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
   urls.baseUrl = `${urls.appUrl}/v1`;
 
   const admin = new AdminStore(db, tableName, deps.audit, clock);
+  timers?.start();
   return {
     baseUrl: urls.baseUrl,
     appUrl: urls.appUrl,
@@ -74,6 +108,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     dynamoEndpoint: endpoint,
     server,
     stop: async () => {
+      await timers?.stop();
       server.closeAllConnections();
       await new Promise((done) => server.close(() => done(undefined)));
       db.destroy();

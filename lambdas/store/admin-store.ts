@@ -86,6 +86,8 @@ export class AdminStore {
       this.put(keys.member(input.orgId, member.id), 'member', member),
       // One member per email within an organisation.
       this.put(keys.memberEmail(input.orgId, member.email), 'member_email', { memberId: member.id }),
+      // Sign-in finds a person's memberships across organisations by email (store/sessions.ts).
+      this.put(keys.loginMembership(member.email, input.orgId, member.id), 'login_membership', { orgId: input.orgId, memberId: member.id }),
     ]);
     return member;
   }

@@ -57,20 +57,24 @@ export class AuditLog implements AuditTrail {
       const head = await this.readHead(input.orgId);
       const entry = this.chain(input, head);
       try {
-        await this.db.send(
-          new TransactWriteCommand({ TransactItems: [...this.headAndEntryWrites(entry, head.n), ...writes] }),
-        );
+        const own = this.headAndEntryWrites(entry, head.n);
+        await this.db.send(new TransactWriteCommand({ TransactItems: [...own, ...writes] }));
         return entry;
       } catch (error) {
         const codes = cancellationCodes(error);
         if (!codes) throw error;
         const lostSequence = codes[0] !== 'None' || codes[1] !== 'None';
-        const otherFailed = codes.slice(2).some((code) => code === 'ConditionalCheckFailed');
+        const otherFailed = codes.slice(this.ownWriteCount(input)).some((code) => code === 'ConditionalCheckFailed');
         if (otherFailed && !lostSequence) throw new WriteConflict('a write condition failed', { cause: error });
         if (attempt >= MAX_ATTEMPTS) throw new Error('audit sequence contention did not settle', { cause: error });
         await backoff(attempt);
       }
     }
+  }
+
+  /** Head and entry, plus the trail copy for an entry about a request. */
+  private ownWriteCount(input: AuditEntryInput) {
+    return input.requestId ? 3 : 2;
   }
 
   private async readHead(orgId: string) {
@@ -109,7 +113,27 @@ export class AuditLog implements AuditTrail {
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
+      ...(entry.requestId ? [this.trailWrite(entry, entry.requestId)] : []),
     ];
+  }
+
+  /** A copy of the entry's summary beside its request, so a request's trail is one query. */
+  private trailWrite(entry: AuditEntry, requestId: string): TransactItem {
+    const details = (entry.data as { details?: unknown }).details ?? {};
+    return {
+      Put: {
+        TableName: this.tableName,
+        Item: {
+          ...keys.trailEntry(requestId, entry.seq),
+          kind: 'audit_trail',
+          seq: entry.seq,
+          type: entry.type,
+          occurredAt: entry.occurredAt,
+          actor: { type: entry.actor.type, label: entry.actor.label },
+          details,
+        },
+      },
+    };
   }
 }
 

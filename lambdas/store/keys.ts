@@ -29,6 +29,23 @@ export const keys = {
   requestsInStatus: (orgId: string, status: string) => `${org(orgId)}#REQS#${status}`,
   requestsOfClient: (orgId: string, clientId: string) => `${org(orgId)}#CLIENT#${clientId}`,
   requestsOfTicket: (orgId: string, ticketRef: string) => `${org(orgId)}#TICKET#${ticketRef}`,
+  /** One partition per shard of live requests ordered by due time; the sweep reads them all. */
+  dueShard: (requestId: string) => `DUE#${requestId.charCodeAt(requestId.length - 1) % DUE_SHARDS}`,
+  dueShards: () => Array.from({ length: DUE_SHARDS }, (_, shard) => `DUE#${shard}`),
+  /** Audit entries about a request, copied beside it for the request's trail. */
+  trailPrefix: 'TRAIL#',
+  trailEntry: (requestId: string, seq: number): ItemKey => ({ pk: `REQ#${requestId}`, sk: `TRAIL#${String(seq).padStart(12, '0')}` }),
+  envelope: (requestId: string): ItemKey => ({ pk: `REQ#${requestId}`, sk: 'MATERIAL#envelope' }),
+  attachment: (requestId: string, index: number): ItemKey => ({ pk: `REQ#${requestId}`, sk: `MATERIAL#attachment#${String(index).padStart(3, '0')}` }),
+
+  /** Members by email across organisations, for sign-in. */
+  login: (email: string) => `LOGIN#${email.toLowerCase()}`,
+  loginMembership: (email: string, orgId: string, memberId: string): ItemKey => ({
+    pk: `LOGIN#${email.toLowerCase()}`,
+    sk: `MEMBER#${orgId}#${memberId}`,
+  }),
+  signInToken: (tokenHash: string): ItemKey => ({ pk: `SIGNIN#${tokenHash}`, sk: 'SIGNIN' }),
+  session: (tokenHash: string): ItemKey => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
 
   linkToken: (tokenHash: string): ItemKey => ({ pk: `LINK#${tokenHash}`, sk: 'LINK' }),
 
@@ -44,6 +61,8 @@ export const keys = {
     sk: 'RATE',
   }),
 };
+
+const DUE_SHARDS = 4;
 
 /** Zero-padded so that sort order is numeric order. */
 export const auditSortKey = (seq: number) => `SEQ#${String(seq).padStart(12, '0')}`;

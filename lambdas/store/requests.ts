@@ -1,14 +1,18 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { HandoffRequest } from '#core/model.ts';
-import type { AuditEntryInput, RequestQuery, RequestRepository } from '#core/ports.ts';
+import type { AuditEntryInput, HandoffRepository, RequestQuery, SealedMaterial, TrailEntry } from '#core/ports.ts';
+import { dueAt } from '#core/subject-flow.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import type { Documents } from './dynamo.ts';
 import { fromItem, toItem } from './items.ts';
 import { keys } from './keys.ts';
-import { INDEXES, type IndexDefinition } from './table.ts';
+import { INDEXES, TTL_ATTRIBUTE, type IndexDefinition } from './table.ts';
+
+/** DynamoDB TTL removes stored material this long after it should have been purged, as a last safety net. */
+const MATERIAL_TTL_MARGIN_SECONDS = 24 * 60 * 60;
 
 /** Requests: one item each under REQ#<id>, projected into the list indexes by org, status, client and ticket. */
-export class DynamoRequests implements RequestRepository {
+export class DynamoRequests implements HandoffRepository {
   constructor(
     private readonly db: Documents,
     private readonly tableName: string,
@@ -16,7 +20,8 @@ export class DynamoRequests implements RequestRepository {
   ) {}
 
   async get(requestId: string) {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.request(requestId) }));
+    // Strongly consistent: a read right after a change (create, then GET or revoke) must see it.
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.request(requestId), ConsistentRead: true }));
     return fromItem<HandoffRequest>(Item);
   }
 
@@ -34,20 +39,95 @@ export class DynamoRequests implements RequestRepository {
   }
 
   async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean) {
-    const writes: TransactItem[] = [
-      {
-        Put: {
-          TableName: this.tableName,
-          Item: this.toRequestItem({ ...after, version: before.version + 1 }),
-          ConditionExpression: 'version = :version',
-          ExpressionAttributeValues: { ':version': before.version },
-        },
-      },
-    ];
+    const writes: TransactItem[] = [this.replaceWrite(before, after)];
     if (purgeMaterial) {
       for (const key of await this.materialKeys(before.id)) writes.push({ Delete: { TableName: this.tableName, Key: key } });
     }
     return this.audit.append(audit, writes);
+  }
+
+  /** Stores the sealed envelope and attachments with the submitted request and its audit entry. */
+  submit(before: HandoffRequest, after: HandoffRequest, material: SealedMaterial, audit: AuditEntryInput) {
+    const ttl = { [TTL_ATTRIBUTE]: Math.floor(Date.parse(after.recordExpiresAt!) / 1000) + MATERIAL_TTL_MARGIN_SECONDS };
+    const put = (key: { pk: string; sk: string }, kind: string, body: object): TransactItem => ({
+      Put: { TableName: this.tableName, Item: { ...key, kind, ...ttl, body }, ConditionExpression: 'attribute_not_exists(pk)' },
+    });
+    return this.audit.append(audit, [
+      this.replaceWrite(before, after),
+      put(keys.envelope(after.id), 'envelope', material.envelope),
+      ...material.attachments.map((attachment, index) => put(keys.attachment(after.id, index), 'attachment', attachment)),
+    ]);
+  }
+
+  async material(requestId: string): Promise<SealedMaterial | null> {
+    const items = await this.queryUnder(requestId, keys.requestMaterialPrefix);
+    const envelope = items.find((item) => item.kind === 'envelope');
+    if (!envelope) return null;
+    return { envelope: envelope.body as object, attachments: items.filter((item) => item.kind === 'attachment').map((item) => item.body as object) };
+  }
+
+  async trail(requestId: string): Promise<TrailEntry[]> {
+    return (await this.queryUnder(requestId, keys.trailPrefix)).map((item) => ({
+      seq: item.seq as number,
+      type: item.type as string,
+      occurredAt: item.occurredAt as string,
+      actor: item.actor as TrailEntry['actor'],
+      details: (item.details as Record<string, unknown>) ?? {},
+    }));
+  }
+
+  async findByLinkTokenHash(tokenHash: string) {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.linkToken(tokenHash), ConsistentRead: true }));
+    return Item ? this.get(Item.requestId as string) : null;
+  }
+
+  /** Ids of live requests due at or before `now`, across every shard. */
+  async dueBy(now: Date, limit = 100): Promise<string[]> {
+    const pages = await Promise.all(
+      keys.dueShards().map((shard) =>
+        this.db.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            IndexName: INDEXES.byDue.indexName,
+            KeyConditionExpression: 'gsi5pk = :shard AND gsi5sk <= :now',
+            ExpressionAttributeValues: { ':shard': shard, ':now': `${now.toISOString()}~` },
+            ProjectionExpression: 'id',
+            Limit: limit,
+          }),
+        ),
+      ),
+    );
+    return pages.flatMap((page) => (page.Items ?? []).map((item) => item.id as string));
+  }
+
+  private replaceWrite(before: HandoffRequest, after: HandoffRequest): TransactItem {
+    return {
+      Put: {
+        TableName: this.tableName,
+        Item: this.toRequestItem({ ...after, version: before.version + 1 }),
+        ConditionExpression: 'version = :version',
+        ExpressionAttributeValues: { ':version': before.version },
+      },
+    };
+  }
+
+  private async queryUnder(requestId: string, prefix: string) {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.request(requestId).pk, ':prefix': prefix },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return items;
   }
 
   async list(query: RequestQuery) {
@@ -94,20 +174,12 @@ export class DynamoRequests implements RequestRepository {
 
   /** Keys of the stored envelope and attachments of a request. */
   private async materialKeys(requestId: string) {
-    const { Items } = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.request(requestId).pk, ':prefix': keys.requestMaterialPrefix },
-        ProjectionExpression: 'pk, sk',
-        ConsistentRead: true,
-      }),
-    );
-    return (Items ?? []).map((item) => ({ pk: item.pk as string, sk: item.sk as string }));
+    return (await this.queryUnder(requestId, keys.requestMaterialPrefix)).map((item) => ({ pk: item.pk as string, sk: item.sk as string }));
   }
 
   private toRequestItem(request: HandoffRequest) {
     const { orgId, id } = request;
+    const due = dueAt(request);
     return toItem(keys.request(id), 'request', request, {
       gsi1pk: keys.requestsOfOrg(orgId),
       gsi1sk: id,
@@ -116,6 +188,7 @@ export class DynamoRequests implements RequestRepository {
       gsi3pk: keys.requestsOfClient(orgId, request.client.id),
       gsi3sk: id,
       ...(request.ticket?.ref ? { gsi4pk: keys.requestsOfTicket(orgId, request.ticket.ref), gsi4sk: id } : {}),
+      ...(due ? { gsi5pk: keys.dueShard(id), gsi5sk: `${due}#${id}` } : {}),
     });
   }
 }

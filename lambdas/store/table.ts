@@ -26,6 +26,8 @@ export const INDEXES = {
   byClient: { indexName: 'byClient', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
   /** Requests that quote one ticket reference. */
   byTicket: { indexName: 'byTicket', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+  /** Live requests by the time they expire, for the expiry sweep. */
+  byDue: { indexName: 'byDue', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
 } as const satisfies Record<string, IndexDefinition>;
 
 export const indexList = (): IndexDefinition[] => Object.values(INDEXES);

@@ -5,9 +5,11 @@ import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FALLBACK_ENTRY, ROUTES, routeList } from '../../lambdas/http/routes.ts';
-import { indexList, TABLE_KEYS, TTL_ATTRIBUTE } from '../../lambdas/store/table.ts';
-import { REPO_ROOT } from '../../lib/api-functions.ts';
+import { FALLBACK_ENTRY, routeList, type Route } from '../../lambdas/http/routes.ts';
+import { INDEXES, indexList, TABLE_KEYS, TTL_ATTRIBUTE } from '../../lambdas/store/table.ts';
+import { WEB_ASSET_NAMES } from '../../web/build.ts';
+import { isStaticEntry, REPO_ROOT, SCHEDULING_ROUTES, WEB_ASSETS_DIR } from '../../lib/api-functions.ts';
+import { EXPIRE_ENTRY, SWEEP_ENTRY } from '../../lib/expiry.ts';
 import { DEFAULT_EMAIL_FROM, HandoffStack } from '../../lib/handoff-stack.ts';
 
 /**
@@ -87,7 +89,34 @@ const resourcesOf = (statement: Statement) => [statement.Resource].flat();
 const allStatements = () => ofType('AWS::IAM::Policy').flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
 
 const fallbackFunctionId = () => functionIdOfRoute('$default');
-const createRequestFunctionId = () => functionIdOfRoute(routeKeyOf(ROUTES.createRequest));
+const functionIdOf = (route: Route) => functionIdOfRoute(routeKeyOf(route));
+
+/** The rows grouped by handler entry: one function each. */
+const entries = () => [...new Set(routeList().map((route) => route.entry))];
+const rowsOf = (entry: string) => routeList().filter((route) => route.entry === entry);
+const functionIdOfEntry = (entry: string) => functionIdOf(rowsOf(entry)[0]!);
+const staticEntries = () => entries().filter(isStaticEntry);
+const dataEntries = () => entries().filter((entry) => !isStaticEntry(entry));
+const schedulingRoutes = () => routeList().filter((route) => SCHEDULING_ROUTES.includes(route.name));
+const sendersOf = (channel: 'email' | 'sms') => new Set(routeList().filter((route) => route.sends?.includes(channel)).map(functionIdOf));
+
+/** The worker functions, by their (unique) handler description. */
+const workerFunctionId = (description: RegExp) => {
+  const found = ofType('AWS::Lambda::Function').filter(([, fn]) => description.test(fn.Properties.Description));
+  expect(found, String(description)).toHaveLength(1);
+  return found[0]![0];
+};
+const expiryFunctionId = () => workerFunctionId(/^expiry worker/);
+const sweepFunctionId = () => workerFunctionId(/^expiry sweep/);
+const scheduleGroupId = () => onlyId('AWS::Scheduler::ScheduleGroup');
+const scheduleGroupName = () => resources[scheduleGroupId()]!.Properties.Name as string;
+/** The roles EventBridge Scheduler assumes (trusted by scheduler.amazonaws.com). */
+const schedulerRoles = () =>
+  ofType('AWS::IAM::Role').filter(([, role]) => JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('scheduler.amazonaws.com'));
+/** The role the per-request schedules run as: the one SCHEDULER_ROLE_ARN names. */
+const expirySchedulerRoleId = (): string =>
+  resources[functionIdOf(schedulingRoutes()[0]!)]!.Properties.Environment.Variables.SCHEDULER_ROLE_ARN['Fn::GetAtt'][0];
+const arn = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
 
 // ---- the table ------------------------------------------------------------------------------------
 
@@ -177,19 +206,29 @@ describe('HTTP API', () => {
     expect(keys).toContain('POST /v1/requests/{id}/revoke');
   });
 
-  it('integrates every route with its own function, Lambda proxy, payload 2.0', () => {
-    const functionIds = [...routeList().map(routeKeyOf), '$default'].map(functionIdOfRoute);
-    expect(new Set(functionIds).size).toBe(routeList().length + 1);
-    for (const id of functionIds) expect(resources[id]!.Type).toBe('AWS::Lambda::Function');
+  it('integrates the rows of one handler entry with one function, and each entry with its own, Lambda proxy, payload 2.0', () => {
+    for (const entry of entries()) {
+      const ids = new Set(rowsOf(entry).map(functionIdOf));
+      expect(ids.size, entry).toBe(1);
+    }
+    const perEntry = entries().map(functionIdOfEntry);
+    expect(new Set([...perEntry, fallbackFunctionId()]).size).toBe(entries().length + 1);
+    for (const id of perEntry) expect(resources[id]!.Type).toBe('AWS::Lambda::Function');
     for (const [, integration] of ofType('AWS::ApiGatewayV2::Integration')) {
       expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
     }
   });
 
-  it('routes each row to a function built from that row\'s handler', () => {
-    for (const route of routeList()) {
-      const fn = resources[functionIdOfRoute(routeKeyOf(route))]!;
-      expect(fn.Properties.Description).toBe(routeKeyOf(route));
+  it('serves the four page routes from one static function', () => {
+    const pages = routeList().filter((route) => isStaticEntry(route.entry));
+    expect(pages.map(routeKeyOf).sort()).toEqual(['GET /app', 'GET /app/{path+}', 'GET /assets/{file}', 'GET /r/{token}']);
+    expect(new Set(pages.map(functionIdOf)).size).toBe(1);
+  });
+
+  it('describes each function by the rows it serves', () => {
+    for (const entry of entries()) {
+      const description = resources[functionIdOfEntry(entry)]!.Properties.Description;
+      expect(description).toBe(rowsOf(entry).map(routeKeyOf).join(', '));
     }
   });
 
@@ -218,9 +257,10 @@ describe('HTTP API', () => {
 describe('functions', () => {
   const allFunctionIds = () => ofType('AWS::Lambda::Function').map(([id]) => id);
 
-  it('are exactly the route functions and the fallback', () => {
-    const routed = [...routeList().map(routeKeyOf), '$default'].map(functionIdOfRoute);
-    expect(allFunctionIds().sort()).toEqual(routed.sort());
+  it('are exactly one per handler entry, the fallback, the expiry worker and the sweep', () => {
+    const expected = [...entries().map(functionIdOfEntry), fallbackFunctionId(), expiryFunctionId(), sweepFunctionId()];
+    expect(new Set(expected).size).toBe(expected.length);
+    expect(allFunctionIds().sort()).toEqual(expected.sort());
   });
 
   it('run nodejs22.x, exporting handler from an ES module bundle', () => {
@@ -242,18 +282,47 @@ describe('functions', () => {
     expect(groups.size).toBe(allFunctionIds().length);
   });
 
-  it('give every API function the table, the URLs, the sender and logging settings', () => {
-    for (const route of routeList()) {
-      const variables = resources[functionIdOfRoute(routeKeyOf(route))]!.Properties.Environment.Variables;
-      expect(variables, route.name).toEqual({
-        TABLE_NAME: { Ref: tableId() },
-        BASE_URL: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId(), 'ApiEndpoint'] }, '/v1']] },
-        APP_URL: { 'Fn::GetAtt': [apiId(), 'ApiEndpoint'] },
-        EMAIL_FROM_ADDRESS: DEFAULT_EMAIL_FROM,
+  const baseEnvironment = () => ({
+    TABLE_NAME: { Ref: tableId() },
+    BASE_URL: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId(), 'ApiEndpoint'] }, '/v1']] },
+    APP_URL: { 'Fn::GetAtt': [apiId(), 'ApiEndpoint'] },
+    EMAIL_FROM_ADDRESS: DEFAULT_EMAIL_FROM,
+    LOG_LEVEL: 'INFO',
+    POWERTOOLS_SERVICE_NAME: 'credential-handoff',
+  });
+  const schedulingEnvironment = () => ({
+    SCHEDULE_GROUP: scheduleGroupName(),
+    SCHEDULER_ROLE_ARN: arn(expirySchedulerRoleId()),
+    EXPIRY_FUNCTION_ARN: arn(expiryFunctionId()),
+  });
+
+  it('give every API function the table, the URLs, the sender and logging settings, and the scheduling ones the schedule settings', () => {
+    for (const entry of dataEntries()) {
+      const variables = resources[functionIdOfEntry(entry)]!.Properties.Environment.Variables;
+      const schedules = rowsOf(entry).some((route) => SCHEDULING_ROUTES.includes(route.name));
+      expect(variables, entry).toEqual({ ...baseEnvironment(), ...(schedules ? schedulingEnvironment() : {}) });
+    }
+  });
+
+  it('give the expiry worker and the sweep the table, the URLs and logging settings, and no schedule settings', () => {
+    for (const id of [expiryFunctionId(), sweepFunctionId()]) {
+      expect(resources[id]!.Properties.Environment.Variables, id).toEqual(baseEnvironment());
+    }
+  });
+
+  it('give the static function where its built files are, and nothing else', () => {
+    for (const entry of staticEntries()) {
+      expect(resources[functionIdOfEntry(entry)]!.Properties.Environment.Variables).toEqual({
+        WEB_ASSETS_DIR,
         LOG_LEVEL: 'INFO',
         POWERTOOLS_SERVICE_NAME: 'credential-handoff',
       });
     }
+  });
+
+  it('give the worker functions time for their work', () => {
+    expect(resources[expiryFunctionId()]!.Properties.Timeout).toBe(30);
+    expect(resources[sweepFunctionId()]!.Properties.Timeout).toBe(120);
   });
 
   it('give the fallback function no table name', () => {
@@ -299,41 +368,51 @@ describe('IAM', () => {
     }
   });
 
-  it('lets every API function read and write the table (rate limits, idempotency, audit)', () => {
-    for (const route of routeList()) {
-      const actions = statementsOfRole(roleIdOfFunction(functionIdOfRoute(routeKeyOf(route)))).flatMap(actionsOf);
-      expect(actions, route.name).toEqual(
-        expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem']),
+  it('lets every API function and both workers read and write the table (rate limits, idempotency, audit, expiry)', () => {
+    for (const id of [...dataEntries().map(functionIdOfEntry), expiryFunctionId(), sweepFunctionId()]) {
+      const actions = statementsOfRole(roleIdOfFunction(id)).flatMap(actionsOf);
+      expect(actions, id).toEqual(
+        expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem']),
       );
     }
   });
 
-  it('gives the fallback function no DynamoDB access at all', () => {
-    const actions = statementsOfRole(roleIdOfFunction(fallbackFunctionId())).flatMap(actionsOf);
-    expect(actions.filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
-  });
-
-  it('lets only createRequest send email and SMS', () => {
-    const createRole = roleIdOfFunction(createRequestFunctionId());
-    for (const [roleId] of ofType('AWS::IAM::Role')) {
-      const actions = statementsOfRole(roleId).flatMap(actionsOf);
-      const sending = actions.filter((a) => a.startsWith('ses:') || a.startsWith('sns:'));
-      if (roleId === createRole) expect(sending.sort()).toEqual(['ses:SendEmail', 'ses:SendRawEmail', 'sns:Publish']);
-      else expect(sending, roleId).toEqual([]);
+  it('gives the fallback and the static function no DynamoDB access at all', () => {
+    for (const id of [fallbackFunctionId(), ...staticEntries().map(functionIdOfEntry)]) {
+      const statements = statementsOfRole(roleIdOfFunction(id));
+      expect(statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:')), id).toEqual([]);
+      // Only its own logs.
+      expect(statements.flatMap(actionsOf).every((a) => a.startsWith('logs:')), id).toBe(true);
     }
   });
 
-  it('pins createRequest\'s email sender with ses:FromAddress, on this account\'s identities', () => {
-    const ses = statementsOfRole(roleIdOfFunction(createRequestFunctionId())).filter((s) => actionsOf(s).includes('ses:SendEmail'));
-    expect(ses).toHaveLength(1);
-    expect(ses[0]!.Condition).toEqual({ StringEquals: { 'ses:FromAddress': DEFAULT_EMAIL_FROM } });
-    const resource = JSON.stringify(ses[0]!.Resource);
-    expect(resource).toContain(':ses:');
-    expect(resource).toContain('{"Ref":"AWS::AccountId"}');
-    expect(resource).toContain(':identity/*');
+  it('lets exactly the functions whose rows send email use SES, and those that send SMS use SNS', () => {
+    const email = sendersOf('email');
+    const sms = sendersOf('sms');
+    expect(email.size).toBeGreaterThan(0);
+    expect(email).toContain(functionIdOf(routeList().find((route) => route.name === 'createRequest')!));
+    const emailRoles = new Set([...email].map(roleIdOfFunction));
+    const smsRoles = new Set([...sms].map(roleIdOfFunction));
+    for (const [roleId] of ofType('AWS::IAM::Role')) {
+      const actions = statementsOfRole(roleId).flatMap(actionsOf);
+      expect(actions.filter((a) => a.startsWith('ses:')).sort(), roleId).toEqual(emailRoles.has(roleId) ? ['ses:SendEmail', 'ses:SendRawEmail'] : []);
+      expect(actions.filter((a) => a.startsWith('sns:')), roleId).toEqual(smsRoles.has(roleId) ? ['sns:Publish'] : []);
+    }
   });
 
-  it('lets each role write logs only to its own function\'s log group', () => {
+  it('pins every email sender with ses:FromAddress, on this account\'s identities', () => {
+    for (const id of sendersOf('email')) {
+      const ses = statementsOfRole(roleIdOfFunction(id)).filter((s) => actionsOf(s).includes('ses:SendEmail'));
+      expect(ses, id).toHaveLength(1);
+      expect(ses[0]!.Condition).toEqual({ StringEquals: { 'ses:FromAddress': DEFAULT_EMAIL_FROM } });
+      const resource = JSON.stringify(ses[0]!.Resource);
+      expect(resource).toContain(':ses:');
+      expect(resource).toContain('{"Ref":"AWS::AccountId"}');
+      expect(resource).toContain(':identity/*');
+    }
+  });
+
+  it('lets each function role write logs only to its own function\'s log group', () => {
     for (const [functionId, fn] of ofType('AWS::Lambda::Function')) {
       const roleId = roleIdOfFunction(functionId);
       const groupId = fn.Properties.LoggingConfig.LogGroup.Ref;
@@ -345,13 +424,160 @@ describe('IAM', () => {
     }
   });
 
-  it('attaches no managed policies (no account-wide log permissions)', () => {
+  it('attaches no managed policies; function roles trust Lambda, scheduler roles trust Scheduler for this account only', () => {
+    const functionRoles = new Set(ofType('AWS::Lambda::Function').map(([id]) => roleIdOfFunction(id)));
+    const scheduler = new Set(schedulerRoles().map(([id]) => id));
+    expect(scheduler.size).toBe(2);
     for (const [roleId, role] of ofType('AWS::IAM::Role')) {
       expect(role.Properties.ManagedPolicyArns, roleId).toBeUndefined();
-      expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
-        { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
+      const trust = role.Properties.AssumeRolePolicyDocument.Statement;
+      if (functionRoles.has(roleId)) {
+        expect(trust).toEqual([{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } }]);
+      } else {
+        expect(scheduler.has(roleId), roleId).toBe(true);
+        expect(trust).toHaveLength(1);
+        expect(trust[0]).toMatchObject({
+          Action: 'sts:AssumeRole',
+          Effect: 'Allow',
+          Principal: { Service: 'scheduler.amazonaws.com' },
+          Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+        });
+      }
+    }
+  });
+});
+
+// ---- expiry -----------------------------------------------------------------------------------------
+
+describe('expiry', () => {
+  it('keeps TTL on the table and the byDue index the sweep reads', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      GlobalSecondaryIndexes: Match.arrayWith([
+        Match.objectLike({
+          IndexName: INDEXES.byDue.indexName,
+          KeySchema: [
+            { AttributeName: INDEXES.byDue.partitionKey, KeyType: 'HASH' },
+            { AttributeName: INDEXES.byDue.sortKey, KeyType: 'RANGE' },
+          ],
+        }),
+      ]),
+    });
+  });
+
+  it('has one schedule group for the per-request schedules, deleted with the stack', () => {
+    const group = resources[scheduleGroupId()]!;
+    expect(group.DeletionPolicy).toBe('Delete');
+    expect(scheduleGroupName()).toMatch(/^[0-9a-zA-Z-_.]{1,64}$/);
+    template.hasOutput('ExpiryScheduleGroup', { Value: scheduleGroupName() });
+  });
+
+  it('builds the expiry worker and the sweep from their handler files', () => {
+    for (const [id, entry] of [[expiryFunctionId(), EXPIRE_ENTRY], [sweepFunctionId(), SWEEP_ENTRY]] as const) {
+      expect(existsSync(path.join(REPO_ROOT, entry)), entry).toBe(true);
+      expect(resources[id]!.Properties).toMatchObject({ Runtime: 'nodejs22.x', Handler: 'index.handler' });
+    }
+  });
+
+  it('the scheduler role is assumed only by Scheduler, for schedules of this account and this group', () => {
+    const trust = resources[expirySchedulerRoleId()]!.Properties.AssumeRolePolicyDocument.Statement;
+    expect(trust).toEqual([
+      {
+        Action: 'sts:AssumeRole',
+        Effect: 'Allow',
+        Principal: { Service: 'scheduler.amazonaws.com' },
+        Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' }, 'aws:SourceArn': arn(scheduleGroupId()) } },
+      },
+    ]);
+  });
+
+  it('the scheduler role may only invoke the expiry worker', () => {
+    expect(statementsOfRole(expirySchedulerRoleId())).toEqual([
+      { Sid: 'InvokeExpiryWorker', Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arn(expiryFunctionId()) },
+    ]);
+  });
+
+  it('lets exactly the scheduling routes\' functions manage expire-* schedules in the group', () => {
+    const schedulingRoles = new Set(schedulingRoutes().map((route) => roleIdOfFunction(functionIdOf(route))));
+    expect(schedulingRoles.size).toBe(SCHEDULING_ROUTES.length);
+    for (const [roleId] of ofType('AWS::IAM::Role')) {
+      const statements = statementsOfRole(roleId).filter((s) => actionsOf(s).some((a) => a.startsWith('scheduler:')));
+      if (!schedulingRoles.has(roleId)) {
+        expect(statements, roleId).toEqual([]);
+        continue;
+      }
+      expect(statements).toEqual([
+        {
+          Sid: 'ManageExpirySchedules',
+          Effect: 'Allow',
+          Action: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
+          Resource: {
+            'Fn::Join': [
+              '',
+              ['arn:', { Ref: 'AWS::Partition' }, ':scheduler:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:schedule/${scheduleGroupName()}/expire-*`],
+            ],
+          },
+        },
       ]);
     }
+  });
+
+  it('lets exactly those functions pass exactly the scheduler role, and only to Scheduler', () => {
+    const schedulingRoles = new Set(schedulingRoutes().map((route) => roleIdOfFunction(functionIdOf(route))));
+    for (const [roleId] of ofType('AWS::IAM::Role')) {
+      const passing = statementsOfRole(roleId).filter((s) => actionsOf(s).some((a) => a.startsWith('iam:')));
+      if (!schedulingRoles.has(roleId)) {
+        expect(passing, roleId).toEqual([]);
+        continue;
+      }
+      expect(passing).toEqual([
+        {
+          Sid: 'PassExpirySchedulerRole',
+          Effect: 'Allow',
+          Action: 'iam:PassRole',
+          Resource: arn(expirySchedulerRoleId()),
+          Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+        },
+      ]);
+    }
+    for (const statement of allStatements().filter((s) => actionsOf(s).includes('iam:PassRole'))) {
+      expect(resourcesOf(statement)).not.toContain('*');
+    }
+  });
+
+  it('runs the sweep every five minutes from a recurring schedule in the default group, as a role that may only invoke the sweep', () => {
+    const schedules = ofType('AWS::Scheduler::Schedule');
+    expect(schedules).toHaveLength(1);
+    const sweep = schedules[0]![1].Properties;
+    expect(sweep).toMatchObject({
+      ScheduleExpression: 'rate(5 minutes)',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      State: 'ENABLED',
+      Target: { Arn: arn(sweepFunctionId()), Input: '{}' },
+    });
+    expect(sweep.GroupName).toBeUndefined(); // the default group: out of the scheduling functions' reach
+    expect(sweep.Target.RetryPolicy.MaximumEventAgeInSeconds).toBeLessThan(300);
+    const roleId: string = sweep.Target.RoleArn['Fn::GetAtt'][0];
+    expect(roleId).not.toBe(expirySchedulerRoleId());
+    expect(resources[roleId]!.Properties.AssumeRolePolicyDocument.Statement[0].Condition.StringEquals['aws:SourceArn']).toEqual({
+      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':scheduler:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':schedule-group/default']],
+    });
+    expect(statementsOfRole(roleId)).toEqual([
+      { Sid: 'InvokeExpirySweep', Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arn(sweepFunctionId()) },
+    ]);
+  });
+
+  it('gives the workers no sending and no scheduling rights, and no one else a way to invoke them', () => {
+    for (const id of [expiryFunctionId(), sweepFunctionId()]) {
+      const actions = statementsOfRole(roleIdOfFunction(id)).flatMap(actionsOf);
+      expect(actions.filter((a) => /^(ses|sns|scheduler|iam|lambda):/.test(a)), id).toEqual([]);
+      const permissions = ofType('AWS::Lambda::Permission').filter(([, p]) => p.Properties.FunctionName['Fn::GetAtt']?.[0] === id);
+      expect(permissions, id).toEqual([]);
+    }
+    const invokers = allStatements().filter((s) => actionsOf(s).includes('lambda:InvokeFunction'));
+    expect(invokers.map((s) => s.Resource).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(
+      [arn(expiryFunctionId()), arn(sweepFunctionId())].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    );
   });
 });
 
@@ -375,18 +601,28 @@ describe('bundles', () => {
     return path.join(outdir, `asset.${hash}`, 'index.mjs');
   };
 
-  const entries = () => [
-    ...routeList().map((route) => ({ name: route.name, entry: route.entry, functionId: functionIdOfRoute(routeKeyOf(route)) })),
+  const bundles = () => [
+    ...entries().map((entry) => ({ name: rowsOf(entry).map((route) => route.name).join('+'), entry, functionId: functionIdOfEntry(entry) })),
     { name: 'fallback', entry: FALLBACK_ENTRY, functionId: fallbackFunctionId() },
+    { name: 'expire', entry: EXPIRE_ENTRY, functionId: expiryFunctionId() },
+    { name: 'sweep', entry: SWEEP_ENTRY, functionId: sweepFunctionId() },
   ];
 
-  it('every route and the fallback point at an existing handler file', () => {
-    for (const { entry } of entries()) expect(existsSync(path.join(REPO_ROOT, entry)), entry).toBe(true);
+  it('every route, the fallback and the workers point at an existing handler file', () => {
+    for (const { entry } of bundles()) expect(existsSync(path.join(REPO_ROOT, entry)), entry).toBe(true);
+  });
+
+  it('ship the built pages beside the static handler', () => {
+    for (const entry of staticEntries()) {
+      const folder = path.join(path.dirname(bundleOf(functionIdOfEntry(entry))), WEB_ASSETS_DIR);
+      for (const name of WEB_ASSET_NAMES) expect(existsSync(path.join(folder, name)), `${folder}/${name}`).toBe(true);
+      expect(readFileSync(path.join(folder, 'subject.html'), 'utf8')).toMatch(/<html/i);
+    }
   });
 
   it(`are each under ${BUNDLE_LIMIT_BYTES} bytes`, () => {
     const sizes: Record<string, number> = {};
-    for (const { name, functionId } of entries()) {
+    for (const { name, functionId } of bundles()) {
       const file = bundleOf(functionId);
       expect(existsSync(file), file).toBe(true);
       sizes[name] = statSync(file).size;
@@ -396,7 +632,7 @@ describe('bundles', () => {
   });
 
   it('start with the createRequire banner and leave the AWS SDK to the runtime', () => {
-    for (const { name, functionId } of entries()) {
+    for (const { name, functionId } of bundles()) {
       const code = readFileSync(bundleOf(functionId), 'utf8');
       expect(code.split('\n')[0], name).toMatch(/^import \{ createRequire as \w+ \} from 'module'; const require = \w+\(import\.meta\.url\);$/);
       expect(code, name).not.toMatch(/node_modules\/@aws-sdk\//);
@@ -407,7 +643,7 @@ describe('bundles', () => {
     // The SDK is external, as in Lambda, where the runtime provides it: resolve it from the repo.
     const modules = path.join(outdir, 'node_modules');
     if (!existsSync(modules)) symlinkSync(path.join(REPO_ROOT, 'node_modules'), modules, 'dir');
-    for (const { name, functionId } of entries()) {
+    for (const { name, functionId } of bundles()) {
       const script = `const m = await import(${JSON.stringify(bundleOf(functionId))}); process.stdout.write(typeof m.handler);`;
       const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
         env: { PATH: process.env.PATH, AWS_REGION: 'eu-west-2' },
@@ -437,7 +673,7 @@ describe('context', () => {
     const json = t.toJSON().Resources as Record<string, Json>;
     const functions = Object.values(json).filter((r) => r.Type === 'AWS::Lambda::Function');
     const apiFunctions = functions.filter((fn) => fn.Properties.Environment.Variables.TABLE_NAME);
-    expect(apiFunctions).toHaveLength(routeList().length);
+    expect(apiFunctions).toHaveLength(dataEntries().length + 2); // and the expiry worker and sweep
     for (const fn of apiFunctions) {
       expect(fn.Properties.Environment.Variables).toMatchObject({
         APP_URL: 'https://handoff.example.org',

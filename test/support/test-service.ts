@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import type { Clock } from '../../lambdas/core/clock.ts';
 import { normaliseIdentityKey } from '../../lambdas/core/fingerprint.ts';
 import { newId } from '../../lambdas/core/ids.ts';
+import type { ExpiryScheduler } from '../../lambdas/core/ports.ts';
 import { SCOPES, type Plan, type Scope } from '../../lambdas/core/model.ts';
 import { startLocalService, type LocalService } from '../../lambdas/local/local-service.ts';
 import { generateKeyPairSync } from 'node:crypto';
@@ -44,13 +45,23 @@ export interface ApiAnswer {
  * Starts the local service (the `npm start` runtime) on a free loopback port against the run's
  * DynamoDB Local, with a table of its own.
  */
-export const startTestService = async (options: { clock?: Clock } = {}): Promise<TestService> => {
+export const startTestService = async (
+  options: {
+    clock?: Clock;
+    /** The real local expiry timers and sweep; off by default, so no test is raced by them. */
+    timers?: boolean;
+    /** The expiry scheduler handlers use; default none (or the timers when `timers` is on). */
+    scheduler?: ExpiryScheduler;
+  } = {},
+): Promise<TestService> => {
   const outboxDir = mkdtempSync(join(tmpdir(), 'handoff-outbox-'));
   const service = await startLocalService({
     dynamoEndpoint: inject('dynamoEndpoint'),
     tableName: `test-${newId()}`,
     outboxDir,
     clock: options.clock,
+    timers: options.timers ?? false,
+    scheduler: options.scheduler,
     announce: () => undefined,
   });
 
@@ -62,7 +73,9 @@ export const startTestService = async (options: { clock?: Clock } = {}): Promise
       init.body = JSON.stringify(body);
       (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
     }
-    const response = await fetch(`${service.baseUrl.replace('localhost', '127.0.0.1')}${path}`, init);
+    // `/v1` paths by default; the pages and their endpoints (`/subject/...`, `/app/...`, `/r/...`) sit at the root.
+    const root = /^\/(subject|app|r|assets)(\/|$)/.test(path) ? service.appUrl : service.baseUrl;
+    const response = await fetch(`${root.replace('localhost', '127.0.0.1')}${path}`, init);
     const text = await response.text();
     let parsed: unknown = undefined;
     try {

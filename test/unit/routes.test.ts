@@ -14,18 +14,33 @@ const EXPECTED = [
   ['completeRequest', 'POST', '/v1/requests/{id}/complete', 'requests:write'],
 ] as const;
 
-const concrete = (template: string) => template.replace('{id}', ID);
+/** A concrete path for a template, and the path parameters it should give. */
+const SAMPLE_VALUES: Record<string, string> = { id: ID, token: 'T'.repeat(43), file: 'app.js', path: 'requests/abc' };
+const concrete = (template: string) => template.replace(/\{(\w+)\+?\}/g, (_, name: string) => SAMPLE_VALUES[name]);
+const parametersOf = (template: string) =>
+  Object.fromEntries([...template.matchAll(/\{(\w+)\+?\}/g)].map(([, name]) => [name, SAMPLE_VALUES[name]]));
 
 describe('route table', () => {
-  it('holds the SPEC rows with their scopes', () => {
-    expect(routeList().map((r) => [r.name, r.method, r.path, r.scope])).toEqual(EXPECTED.map((row) => [...row]));
+  it('holds the SPEC rows with their scopes, first', () => {
+    expect(routeList().slice(0, EXPECTED.length).map((r) => [r.name, r.method, r.path, r.scope])).toEqual(EXPECTED.map((row) => [...row]));
   });
 
-  it('points every row at a handler file of its own', () => {
-    const entries = routeList().map((r) => r.entry);
-    expect(new Set(entries).size).toBe(entries.length);
-    for (const entry of entries) expect(entry).toMatch(/^lambdas\/http\/handlers\/[a-z-]+\.ts$/);
+  it('gives every row a unique name and method+path, and API rows a handler file of their own', () => {
+    const rows = routeList();
+    expect(new Set(rows.map((r) => r.name)).size).toBe(rows.length);
+    expect(new Set(rows.map((r) => `${r.method} ${r.path}`)).size).toBe(rows.length);
+    const apiEntries = rows.filter((r) => r.path.startsWith('/v1/')).map((r) => r.entry);
+    expect(new Set(apiEntries).size).toBe(apiEntries.length);
+    for (const entry of apiEntries) expect(entry).toMatch(/^lambdas\/http\/handlers\/[a-z-]+\.ts$/);
     expect(FALLBACK_ENTRY).toBe('lambdas/http/handlers/fallback.ts');
+  });
+
+  it('authenticates by API key under /v1, by link token under /subject, by session under /app/api', () => {
+    for (const route of routeList()) {
+      if (route.path.startsWith('/v1/')) expect(route.scope).not.toMatch(/^(link|session|public)$/);
+      if (route.path.startsWith('/subject/')) expect(route.scope).toBe('link');
+      if (route.path.startsWith('/app/api/') && !/sign-in|session$/.test(route.path)) expect(route.scope).toBe('session');
+    }
   });
 });
 
@@ -35,7 +50,7 @@ describe('matchRoute', () => {
     expect('route' in match).toBe(true);
     if (!('route' in match)) return;
     expect(match.route).toBe(route);
-    expect(match.pathParameters).toEqual(route.path.includes('{id}') ? { id: ID } : {});
+    expect(match.pathParameters).toEqual(parametersOf(route.path));
   });
 
   it('gives path parameters of the matched template', () => {

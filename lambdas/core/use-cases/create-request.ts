@@ -1,9 +1,10 @@
-import { randomInt } from 'node:crypto';
 import { apiActor, type Caller } from '../caller.ts';
 import { addMinutes, type Clock } from '../clock.ts';
+import { codeHash, newSixDigitCode } from '../codes.ts';
 import { recipientCommitment } from '../commitment.ts';
 import { forbidden, validationFailed, type FieldErrors } from '../errors.ts';
 import { randomToken, sha256Hex } from '../hashing.ts';
+import { syncExpirySchedule, type ExpiryScheduling } from '../expiry-schedule.ts';
 import { newId } from '../ids.ts';
 import type { DeliveryMethod, HandoffRequest, PresetDefaults, TicketLink } from '../model.ts';
 import { toE164 } from '../phone.ts';
@@ -14,7 +15,7 @@ import { createRequestBody, type CreateRequestBody } from '../schemas.ts';
 import { parseOrThrow } from '../validation.ts';
 import { resolveRecipients } from './resolve-recipients.ts';
 
-export interface CreateRequestDeps {
+export interface CreateRequestDeps extends ExpiryScheduling {
   directory: Directory;
   requests: RequestRepository;
   notifier: Notifier;
@@ -30,7 +31,7 @@ const COMMITMENT_NOTE =
   'compromised server at creation time.';
 
 /** A 6-digit spoken code; only its hash (salted with the request id) is stored. */
-export const challengeCodeHash = (requestId: string, code: string) => sha256Hex(`${requestId}:${code}`);
+export const challengeCodeHash = (requestId: string, code: string) => codeHash(requestId, 'challenge', code);
 
 /** POST /requests: validates, applies the preset, resolves recipients, commits, stores, delivers. */
 export const createRequest = async (deps: CreateRequestDeps, caller: Caller, rawBody: unknown) => {
@@ -100,7 +101,7 @@ export const createRequest = async (deps: CreateRequestDeps, caller: Caller, raw
   const at = now.toISOString();
   const id = newId(now.getTime());
   const commit = recipientCommitment(resolved.recipients);
-  const challengeCode = needsChallengeCode(verificationMode) ? String(randomInt(1_000_000)).padStart(6, '0') : null;
+  const challengeCode = needsChallengeCode(verificationMode) ? newSixDigitCode() : null;
   const linkToken = randomToken(32);
   const request: HandoffRequest = {
     id,
@@ -146,6 +147,8 @@ export const createRequest = async (deps: CreateRequestDeps, caller: Caller, raw
     requestId: id,
     data: { request: view, actor: { type: actor.type, label: actor.label }, justification: request.justification, details: {} },
   });
+  // Arms the expiry at link_expires_at; a failure is reported, never fails the request (the sweep covers it).
+  await syncExpirySchedule(deps, request);
 
   const linkWithoutFragment = `${deps.urls.appUrl}/r/${linkToken}`;
   const link = `${linkWithoutFragment}#${commit}`;

@@ -1,19 +1,20 @@
 import { apiActor, type Caller } from '../caller.ts';
 import type { Clock } from '../clock.ts';
 import { WriteConflict } from '../errors.ts';
-import type { HandoffRequest } from '../model.ts';
+import { syncExpirySchedule, type ExpiryScheduling } from '../expiry-schedule.ts';
+import type { Actor, HandoffRequest } from '../model.ts';
 import type { RequestRepository } from '../ports.ts';
 import { complete, revoke } from '../request-state.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
 import { findVisibleRequest } from './read-request.ts';
 
-interface Deps {
+interface Deps extends ExpiryScheduling {
   requests: RequestRepository;
   clock: Clock;
   urls: PublicUrls;
 }
 
-interface Ending {
+export interface Ending {
   eventType: string;
   apply(request: HandoffRequest, at: string): HandoffRequest;
   details(request: HandoffRequest): Record<string, unknown>;
@@ -22,32 +23,50 @@ interface Ending {
 
 const MAX_RACES = 5;
 
+/** Who ends a request: how they find it (404/403 as their access allows) and how the audit names them. */
+export interface EndingParty {
+  orgId: string;
+  actor: Actor;
+  load(requestId: string): Promise<HandoffRequest>;
+  /** Further event data about the party (for example the acting `member`). */
+  data?: Record<string, unknown>;
+}
+
+/** An API key's caller: requests within its organisation and client scope. */
+const apiParty = (deps: Deps, caller: Caller): EndingParty => ({
+  orgId: caller.org.id,
+  actor: apiActor(caller),
+  load: (requestId) => findVisibleRequest(deps.requests, caller, requestId),
+});
+
 /**
  * Applies a terminal transition with its audit entry in one transaction. If the request changed
  * between read and write, it is read again and the transition decided afresh (so a racing
  * revoke and complete cannot both win).
  */
-const endRequest = async (deps: Deps, caller: Caller, requestId: string, ending: Ending) => {
+export const endRequest = async (deps: Deps, party: EndingParty, requestId: string, ending: Ending) => {
   for (let race = 1; ; race++) {
-    const before = await findVisibleRequest(deps.requests, caller, requestId);
+    const before = await party.load(requestId);
     const at = deps.clock.now().toISOString();
     const after = ending.apply(before, at);
     const view = toRequestView(after, deps.urls);
-    const actor = apiActor(caller);
+    const actor = party.actor;
     try {
       await deps.requests.update(
         before,
         after,
         {
-          orgId: caller.org.id,
+          orgId: party.orgId,
           type: ending.eventType,
           actor,
           clientId: after.client.id,
           requestId: after.id,
-          data: { request: view, actor: { type: actor.type, label: actor.label }, details: ending.details(after) },
+          data: { request: view, ...party.data, actor: { type: actor.type, label: actor.label }, details: ending.details(after) },
         },
         ending.purgeMaterial,
       );
+      // The request has ended: its expiry schedule is no longer needed (a failure is tolerated).
+      await syncExpirySchedule(deps, after);
       return view;
     } catch (error) {
       if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
@@ -56,17 +75,20 @@ const endRequest = async (deps: Deps, caller: Caller, requestId: string, ending:
 };
 
 export const revokeRequest = (deps: Deps, caller: Caller, requestId: string) =>
-  endRequest(deps, caller, requestId, {
+  endRequest(deps, apiParty(deps, caller), requestId, {
     eventType: 'request.revoked',
     apply: (request, at) => revoke(request, at, 'revoked_via_api'),
     details: (request) => ({ revoked_reason: request.revokedReason }),
     purgeMaterial: false,
   });
 
+/** Completion: the request is marked completed and its envelope and attachments purged at once. */
+export const completion = (purgeReason: string): Ending => ({
+  eventType: 'request.completed',
+  apply: (request, at) => complete(request, at, purgeReason),
+  details: (request) => ({ purge_reason: request.purgeReason }),
+  purgeMaterial: true,
+});
+
 export const completeRequest = (deps: Deps, caller: Caller, requestId: string) =>
-  endRequest(deps, caller, requestId, {
-    eventType: 'request.completed',
-    apply: (request, at) => complete(request, at, 'completed_via_api'),
-    details: (request) => ({ purge_reason: request.purgeReason }),
-    purgeMaterial: true,
-  });
+  endRequest(deps, apiParty(deps, caller), requestId, completion('completed_via_api'));

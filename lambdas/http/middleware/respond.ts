@@ -15,7 +15,8 @@ export const respond = (logger: Logger): ApiMiddleware => ({
   onError: (request) => {
     const error = request.error;
     if (!(error instanceof ApiError)) {
-      logger.error('unhandled failure', { errorName: error?.name, stack: error?.stack });
+      // The stack without its first line: a message can echo input, so it stays out of the logs.
+      logger.error('unhandled failure', { errorName: error?.name, stack: error?.stack?.split('\n').slice(1).join('\n') });
     }
     request.response = withHeaders(errorResponse(error), request.internal.rateHeaders);
   },

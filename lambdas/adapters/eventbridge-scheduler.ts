@@ -1,0 +1,81 @@
+import {
+  CreateScheduleCommand,
+  DeleteScheduleCommand,
+  SchedulerClient,
+  UpdateScheduleCommand,
+  type CreateScheduleCommandInput,
+} from '@aws-sdk/client-scheduler';
+import type { ExpiryScheduler } from '#core/ports.ts';
+
+export interface EventBridgeSchedulerConfig {
+  /** The schedule group every expiry schedule lives in (SCHEDULE_GROUP). */
+  groupName: string;
+  /** The expiry worker's function ARN (EXPIRY_FUNCTION_ARN). */
+  targetArn: string;
+  /** The role Scheduler assumes to invoke it (SCHEDULER_ROLE_ARN). */
+  roleArn: string;
+}
+
+/** A request's schedule name: unique per request, so arming twice replaces instead of duplicating. */
+export const expiryScheduleName = (requestId: string) => `expire-${requestId}`;
+
+/**
+ * Scheduler's fire times have one-second resolution and it invokes within the minute after them;
+ * rounding up keeps the trigger from ever arriving before the request is due (an early trigger
+ * finds nothing to do and nothing would re-arm it). A time already passed, or too close to arm
+ * reliably, is moved to a minute from now: Scheduler refuses one-time schedules in the past.
+ */
+export const atExpression = (atIso: string, now: Date): string => {
+  const due = Date.parse(atIso);
+  if (Number.isNaN(due)) throw new Error(`not a date-time: ${atIso}`);
+  const fireAt = Math.max(due, now.getTime() + MIN_LEAD_MS);
+  return `at(${new Date(Math.ceil(fireAt / 1000) * 1000).toISOString().slice(0, 19)})`;
+};
+const MIN_LEAD_MS = 60_000;
+
+const isNamed = (error: unknown, name: string) => (error as { name?: unknown } | null)?.name === name;
+
+/**
+ * One EventBridge Scheduler one-time schedule per request, `expire-<requestId>` in the service's
+ * group, invoking the expiry worker with `{"requestId": ...}` and deleting itself once it has run.
+ */
+export class EventBridgeExpiryScheduler implements ExpiryScheduler {
+  constructor(
+    private readonly config: EventBridgeSchedulerConfig,
+    private readonly client = new SchedulerClient({}),
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async schedule(requestId: string, atIso: string) {
+    const input: CreateScheduleCommandInput = {
+      Name: expiryScheduleName(requestId),
+      GroupName: this.config.groupName,
+      ScheduleExpression: atExpression(atIso, this.now()),
+      ScheduleExpressionTimezone: 'UTC',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      ActionAfterCompletion: 'DELETE',
+      State: 'ENABLED',
+      Target: {
+        Arn: this.config.targetArn,
+        RoleArn: this.config.roleArn,
+        Input: JSON.stringify({ requestId }),
+      },
+    };
+    try {
+      await this.client.send(new CreateScheduleCommand(input));
+    } catch (error) {
+      if (!isNamed(error, 'ConflictException')) throw error;
+      // The request already has a schedule (a submission moves the link expiry to the record's): replace it.
+      await this.client.send(new UpdateScheduleCommand(input));
+    }
+  }
+
+  async cancel(requestId: string) {
+    try {
+      await this.client.send(new DeleteScheduleCommand({ Name: expiryScheduleName(requestId), GroupName: this.config.groupName }));
+    } catch (error) {
+      // Never made, already fired (it deletes itself after completion), or cancelled before.
+      if (!isNamed(error, 'ResourceNotFoundException')) throw error;
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import { addMinutes } from './clock.ts';
+import { ApiError, illegalTransition } from './errors.ts';
+import type { HandoffRequest, SubjectVerification, VerificationMode } from './model.ts';
+
+/**
+ * The subject's side of the state machine: opening the link, proving who they are, submitting
+ * the sealed credential; and expiry. SPEC.md leaves these transitions to the service.
+ */
+export const MAX_FAILED_ATTEMPTS = 5;
+export const MAX_EMAIL_CODES = 5;
+export const EMAIL_CODE_LIFETIME_MINUTES = 10;
+
+export const NO_VERIFICATION: SubjectVerification = {
+  failedAttempts: 0,
+  challengePassed: false,
+  emailPassed: false,
+  emailCodeHash: null,
+  emailCodeExpiresAt: null,
+  emailCodesSent: 0,
+};
+
+export const verificationOf = (request: HandoffRequest): SubjectVerification => request.verification ?? NO_VERIFICATION;
+
+export const verificationPassed = (mode: VerificationMode, v: SubjectVerification) => {
+  switch (mode) {
+    case 'none':
+      return true;
+    case 'challenge':
+      return v.challengePassed;
+    case 'email_otp':
+      return v.emailPassed;
+    case 'either':
+      return v.challengePassed || v.emailPassed;
+    case 'both':
+      return v.challengePassed && v.emailPassed;
+  }
+};
+
+export const isLocked = (request: HandoffRequest) => verificationOf(request).failedAttempts >= MAX_FAILED_ATTEMPTS;
+
+export type ClosedReason = 'submitted' | 'completed' | 'revoked' | 'expired' | 'locked';
+
+/** Why the link can no longer be used, or null while the subject may go on. */
+export const linkClosedReason = (request: HandoffRequest, now: Date): ClosedReason | null => {
+  if (request.status === 'submitted' || request.status === 'completed' || request.status === 'revoked' || request.status === 'expired') {
+    return request.status;
+  }
+  if (request.linkExpiresAt && new Date(request.linkExpiresAt) <= now) return 'expired';
+  if (isLocked(request)) return 'locked';
+  return null;
+};
+
+export const linkClosed = (reason: ClosedReason) =>
+  new ApiError(410, 'link_closed', LINK_CLOSED_MESSAGES[reason], undefined, {}, { extra: { reason } });
+
+const LINK_CLOSED_MESSAGES: Record<ClosedReason, string> = {
+  submitted: 'This link has already been used: the credential was sent.',
+  completed: 'This request is finished and the credential has been destroyed.',
+  revoked: 'The person who sent this link has withdrawn it.',
+  expired: 'This link has expired. Ask the person who sent it for a new one.',
+  locked: 'Too many wrong codes were entered, so this link is locked. Ask the person who sent it for a new one.',
+};
+
+/** pending → opened, once; an opened request stays as it is. */
+export const open = (request: HandoffRequest, at: string): HandoffRequest | null =>
+  request.status === 'pending' ? { ...request, status: 'opened', openedAt: at, updatedAt: at } : null;
+
+/** pending or opened → submitted; the record is kept for the request's TTL. */
+export const submit = (request: HandoffRequest, now: Date, attachmentsCount: number): HandoffRequest => {
+  if (request.status !== 'pending' && request.status !== 'opened') {
+    throw illegalTransition(`A ${request.status} request cannot take a submission.`);
+  }
+  const at = now.toISOString();
+  return {
+    ...request,
+    status: 'submitted',
+    openedAt: request.openedAt ?? at,
+    submittedAt: at,
+    recordExpiresAt: addMinutes(now, request.ttlMinutes).toISOString(),
+    attachmentsCount,
+    updatedAt: at,
+  };
+};
+
+/** When the request expires if nothing else happens first, or null once it has ended. */
+export const dueAt = (request: HandoffRequest): string | null => {
+  if (request.status === 'pending' || request.status === 'opened') return request.linkExpiresAt;
+  if (request.status === 'submitted') return request.recordExpiresAt;
+  return null;
+};
+
+/** The expired request if it is due at `now`, else null (nothing to do). */
+export const expire = (request: HandoffRequest, now: Date): HandoffRequest | null => {
+  const due = dueAt(request);
+  if (!due || new Date(due) > now) return null;
+  const at = now.toISOString();
+  return { ...request, status: 'expired', purgeReason: 'expired', purgeScheduledAt: null, updatedAt: at };
+};
+
+/** A recipient revealed the credential: counted, and the time kept. */
+export const reveal = (request: HandoffRequest, at: string): HandoffRequest => {
+  if (request.status !== 'submitted') throw illegalTransition(`A ${request.status} request has nothing to reveal.`);
+  return { ...request, revealCount: request.revealCount + 1, lastRevealedAt: at, updatedAt: at };
+};

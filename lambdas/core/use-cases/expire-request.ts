@@ -1,0 +1,112 @@
+import type { Clock } from '../clock.ts';
+import { WriteConflict } from '../errors.ts';
+import type { Actor } from '../model.ts';
+import type { HandoffRepository } from '../ports.ts';
+import { toRequestView, type PublicUrls } from '../request-view.ts';
+import { dueAt, expire } from '../subject-flow.ts';
+
+export interface ExpiryDeps {
+  requests: Pick<HandoffRepository, 'get' | 'update' | 'dueBy'>;
+  clock: Clock;
+  urls: PublicUrls;
+}
+
+/** Who expires requests, as the audit trail and the events show it. */
+export const EXPIRY_ACTOR: Actor = { type: 'system', label: 'expiry' };
+
+/**
+ * - `expired`: the request was due and is now expired, its material deleted;
+ * - `not_due`: still live, due later (an early or stale trigger: nothing done);
+ * - `ended`: already completed, revoked or expired (nothing done);
+ * - `missing`: no such request.
+ */
+export type ExpiryOutcome = 'expired' | 'not_due' | 'ended' | 'missing';
+
+const MAX_RACES = 5;
+
+/**
+ * Expires one request if it is due: a pending or opened request past link_expires_at, or a
+ * submitted one past record_expires_at. The status change, the deletion of the stored envelope
+ * and attachments, and the `request.expired` audit entry go in one transaction. If the request
+ * changed between read and write (a submission, a revoke), it is read again and decided afresh.
+ * Idempotent: a second trigger for the same request does nothing.
+ */
+export const expireRequest = async (deps: ExpiryDeps, requestId: string): Promise<ExpiryOutcome> => {
+  for (let race = 1; ; race++) {
+    const before = await deps.requests.get(requestId);
+    if (!before) return 'missing';
+    const after = expire(before, deps.clock.now());
+    if (!after) return dueAt(before) ? 'not_due' : 'ended';
+    const view = toRequestView(after, deps.urls);
+    try {
+      await deps.requests.update(
+        before,
+        after,
+        {
+          orgId: after.orgId,
+          type: 'request.expired',
+          actor: EXPIRY_ACTOR,
+          clientId: after.client.id,
+          requestId: after.id,
+          data: {
+            request: view,
+            actor: { type: EXPIRY_ACTOR.type, label: EXPIRY_ACTOR.label },
+            details: { purge_reason: 'expired', previous_status: before.status },
+          },
+        },
+        true,
+      );
+      return 'expired';
+    } catch (error) {
+      if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
+    }
+  }
+};
+
+export interface SweepResult {
+  /** Requests this sweep expired. */
+  expired: number;
+  /** Ids it could not expire (an error other than a lost race); the next sweep tries again. */
+  failed: string[];
+}
+
+export interface SweepOptions {
+  /** Requests expired at once. */
+  concurrency?: number;
+  /** Index pages read per sweep; each round reads up to `dueBy`'s limit per shard. */
+  maxRounds?: number;
+  onFailure?: (error: unknown, requestId: string) => void;
+}
+
+/**
+ * The safety net behind the one-time schedules: finds every live request due by now through the
+ * byDue index and expires it. Rounds repeat while they make progress, so a backlog larger than
+ * one index page is worked off in one sweep; an id the (eventually consistent) index still lists
+ * after its request ended is read, found ended, and skipped.
+ */
+export const sweepDue = async (deps: ExpiryDeps, options: SweepOptions = {}): Promise<SweepResult> => {
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const maxRounds = Math.max(1, options.maxRounds ?? 10);
+  const seen = new Set<string>();
+  const failed: string[] = [];
+  let expired = 0;
+  for (let round = 0; round < maxRounds; round++) {
+    const ids = (await deps.requests.dueBy(deps.clock.now())).filter((id) => !seen.has(id));
+    if (ids.length === 0) break;
+    for (const id of ids) seen.add(id);
+    let next = 0;
+    const worker = async () => {
+      while (next < ids.length) {
+        const id = ids[next++]!;
+        try {
+          if ((await expireRequest(deps, id)) === 'expired') expired += 1;
+        } catch (error) {
+          failed.push(id);
+          options.onFailure?.(error, id);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
+  }
+  return { expired, failed };
+};

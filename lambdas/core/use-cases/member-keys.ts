@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import { fieldError, forbidden, illegalTransition, notFound, WriteConflict } from '../errors.ts';
+import { normaliseIdentityKey } from '../fingerprint.ts';
+import { isId } from '../ids.ts';
+import {
+  identityKeyView,
+  isManager,
+  memberActor,
+  memberRef,
+  notSignedIn,
+  type IdentityKeyStore,
+  type MemberCaller,
+  type MemberDirectory,
+} from '../member-access.ts';
+import type { IdentityKey, Member } from '../model.ts';
+import type { AuditEntryInput } from '../ports.ts';
+import { parseOrThrow } from '../validation.ts';
+
+export interface MemberKeyDeps {
+  directory: MemberDirectory;
+  identityKeys: IdentityKeyStore;
+  clock: Clock;
+}
+
+const MAX_RACES = 5;
+
+const identityKeyBody = z.strictObject({
+  public_key: z.string().min(1, 'Required.').max(4096, 'Must be at most 4096 characters.'),
+});
+const approveKeyBody = z.strictObject({
+  /** The fingerprint the approver reviewed; when given, a different key awaiting approval is refused. */
+  fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'Must be a SHA-256 fingerprint, 64 lower-case hex characters.').optional(),
+});
+
+/** A member as an owner or admin sees them in GET /app/api/members. */
+export const managedMemberView = (member: Member) => ({
+  membership_id: member.id,
+  name: member.name,
+  email: member.email,
+  role: member.role,
+  active: member.active,
+  identity_key: identityKeyView(member.identityKey),
+});
+
+const keyAudit = (caller: MemberCaller, subject: Member, type: string, details: Record<string, unknown>): AuditEntryInput => {
+  const actor = memberActor(caller.member);
+  return {
+    orgId: caller.org.id,
+    type,
+    actor,
+    clientId: null,
+    requestId: null,
+    data: { member: memberRef(subject), actor: { type: actor.type, label: actor.label }, details },
+  };
+};
+
+/**
+ * Reads the member, lets `change` decide, and writes on condition that the key is still what was
+ * read; on a lost race the member is read again and the decision taken afresh.
+ */
+const changeKey = async <Result>(
+  deps: MemberKeyDeps,
+  orgId: string,
+  memberId: string,
+  missing: () => Error,
+  change: (member: Member) => { next: IdentityKey; audit: AuditEntryInput; result: Result } | { result: Result },
+): Promise<Result> => {
+  for (let race = 1; ; race++) {
+    const member = await deps.directory.getMember(orgId, memberId);
+    if (!member) throw missing();
+    const decided = change(member);
+    if (!('next' in decided)) return decided.result;
+    try {
+      await deps.identityKeys.replaceIdentityKey(member, member.identityKey, decided.next, decided.audit);
+      return decided.result;
+    } catch (error) {
+      if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
+    }
+  }
+};
+
+/**
+ * POST /app/api/identity-key: a first key is verified at once; a replacement waits for an owner's
+ * or admin's approval (until then the member is left out of new requests). The same key again
+ * changes nothing.
+ */
+export const registerIdentityKey = async (deps: MemberKeyDeps, caller: MemberCaller, rawBody: unknown) => {
+  const body = parseOrThrow(identityKeyBody, rawBody ?? {});
+  let key: { publicKey: string; fingerprint: string };
+  try {
+    key = normaliseIdentityKey(body.public_key);
+  } catch {
+    throw fieldError('public_key', 'Must be an ECDH P-256 public key: SPKI DER, base64.');
+  }
+  return changeKey(deps, caller.org.id, caller.member.id, notSignedIn, (member) => {
+    const current = member.identityKey;
+    if (current?.fingerprint === key.fingerprint) return { result: identityKeyView(current)! };
+    const next: IdentityKey = {
+      ...key,
+      state: current ? 'replaced_pending_approval' : 'verified',
+      registeredAt: deps.clock.now().toISOString(),
+    };
+    return {
+      next,
+      audit: keyAudit(caller, member, current ? 'member.key_replaced' : 'member.key_registered', {
+        fingerprint: next.fingerprint,
+        state: next.state,
+      }),
+      result: identityKeyView(next)!,
+    };
+  });
+};
+
+const requireManager = (caller: MemberCaller) => {
+  if (!isManager(caller.member)) throw forbidden('Only owners and admins can manage members.');
+};
+
+/** GET /app/api/members (owners and admins). */
+export const listManagedMembers = async (deps: Pick<MemberKeyDeps, 'directory'>, caller: MemberCaller) => {
+  requireManager(caller);
+  const members = await deps.directory.listMembers(caller.org.id);
+  members.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  return { data: members.map(managedMemberView) };
+};
+
+/**
+ * POST /app/api/members/{id}/approve-key (owners and admins): the replaced key awaiting approval
+ * becomes verified. Nobody approves their own replacement (a stolen session must not be enough to
+ * swap a key in); 409 when no key awaits approval, or when it is not the fingerprint reviewed.
+ */
+export const approveIdentityKey = async (deps: MemberKeyDeps, caller: MemberCaller, memberId: string, rawBody: unknown) => {
+  requireManager(caller);
+  const body = parseOrThrow(approveKeyBody, rawBody ?? {});
+  if (!isId(memberId)) throw notFound('No member with this id.');
+  if (memberId === caller.member.id) throw forbidden('Another owner or admin must approve your own replaced key.');
+  const missing = () => notFound('No member with this id.');
+  return changeKey(deps, caller.org.id, memberId, missing, (member) => {
+    const pending = member.identityKey;
+    if (pending?.state !== 'replaced_pending_approval') throw illegalTransition('This member has no key awaiting approval.');
+    if (body.fingerprint && body.fingerprint !== pending.fingerprint) {
+      throw illegalTransition('The key awaiting approval is not the one you reviewed; review it again.');
+    }
+    const next: IdentityKey = { ...pending, state: 'verified' };
+    return {
+      next,
+      audit: keyAudit(caller, member, 'member.key_approved', { fingerprint: next.fingerprint }),
+      result: managedMemberView({ ...member, identityKey: next }),
+    };
+  });
+};

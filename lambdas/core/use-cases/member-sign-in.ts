@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { addMinutes, type Clock } from '../clock.ts';
+import { randomToken, sha256Hex } from '../hashing.ts';
+import { newId } from '../ids.ts';
+import {
+  badSignInLink,
+  csrfTokenFor,
+  memberView,
+  notSignedIn,
+  organisationView,
+  SESSION_SECONDS,
+  SIGN_IN_LIMIT,
+  SIGN_IN_LINK_MINUTES,
+  TOKEN_PATTERN,
+  type MemberAccessStore,
+  type MemberCaller,
+  type MemberDirectory,
+  type MemberSession,
+} from '../member-access.ts';
+import type { Notifier } from '../ports.ts';
+import type { PublicUrls } from '../request-view.ts';
+import { sameDigest } from '../hashing.ts';
+import { parseOrThrow } from '../validation.ts';
+
+export interface SignInDeps {
+  access: MemberAccessStore;
+  directory: MemberDirectory;
+  notifier: Notifier;
+  clock: Clock;
+  urls: PublicUrls;
+  /** A link that could not be sent is logged, never reported to the caller (no enumeration). */
+  onDeliveryFailure: (error: unknown) => void;
+}
+
+/** More memberships than this under one email are not plausible; the rest are ignored. */
+const MAX_MEMBERSHIPS = 20;
+
+const signInBody = z.strictObject({ email: z.email('Must be an email address.').max(254, 'Must be at most 254 characters.') });
+const sessionBody = z.strictObject({ token: z.string().min(1, 'Required.').max(200, 'Must be at most 200 characters.') });
+
+/**
+ * POST /app/api/sign-in: emails a one-time link to every active membership under the email.
+ * The answer never tells whether the email is known; a sixth request within the window sends
+ * nothing and answers the same.
+ */
+export const requestSignIn = async (deps: SignInDeps, rawBody: unknown): Promise<void> => {
+  const email = parseOrThrow(signInBody, rawBody ?? {}).email.trim().toLowerCase();
+  const now = deps.clock.now();
+  if (!(await deps.access.countSignIn(email, now, SIGN_IN_LIMIT.count, SIGN_IN_LIMIT.windowMinutes))) return;
+
+  const memberships = (await deps.access.membershipsOf(email)).slice(0, MAX_MEMBERSHIPS);
+  await Promise.all(
+    memberships.map(async ({ orgId, memberId }) => {
+      const [member, org] = await Promise.all([deps.directory.getMember(orgId, memberId), deps.directory.getOrganisation(orgId)]);
+      if (!member?.active || !org || member.email !== email) return;
+      const token = randomToken(32);
+      const expiresAt = addMinutes(now, SIGN_IN_LINK_MINUTES).toISOString();
+      await deps.access.saveSignInToken(sha256Hex(token), { memberId, orgId, createdAt: now.toISOString(), expiresAt });
+      const link = `${deps.urls.appUrl}/app/sign-in#token=${token}`;
+      try {
+        await deps.notifier.sendEmail({
+          id: newId(now.getTime()),
+          purpose: 'sign_in',
+          to: member.email,
+          subject: `Sign in to ${org.name}`,
+          text:
+            `Hello ${member.name},\n\nOpen this link to sign in to ${org.name}:\n${link}\n\n` +
+            `It works once and expires in ${SIGN_IN_LINK_MINUTES} minutes (at ${expiresAt}). ` +
+            'If you did not ask to sign in, ignore this email.',
+        });
+      } catch (error) {
+        deps.onDeliveryFailure(error);
+      }
+    }),
+  );
+};
+
+/**
+ * POST /app/api/session: trades a sign-in token for a session, once. Answers the session token
+ * (for the cookie) beside the body; the body holds the CSRF token the page sends on every POST.
+ */
+export const startSession = async (deps: Pick<SignInDeps, 'access' | 'directory' | 'clock'>, rawBody: unknown) => {
+  const { token } = parseOrThrow(sessionBody, rawBody ?? {});
+  if (!TOKEN_PATTERN.test(token)) throw badSignInLink();
+  // The delete is conditional, so of two calls with the same token only one gets the record.
+  const record = await deps.access.consumeSignInToken(sha256Hex(token));
+  const now = deps.clock.now();
+  if (!record || new Date(record.expiresAt) <= now) throw badSignInLink();
+  const [member, org] = await Promise.all([
+    deps.directory.getMember(record.orgId, record.memberId),
+    deps.directory.getOrganisation(record.orgId),
+  ]);
+  if (!member?.active || !org) throw badSignInLink();
+
+  const sessionToken = randomToken(32);
+  const csrfToken = csrfTokenFor(sessionToken);
+  const session: MemberSession = {
+    tokenHash: sha256Hex(sessionToken),
+    memberId: member.id,
+    orgId: org.id,
+    csrfHash: sha256Hex(csrfToken),
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + SESSION_SECONDS * 1000).toISOString(),
+  };
+  await deps.access.saveSession(session);
+  return {
+    sessionToken,
+    answer: { member: memberView(member), organisation: organisationView(org), csrf_token: csrfToken },
+  };
+};
+
+/**
+ * The member behind a session cookie: the session exists and has not expired, and the member is
+ * still active. 401 otherwise.
+ */
+export const resolveSession = async (
+  deps: Pick<SignInDeps, 'access' | 'directory' | 'clock'>,
+  sessionToken: string | null,
+): Promise<MemberCaller> => {
+  if (!sessionToken || !TOKEN_PATTERN.test(sessionToken)) throw notSignedIn();
+  const session = await deps.access.getSession(sha256Hex(sessionToken));
+  if (!session || new Date(session.expiresAt) <= deps.clock.now()) throw notSignedIn();
+  const [member, org] = await Promise.all([
+    deps.directory.getMember(session.orgId, session.memberId),
+    deps.directory.getOrganisation(session.orgId),
+  ]);
+  if (!member?.active || !org) throw notSignedIn();
+  return { org, member, session, csrfToken: csrfTokenFor(sessionToken) };
+};
+
+/** Whether `presented` is this session's CSRF token (compared as hashes, in constant time). */
+export const csrfMatches = (caller: MemberCaller, presented: string | undefined) =>
+  typeof presented === 'string' && presented.length > 0 && presented.length <= 200 && sameDigest(caller.session.csrfHash, sha256Hex(presented));
+
+/** POST /app/api/sign-out */
+export const endSession = (deps: Pick<SignInDeps, 'access'>, caller: MemberCaller) => deps.access.deleteSession(caller.session.tokenHash);
+
+/** GET /app/api/me */
+export const describeMember = (caller: MemberCaller) => ({
+  member: memberView(caller.member),
+  organisation: organisationView(caller.org),
+  csrf_token: caller.csrfToken,
+});

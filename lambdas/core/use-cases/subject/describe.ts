@@ -1,0 +1,53 @@
+import { linkClosed, linkClosedReason, MAX_FAILED_ATTEMPTS, verificationOf, verificationPassed } from '../../subject-flow.ts';
+import type { HandoffRequest } from '../../model.ts';
+import type { LinkHolder, SubjectDeps } from './subject-context.ts';
+
+export const MAX_ATTACHMENTS = 5;
+/** Per attachment, before encryption; the sealed copy must fit in one table item. */
+export const MAX_ATTACHMENT_BYTES = 256 * 1024;
+
+export const verificationView = (request: HandoffRequest) => {
+  const v = verificationOf(request);
+  return {
+    passed: verificationPassed(request.verificationMode, v),
+    challenge_passed: v.challengePassed,
+    email_passed: v.emailPassed,
+    attempts_left: Math.max(0, MAX_FAILED_ATTEMPTS - v.failedAttempts),
+  };
+};
+
+/** Throws 410 `link_closed` when the link can no longer be used. */
+export const assertLinkUsable = (deps: Pick<SubjectDeps, 'clock'>, request: HandoffRequest) => {
+  const reason = linkClosedReason(request, deps.clock.now());
+  if (reason) throw linkClosed(reason);
+};
+
+/**
+ * What the subject's page needs: who asks and why, how to verify, and the recipients' current
+ * public keys, from which the page recomputes the commitment and compares it with the link's
+ * fragment. Never a code, token or hash.
+ */
+export const describeForSubject = async (deps: SubjectDeps, { request, org }: LinkHolder) => {
+  assertLinkUsable(deps, request);
+  const members = new Map((await deps.directory.listMembers(org.id)).map((member) => [member.id, member]));
+  return {
+    id: request.id,
+    status: request.status,
+    organisation: { name: org.name },
+    client: { name: request.client.name },
+    requester: { name: request.requester.name, email: request.requester.email },
+    subject: { name: request.subject.name },
+    justification: request.justification,
+    verification_mode: request.verificationMode,
+    verification: verificationView(request),
+    email_code_available: request.subject.email !== null,
+    allow_attachments: request.allowAttachments,
+    limits: { attachments: MAX_ATTACHMENTS, attachment_bytes: MAX_ATTACHMENT_BYTES },
+    link_expires_at: request.linkExpiresAt,
+    recipients: request.recipients.map((recipient) => ({
+      membership_id: recipient.membershipId,
+      label: recipient.label,
+      public_key: members.get(recipient.membershipId)?.identityKey?.publicKey ?? null,
+    })),
+  };
+};

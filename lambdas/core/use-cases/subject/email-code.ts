@@ -1,0 +1,54 @@
+import { addMinutes } from '../../clock.ts';
+import { codeHash, newSixDigitCode } from '../../codes.ts';
+import { ApiError, illegalTransition } from '../../errors.ts';
+import { needsSubjectEmail } from '../../policy.ts';
+import { EMAIL_CODE_LIFETIME_MINUTES, MAX_EMAIL_CODES, verificationOf } from '../../subject-flow.ts';
+import { newId } from '../../ids.ts';
+import { applyChange } from '../apply-change.ts';
+import { assertLinkUsable } from './describe.ts';
+import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
+
+/**
+ * Emails a one-time code to the request's subject_email. The code's hash is stored first, then the
+ * message is sent; a new code replaces the previous one. At most MAX_EMAIL_CODES per request.
+ */
+export const sendEmailCode = async (deps: SubjectDeps, holder: LinkHolder) => {
+  const code = newSixDigitCode();
+  const request = await applyChange(
+    deps.requests,
+    async () => (await deps.requests.get(holder.request.id)) ?? holder.request,
+    (current) => {
+      assertLinkUsable(deps, current);
+      if (!needsSubjectEmail(current.verificationMode) || !current.subject.email) {
+        throw illegalTransition('This request does not use an emailed code.');
+      }
+      const verification = verificationOf(current);
+      if (verification.emailCodesSent >= MAX_EMAIL_CODES) {
+        throw new ApiError(429, 'rate_limited', 'Too many codes were sent for this link. Ask the sender for a new link.', undefined, {
+          'Retry-After': '3600',
+        });
+      }
+      const now = deps.clock.now();
+      const after = {
+        ...current,
+        verification: {
+          ...verification,
+          emailCodeHash: codeHash(current.id, 'email', code),
+          emailCodeExpiresAt: addMinutes(now, EMAIL_CODE_LIFETIME_MINUTES).toISOString(),
+          emailCodesSent: verification.emailCodesSent + 1,
+        },
+        updatedAt: now.toISOString(),
+      };
+      return { after, audit: subjectAudit(deps, after, 'subject.email_code_sent', { channel: 'email' }) };
+    },
+    (_current, change) => change!.after,
+  );
+  await deps.notifier.sendEmail({
+    id: newId(),
+    purpose: 'email_code',
+    to: request.subject.email!,
+    subject: `Your code for ${request.requester.name ?? 'the credential request'}`,
+    text: `Your one-time code is ${code}. It expires in ${EMAIL_CODE_LIFETIME_MINUTES} minutes.\n\nIf you did not ask for it, ignore this email.`,
+  });
+  return { sent: true, expires_in_minutes: EMAIL_CODE_LIFETIME_MINUTES };
+};

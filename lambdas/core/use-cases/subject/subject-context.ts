@@ -1,0 +1,40 @@
+import type { Clock } from '../../clock.ts';
+import type { ExpiryScheduling } from '../../expiry-schedule.ts';
+import type { HandoffRequest, Organisation } from '../../model.ts';
+import type { AuditEntryInput, AuditTrail, Directory, HandoffRepository, Notifier } from '../../ports.ts';
+import { toRequestView, type PublicUrls } from '../../request-view.ts';
+
+export interface SubjectDeps extends ExpiryScheduling {
+  requests: HandoffRepository;
+  directory: Directory;
+  audit: AuditTrail;
+  notifier: Notifier;
+  clock: Clock;
+  urls: PublicUrls;
+}
+
+/** The request the link token opened, and its organisation. */
+export interface LinkHolder {
+  request: HandoffRequest;
+  org: Organisation;
+}
+
+export const subjectActor = (request: HandoffRequest) => ({ type: 'subject' as const, label: request.subject.name });
+
+/** An audit entry about this request, done by the subject. */
+export const subjectAudit = (
+  deps: Pick<SubjectDeps, 'urls'>,
+  request: HandoffRequest,
+  type: string,
+  details: Record<string, unknown> = {},
+): AuditEntryInput => {
+  const actor = subjectActor(request);
+  return {
+    orgId: request.orgId,
+    type,
+    actor,
+    clientId: request.client.id,
+    requestId: request.id,
+    data: { request: toRequestView(request, deps.urls), actor, details },
+  };
+};

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { forbidden, validationFailed } from '../../errors.ts';
+import { submit } from '../../subject-flow.ts';
+import { parseOrThrow } from '../../validation.ts';
+import { verificationOf, verificationPassed } from '../../subject-flow.ts';
+import { syncExpirySchedule } from '../../expiry-schedule.ts';
+import { applyChange } from '../apply-change.ts';
+import { assertLinkUsable, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from './describe.ts';
+import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
+
+const base64 = (max: number) => z.string().max(max, 'Too large.').regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Must be base64.');
+/** Sealed sizes: base64 of the ciphertext (plaintext + 16-byte tag), with room to spare. */
+const SEALED_ATTACHMENT_CHARS = Math.ceil(((MAX_ATTACHMENT_BYTES + 16) * 4) / 3) + 4;
+
+export const submitBody = z.strictObject({
+  envelope: z.strictObject({
+    version: z.literal(1),
+    alg: z.literal('ECDH-ES+HKDF-SHA256+A256GCM'),
+    ephemeral_public_key: base64(200),
+    iv: base64(24),
+    ciphertext: base64(64 * 1024),
+    recipients: z
+      .array(
+        z.strictObject({
+          membership_id: z.string().regex(/^[0-9a-z]{26}$/),
+          fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
+          iv: base64(24),
+          wrapped_key: base64(100),
+        }),
+      )
+      .min(1)
+      .max(64),
+  }),
+  attachments: z
+    .array(z.strictObject({ name: z.string().min(1).max(200), type: z.string().max(100), iv: base64(24), ciphertext: base64(SEALED_ATTACHMENT_CHARS) }))
+    .max(MAX_ATTACHMENTS, `At most ${MAX_ATTACHMENTS} files.`)
+    .default([]),
+});
+
+/**
+ * Stores what the subject's browser sealed: ciphertext only, addressed to exactly the request's
+ * recipients (membership and key fingerprint), after the verification the request asks for.
+ */
+export const submitCredential = async (deps: SubjectDeps, holder: LinkHolder, rawBody: unknown) => {
+  const body = parseOrThrow(submitBody, rawBody ?? {});
+  const request = await applyChange(
+    deps.requests,
+    async () => (await deps.requests.get(holder.request.id)) ?? holder.request,
+    (current) => {
+      assertLinkUsable(deps, current);
+      if (!verificationPassed(current.verificationMode, verificationOf(current))) {
+        throw forbidden('Verify with the code first.');
+      }
+      const expected = new Set(current.recipients.map((r) => `${r.membershipId}:${r.fingerprint}`));
+      const sealedTo = new Set(body.envelope.recipients.map((r) => `${r.membership_id}:${r.fingerprint}`));
+      if (expected.size !== sealedTo.size || [...expected].some((entry) => !sealedTo.has(entry))) {
+        throw validationFailed({ 'envelope.recipients': ["Must be sealed to exactly this request's recipients and keys."] });
+      }
+      if (body.attachments.length > 0 && !current.allowAttachments) {
+        throw validationFailed({ attachments: ['This request does not take files.'] });
+      }
+      const after = submit(current, deps.clock.now(), body.attachments.length);
+      return {
+        after,
+        material: { envelope: body.envelope, attachments: body.attachments },
+        audit: subjectAudit(deps, after, 'request.submitted', { attachments_count: body.attachments.length }),
+      };
+    },
+    (_current, change) => change!.after,
+  );
+  await syncExpirySchedule(deps, request); // now due at record_expires_at
+  return { status: request.status, submitted_at: request.submittedAt, record_expires_at: request.recordExpiresAt };
+};

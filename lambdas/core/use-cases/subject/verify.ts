@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { codeMatches } from '../../codes.ts';
+import { ApiError, type FieldErrors } from '../../errors.ts';
+import { MAX_FAILED_ATTEMPTS, verificationOf } from '../../subject-flow.ts';
+import { parseOrThrow } from '../../validation.ts';
+import type { HandoffRequest } from '../../model.ts';
+import { applyChange } from '../apply-change.ts';
+import { assertLinkUsable, verificationView } from './describe.ts';
+import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
+
+const sixDigits = z.string().regex(/^[0-9]{6}$/, 'Must be the 6-digit code.');
+export const verifyBody = z
+  .strictObject({ challenge_code: sixDigits.optional(), email_code: sixDigits.optional() })
+  .refine((body) => body.challenge_code !== undefined || body.email_code !== undefined, {
+    message: 'Enter a code.',
+    path: ['challenge_code'],
+  });
+
+/**
+ * Checks the codes the subject typed. Each wrong code uses one of MAX_FAILED_ATTEMPTS; the last
+ * one locks the link (`needs_relink`). The attempt is stored before the answer, so a caller
+ * cannot try again by dropping the connection.
+ */
+export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBody: unknown) => {
+  const body = parseOrThrow(verifyBody, rawBody ?? {});
+  const request = await applyChange(
+    deps.requests,
+    async () => (await deps.requests.get(holder.request.id)) ?? holder.request,
+    (current) => {
+      assertLinkUsable(deps, current);
+      const now = deps.clock.now();
+      const verification = { ...verificationOf(current) };
+      const details: Record<string, unknown> = {};
+      let failed = false;
+      if (body.challenge_code !== undefined) {
+        if (codeMatches(current.id, 'challenge', body.challenge_code, current.challengeCodeHash)) {
+          verification.challengePassed = true;
+          details.challenge = 'passed';
+        } else {
+          verification.failedAttempts += 1;
+          details.challenge = 'failed';
+          failed = true;
+        }
+      }
+      if (body.email_code !== undefined) {
+        const expired = !verification.emailCodeExpiresAt || new Date(verification.emailCodeExpiresAt) <= now;
+        if (!expired && codeMatches(current.id, 'email', body.email_code, verification.emailCodeHash)) {
+          verification.emailPassed = true;
+          verification.emailCodeHash = null;
+          verification.emailCodeExpiresAt = null;
+          details.email = 'passed';
+        } else {
+          verification.failedAttempts += 1;
+          details.email = expired ? 'expired' : 'failed';
+          failed = true;
+        }
+      }
+      const locked = verification.failedAttempts >= MAX_FAILED_ATTEMPTS;
+      const after: HandoffRequest = { ...current, verification, needsRelink: current.needsRelink || locked, updatedAt: now.toISOString() };
+      const type = locked ? 'request.link_locked' : failed ? 'subject.verification_failed' : 'subject.verified';
+      return { after, audit: subjectAudit(deps, after, type, details) };
+    },
+    (current, change) => change?.after ?? current,
+  );
+  const view = verificationView(request);
+  const failed = codesFailed(body, request);
+  if (Object.keys(failed).length > 0) {
+    const left = view.attempts_left;
+    for (const field of Object.keys(failed)) failed[field] = [`${failed[field][0]} ${left === 1 ? '1 attempt' : `${left} attempts`} left.`];
+    throw new ApiError(422, 'validation_failed', left === 0 ? 'Too many wrong codes: this link is now locked.' : 'A code is not right.', failed, {}, {
+      extra: { verification: view },
+    });
+  }
+  return { verification: view };
+};
+
+/** Which of the typed codes did not pass, judged from the stored outcome. */
+const codesFailed = (body: z.infer<typeof verifyBody>, request: HandoffRequest): FieldErrors => {
+  const v = verificationOf(request);
+  const failed: FieldErrors = {};
+  if (body.challenge_code !== undefined && !v.challengePassed) failed.challenge_code = ['This code is not right.'];
+  if (body.email_code !== undefined && !v.emailPassed) failed.email_code = ['This code is not right or has expired.'];
+  return failed;
+};

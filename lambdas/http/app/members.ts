@@ -1,0 +1,12 @@
+import { listManagedMembers } from '#core/use-cases/member-keys.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { lazyHandler } from '../api-handler.ts';
+import { json } from '../responses.ts';
+import { sessionHandler } from './session-handler.ts';
+
+/** GET /app/api/members (owners and admins) */
+export const createHandler = (deps: AppDeps) =>
+  sessionHandler(deps, async ({ caller, deps: member }) => json(200, await listManagedMembers(member, caller)));
+
+export const handler = lazyHandler(() => createHandler(wiring()));

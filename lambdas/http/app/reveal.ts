@@ -1,0 +1,14 @@
+import { revealRequest } from '#core/use-cases/member-requests.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { lazyHandler } from '../api-handler.ts';
+import { json } from '../responses.ts';
+import { pathIdOf, sessionHandler } from './session-handler.ts';
+
+/** POST /app/api/requests/{id}/reveal: the sealed envelope, for the recipient's browser to open. Never logged. */
+export const createHandler = (deps: AppDeps) =>
+  sessionHandler(deps, async ({ caller, event, deps: member }) =>
+    json(200, await revealRequest(member, caller, pathIdOf(event, 'request'))),
+  );
+
+export const handler = lazyHandler(() => createHandler(wiring()));

@@ -1,0 +1,10 @@
+import { sendEmailCode } from '#core/use-cases/subject/email-code.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { lazyHandler } from '../api-handler.ts';
+import { linkHandler } from './link-handler.ts';
+
+/** POST /subject/email-code (docs/web-api.md) */
+export const createHandler = (deps: AppDeps) => linkHandler(deps, (subjectDeps, holder) => sendEmailCode(subjectDeps, holder), 202);
+
+export const handler = lazyHandler(() => createHandler(wiring()));

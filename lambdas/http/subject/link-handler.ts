@@ -1,0 +1,48 @@
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { notFound } from '#core/errors.ts';
+import { sha256Hex } from '#core/hashing.ts';
+import type { LinkHolder, SubjectDeps } from '#core/use-cases/subject/subject-context.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { jsonBody } from '../middleware/json-body.ts';
+import { respond } from '../middleware/respond.ts';
+import { json } from '../responses.ts';
+import type { ApiEvent, ApiLambda, ApiMiddleware, ApiResult, ApiState } from '../types.ts';
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The subject's link token, sent by the page in `X-Link-Token`, opens one request. */
+const linkToken = (deps: AppDeps): ApiMiddleware => ({
+  before: async (request) => {
+    const token = request.event.headers?.['x-link-token'];
+    if (!token || !TOKEN_PATTERN.test(token)) throw notFound('This link is not valid.');
+    const handoff = await deps.requests.findByLinkTokenHash(sha256Hex(token));
+    const org = handoff ? await deps.directory.getOrganisation(handoff.orgId) : null;
+    if (!handoff || !org) throw notFound('This link is not valid.');
+    request.internal.link = { request: handoff, org } satisfies LinkHolder;
+  },
+});
+
+type LinkContext = Context & { link?: LinkHolder; body?: unknown };
+
+/** Subject endpoints: errors as everywhere, the link token instead of an API key, a JSON body, one use case. */
+export const linkHandler = (
+  deps: AppDeps,
+  run: (deps: SubjectDeps, holder: LinkHolder, body: unknown) => Promise<unknown>,
+  status = 200,
+): ApiLambda =>
+  middy<ApiEvent, ApiResult, Error, Context, ApiState>()
+    .use(respond(deps.logger))
+    .use(linkToken(deps))
+    .use(jsonBody())
+    .use({
+      before: (request) => {
+        const context = request.context as LinkContext;
+        context.link = request.internal.link as LinkHolder;
+        context.body = request.internal.body;
+      },
+    })
+    .handler(async (_event, context) => {
+      const { link, body } = context as LinkContext;
+      return json(status, await run(deps, link!, body), { 'Cache-Control': 'no-store' });
+    });

@@ -1,0 +1,149 @@
+import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import { Construct } from 'constructs';
+import { expiryScheduleName } from '../lambdas/adapters/eventbridge-scheduler.ts';
+import { handlerFunction, type AppEnvironment, type ExpiryScheduling } from './api-functions.ts';
+
+export const EXPIRE_ENTRY = 'lambdas/workers/expire.ts';
+export const SWEEP_ENTRY = 'lambdas/workers/sweep.ts';
+/** How often the sweep runs (docs/web-api.md, Expiry: "a sweep every five minutes"). */
+export const SWEEP_RATE = 'rate(5 minutes)';
+const SCHEDULER_SERVICE = 'scheduler.amazonaws.com';
+
+export interface ExpiryProps {
+  table: dynamodb.ITable;
+  appEnvironment: AppEnvironment;
+  logRetention?: logs.RetentionDays;
+}
+
+/**
+ * Request expiry, deployed (docs/web-api.md, Expiry):
+ *
+ * - the expiry worker, invoked by one EventBridge Scheduler one-time schedule per request
+ *   (`expire-<requestId>`, in this construct's schedule group, made by the handlers at creation
+ *   and submission, deleted when the request ends or after it has fired);
+ * - the role Scheduler assumes for those schedules: trusted by scheduler.amazonaws.com only for
+ *   schedules of this account and this group, and allowed only to invoke the expiry worker. The
+ *   scheduling functions may pass exactly this role, and only to Scheduler;
+ * - the sweep, every five minutes, for whatever a lost or failed schedule missed. It is an
+ *   EventBridge Scheduler recurring schedule rather than an EventBridge rule: one service for all
+ *   of the service's timing (its metrics and retry policy in one place), and a role of its own
+ *   that may invoke only the sweep. It sits in the account's default group, so the scheduling
+ *   functions, whose rights cover only `expire-*` schedules in the expiry group, can neither
+ *   change nor delete it;
+ * - DynamoDB TTL on the material items (lib/table.ts) is the last safety net behind both.
+ */
+export class Expiry extends Construct implements ExpiryScheduling {
+  readonly expiryFunction: NodejsFunction;
+  readonly sweepFunction: NodejsFunction;
+  readonly scheduleGroup: scheduler.ScheduleGroup;
+  /** What the one-time schedules run as. */
+  readonly schedulerRole: iam.Role;
+  readonly sweepRole: iam.Role;
+  readonly sweepSchedule: scheduler.CfnSchedule;
+  readonly schedulingEnvironment: Readonly<Record<string, string>>;
+
+  constructor(scope: Construct, id: string, props: ExpiryProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const retention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
+    const environment = {
+      TABLE_NAME: props.table.tableName,
+      ...props.appEnvironment,
+      LOG_LEVEL: 'INFO',
+      POWERTOOLS_SERVICE_NAME: 'credential-handoff',
+    };
+
+    this.expiryFunction = handlerFunction(new Construct(this, 'Expire'), {
+      entry: EXPIRE_ENTRY,
+      description: 'expiry worker: expires one request when its schedule fires',
+      retention,
+      environment,
+      timeout: Duration.seconds(30),
+    });
+    this.sweepFunction = handlerFunction(new Construct(this, 'Sweep'), {
+      entry: SWEEP_ENTRY,
+      description: 'expiry sweep: expires every request already due',
+      retention,
+      environment,
+      timeout: Duration.minutes(2),
+    });
+    props.table.grantReadWriteData(this.expiryFunction);
+    props.table.grantReadWriteData(this.sweepFunction);
+
+    // Deleting the group deletes its schedules: none may outlive the stack and invoke nothing.
+    this.scheduleGroup = new scheduler.ScheduleGroup(this, 'ScheduleGroup', { removalPolicy: RemovalPolicy.DESTROY });
+
+    this.schedulerRole = schedulerRole(this, 'SchedulerRole', this.scheduleGroup.scheduleGroupArn, this.expiryFunction, 'InvokeExpiryWorker');
+
+    const defaultGroupArn = stack.formatArn({ service: 'scheduler', resource: 'schedule-group', resourceName: 'default' });
+    this.sweepRole = schedulerRole(this, 'SweepScheduleRole', defaultGroupArn, this.sweepFunction, 'InvokeExpirySweep');
+    this.sweepSchedule = new scheduler.CfnSchedule(this, 'SweepSchedule', {
+      description: 'Credential Handoff Service: expiry sweep',
+      scheduleExpression: SWEEP_RATE,
+      flexibleTimeWindow: { mode: 'OFF' },
+      state: 'ENABLED',
+      target: {
+        arn: this.sweepFunction.functionArn,
+        roleArn: this.sweepRole.roleArn,
+        input: '{}',
+        // A sweep that cannot start within four minutes is superseded by the next one.
+        retryPolicy: { maximumRetryAttempts: 2, maximumEventAgeInSeconds: 240 },
+      },
+    });
+
+    this.schedulingEnvironment = {
+      SCHEDULE_GROUP: this.scheduleGroup.scheduleGroupName,
+      SCHEDULER_ROLE_ARN: this.schedulerRole.roleArn,
+      EXPIRY_FUNCTION_ARN: this.expiryFunction.functionArn,
+    };
+  }
+
+  /** ARN pattern of the expiry schedules: `expire-*` in the expiry group, nothing else. */
+  get expirySchedulesArn() {
+    return Stack.of(this).formatArn({
+      service: 'scheduler',
+      resource: 'schedule',
+      resourceName: `${this.scheduleGroup.scheduleGroupName}/${expiryScheduleName('*')}`,
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    });
+  }
+
+  grantScheduling(fn: lambda.IFunction) {
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'ManageExpirySchedules',
+        actions: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
+        resources: [this.expirySchedulesArn],
+      }),
+    );
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'PassExpirySchedulerRole',
+        actions: ['iam:PassRole'],
+        resources: [this.schedulerRole.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': SCHEDULER_SERVICE } },
+      }),
+    );
+  }
+}
+
+/**
+ * A role Scheduler assumes for the schedules of one group of this account (confused-deputy
+ * conditions on the trust), allowed only to invoke one function.
+ */
+const schedulerRole = (scope: Construct, id: string, groupArn: string, target: lambda.IFunction, sid: string) => {
+  const role = new iam.Role(scope, id, {
+    assumedBy: new iam.ServicePrincipal(SCHEDULER_SERVICE, {
+      conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(scope).account, 'aws:SourceArn': groupArn } },
+    }),
+    description: `EventBridge Scheduler invokes ${target.node.path}`,
+  });
+  role.addToPolicy(new iam.PolicyStatement({ sid, actions: ['lambda:InvokeFunction'], resources: [target.functionArn] }));
+  return role;
+};

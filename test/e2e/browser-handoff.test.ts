@@ -1,0 +1,254 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportPublicKey, fingerprintOf, generateIdentityPair } from '../../web/crypto/identity.ts';
+import { startTestService, type TestService } from '../support/test-service.ts';
+
+/**
+ * The whole handoff in headless Chromium: a member signs in and sets up a key, a request is made
+ * through the API, the subject opens the link, passes the challenge code and submits a credential
+ * with a file, the member reveals and completes. At each step no table item may hold the
+ * credential, the file's content or a private key.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
+
+const CREDENTIAL = 'C0rrect-Horse-Battery-Staple!42';
+const FILE_CONTENT = 'totally-secret-recovery-codes-6f1e';
+
+let service: TestService;
+let browser: Browser;
+let orgId: string;
+let apiKey: string;
+const ownerEmail = 'owner@browser.example';
+
+const launch = () =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+
+const tableText = async () => {
+  const items: unknown[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await service.deps.db.send(new ScanCommand({ TableName: service.deps.tableName, ExclusiveStartKey: start }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return JSON.stringify(items);
+};
+
+/** No plaintext credential, no file content, no private key anywhere in the table. */
+const expectNoSecretsStored = async () => {
+  const text = await tableText();
+  expect(text).not.toContain(CREDENTIAL);
+  expect(text).not.toContain(FILE_CONTENT);
+  expect(text).not.toContain(Buffer.from(FILE_CONTENT).toString('base64'));
+  expect(text).not.toMatch(/PRIVATE KEY|pkcs8|"d":"/);
+};
+
+const latestOutboxMessage = (purpose: string) => {
+  const messages = readdirSync(service.outboxDir)
+    .sort()
+    .map((file) => JSON.parse(readFileSync(join(service.outboxDir, file), 'utf8')));
+  return messages.filter((message) => message.purpose === purpose).pop();
+};
+
+const signIn = async (page: Page) => {
+  await page.goto(`${service.appUrl}/app/sign-in`);
+  await page.fill('#email', ownerEmail);
+  await page.click('#sign-in');
+  await page.waitForSelector('#check-email');
+  const link = /(http\S+\/app\/sign-in#token=\S+)/.exec(latestOutboxMessage('sign_in').text)![1];
+  await page.goto(link);
+  await page.waitForSelector('#sign-out');
+};
+
+const requestItem = async (id: string) =>
+  (await service.deps.db.send(new GetCommand({ TableName: service.deps.tableName, Key: { pk: `REQ#${id}`, sk: 'REQ' } }))).Item!;
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  service = await startTestService();
+  const org = await service.admin.createOrganisation({ name: 'Browser MSP', plan: 'team' });
+  orgId = org.id;
+  await service.admin.addMember({ orgId, name: 'Olivia Owner', email: ownerEmail, role: 'owner' });
+  apiKey = await service.createKey(orgId, { name: 'Browser test key' });
+  browser = await launch();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+describe.skipIf(!haveChromium)('the handoff in a browser', () => {
+  let member: BrowserContext;
+  let memberPage: Page;
+
+  it('hands a credential over end to end without the server ever holding it in plain text', async () => {
+    member = await browser.newContext();
+    memberPage = await member.newPage();
+    await signIn(memberPage);
+
+    // The member's browser makes the identity key; only the public half reaches the server.
+    await memberPage.goto(`${service.appUrl}/app/key`);
+    await memberPage.fill('#passphrase', 'a long passphrase for tests');
+    await memberPage.fill('#passphrase-confirm', 'a long passphrase for tests');
+    await memberPage.click('#create-key');
+    await memberPage.waitForSelector('#backup-json', { state: 'attached' });
+    await expect.poll(async () => (await service.admin.directory.listMembers(orgId))[0].identityKey?.state).toBe('verified');
+    await expectNoSecretsStored();
+
+    const created = await service.call('POST', '/requests', {
+      key: apiKey,
+      body: { subject_name: 'Jane Doe', justification: 'Recovery codes for the firewall', recipients: [ownerEmail], verification_mode: 'challenge', allow_attachments: true },
+    });
+    expect(created.status).toBe(201);
+    const requestId: string = created.body.request.id;
+
+    // The subject: a different browser, no session.
+    const subject = await browser.newContext();
+    const subjectPage = await subject.newPage();
+    await subjectPage.goto(created.body.link);
+    await subjectPage.waitForSelector('#challenge-code');
+    expect((await requestItem(requestId)).status).toBe('opened');
+    expect(await subjectPage.locator('#request-summary').textContent()).toContain('Recovery codes for the firewall');
+    await subjectPage.fill('#challenge-code', created.body.challenge_code);
+    await subjectPage.click('#verify');
+    await subjectPage.waitForSelector('#credential');
+    await subjectPage.fill('#credential', CREDENTIAL);
+    const file = join(mkdtempSync(join(tmpdir(), 'handoff-file-')), 'codes.txt');
+    writeFileSync(file, FILE_CONTENT);
+    await subjectPage.setInputFiles('#attachments', file);
+    await subjectPage.click('#submit');
+    await subjectPage.waitForSelector('#submitted');
+    const submitted = await requestItem(requestId);
+    expect(submitted.status).toBe('submitted');
+    expect(submitted.attachmentsCount).toBe(1);
+    await expectNoSecretsStored();
+    await subject.close();
+
+    // The recipient reveals in their own browser, with the key only it holds.
+    await memberPage.goto(`${service.appUrl}/app/requests/${requestId}`);
+    await memberPage.click('#reveal');
+    await memberPage.waitForSelector('#revealed-credential');
+    expect(await memberPage.inputValue('#revealed-credential')).toBe(CREDENTIAL);
+    expect(await memberPage.getAttribute('#revealed-credential', 'type')).toBe('password');
+    await memberPage.click('#toggle-credential');
+    expect(await memberPage.getAttribute('#revealed-credential', 'type')).toBe('text');
+    await memberPage.waitForSelector('#revealed-attachments a[download]');
+    expect(await memberPage.locator('#revealed-attachments a[download]').count()).toBe(1);
+    const afterReveal = await requestItem(requestId);
+    expect(afterReveal.revealCount).toBe(1);
+    expect(afterReveal.lastRevealedAt).toEqual(expect.any(String));
+    await expectNoSecretsStored();
+
+    memberPage.once('dialog', (dialog) => dialog.accept());
+    await memberPage.click('#complete');
+    await expect.poll(async () => (await requestItem(requestId)).status).toBe('completed');
+    expect(await tableText()).not.toContain(`"sk":"MATERIAL#`);
+    const api = await service.call('GET', `/requests/${requestId}`, { key: apiKey });
+    expect(api.body).toMatchObject({ status: 'completed', reveal_count: 1, attachments_count: 1 });
+    await expectNoSecretsStored();
+  }, 180_000);
+
+  it('leaves the request pending when the link is fetched without running its script', async () => {
+    const created = await service.call('POST', '/requests', {
+      key: apiKey,
+      body: { subject_name: 'Scanner Test', justification: 'Email scanners must not open this', recipients: [ownerEmail] },
+    });
+    const page = await fetch(created.body.link.replace('localhost', '127.0.0.1'));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<script');
+    expect((await requestItem(created.body.request.id)).status).toBe('pending');
+  });
+
+  it('refuses to encrypt when a recipient key was swapped after the request was made', async () => {
+    const created = await service.call('POST', '/requests', {
+      key: apiKey,
+      body: { subject_name: 'Tamper Test', justification: 'A swapped key must be caught', recipients: [ownerEmail], verification_mode: 'none' },
+    });
+    const attacker = await generateIdentityPair();
+    const attackerKey = await exportPublicKey(attacker.publicKey);
+    const [owner] = await service.admin.directory.listMembers(orgId);
+    await service.deps.db.send(
+      new UpdateCommand({
+        TableName: service.deps.tableName,
+        Key: { pk: `ORG#${orgId}`, sk: `MEMBER#${owner.id}` },
+        UpdateExpression: 'SET identityKey.publicKey = :key, identityKey.fingerprint = :fingerprint',
+        ExpressionAttributeValues: { ':key': attackerKey, ':fingerprint': await fingerprintOf(attackerKey) },
+      }),
+    );
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(created.body.link);
+    await page.waitForSelector('#refusal');
+    expect(await page.locator('#credential').count()).toBe(0);
+    expect((await requestItem(created.body.request.id)).status).toBe('pending');
+    await context.close();
+  }, 60_000);
+
+  it('works by keyboard alone, and every control has a name a screen reader can read', async () => {
+    const created = await service.call('POST', '/requests', {
+      key: apiKey,
+      body: { subject_name: 'Keyboard Test', justification: 'Keyboard and labels check', recipients: [ownerEmail], verification_mode: 'challenge' },
+    });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(created.body.link);
+    await page.waitForSelector('#challenge-code');
+    await expectEveryControlNamed(page);
+
+    const tabTo = async (id: string) => {
+      for (let presses = 0; presses < 40; presses++) {
+        if ((await page.evaluate(() => document.activeElement?.id)) === id) return;
+        await page.keyboard.press('Tab');
+      }
+      throw new Error(`#${id} cannot be reached with Tab`);
+    };
+    await tabTo('challenge-code');
+    await page.keyboard.type(created.body.challenge_code);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#credential');
+    await expectEveryControlNamed(page);
+    await tabTo('credential');
+    await page.keyboard.type('typed-by-keyboard-only');
+    await tabTo('submit');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#submitted');
+    expect((await requestItem(created.body.request.id)).status).toBe('submitted');
+    await context.close();
+
+    await expectEveryControlNamed(memberPage);
+    await memberPage.goto(`${service.appUrl}/app/key`);
+    await memberPage.waitForSelector('#key-status');
+    await expectEveryControlNamed(memberPage);
+  }, 90_000);
+});
+
+/** Every visible form control has a label or an ARIA name; every button says what it does. */
+const expectEveryControlNamed = async (page: Page) => {
+  const unnamed = await page.evaluate(() => {
+    const visible = (el: Element) => (el as HTMLElement).offsetParent !== null;
+    const problems: string[] = [];
+    for (const control of Array.from(document.querySelectorAll('input, textarea, select'))) {
+      const input = control as HTMLInputElement;
+      if (!visible(input) || input.type === 'hidden') continue;
+      const named = (input.labels?.length ?? 0) > 0 || input.getAttribute('aria-label') || input.getAttribute('aria-labelledby');
+      if (!named) problems.push(`${control.tagName}#${control.id}`);
+    }
+    for (const button of Array.from(document.querySelectorAll('button, a[href]'))) {
+      if (visible(button) && !(button.textContent?.trim() || button.getAttribute('aria-label'))) problems.push(`${button.tagName}#${button.id}`);
+    }
+    if (!document.documentElement.lang) problems.push('html without lang');
+    if (!document.querySelector('h1')) problems.push('no h1');
+    return problems;
+  });
+  expect(unnamed).toEqual([]);
+};

@@ -1,0 +1,173 @@
+import { GetCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seal } from '../../web/crypto/envelope.ts';
+import { commitmentOf, exportPublicKey, fingerprintOf, generateIdentityPair } from '../../web/crypto/identity.ts';
+import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+
+/** The subject's endpoints, driven as the link page's script drives them, with real browser crypto. */
+let service: TestService;
+let org: TestOrganisation;
+
+beforeAll(async () => {
+  service = await startTestService();
+  org = await service.createOrganisation();
+});
+afterAll(() => service?.stop());
+
+const subjectCall = (token: string, method: string, path: string, body?: unknown) =>
+  service.call(method, path, { headers: { 'X-Link-Token': token }, body });
+
+const createRequest = async (extra: Record<string, unknown> = {}) => {
+  const created = await service.call('POST', '/requests', {
+    key: org.key,
+    body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [org.owner.email, org.member.email], ...extra },
+  });
+  expect(created.status).toBe(201);
+  const link = new URL(created.body.link);
+  return { ...created.body, token: link.pathname.split('/').pop()!, fragment: link.hash.slice(1) };
+};
+
+const requestItem = async (id: string) =>
+  (await service.deps.db.send(new GetCommand({ TableName: service.deps.tableName, Key: { pk: `REQ#${id}`, sk: 'REQ' } }))).Item!;
+
+const auditTypes = async (id: string) =>
+  ((await service.deps.db.send(
+    new QueryCommand({
+      TableName: service.deps.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :trail)',
+      ExpressionAttributeValues: { ':pk': `REQ#${id}`, ':trail': 'TRAIL#' },
+    }),
+  )).Items ?? []).map((item) => item.type);
+
+describe('the subject flow', () => {
+  it('describes, opens once, verifies, and takes a sealed credential', async () => {
+    const created = await createRequest();
+    const described = await subjectCall(created.token, 'GET', '/subject/request');
+    expect(described.status).toBe(200);
+    expect(described.body.status).toBe('pending');
+    expect(described.body.requester.name).toBe('Olivia Owner');
+    expect(described.body.verification).toEqual({ passed: false, challenge_passed: false, email_passed: false, attempts_left: 5 });
+    // The page recomputes the commitment from the served keys: it matches the link's fragment.
+    const recipients = described.body.recipients.map((r: any) => ({ membershipId: r.membership_id, publicKey: r.public_key }));
+    expect(await commitmentOf(recipients)).toBe(created.fragment);
+    expect(described.text).not.toContain(created.challenge_code);
+    // Describing changes nothing.
+    expect((await requestItem(created.request.id)).status).toBe('pending');
+
+    const opened = await subjectCall(created.token, 'POST', '/subject/open');
+    expect(opened.status).toBe(200);
+    expect(opened.body.status).toBe('opened');
+    const again = await subjectCall(created.token, 'POST', '/subject/open');
+    expect(again.body.status).toBe('opened');
+    expect((await auditTypes(created.request.id)).filter((t) => t === 'request.opened')).toHaveLength(1);
+
+    const early = await subjectCall(created.token, 'POST', '/subject/submit', { envelope: {}, attachments: [] });
+    expect(early.status).toBe(422);
+
+    const wrongCode = created.challenge_code === '000000' ? '111111' : '000000';
+    const wrong = await subjectCall(created.token, 'POST', '/subject/verify', { challenge_code: wrongCode });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors.challenge_code[0]).toMatch(/4 attempts left/);
+    expect(wrong.body.verification.attempts_left).toBe(4);
+    const right = await subjectCall(created.token, 'POST', '/subject/verify', { challenge_code: created.challenge_code });
+    expect(right.status).toBe(200);
+    expect(right.body.verification.passed).toBe(true);
+
+    // Seal to the served keys (the test has no private keys: opening is the member app's part).
+    const sealTo = await Promise.all(
+      described.body.recipients.map(async (r: any) => ({ membershipId: r.membership_id, publicKey: r.public_key, fingerprint: await fingerprintOf(r.public_key) })),
+    );
+    const { envelope } = await seal(JSON.stringify({ credential: 'Tr0ub4dor&3-plaintext' }), sealTo, created.request.id);
+    const submitted = await subjectCall(created.token, 'POST', '/subject/submit', { envelope, attachments: [] });
+    expect(submitted.status).toBe(200);
+    expect(submitted.body.status).toBe('submitted');
+
+    const api = await service.call('GET', `/requests/${created.request.id}`, { key: org.key });
+    expect(api.body.status).toBe('submitted');
+    expect(api.body.submitted_at).toBe(submitted.body.submitted_at);
+    expect(Date.parse(api.body.record_expires_at) - Date.parse(api.body.submitted_at)).toBe(api.body.ttl_minutes * 60_000);
+
+    const closed = await subjectCall(created.token, 'GET', '/subject/request');
+    expect(closed.status).toBe(410);
+    expect(closed.body).toMatchObject({ code: 'link_closed', reason: 'submitted' });
+
+    const items = (await service.deps.db.send(new ScanCommand({ TableName: service.deps.tableName }))).Items ?? [];
+    expect(JSON.stringify(items)).not.toContain('Tr0ub4dor');
+    expect(items.filter((item) => item.pk === `REQ#${created.request.id}` && item.sk === 'MATERIAL#envelope')).toHaveLength(1);
+    expect(await auditTypes(created.request.id)).toEqual(
+      expect.arrayContaining(['request.created', 'request.opened', 'subject.verification_failed', 'subject.verified', 'request.submitted']),
+    );
+  });
+
+  it('refuses an envelope not sealed to exactly the recipients', async () => {
+    const created = await createRequest({ verification_mode: 'none' });
+    const stranger = await generateIdentityPair();
+    const publicKey = await exportPublicKey(stranger.publicKey);
+    const { envelope } = await seal('x', [{ membershipId: org.owner.id, publicKey, fingerprint: await fingerprintOf(publicKey) }], created.request.id);
+    const refused = await subjectCall(created.token, 'POST', '/subject/submit', { envelope, attachments: [] });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors['envelope.recipients']).toBeDefined();
+    expect((await requestItem(created.request.id)).status).toBe('pending');
+  });
+
+  it('shows a swapped recipient key: the recomputed commitment no longer matches', async () => {
+    const created = await createRequest({ verification_mode: 'none' });
+    const attacker = await generateIdentityPair();
+    const attackerKey = await exportPublicKey(attacker.publicKey);
+    await service.deps.db.send(
+      new UpdateCommand({
+        TableName: service.deps.tableName,
+        Key: { pk: `ORG#${org.orgId}`, sk: `MEMBER#${org.member.id}` },
+        UpdateExpression: 'SET identityKey.publicKey = :key, identityKey.fingerprint = :fingerprint',
+        ExpressionAttributeValues: { ':key': attackerKey, ':fingerprint': await fingerprintOf(attackerKey) },
+      }),
+    );
+    const described = await subjectCall(created.token, 'GET', '/subject/request');
+    const recipients = described.body.recipients.map((r: any) => ({ membershipId: r.membership_id, publicKey: r.public_key }));
+    expect(await commitmentOf(recipients)).not.toBe(created.fragment);
+  });
+
+  it('locks the link after five wrong codes and records reports', async () => {
+    const created = await createRequest({ verification_mode: 'challenge' });
+    const wrongCode = created.challenge_code === '000000' ? '111111' : '000000';
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const answer = await subjectCall(created.token, 'POST', '/subject/verify', { challenge_code: wrongCode });
+      expect(answer.status).toBe(422);
+    }
+    const locked = await subjectCall(created.token, 'POST', '/subject/verify', { challenge_code: created.challenge_code });
+    expect(locked.status).toBe(410);
+    expect(locked.body.reason).toBe('locked');
+    const api = await service.call('GET', `/requests/${created.request.id}`, { key: org.key });
+    expect(api.body.needs_relink).toBe(true);
+
+    const reported = await subjectCall(created.token, 'POST', '/subject/report', { reason: 'I never asked for this' });
+    expect(reported.status).toBe(202);
+    expect(await auditTypes(created.request.id)).toContain('request.reported');
+    expect(await auditTypes(created.request.id)).toContain('request.link_locked');
+  });
+
+  it('answers 404 for an unknown token and 410 for a revoked link', async () => {
+    expect((await subjectCall('A'.repeat(43), 'GET', '/subject/request')).status).toBe(404);
+    expect((await service.call('GET', '/subject/request')).status).toBe(404);
+    const created = await createRequest();
+    await service.call('POST', `/requests/${created.request.id}/revoke`, { key: org.key });
+    const revoked = await subjectCall(created.token, 'POST', '/subject/open');
+    expect(revoked.status).toBe(410);
+    expect(revoked.body.reason).toBe('revoked');
+  });
+
+  it('emails a one-time code for email_otp and accepts it once', async () => {
+    const created = await createRequest({ verification_mode: 'email_otp', subject_email: 'jane@example.com' });
+    const sent = await subjectCall(created.token, 'POST', '/subject/email-code');
+    expect(sent.status).toBe(202);
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const files = readdirSync(service.outboxDir).filter((f) => f.includes('email'));
+    const message = files.map((f) => JSON.parse(readFileSync(`${service.outboxDir}/${f}`, 'utf8'))).find((m) => m.purpose === 'email_code');
+    expect(message.to).toBe('jane@example.com');
+    const code = /(\d{6})/.exec(message.text)![1];
+    expect(JSON.stringify((await service.deps.db.send(new ScanCommand({ TableName: service.deps.tableName }))).Items)).not.toContain(`"${code}"`);
+    const verified = await subjectCall(created.token, 'POST', '/subject/verify', { email_code: code });
+    expect(verified.status).toBe(200);
+    expect(verified.body.verification.email_passed).toBe(true);
+  });
+});

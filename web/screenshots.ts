@@ -1,0 +1,288 @@
+/**
+ * Drives both pages in headless Chromium against a throw-away local service and saves the README
+ * walkthrough's screenshots:
+ *
+ *   npx tsx web/screenshots.ts [outdir=docs/screenshots] [chromium=/usr/bin/chromium]
+ *
+ * Needs Java (DynamoDB Local) and a Chromium (Debian: apt-get install chromium). It is a
+ * walkthrough, not a test: each step logs what it saw and the script goes on where it can.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ensureDemoOrganisation, issueDemoKey } from '../lambdas/local/demo-seed.ts';
+import { startLocalService } from '../lambdas/local/local-service.ts';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+process.env.LOG_LEVEL ??= 'ERROR';
+
+const outDir = resolve(process.argv[2] ?? 'docs/screenshots');
+const executablePath = process.argv[3] ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const VIEWPORT = { width: 1000, height: 700 };
+const PASSPHRASE = 'correct horse battery staple';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'handoff-walkthrough-'));
+const outbox = join(dataDir, 'outbox');
+mkdirSync(outDir, { recursive: true });
+
+const problems: string[] = [];
+const step = async (name: string, work: () => Promise<void>, page?: Page) => {
+  try {
+    await work();
+    console.log(`ok    ${name}`);
+  } catch (error) {
+    problems.push(name);
+    console.log(`FAIL  ${name}: ${(error as Error).message.split('\n')[0]}`);
+    if (page) console.log(`      the page said: ${(await page.textContent('main').catch(() => ''))?.replace(/\s+/g, ' ').slice(0, 400)}`);
+  }
+};
+
+/** Saves a screenshot, after checking the page's basics: every control labelled, one h1, lang. */
+const shot = async (page: Page, name: string) => {
+  const issues = await page.evaluate(() => {
+    const found: string[] = [];
+    for (const control of Array.from(document.querySelectorAll('input, textarea, select'))) {
+      if (!control.id || !document.querySelector(`label[for="${control.id}"]`)) found.push(`unlabelled ${control.outerHTML.slice(0, 60)}`);
+    }
+    if (document.querySelectorAll('h1').length !== 1) found.push(`${document.querySelectorAll('h1').length} h1 elements`);
+    if (document.documentElement.lang !== 'en') found.push('no lang="en"');
+    const ids = Array.from(document.querySelectorAll('[id]'), (element) => element.id);
+    const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
+    if (duplicate) found.push(`duplicate id ${duplicate}`);
+    return found;
+  });
+  if (issues.length) throw new Error(`${name}: ${issues.join('; ')}`);
+  await page.screenshot({ path: join(outDir, `${name}.png`), fullPage: false });
+};
+
+/** The newest outbox email to `to` whose text contains `marker`. */
+const mailLink = async (to: string, pattern: RegExp) => {
+  for (let i = 0; i < 50; i++) {
+    const files = readdirSync(outbox, { withFileTypes: true }).filter((f) => f.isFile() && f.name.includes('-email-')).map((f) => f.name).sort().reverse();
+    for (const file of files) {
+      const message = JSON.parse(readFileSync(join(outbox, file), 'utf8')) as { to: string; text: string };
+      const found = message.to === to ? pattern.exec(message.text) : null;
+      if (found) return found[0];
+    }
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error(`no email to ${to} matching ${pattern}`);
+};
+
+const main = async () => {
+  mkdirSync(outbox, { recursive: true });
+  const service = await startLocalService({ dataDir, outboxDir: outbox, announce: () => undefined });
+  const demo = await ensureDemoOrganisation(service.deps.db, service.deps.tableName, service.admin, join(dataDir, 'keys'));
+  const { secret } = await issueDemoKey(service.admin, demo.orgId);
+  // A recipient with no key yet: her browser sets the first one up (verified at once).
+  const ritaEmail = 'rita@example.com';
+  await service.admin.addMember({ orgId: demo.orgId, name: 'Rita Recipient', email: ritaEmail, role: 'admin' });
+  const app = service.appUrl;
+  console.log(`service at ${app}`);
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${service.baseUrl}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await response.json()) as Record<string, unknown>;
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+
+  let browser: Browser | undefined;
+
+  try {
+    browser = await chromium.launch({ executablePath, args: ARGS, headless: true });
+    const context = (): Promise<BrowserContext> => browser!.newContext({ viewport: VIEWPORT, locale: 'en-GB', timezoneId: 'Europe/London' });
+    const consoleOf = (page: Page, who: string) => {
+      page.on('pageerror', (error) => console.log(`  [${who} page error] ${error.message}`));
+      page.on('console', (message) => message.type() === 'error' && console.log(`  [${who} console] ${message.text()}`));
+    };
+
+    // --- Rita signs in and sets up her key -----------------------------------------------------
+    const rita = await (await context()).newPage();
+    consoleOf(rita, 'rita');
+    const signIn = async (page: Page, email: string) => {
+      await page.goto(`${app}/app`);
+      await page.waitForSelector('#email');
+      await page.fill('#email', email);
+      await page.press('#email', 'Enter');
+      await page.waitForSelector('#check-email');
+      await page.goto(await mailLink(email, /http\S+\/app\/sign-in#token=\S+/));
+      await page.waitForSelector('#sign-out');
+    };
+    await step('app: sign-in page', async () => {
+      await rita.goto(`${app}/app`);
+      await rita.waitForSelector('#email');
+      await rita.keyboard.press('Tab');
+      if ((await rita.evaluate(() => document.activeElement?.className)) !== 'skip-link') throw new Error('the first Tab does not reach the skip link');
+      await rita.fill('#email', ritaEmail);
+      await shot(rita, 'app-sign-in');
+      await rita.click('#sign-in');
+      await rita.waitForSelector('#check-email');
+      await shot(rita, 'app-sign-in-sent');
+    }, rita);
+    await step('app: emailed link signs in', async () => {
+      await rita.goto(await mailLink(ritaEmail, /http\S+\/app\/sign-in#token=\S+/));
+      await rita.waitForSelector('#sign-out');
+      if (rita.url().includes('token=')) throw new Error('the token stayed in the address bar');
+    }, rita);
+    await step('app: key set-up', async () => {
+      await rita.click('a[href="/app/key"]');
+      await rita.waitForSelector('#passphrase');
+      await rita.fill('#passphrase', PASSPHRASE);
+      await rita.fill('#passphrase-confirm', PASSPHRASE);
+      await rita.click('#create-key');
+      await rita.waitForSelector('#download-backup', { timeout: 30_000 });
+      const backup = await rita.textContent('#backup-json');
+      if (!backup?.includes('handoff-identity-backup/v1')) throw new Error('no backup text');
+      await rita.waitForFunction(() => document.querySelector('#key-status')?.textContent?.includes('Verified'));
+      await rita.evaluate(() => window.scrollTo(0, 0));
+      await shot(rita, 'app-key-setup');
+    }, rita);
+
+    // --- A request for Rita, created through the API ---------------------------------------------
+    let link = '';
+    let challenge = '';
+    let requestId = '';
+    await step('api: create a request', async () => {
+      const created = await api('POST', '/requests', {
+        subject_name: 'Jane Doe',
+        subject_email: 'jane@customer.example',
+        justification: 'We need the router admin password to finish ticket #4711.',
+        recipients: [ritaEmail],
+        client_id: demo.clientId,
+        ticket_ref: 'T-4711',
+        verification_mode: 'challenge',
+        allow_attachments: true,
+      });
+      link = created.link as string;
+      challenge = created.challenge_code as string;
+      requestId = (created.request as { id: string }).id;
+    });
+
+    await step('api: two more requests for the list', async () => {
+      await api('POST', '/requests', { subject_name: 'Sam Smith', justification: 'Wi-Fi key for the new office access point.', recipients: [ritaEmail], verification_mode: 'none' });
+      const revoked = await api('POST', '/requests', { subject_name: 'Ali Khan', justification: 'Domain registrar login for the DNS move.', recipients: [ritaEmail], client_id: demo.clientId });
+      await api('POST', `/requests/${(revoked.request as { id: string }).id}/revoke`);
+    });
+
+    // --- The subject ----------------------------------------------------------------------------
+    const subject = await (await context()).newPage();
+    consoleOf(subject, 'subject');
+    await step('subject: a fetch of the HTML alone changes nothing', async () => {
+      await fetch(link.split('#')[0]);
+      const request = await api('GET', `/requests/${requestId}`);
+      if (request.status !== 'pending') throw new Error(`status ${String(request.status)} after a plain GET`);
+    });
+    await step('subject: tampered fragment is refused', async () => {
+      await subject.goto(link.replace(/#.*/, '#AAAAAAAAAAAAAAAAAAAAAA'));
+      await subject.waitForSelector('#refusal');
+      if (await subject.$('#credential')) throw new Error('credential form shown');
+      await shot(subject, 'subject-refused');
+      const request = await api('GET', `/requests/${requestId}`);
+      if (request.status !== 'pending') throw new Error('a refused page opened the request');
+    }, subject);
+    await step('subject: verify step', async () => {
+      await subject.goto('about:blank');
+      await subject.goto(link);
+      await subject.waitForSelector('#challenge-code');
+      await subject.fill('#challenge-code', challenge === '000000' ? '111111' : '000000');
+      await subject.click('#verify');
+      await subject.waitForFunction(() => !!document.getElementById('error')?.textContent);
+      await subject.fill('#challenge-code', challenge);
+      await shot(subject, 'subject-verify');
+      const request = await api('GET', `/requests/${requestId}`);
+      if (request.status !== 'opened') throw new Error(`status ${String(request.status)} after the page's script ran`);
+    }, subject);
+    await step('subject: credential step', async () => {
+      await subject.press('#challenge-code', 'Enter');
+      await subject.waitForSelector('#credential');
+      await subject.fill('#credential', 'Tr0ub4dor&3-router');
+      await subject.fill('#note', 'User name: admin. The router is in the server room.');
+      await subject.setInputFiles('#attachments', { name: 'router-config.txt', mimeType: 'text/plain', buffer: Buffer.from('hostname edge-1\n') });
+      await subject.click('#toggle-credential');
+      await shot(subject, 'subject-credential');
+      await subject.click('#toggle-credential');
+    }, subject);
+    await step('subject: success', async () => {
+      await subject.click('#submit');
+      await subject.waitForSelector('#submitted', { timeout: 20_000 });
+      await shot(subject, 'subject-success');
+    }, subject);
+    await step('subject: closed link', async () => {
+      await subject.goto('about:blank');
+      await subject.goto(link);
+      await subject.waitForSelector('#link-closed');
+      await shot(subject, 'subject-closed');
+    }, subject);
+
+    // --- Rita's requests, the detail, the reveal ------------------------------------------------
+    await step('app: my requests', async () => {
+      await rita.click('a[href="/app/requests"]');
+      await rita.waitForSelector(`a[data-request-id="${requestId}"]`);
+      await shot(rita, 'app-requests');
+    }, rita);
+    await step('app: request detail with audit trail', async () => {
+      await rita.click(`a[data-request-id="${requestId}"]`);
+      await rita.waitForSelector('#audit');
+      await shot(rita, 'app-request-detail');
+    }, rita);
+    await step('app: reveal', async () => {
+      await rita.click('#reveal');
+      await rita.waitForSelector('#revealed-credential');
+      const value = await rita.inputValue('#revealed-credential');
+      if (value !== 'Tr0ub4dor&3-router') throw new Error(`revealed ${JSON.stringify(value)}`);
+      await rita.click('#toggle-credential');
+      await rita.locator('#revealed').scrollIntoViewIfNeeded();
+      await shot(rita, 'app-revealed');
+      const attachment = await rita.getAttribute('#revealed-attachments a', 'download');
+      if (attachment !== 'router-config.txt') throw new Error('attachment missing');
+    }, rita);
+    await step('app: complete and destroy', async () => {
+      await rita.click('#complete');
+      await rita.waitForFunction(() => document.querySelector('.badge')?.textContent === 'Completed');
+    }, rita);
+
+    // --- A replaced key, approved by an admin ---------------------------------------------------
+    const tom = await (await context()).newPage();
+    consoleOf(tom, 'tom');
+    let tomId = '';
+    await step('app: a replacement key waits for approval', async () => {
+      await signIn(tom, demo.memberEmail);
+      await tom.goto(`${app}/app/key`);
+      await tom.waitForSelector('#passphrase');
+      await tom.fill('#passphrase', PASSPHRASE);
+      await tom.fill('#passphrase-confirm', PASSPHRASE);
+      await tom.click('#create-key');
+      await tom.waitForSelector('#download-backup', { timeout: 30_000 });
+      await tom.waitForFunction(() => document.querySelector('#key-status')?.textContent?.includes('waiting'));
+    }, tom);
+    await step('app: admin approves the key', async () => {
+      await rita.click('a[href="/app/members"]');
+      await rita.waitForSelector('#members');
+      const button = await rita.waitForSelector('button[id^="approve-"]');
+      tomId = (await button.getAttribute('id'))!.replace('approve-', '');
+      await shot(rita, 'app-admin-approve');
+      await rita.click(`#approve-${tomId}`);
+      await rita.waitForFunction((id) => !document.getElementById(`approve-${id}`), tomId);
+    }, rita);
+    await step('app: sign out', async () => {
+      await rita.click('#sign-out');
+      await rita.waitForSelector('#email');
+    });
+  } finally {
+    await browser?.close();
+    await service.stop();
+
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(problems.length ? `${problems.length} step(s) failed: ${problems.join('; ')}` : `all steps passed; screenshots in ${outDir}`);
+  process.exit(problems.length ? 1 : 0);
+};
+
+await main();

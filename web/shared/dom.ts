@@ -1,0 +1,85 @@
+/// <reference lib="dom" />
+/**
+ * A tiny element builder. Every text from the server goes in as a text node, never as HTML, so
+ * nothing a request holds (names, justification, notes) can run as markup.
+ */
+type Child = Node | string | number | null | undefined | false;
+type Attributes = Record<string, string | number | boolean | null | undefined | ((event: Event) => void)>;
+
+export const h = <K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] => {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (typeof value === 'function') element.addEventListener(name.replace(/^on/, '').toLowerCase(), value);
+    else if (value === true) element.setAttribute(name, '');
+    else element.setAttribute(name, String(value));
+  }
+  append(element, ...children);
+  return element;
+};
+
+export const append = (parent: Node, ...children: Child[]) => {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.appendChild(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
+  }
+  return parent;
+};
+
+export const replaceChildren = (parent: Element, ...children: Child[]) => {
+  parent.replaceChildren();
+  return append(parent, ...children);
+};
+
+export const byId = <T extends HTMLElement = HTMLElement>(id: string) => {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`#${id} is missing from the page`);
+  return element as T;
+};
+
+/** A labelled field: <label for> and its control, with an optional hint tied by aria-describedby. */
+export const field = (label: string, control: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, hint?: string) => {
+  const hintId = hint ? `${control.id}-hint` : null;
+  if (hintId) control.setAttribute('aria-describedby', hintId);
+  return h('div', { class: 'field' }, h('label', { for: control.id }, label), hintId ? h('p', { class: 'hint', id: hintId }, hint) : null, control);
+};
+
+/** Messages for the page's live regions: #status (polite) and #error (role="alert"). */
+export const say = (message: string) => {
+  byId('error').textContent = '';
+  byId('status').textContent = message;
+};
+export const sayError = (message: string) => {
+  byId('status').textContent = '';
+  byId('error').textContent = message;
+};
+export const clearMessages = () => {
+  byId('status').textContent = '';
+  byId('error').textContent = '';
+};
+
+/** Disables a button while `work` runs, so a second press cannot send twice. */
+export const busy = async <T>(button: HTMLButtonElement | null, work: () => Promise<T>): Promise<T> => {
+  if (button) button.disabled = true;
+  try {
+    return await work();
+  } finally {
+    if (button) button.disabled = false;
+  }
+};
+
+export const formatTime = (iso: string | null | undefined) => {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+};
+
+/** A definition list from label/value pairs, skipping empty values. */
+export const facts = (id: string, rows: Array<[string, Child]>) =>
+  h('dl', { class: 'facts', id }, ...rows.filter(([, value]) => value !== null && value !== undefined && value !== '').flatMap(([label, value]) => [h('dt', {}, label), h('dd', {}, value)]));
+
+/** Moves focus to a newly shown heading so screen-reader and keyboard users land on it. */
+export const focusHeading = (heading: HTMLElement) => {
+  heading.setAttribute('tabindex', '-1');
+  heading.focus();
+};

@@ -4,7 +4,7 @@
  * bundle's size. The bench organisation's rate limits are raised through configuration, so every
  * call still passes authentication, the rate limiter and (for POST) idempotency.
  */
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../lambdas/core/ids.ts';
 import { startDynamoLocal } from '../lambdas/local/dynamodb-local.ts';
 import { startLocalService } from '../lambdas/local/local-service.ts';
@@ -22,6 +22,65 @@ const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const TOTAL = Number(process.env.BENCH_TOTAL ?? 2000);
 const BUNDLE_LIMIT_BYTES = 1024 * 1024;
+/** Stored events for the GET /v1/events figures, each size on top of the one before (comma-separated; empty to skip). */
+const EVENT_SIZES = (process.env.BENCH_EVENT_SIZES ?? '10000,100000').split(',').filter(Boolean).map(Number);
+
+type Documents = Awaited<ReturnType<typeof startLocalService>>['deps']['db'];
+
+/**
+ * Appends `count` audit entries (request.created events, one in ten `subject.verified`, which is
+ * not an event) straight into an organisation's chain with BatchWrite, and moves its head past
+ * them. The entries are not hash-chained: they are there to be read, fast to write.
+ */
+const seedEvents = async (db: Documents, tableName: string, orgId: string, clientId: string, count: number) => {
+  const { Item: head } = await db.send(new GetCommand({ TableName: tableName, Key: keys.auditHead(orgId), ConsistentRead: true }));
+  const from = ((head?.n as number | undefined) ?? 0) + 1;
+  const occurredAt = new Date().toISOString();
+  const batches: Array<Record<string, unknown>[]> = [];
+  for (let start = 0; start < count; start += 25) {
+    batches.push(
+      Array.from({ length: Math.min(25, count - start) }, (_, i) => {
+        const seq = from + start + i;
+        return {
+          ...keys.auditEntry(orgId, seq),
+          kind: 'audit',
+          orgId,
+          seq,
+          type: seq % 10 === 0 ? 'subject.verified' : 'request.created',
+          occurredAt,
+          actor: { type: 'api', label: 'bench' },
+          clientId,
+          requestId: null,
+          data: { actor: { type: 'api', label: 'bench' }, details: { bench: seq } },
+          prevHash: '0'.repeat(64),
+          hash: String(seq).padStart(64, '0'),
+        };
+      }),
+    );
+  }
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) {
+      let items = batches[next++].map((Item) => ({ PutRequest: { Item } }));
+      while (items.length) {
+        const answer = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: items } }));
+        items = (answer.UnprocessedItems?.[tableName] ?? []) as typeof items;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  const last = from + count - 1;
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.auditHead(orgId),
+      UpdateExpression: 'SET n = :n, #hash = :hash',
+      ExpressionAttributeNames: { '#hash': 'hash' },
+      ExpressionAttributeValues: { ':n': last, ':hash': String(last).padStart(64, '0') },
+    }),
+  );
+  return last;
+};
 
 const main = async () => {
   const dynamo = await startDynamoLocal();
@@ -87,6 +146,32 @@ const main = async () => {
     rawTransact,
   ]);
 
+  // GET /v1/events as the chain grows: one call reads at most 1,000 stored entries, so neither
+  // polling the tail, reading from the oldest, nor a filter that matches nothing should slow down.
+  const eventRows: Array<{ stored: number; tail: Measurement; head: Measurement; sparse: Measurement }> = [];
+  if (EVENT_SIZES.length) {
+    const eventOrg = await admin.createOrganisation({ name: 'Bench Events Org', plan: 'team' });
+    await admin.setRateLimits(eventOrg.id, { perKeyPerMinute: 10_000_000, perOrgPerMinute: 10_000_000 });
+    const { secret: eventsKey } = await admin.createApiKey({ orgId: eventOrg.id, name: 'bench events', scopes: ['events:read'] });
+    const events = createClient(service.baseUrl, eventsKey);
+    const eventOptions = { iterations: Math.min(ITERATIONS, 300), total: Math.min(TOTAL, 600), concurrency: CONCURRENCY };
+    let stored = 0;
+    for (const size of EVENT_SIZES) {
+      const started = Date.now();
+      const last = await seedEvents(db, tableName, eventOrg.id, eventOrg.defaultClientId, size - stored);
+      stored = size;
+      console.log(`seeded ${size} stored events in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      const tailSince = Math.max(0, last - 150);
+      eventRows.push({
+        stored: size,
+        tail: await measure(`GET /v1/events tail (${size})`, () => events.call('GET', `/events?since=${tailSince}`), eventOptions),
+        head: await measure(`GET /v1/events since=0 (${size})`, () => events.call('GET', '/events?since=0'), eventOptions),
+        sparse: await measure(`GET /v1/events no match (${size})`, () => events.call('GET', '/events?since=0&types=member.disabled'), eventOptions),
+      });
+    }
+    events.close();
+  }
+
   const sizes = await bundleSizes();
   client.close();
   await service.stop();
@@ -103,6 +188,16 @@ const main = async () => {
         widths,
       ),
     );
+  }
+  if (eventRows.length) {
+    console.log('\nGET /v1/events (limit 100) by stored events: tail = polling the newest 150; since=0 = the oldest page; no match = a');
+    console.log('types filter matching nothing, which stops at the 1,000-entry read bound with has_more.\n');
+    const eventWidths = [14, 22, 22, 22];
+    console.log(line(['stored events', 'tail p50 / p99', 'since=0 p50 / p99', 'no match p50 / p99'], eventWidths));
+    for (const row of eventRows) {
+      const cell = (m: Measurement) => `${formatMs(m.p50)} / ${formatMs(m.p99)}`;
+      console.log(line([String(row.stored), cell(row.tail), cell(row.head), cell(row.sparse)], eventWidths));
+    }
   }
   console.log('\nLambda bundles (esbuild, minified ESM, as the stack builds them):');
   for (const { name, bytes } of sizes) {

@@ -14,7 +14,7 @@ const port = Number(process.env.PORT ?? 3000);
 process.env.LOG_LEVEL ??= 'WARN';
 
 const main = async () => {
-  const service = await startLocalService({ dataDir, port, host: process.env.HOST });
+  const service = await startLocalService({ dataDir, port, host: process.env.HOST, allowLoopbackWebhooks: true });
   const demo = await ensureDemoOrganisation(service.deps.db, service.deps.tableName, service.admin, join(dataDir, 'keys'));
   const { secret } = await issueDemoKey(service.admin, demo.orgId);
   // Lets `npm run admin` reach this DynamoDB Local while the service runs (no secret in it).

@@ -9,6 +9,9 @@ import type { Documents } from '#store/dynamo.ts';
 import type { DynamoIdempotency } from '#store/idempotency.ts';
 import type { DynamoRateLimiter } from '#store/rate-limiter.ts';
 import type { DynamoRequests } from '#store/requests.ts';
+import type { DynamoEventFeed } from '#store/event-feed.ts';
+import type { DynamoWebhooks } from '#store/webhooks.ts';
+import type { WebhookUrlOptions } from '#core/webhook-url.ts';
 
 /** Everything a handler may need, built once per process (wiring.ts) or by a test. */
 export interface AppDeps {
@@ -26,4 +29,13 @@ export interface AppDeps {
   notifier: Notifier;
   /** Arms and cancels each request's expiry trigger (EventBridge Scheduler deployed, a timer locally). */
   scheduler: ExpiryScheduler;
+  /** GET /events: the audit chain's events. */
+  events: DynamoEventFeed;
+  /** Webhook subscriptions. */
+  webhooks: DynamoWebhooks;
+  /**
+   * Which webhook URLs a subscription may name. `allowLoopback` is for local and test use only
+   * (a receiver on this machine); the deployed wiring leaves it false.
+   */
+  webhookPolicy: Required<WebhookUrlOptions>;
 }

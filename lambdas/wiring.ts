@@ -18,6 +18,8 @@ export interface WiringOptions {
   db?: Documents;
   clock?: Clock;
   logger?: Logger;
+  /** Local and test use only: let webhook subscriptions name a loopback receiver. Default false. */
+  allowLoopbackWebhooks?: boolean;
 }
 
 /** Builds the dependencies; the local runtime and tests call this with their own stand-ins. */
@@ -29,7 +31,8 @@ export const createAppDeps = (options: WiringOptions): AppDeps => {
     logger.warn('rate limiter throttled; letting the call through', { errorName: (error as Error).name }),
   );
   const scheduler = reportingFailures(options.scheduler ?? NO_SCHEDULER, logger);
-  return { clock, logger, db, tableName: options.tableName, urls: options.urls, notifier: options.notifier, scheduler, ...repositories };
+  const webhookPolicy = { allowLoopback: options.allowLoopbackWebhooks ?? false };
+  return { clock, logger, db, tableName: options.tableName, urls: options.urls, notifier: options.notifier, scheduler, webhookPolicy, ...repositories };
 };
 
 /** Arms nothing; the sweep still expires every due request. */

@@ -137,7 +137,7 @@ export class Expiry extends Construct implements ExpiryScheduling {
  * A role Scheduler assumes for the schedules of one group of this account (confused-deputy
  * conditions on the trust), allowed only to invoke one function.
  */
-const schedulerRole = (scope: Construct, id: string, groupArn: string, target: lambda.IFunction, sid: string) => {
+export const schedulerRole = (scope: Construct, id: string, groupArn: string, target: lambda.IFunction, sid: string) => {
   const role = new iam.Role(scope, id, {
     assumedBy: new iam.ServicePrincipal(SCHEDULER_SERVICE, {
       conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(scope).account, 'aws:SourceArn': groupArn } },

@@ -6,6 +6,7 @@ import type { Construct } from 'constructs';
 import { ApiFunctions } from './api-functions.ts';
 import { Expiry } from './expiry.ts';
 import { HandoffTable } from './table.ts';
+import { Webhooks } from './webhooks.ts';
 
 export const DEFAULT_EMAIL_FROM = 'no-reply@example.com';
 
@@ -27,6 +28,7 @@ export class HandoffStack extends Stack {
   readonly table: HandoffTable;
   readonly functions: ApiFunctions;
   readonly expiry: Expiry;
+  readonly webhooks: Webhooks;
 
   constructor(scope: Construct, id: string, props: HandoffStackProps = {}) {
     super(scope, id, props);
@@ -67,6 +69,8 @@ export class HandoffStack extends Stack {
       appEnvironment,
       expiry: this.expiry,
     });
+
+    this.webhooks = new Webhooks(this, 'Webhooks', { table: this.table.table, appEnvironment });
 
     new CfnOutput(this, 'ApiUrl', { value: baseUrl, description: 'The API root ({base_url})' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName });

@@ -83,9 +83,16 @@ export interface RequestRepository {
   /**
    * Replaces `before` with `after` if nobody changed it meanwhile (else throws WriteConflict),
    * deletes the stored envelope and attachments when `purgeMaterial`, and appends the audit
-   * entry, all in one transaction.
+   * entry, all in one transaction. `followUps` are further entries appended after `audit` in the
+   * same transaction (for example credential.rotation_recommended after a completion).
    */
-  update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean): Promise<AuditEntry>;
+  update(
+    before: HandoffRequest,
+    after: HandoffRequest,
+    audit: AuditEntryInput,
+    purgeMaterial: boolean,
+    followUps?: AuditEntryInput[],
+  ): Promise<AuditEntry>;
 }
 
 /** What the subject and member flows need beyond the API's repository. */
@@ -117,4 +124,26 @@ export interface ExpiryScheduler {
   schedule(requestId: string, atIso: string): Promise<void>;
   /** Removes the request's schedule, if any; a missing one is not an error. */
   cancel(requestId: string): Promise<void>;
+}
+
+/**
+ * The queue that drives webhook delivery: deployed, SQS; locally, a timer. A message carries only
+ * the delivery's id; its state lives in the table, so a lost message is re-driven by the sweep.
+ */
+export interface DeliveryQueue {
+  /** Delivers `{deliveryId}` to the delivery worker after `delaySeconds` (0 to 900). */
+  send(deliveryId: string, delaySeconds: number): Promise<void>;
+}
+
+/** One outbound webhook POST; redirects are never followed. */
+export interface WebhookRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+}
+
+/** Posts a webhook and answers the HTTP status; throws when no answer came (refused, timeout, network). */
+export interface WebhookPoster {
+  post(request: WebhookRequest): Promise<{ status: number }>;
 }

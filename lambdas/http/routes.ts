@@ -32,6 +32,11 @@ export const ROUTES = {
   revokeRequest: { name: 'revokeRequest', method: 'POST', path: '/v1/requests/{id}/revoke', scope: 'requests:write', entry: handlerFile('revoke-request') },
   completeRequest: { name: 'completeRequest', method: 'POST', path: '/v1/requests/{id}/complete', scope: 'requests:write', entry: handlerFile('complete-request') },
 
+  listEvents: { name: 'listEvents', method: 'GET', path: '/v1/events', scope: 'events:read', entry: handlerFile('list-events') },
+  listWebhooks: { name: 'listWebhooks', method: 'GET', path: '/v1/webhooks', scope: 'webhooks:write', entry: handlerFile('list-webhooks') },
+  createWebhook: { name: 'createWebhook', method: 'POST', path: '/v1/webhooks', scope: 'webhooks:write', entry: handlerFile('create-webhook') },
+  deleteWebhook: { name: 'deleteWebhook', method: 'DELETE', path: '/v1/webhooks/{id}', scope: 'webhooks:write', entry: handlerFile('delete-webhook') },
+
   // The subject's link page and its endpoints (docs/web-api.md).
   subjectRequest: { name: 'subjectRequest', method: 'GET', path: '/subject/request', scope: 'link', entry: subjectFile('describe') },
   subjectOpen: { name: 'subjectOpen', method: 'POST', path: '/subject/open', scope: 'link', entry: subjectFile('open') },
@@ -98,7 +103,7 @@ export const matchRoute = (method: string, path: string): RouteMatch | { allowed
       for (const [name, value] of Object.entries(match.groups ?? {})) pathParameters[name] = safeDecode(value);
       return { route, pathParameters };
     }
-    allowed.push(route.method);
+    if (!allowed.includes(route.method)) allowed.push(route.method);
   }
   return { allowed };
 };

@@ -13,6 +13,12 @@ import { ensureTable } from './table-bootstrap.ts';
 import { createGateway, listen } from './gateway.ts';
 import { OutboxNotifier } from './outbox-notifier.ts';
 import { TimerScheduler } from './timer-scheduler.ts';
+import { createHandler as createFanOut } from '#workers/fan-out.ts';
+import { createHandler as createDeliver } from '#workers/deliver.ts';
+import { createHandler as createDeliverySweep } from '#workers/delivery-sweep.ts';
+import { createWebhookDeps, type WebhookDeps } from '#workers/webhook-wiring.ts';
+import { StreamPoller } from './stream-poller.ts';
+import { TimerQueue } from './timer-queue.ts';
 
 export const LOCAL_TABLE_NAME = 'credential-handoff';
 
@@ -38,6 +44,13 @@ export interface LocalServiceOptions {
    * none at all); unless `timers` is false the sweep still runs every minute.
    */
   scheduler?: ExpiryScheduler;
+  /**
+   * Outbound webhooks (default on): the stream poller reads the table's stream into the fan-out,
+   * a timer queue feeds the delivery worker, and the delivery sweep runs every minute.
+   */
+  webhooks?: boolean;
+  /** Lets webhooks go to loopback receivers (plain http included): tests and `npm start` only. Default off. */
+  allowLoopbackWebhooks?: boolean;
 }
 
 export interface LocalService {
@@ -48,6 +61,8 @@ export interface LocalService {
   admin: AdminStore;
   dynamoEndpoint: string;
   server: Server;
+  /** The webhook workers' dependencies, when webhooks are on. */
+  webhooks: WebhookDeps | null;
   stop(): Promise<void>;
 }
 
@@ -85,6 +100,8 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
   const deps = createAppDeps({
     tableName,
     urls,
+    // Loopback receivers are for the local runtime and tests only, and only when asked for.
+    allowLoopbackWebhooks: options.allowLoopbackWebhooks === true,
     notifier: new OutboxNotifier(outbox, options.announce),
     scheduler: options.scheduler ?? timers ?? undefined,
     db,
@@ -99,6 +116,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
 
   const admin = new AdminStore(db, tableName, deps.audit, clock);
   timers?.start();
+  const webhooks = options.webhooks === false ? null : await startWebhooks(deps, endpoint, options.allowLoopbackWebhooks === true);
   return {
     baseUrl: urls.baseUrl,
     appUrl: urls.appUrl,
@@ -107,12 +125,45 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     admin,
     dynamoEndpoint: endpoint,
     server,
+    webhooks: webhooks?.deps ?? null,
     stop: async () => {
       await timers?.stop();
+      await webhooks?.stop();
       server.closeAllConnections();
       await new Promise((done) => server.close(() => done(undefined)));
       db.destroy();
       await dynamo?.stop();
+    },
+  };
+};
+
+/** The local webhook pipeline: the real stream, a timer queue, the same workers as deployed. */
+const startWebhooks = async (deps: AppDeps, endpoint: string, allowLoopback: boolean) => {
+  let deliver: ReturnType<typeof createDeliver> | undefined;
+  const queue = new TimerQueue({
+    deliver: (event) => deliver!(event),
+    onError: (error, deliveryId) => deps.logger.error('local delivery failed', { deliveryId, errorName: (error as Error)?.name }),
+  });
+  const webhookDeps = createWebhookDeps(deps, { queue, allowLoopback });
+  deliver = createDeliver(webhookDeps);
+  const poller = await new StreamPoller({
+    db: deps.db,
+    tableName: deps.tableName,
+    endpoint,
+    handle: createFanOut(webhookDeps),
+    onError: (error) => deps.logger.error('local stream poll failed', { errorName: (error as Error)?.name }),
+  }).start();
+  const sweep = createDeliverySweep(webhookDeps);
+  const sweepTimer = setInterval(() => {
+    sweep().catch((error: unknown) => deps.logger.error('local delivery sweep failed', { errorName: (error as Error)?.name }));
+  }, 60_000);
+  sweepTimer.unref();
+  return {
+    deps: webhookDeps,
+    stop: async () => {
+      clearInterval(sweepTimer);
+      await poller.stop();
+      await queue.stop();
     },
   };
 };

@@ -40,41 +40,60 @@ export class AuditLog implements AuditTrail {
    * Appends `input` together with `writes`. Throws WriteConflict when one of `writes` failed its
    * condition (the caller re-reads and decides again); retries by itself when another writer took
    * the sequence number.
+   *
+   * Given several inputs (all of one organisation), appends them in that order in the same
+   * transaction: consecutive sequence numbers, each chained to the one before, the head moved
+   * once, to the last. Answers the entries in the same shape: one entry for one input, an array
+   * for an array.
    */
-  append(input: AuditEntryInput, writes: TransactItem[]): Promise<AuditEntry> {
-    if (!this.options.serialiseInProcess) return this.appendWithRetry(input, writes);
-    const previous = this.queues.get(input.orgId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.appendWithRetry(input, writes));
-    this.queues.set(input.orgId, next);
-    void next.finally(() => {
-      if (this.queues.get(input.orgId) === next) this.queues.delete(input.orgId);
-    }).catch(() => undefined);
-    return next;
+  append(input: AuditEntryInput, writes: TransactItem[]): Promise<AuditEntry>;
+  append(inputs: AuditEntryInput[], writes: TransactItem[]): Promise<AuditEntry[]>;
+  append(input: AuditEntryInput | AuditEntryInput[], writes: TransactItem[]): Promise<AuditEntry | AuditEntry[]> {
+    const inputs = Array.isArray(input) ? input : [input];
+    if (inputs.length === 0) return Promise.reject(new Error('nothing to append'));
+    const orgId = inputs[0].orgId;
+    if (inputs.some((entry) => entry.orgId !== orgId)) return Promise.reject(new Error('entries of one transaction must share an organisation'));
+    const run = () => this.appendWithRetry(inputs, writes);
+    let next: Promise<AuditEntry[]>;
+    if (!this.options.serialiseInProcess) next = run();
+    else {
+      const previous = this.queues.get(orgId) ?? Promise.resolve();
+      next = previous.catch(() => undefined).then(run);
+      this.queues.set(orgId, next);
+      void next.finally(() => {
+        if (this.queues.get(orgId) === next) this.queues.delete(orgId);
+      }).catch(() => undefined);
+    }
+    return Array.isArray(input) ? next : next.then((entries) => entries[0]);
   }
 
-  private async appendWithRetry(input: AuditEntryInput, writes: TransactItem[]): Promise<AuditEntry> {
+  private async appendWithRetry(inputs: AuditEntryInput[], writes: TransactItem[]): Promise<AuditEntry[]> {
     for (let attempt = 1; ; attempt++) {
-      const head = await this.readHead(input.orgId);
-      const entry = this.chain(input, head);
+      const head = await this.readHead(inputs[0].orgId);
+      const entries: AuditEntry[] = [];
+      let previous = head;
+      // One time for the whole transaction: its entries happened together.
+      const occurredAt = this.clock.now().toISOString();
+      for (const input of inputs) {
+        const entry = this.chain(input, previous, occurredAt);
+        entries.push(entry);
+        previous = { n: entry.seq, hash: entry.hash };
+      }
+      const own = this.headAndEntryWrites(entries, head.n);
       try {
-        const own = this.headAndEntryWrites(entry, head.n);
         await this.db.send(new TransactWriteCommand({ TransactItems: [...own, ...writes] }));
-        return entry;
+        return entries;
       } catch (error) {
         const codes = cancellationCodes(error);
         if (!codes) throw error;
-        const lostSequence = codes[0] !== 'None' || codes[1] !== 'None';
-        const otherFailed = codes.slice(this.ownWriteCount(input)).some((code) => code === 'ConditionalCheckFailed');
+        // The head and the entry puts come first: one of them failing means another writer took the number.
+        const lostSequence = codes.slice(0, 1 + entries.length).some((code) => code !== 'None');
+        const otherFailed = codes.slice(own.length).some((code) => code === 'ConditionalCheckFailed');
         if (otherFailed && !lostSequence) throw new WriteConflict('a write condition failed', { cause: error });
         if (attempt >= MAX_ATTEMPTS) throw new Error('audit sequence contention did not settle', { cause: error });
         await backoff(attempt);
       }
     }
-  }
-
-  /** Head and entry, plus the trail copy for an entry about a request. */
-  private ownWriteCount(input: AuditEntryInput) {
-    return input.requestId ? 3 : 2;
   }
 
   private async readHead(orgId: string) {
@@ -84,13 +103,15 @@ export class AuditLog implements AuditTrail {
     return { n: (Item?.n as number | undefined) ?? 0, hash: (Item?.hash as string | undefined) ?? GENESIS_HASH };
   }
 
-  private chain(input: AuditEntryInput, head: { n: number; hash: string }): AuditEntry {
-    const unsigned = { ...input, seq: head.n + 1, occurredAt: this.clock.now().toISOString(), prevHash: head.hash };
+  private chain(input: AuditEntryInput, head: { n: number; hash: string }, occurredAt: string): AuditEntry {
+    const unsigned = { ...input, seq: head.n + 1, occurredAt, prevHash: head.hash };
     return { ...unsigned, hash: sha256Hex(canonicalize(unsigned) ?? '') };
   }
 
-  private headAndEntryWrites(entry: AuditEntry, expected: number): TransactItem[] {
-    const head = keys.auditHead(entry.orgId);
+  /** The head (moved once, to the last entry), then each entry, then the trail copies of entries about a request. */
+  private headAndEntryWrites(entries: AuditEntry[], expected: number): TransactItem[] {
+    const last = entries[entries.length - 1];
+    const head = keys.auditHead(last.orgId);
     return [
       {
         Update: {
@@ -100,20 +121,22 @@ export class AuditLog implements AuditTrail {
           ConditionExpression: expected === 0 ? 'attribute_not_exists(n)' : 'n = :expected',
           ExpressionAttributeNames: { '#hash': 'hash' },
           ExpressionAttributeValues: {
-            ':next': entry.seq,
-            ':hash': entry.hash,
+            ':next': last.seq,
+            ':hash': last.hash,
             ...(expected === 0 ? {} : { ':expected': expected }),
           },
         },
       },
-      {
-        Put: {
-          TableName: this.tableName,
-          Item: { ...keys.auditEntry(entry.orgId, entry.seq), kind: 'audit', ...entry },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      ...(entry.requestId ? [this.trailWrite(entry, entry.requestId)] : []),
+      ...entries.map(
+        (entry): TransactItem => ({
+          Put: {
+            TableName: this.tableName,
+            Item: { ...keys.auditEntry(entry.orgId, entry.seq), kind: 'audit', ...entry },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        }),
+      ),
+      ...entries.flatMap((entry) => (entry.requestId ? [this.trailWrite(entry, entry.requestId)] : [])),
     ];
   }
 

@@ -1,9 +1,10 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Client, Member, Organisation, Preset, Team, Template } from '#core/model.ts';
 import type { Directory } from '#core/ports.ts';
 import type { Documents } from './dynamo.ts';
 import { fromItem } from './items.ts';
 import { keys, type ItemKey } from './keys.ts';
+import { queryPrefix } from './query-prefix.ts';
 
 /** Reads of an organisation's configuration: the organisation, members, clients, teams, ... */
 export class DynamoDirectory implements Directory {
@@ -54,20 +55,6 @@ export class DynamoDirectory implements Directory {
   }
 
   private async queryPrefix<T>(pk: string, prefix: string): Promise<T[]> {
-    const records: T[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of page.Items ?? []) records.push(fromItem<T>(item) as T);
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return records;
+    return (await queryPrefix(this.db, this.tableName, pk, prefix)).map((item) => fromItem<T>(item) as T);
   }
 }

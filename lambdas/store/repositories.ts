@@ -6,6 +6,8 @@ import type { Documents } from './dynamo.ts';
 import { DynamoIdempotency } from './idempotency.ts';
 import { DynamoRateLimiter } from './rate-limiter.ts';
 import { DynamoRequests } from './requests.ts';
+import { DynamoEventFeed } from './event-feed.ts';
+import { DynamoWebhooks } from './webhooks.ts';
 
 /** All repositories over one table. */
 export const createRepositories = (
@@ -22,5 +24,7 @@ export const createRepositories = (
     requests: new DynamoRequests(db, tableName, audit),
     idempotency: new DynamoIdempotency(db, tableName, clock),
     rateLimiter: new DynamoRateLimiter(db, tableName, clock, onLimiterThrottled),
+    events: new DynamoEventFeed(db, tableName),
+    webhooks: new DynamoWebhooks(db, tableName, audit),
   };
 };

@@ -6,6 +6,7 @@ import type { AuditLog, TransactItem } from './audit-log.ts';
 import type { Documents } from './dynamo.ts';
 import { fromItem, toItem } from './items.ts';
 import { keys } from './keys.ts';
+import { queryPrefix } from './query-prefix.ts';
 import { INDEXES, TTL_ATTRIBUTE, type IndexDefinition } from './table.ts';
 
 /** DynamoDB TTL removes stored material this long after it should have been purged, as a last safety net. */
@@ -38,12 +39,14 @@ export class DynamoRequests implements HandoffRepository {
     ]);
   }
 
-  async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean) {
+  async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean, followUps: AuditEntryInput[] = []) {
     const writes: TransactItem[] = [this.replaceWrite(before, after)];
     if (purgeMaterial) {
       for (const key of await this.materialKeys(before.id)) writes.push({ Delete: { TableName: this.tableName, Key: key } });
     }
-    return this.audit.append(audit, writes);
+    if (followUps.length === 0) return this.audit.append(audit, writes);
+    const [entry] = await this.audit.append([audit, ...followUps], writes);
+    return entry;
   }
 
   /** Stores the sealed envelope and attachments with the submitted request and its audit entry. */
@@ -111,23 +114,8 @@ export class DynamoRequests implements HandoffRepository {
     };
   }
 
-  private async queryUnder(requestId: string, prefix: string) {
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.request(requestId).pk, ':prefix': prefix },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return items;
+  private queryUnder(requestId: string, prefix: string) {
+    return queryPrefix(this.db, this.tableName, keys.request(requestId).pk, prefix, { consistent: true });
   }
 
   async list(query: RequestQuery) {

@@ -28,6 +28,8 @@ export const INDEXES = {
   byTicket: { indexName: 'byTicket', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
   /** Live requests by the time they expire, for the expiry sweep. */
   byDue: { indexName: 'byDue', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
+  /** Pending webhook deliveries by their next attempt time, for the delivery sweep. */
+  byDelivery: { indexName: 'byDelivery', partitionKey: 'gsi6pk', sortKey: 'gsi6sk' },
 } as const satisfies Record<string, IndexDefinition>;
 
 export const indexList = (): IndexDefinition[] => Object.values(INDEXES);

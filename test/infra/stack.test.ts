@@ -11,6 +11,7 @@ import { WEB_ASSET_NAMES } from '../../web/build.ts';
 import { isStaticEntry, REPO_ROOT, SCHEDULING_ROUTES, WEB_ASSETS_DIR } from '../../lib/api-functions.ts';
 import { EXPIRE_ENTRY, SWEEP_ENTRY } from '../../lib/expiry.ts';
 import { DEFAULT_EMAIL_FROM, HandoffStack } from '../../lib/handoff-stack.ts';
+import { DELIVER_ENTRY, DELIVERY_SWEEP_ENTRY, FAN_OUT_ENTRY } from '../../lib/webhooks.ts';
 
 /**
  * CDK assertions on the synthesised template: named properties, not resource counts. The stack is
@@ -108,6 +109,10 @@ const workerFunctionId = (description: RegExp) => {
 };
 const expiryFunctionId = () => workerFunctionId(/^expiry worker/);
 const sweepFunctionId = () => workerFunctionId(/^expiry sweep/);
+const fanOutFunctionId = () => workerFunctionId(/^webhook fan-out/);
+const deliverFunctionId = () => workerFunctionId(/^webhook delivery: /);
+const deliverySweepFunctionId = () => workerFunctionId(/^webhook delivery sweep/);
+const webhookFunctionIds = () => [fanOutFunctionId(), deliverFunctionId(), deliverySweepFunctionId()];
 const scheduleGroupId = () => onlyId('AWS::Scheduler::ScheduleGroup');
 const scheduleGroupName = () => resources[scheduleGroupId()]!.Properties.Name as string;
 /** The roles EventBridge Scheduler assumes (trusted by scheduler.amazonaws.com). */
@@ -257,8 +262,8 @@ describe('HTTP API', () => {
 describe('functions', () => {
   const allFunctionIds = () => ofType('AWS::Lambda::Function').map(([id]) => id);
 
-  it('are exactly one per handler entry, the fallback, the expiry worker and the sweep', () => {
-    const expected = [...entries().map(functionIdOfEntry), fallbackFunctionId(), expiryFunctionId(), sweepFunctionId()];
+  it('are exactly one per handler entry, the fallback, the expiry worker and the sweep, and the three webhook workers', () => {
+    const expected = [...entries().map(functionIdOfEntry), fallbackFunctionId(), expiryFunctionId(), sweepFunctionId(), ...webhookFunctionIds()];
     expect(new Set(expected).size).toBe(expected.length);
     expect(allFunctionIds().sort()).toEqual(expected.sort());
   });
@@ -310,6 +315,13 @@ describe('functions', () => {
     }
   });
 
+  it('give the webhook workers the table, the URLs, logging settings and the delivery queue, and no schedule settings', () => {
+    const queueId = onlyQueue('DeliveryQueue');
+    for (const id of webhookFunctionIds()) {
+      expect(resources[id]!.Properties.Environment.Variables, id).toEqual({ ...baseEnvironment(), DELIVERY_QUEUE_URL: { Ref: queueId } });
+    }
+  });
+
   it('give the static function where its built files are, and nothing else', () => {
     for (const entry of staticEntries()) {
       expect(resources[functionIdOfEntry(entry)]!.Properties.Environment.Variables).toEqual({
@@ -323,6 +335,7 @@ describe('functions', () => {
   it('give the worker functions time for their work', () => {
     expect(resources[expiryFunctionId()]!.Properties.Timeout).toBe(30);
     expect(resources[sweepFunctionId()]!.Properties.Timeout).toBe(120);
+    expect(resources[deliverFunctionId()]!.Properties.Timeout).toBeGreaterThan(10); // a 10 s POST and its bookkeeping
   });
 
   it('give the fallback function no table name', () => {
@@ -350,13 +363,18 @@ describe('IAM', () => {
     }
   });
 
-  it('scopes every DynamoDB action to the table and its indexes', () => {
+  it('scopes every DynamoDB action to the table and its indexes, and the stream actions to its stream', () => {
     const tableArn = { 'Fn::GetAtt': [tableId(), 'Arn'] };
     const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
+    const streamArn = { 'Fn::GetAtt': [tableId(), 'StreamArn'] };
+    // (CDK's table read grant names GetRecords and GetShardIterator too, on the table: harmless.)
+    const streamActions = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
     for (const statement of allStatements().filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')))) {
+      const onStream = resourcesOf(statement).some((r) => JSON.stringify(r) === JSON.stringify(streamArn));
+      if (onStream) expect(actionsOf(statement).every((a) => streamActions.includes(a))).toBe(true);
       for (const resource of resourcesOf(statement)) {
         expect(resource).not.toBe('*');
-        expect([tableArn, indexArn]).toContainEqual(resource);
+        expect(onStream ? [streamArn] : [tableArn, indexArn]).toContainEqual(resource);
       }
     }
   });
@@ -369,7 +387,7 @@ describe('IAM', () => {
   });
 
   it('lets every API function and both workers read and write the table (rate limits, idempotency, audit, expiry)', () => {
-    for (const id of [...dataEntries().map(functionIdOfEntry), expiryFunctionId(), sweepFunctionId()]) {
+    for (const id of [...dataEntries().map(functionIdOfEntry), expiryFunctionId(), sweepFunctionId(), ...webhookFunctionIds()]) {
       const actions = statementsOfRole(roleIdOfFunction(id)).flatMap(actionsOf);
       expect(actions, id).toEqual(
         expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem']),
@@ -427,7 +445,7 @@ describe('IAM', () => {
   it('attaches no managed policies; function roles trust Lambda, scheduler roles trust Scheduler for this account only', () => {
     const functionRoles = new Set(ofType('AWS::Lambda::Function').map(([id]) => roleIdOfFunction(id)));
     const scheduler = new Set(schedulerRoles().map(([id]) => id));
-    expect(scheduler.size).toBe(2);
+    expect(scheduler.size).toBe(3); // per-request expiries, the expiry sweep, the delivery sweep
     for (const [roleId, role] of ofType('AWS::IAM::Role')) {
       expect(role.Properties.ManagedPolicyArns, roleId).toBeUndefined();
       const trust = role.Properties.AssumeRolePolicyDocument.Statement;
@@ -546,8 +564,7 @@ describe('expiry', () => {
   });
 
   it('runs the sweep every five minutes from a recurring schedule in the default group, as a role that may only invoke the sweep', () => {
-    const schedules = ofType('AWS::Scheduler::Schedule');
-    expect(schedules).toHaveLength(1);
+    const schedules = ofType('AWS::Scheduler::Schedule').filter(([, s]) => s.Properties.Target.Arn['Fn::GetAtt'][0] === sweepFunctionId());
     const sweep = schedules[0]![1].Properties;
     expect(sweep).toMatchObject({
       ScheduleExpression: 'rate(5 minutes)',
@@ -576,8 +593,104 @@ describe('expiry', () => {
     }
     const invokers = allStatements().filter((s) => actionsOf(s).includes('lambda:InvokeFunction'));
     expect(invokers.map((s) => s.Resource).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(
-      [arn(expiryFunctionId()), arn(sweepFunctionId())].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+      [arn(expiryFunctionId()), arn(sweepFunctionId()), arn(deliverySweepFunctionId())].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
     );
+  });
+});
+
+// ---- webhooks ---------------------------------------------------------------------------------------
+
+/** The queue whose logical id starts with the Webhooks construct's id for it. */
+const onlyQueue = (name: string) => {
+  const found = ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith(`Webhooks${name}`));
+  expect(found, name).toHaveLength(1);
+  return found[0]![0];
+};
+const queueArn = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
+const mappingOf = (functionId: string) => {
+  const found = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.FunctionName.Ref === functionId);
+  expect(found, functionId).toHaveLength(1);
+  return found[0]![1].Properties;
+};
+
+describe('webhooks', () => {
+  it('feeds the fan-out from the table stream, filtered to new audit items, with batch item failures, bisection, bounded retries and a DLQ', () => {
+    const mapping = mappingOf(fanOutFunctionId());
+    expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': [tableId(), 'StreamArn'] });
+    expect(mapping.FilterCriteria.Filters.map((f: Json) => JSON.parse(f.Pattern))).toEqual([
+      { eventName: ['INSERT'], dynamodb: { NewImage: { kind: { S: ['audit'] } } } },
+    ]);
+    expect(mapping).toMatchObject({
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      StartingPosition: 'TRIM_HORIZON',
+      DestinationConfig: { OnFailure: { Destination: queueArn(onlyQueue('FanOutDlq')) } },
+    });
+    expect(mapping.BatchSize).toBeGreaterThan(0);
+    expect(mapping.MaximumRetryAttempts).toBeGreaterThan(0);
+    expect(mapping.MaximumRetryAttempts).toBeLessThanOrEqual(10);
+  });
+
+  it('feeds the delivery worker from the delivery queue, reporting batch item failures', () => {
+    const mapping = mappingOf(deliverFunctionId());
+    expect(mapping).toMatchObject({ EventSourceArn: queueArn(onlyQueue('DeliveryQueue')), FunctionResponseTypes: ['ReportBatchItemFailures'] });
+  });
+
+  it('gives the delivery queue a visibility timeout above the worker timeout and a DLQ after a few receives', () => {
+    const queue = resources[onlyQueue('DeliveryQueue')]!.Properties;
+    expect(queue.VisibilityTimeout).toBeGreaterThan(resources[deliverFunctionId()]!.Properties.Timeout);
+    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: queueArn(onlyQueue('DeliveryDlq')), maxReceiveCount: 5 });
+    for (const name of ['DeliveryQueue', 'DeliveryDlq', 'FanOutDlq']) {
+      expect(resources[onlyQueue(name)]!.Properties.SqsManagedSseEnabled, name).toBe(true);
+    }
+  });
+
+  it('alarms as soon as either DLQ holds a message', () => {
+    for (const name of ['FanOutDlq', 'DeliveryDlq']) {
+      const alarms = ofType('AWS::CloudWatch::Alarm').filter(([, a]) =>
+        (a.Properties.Dimensions as Json[]).some((d) => d.Name === 'QueueName' && d.Value['Fn::GetAtt']?.[0] === onlyQueue(name)),
+      );
+      expect(alarms, name).toHaveLength(1);
+      expect(alarms[0]![1].Properties).toMatchObject({
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        ComparisonOperator: 'GreaterThanThreshold',
+        Threshold: 0,
+        EvaluationPeriods: 1,
+      });
+    }
+  });
+
+  it('runs the delivery sweep every five minutes, as a role that may only invoke it', () => {
+    const schedules = ofType('AWS::Scheduler::Schedule').filter(([, s]) => s.Properties.Target.Arn['Fn::GetAtt'][0] === deliverySweepFunctionId());
+    expect(schedules).toHaveLength(1);
+    const sweep = schedules[0]![1].Properties;
+    expect(sweep).toMatchObject({ ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED', FlexibleTimeWindow: { Mode: 'OFF' } });
+    expect(statementsOfRole(sweep.Target.RoleArn['Fn::GetAtt'][0])).toEqual([
+      { Sid: 'InvokeDeliverySweep', Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arn(deliverySweepFunctionId()) },
+    ]);
+  });
+
+  it('grants least privilege: stream read to the fan-out only, sending to the delivery queue, consuming to the worker only', () => {
+    const deliveryQueue = queueArn(onlyQueue('DeliveryQueue'));
+    for (const [roleId] of ofType('AWS::IAM::Role')) {
+      const statements = statementsOfRole(roleId);
+      const stream = statements.filter((s) => JSON.stringify(resourcesOf(s)).includes('StreamArn'));
+      expect(stream.length > 0, roleId).toBe(roleId === roleIdOfFunction(fanOutFunctionId()));
+      const receive = statements.filter((s) => actionsOf(s).includes('sqs:ReceiveMessage'));
+      expect(receive.length > 0, roleId).toBe(roleId === roleIdOfFunction(deliverFunctionId()));
+      for (const statement of statements.filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')))) {
+        expect(resourcesOf(statement)).not.toContain('*');
+      }
+    }
+    for (const id of webhookFunctionIds()) {
+      const sends = statementsOfRole(roleIdOfFunction(id)).filter((s) => actionsOf(s).includes('sqs:SendMessage'));
+      expect(sends.flatMap(resourcesOf), id).toContainEqual(deliveryQueue);
+      const actions = statementsOfRole(roleIdOfFunction(id)).flatMap(actionsOf);
+      expect(actions.filter((a) => /^(ses|sns|scheduler|iam|lambda):/.test(a)), id).toEqual([]);
+    }
+    const fanOutSends = statementsOfRole(roleIdOfFunction(fanOutFunctionId())).filter((s) => actionsOf(s).includes('sqs:SendMessage'));
+    expect(fanOutSends.flatMap(resourcesOf)).toContainEqual(queueArn(onlyQueue('FanOutDlq')));
   });
 });
 
@@ -606,6 +719,9 @@ describe('bundles', () => {
     { name: 'fallback', entry: FALLBACK_ENTRY, functionId: fallbackFunctionId() },
     { name: 'expire', entry: EXPIRE_ENTRY, functionId: expiryFunctionId() },
     { name: 'sweep', entry: SWEEP_ENTRY, functionId: sweepFunctionId() },
+    { name: 'fan-out', entry: FAN_OUT_ENTRY, functionId: fanOutFunctionId() },
+    { name: 'deliver', entry: DELIVER_ENTRY, functionId: deliverFunctionId() },
+    { name: 'delivery-sweep', entry: DELIVERY_SWEEP_ENTRY, functionId: deliverySweepFunctionId() },
   ];
 
   it('every route, the fallback and the workers point at an existing handler file', () => {
@@ -673,7 +789,7 @@ describe('context', () => {
     const json = t.toJSON().Resources as Record<string, Json>;
     const functions = Object.values(json).filter((r) => r.Type === 'AWS::Lambda::Function');
     const apiFunctions = functions.filter((fn) => fn.Properties.Environment.Variables.TABLE_NAME);
-    expect(apiFunctions).toHaveLength(dataEntries().length + 2); // and the expiry worker and sweep
+    expect(apiFunctions).toHaveLength(dataEntries().length + 5); // and the expiry worker and sweep, and the three webhook workers
     for (const fn of apiFunctions) {
       expect(fn.Properties.Environment.Variables).toMatchObject({
         APP_URL: 'https://handoff.example.org',

@@ -222,4 +222,45 @@ describe('AuditLog', () => {
     const stored = await expectIntactChain(orgId, 1);
     expect(['one', 'two']).toContain(stored[0].data.details.marker);
   });
+  it('appends several entries in one transaction: consecutive numbers, chained, the head moved once to the last', async () => {
+    const orgId = newId();
+    const log = processLog();
+    await log.record(input(orgId, 'first'));
+    const pair = await log.append([input(orgId, 'second'), input(orgId, 'third', 'test.follow_up')], [putNew(`P#${orgId}`)]);
+    expect(pair.map((entry) => entry.seq)).toEqual([2, 3]);
+    expect(pair[1].prevHash).toBe(pair[0].hash);
+    expect(pair[1].occurredAt).toBe(pair[0].occurredAt);
+    const stored = await expectIntactChain(orgId, 3);
+    expect(stored.map((entry) => entry.type)).toEqual(['test.appended', 'test.appended', 'test.follow_up']);
+    expect(await item(`P#${orgId}`)).toBeDefined();
+    // A single append afterwards continues from the last of them.
+    expect(await log.record(input(orgId, 'fourth'))).toMatchObject({ seq: 4, prevHash: pair[1].hash });
+  });
+
+  it('writes none of several entries when an extra write fails, and keeps them together under contention', async () => {
+    const orgId = newId();
+    const log = processLog();
+    await log.record(input(orgId, 'first'));
+    const failed = log.append([input(orgId, 'a'), input(orgId, 'b')], [updateMissing(`Missing#${orgId}`)]);
+    await expect(failed).rejects.toBeInstanceOf(WriteConflict);
+    await expectIntactChain(orgId, 1);
+
+    const logs = [processLog(), processLog(), processLog()];
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        i % 2 === 0
+          ? logs[i % 3].append([input(orgId, `pair-${i}`), input(orgId, `pair-${i}`, 'test.follow_up')], [])
+          : logs[i % 3].record(input(orgId, `single-${i}`)),
+      ),
+    );
+    const stored = await expectIntactChain(orgId, 1 + 6 * 2 + 6);
+    // Each pair's follow-up comes right after its first entry.
+    stored.forEach((entry, index) => {
+      if (entry.type === 'test.follow_up') expect(stored[index - 1].data.details.marker).toBe(entry.data.details.marker);
+    });
+  });
+
+  it('refuses entries of different organisations in one transaction', async () => {
+    await expect(processLog().append([input(newId(), 'a'), input(newId(), 'b')], [])).rejects.toThrow();
+  });
 });

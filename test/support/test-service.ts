@@ -52,6 +52,10 @@ export const startTestService = async (
     timers?: boolean;
     /** The expiry scheduler handlers use; default none (or the timers when `timers` is on). */
     scheduler?: ExpiryScheduler;
+    /** The local webhook pipeline (stream poller, timer queue, delivery worker); off by default. */
+    webhooks?: boolean;
+    /** Lets webhooks go to loopback receivers; off by default. */
+    allowLoopbackWebhooks?: boolean;
   } = {},
 ): Promise<TestService> => {
   const outboxDir = mkdtempSync(join(tmpdir(), 'handoff-outbox-'));
@@ -62,6 +66,8 @@ export const startTestService = async (
     clock: options.clock,
     timers: options.timers ?? false,
     scheduler: options.scheduler,
+    webhooks: options.webhooks ?? false,
+    allowLoopbackWebhooks: options.allowLoopbackWebhooks ?? false,
     announce: () => undefined,
   });
 

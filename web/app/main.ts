@@ -117,10 +117,10 @@ const objectUrl = (blob: Blob) => {
   return url;
 };
 
-const navigate = (path: string, options: { replace?: boolean; keepMessages?: boolean } = {}) => {
+const navigate = (path: string, options: { replace?: boolean; keepMessages?: boolean; focus?: boolean } = {}) => {
   if (options.replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
-  void render({ focus: true, keepMessages: options.keepMessages });
+  void render({ focus: options.focus ?? true, keepMessages: options.keepMessages });
 };
 
 const link = (path: string, text: string, attributes: Record<string, string> = {}) => h('a', { href: path, ...attributes }, text);
@@ -164,7 +164,7 @@ const render = async (options: { focus?: boolean; keepMessages?: boolean } = {})
   try {
     if (!session.me) await refreshMe();
   } catch (error) {
-    if (error instanceof ApiFailure && error.status === 401) return navigate('/app/sign-in', { replace: true, keepMessages: true });
+    if (error instanceof ApiFailure && error.status === 401) return navigate('/app/sign-in', { replace: true, keepMessages: true, focus: !!options.focus });
     replaceChildren(content(), h('h1', {}, 'Credential Handoff'), h('p', {}, 'The service could not be reached.'));
     return sayError(messageOf(error));
   }
@@ -243,7 +243,7 @@ const signInPage = async (): Promise<HTMLElement | null> => {
       const answer = await post<Me>('/app/api/session', { token });
       session.me = answer;
       await refreshMe().catch(() => undefined);
-      navigate('/app', { replace: true });
+      navigate('/app', { replace: true, focus: false });
       return null;
     } catch (error) {
       sayError(
@@ -504,31 +504,27 @@ const requestsPage = async () => {
     !local || local.fingerprint !== session.me!.member.identity_key?.fingerprint
       ? h('p', { class: 'notice' }, 'This browser cannot open credentials yet. ', link('/app/key', 'Set up or import your key'), '.')
       : null;
-  const body =
-    data.length === 0
-      ? h('p', {}, 'No requests yet.')
-      : h(
-          'table',
-          { id: 'requests' },
-          h('caption', {}, 'Requests you asked for or receive, newest first'),
-          h('thead', {}, h('tr', {}, ...['Subject', 'Client', 'Status', 'Created', 'Submitted', 'Expires'].map((text) => h('th', { scope: 'col' }, text)))),
-          h(
-            'tbody',
-            {},
-            ...data.map((request) =>
-              h(
-                'tr',
-                {},
-                h('th', { scope: 'row' }, h('a', { href: `/app/requests/${request.id}`, 'data-request-id': request.id }, request.subject.name)),
-                h('td', {}, request.client?.name ?? '—'),
-                h('td', {}, statusBadge(request.status)),
-                h('td', {}, formatTime(request.created_at)),
-                h('td', {}, formatTime(request.submitted_at)),
-                h('td', {}, formatTime(request.status === 'submitted' ? request.record_expires_at : ['pending', 'opened'].includes(request.status) ? request.link_expires_at : null)),
-              ),
-            ),
-          ),
-        );
+  const expiresAt = (request: RequestView) =>
+    request.status === 'submitted' ? request.record_expires_at : ['pending', 'opened'].includes(request.status) ? request.link_expires_at : null;
+  const row = (request: RequestView) =>
+    h(
+      'tr',
+      {},
+      h('th', { scope: 'row', class: 'nowrap' }, h('a', { href: `/app/requests/${request.id}`, 'data-request-id': request.id }, request.subject.name)),
+      h('td', {}, request.client?.name ?? '—'),
+      h('td', {}, statusBadge(request.status)),
+      h('td', { class: 'nowrap' }, formatTime(request.created_at, 'short')),
+      h('td', { class: 'nowrap' }, formatTime(request.submitted_at, 'short')),
+      h('td', { class: 'nowrap' }, formatTime(expiresAt(request), 'short')),
+    );
+  const table = h(
+    'table',
+    { id: 'requests' },
+    h('caption', {}, 'Requests you asked for or receive, newest first'),
+    h('thead', {}, h('tr', {}, ...['Subject', 'Client', 'Status', 'Created', 'Submitted', 'Expires'].map((text) => h('th', { scope: 'col' }, text)))),
+    h('tbody', {}, ...data.map(row)),
+  );
+  const body = data.length === 0 ? h('p', {}, 'No requests yet.') : h('div', { class: 'table-wrap' }, table);
   return h('div', {}, h('h1', {}, 'My requests'), keyNotice, body);
 };
 
@@ -547,6 +543,14 @@ const EVENT_TEXT: Record<string, string> = {
   'request.revoked': 'Revoked',
   'request.expired': 'Expired; material destroyed',
   'request.reported': 'Reported by the subject',
+};
+
+const VERIFICATION_TEXT: Record<string, string> = {
+  none: 'None',
+  challenge: 'Code given by phone or in person',
+  email_otp: 'Code sent by email',
+  either: 'Either code',
+  both: 'Both codes',
 };
 
 const actorText = (actor: AuditEntry['actor']) => (actor ? (actor.label ? `${actor.label} (${actor.type})` : actor.type) : 'system');
@@ -614,7 +618,7 @@ const detailPage = async (id: string) => {
       ['Recipients', request.recipients.map((r) => r.label).join(', ')],
       ['Reason given', request.justification],
       ['Ticket', request.ticket?.ref ? `${request.ticket.ref}${request.ticket.status ? ` (${request.ticket.status})` : ''}` : null],
-      ['Verification', request.verification_mode],
+      ['Verification', VERIFICATION_TEXT[request.verification_mode] ?? request.verification_mode],
       ['Created', formatTime(request.created_at)],
       ['Link expires', request.link_expires_at && ['pending', 'opened'].includes(request.status) ? formatTime(request.link_expires_at) : null],
       ['Opened', request.opened_at ? formatTime(request.opened_at) : null],
@@ -761,18 +765,19 @@ const membersPage = async () => {
       h('td', {}, action),
     );
   });
+  const table = h(
+    'table',
+    { id: 'members' },
+    h('caption', {}, `Members of ${session.me!.organisation.name}`),
+    h('thead', {}, h('tr', {}, ...['Member', 'Role', 'Key and fingerprint', 'Action'].map((text) => h('th', { scope: 'col' }, text)))),
+    h('tbody', {}, ...rows),
+  );
   return h(
     'div',
     {},
     h('h1', {}, 'Members'),
     h('p', {}, 'A replaced key must be approved before requests are sealed to it. Before approving, check its fingerprint with the member by phone or in person.'),
-    h(
-      'table',
-      { id: 'members' },
-      h('caption', {}, `Members of ${session.me!.organisation.name}`),
-      h('thead', {}, h('tr', {}, ...['Member', 'Role', 'Key and fingerprint', 'Action'].map((text) => h('th', { scope: 'col' }, text)))),
-      h('tbody', {}, ...rows),
-    ),
+    h('div', { class: 'table-wrap' }, table),
   );
 };
 

@@ -68,10 +68,10 @@ export const busy = async <T>(button: HTMLButtonElement | null, work: () => Prom
   }
 };
 
-export const formatTime = (iso: string | null | undefined) => {
+export const formatTime = (iso: string | null | undefined, style: 'medium' | 'short' = 'medium') => {
   if (!iso) return '—';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString('en-GB', { dateStyle: style, timeStyle: 'short' });
 };
 
 /** A definition list from label/value pairs, skipping empty values. */

@@ -185,7 +185,9 @@ const verifyIntro = (request: SubjectRequest) => {
 };
 
 const attemptsText = (verification: Verification) =>
-  `${verification.attempts_left} ${verification.attempts_left === 1 ? 'attempt' : 'attempts'} left before this link locks.`;
+  typeof verification.attempts_left === 'number'
+    ? `${verification.attempts_left} ${verification.attempts_left === 1 ? 'attempt' : 'attempts'} left before this link locks.`
+    : '';
 
 const verifyStep = (request: SubjectRequest) => {
   const challenge = needsChallenge(request)
@@ -237,9 +239,6 @@ const verifyStep = (request: SubjectRequest) => {
     const challengeCode = (document.getElementById('challenge-code') as HTMLInputElement | null)?.value.replace(/\s+/g, '') ?? '';
     const emailCode = (document.getElementById('email-code') as HTMLInputElement | null)?.value.replace(/\s+/g, '') ?? '';
     if (!challengeCode && !emailCode) return sayError('Enter a code first.');
-    if (request.verification_mode === 'both' && needsChallenge(request) && needsEmail(request) && (!challengeCode || !emailCode)) {
-      return sayError('Enter both codes: the one you were given and the one from the email.');
-    }
     const body: Record<string, string> = {};
     if (challengeCode) body.challenge_code = challengeCode;
     if (emailCode) body.email_code = emailCode;
@@ -261,7 +260,7 @@ const verifyStep = (request: SubjectRequest) => {
       const progressed = (verification.challenge_passed && !before.challenge_passed) || (verification.email_passed && !before.email_passed);
       renderSteps(request, false);
       if (progressed) say('That code was accepted. Now enter the other code.');
-      else sayError(`That code was not right. ${attemptsText(verification)}`);
+      else sayError(`That code was not right. ${attemptsText(verification)}`.trim());
     });
   });
 

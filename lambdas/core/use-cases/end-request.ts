@@ -19,6 +19,8 @@ export interface Ending {
   apply(request: HandoffRequest, at: string): HandoffRequest;
   details(request: HandoffRequest): Record<string, unknown>;
   purgeMaterial: boolean;
+  /** Whether the organisation's rotation signal (policy) follows this ending with credential.rotation_recommended. */
+  signalsRotation?: boolean;
 }
 
 const MAX_RACES = 5;
@@ -30,12 +32,15 @@ export interface EndingParty {
   load(requestId: string): Promise<HandoffRequest>;
   /** Further event data about the party (for example the acting `member`). */
   data?: Record<string, unknown>;
+  /** The organisation's policy `rotationSignal`. */
+  rotationSignal?: boolean;
 }
 
 /** An API key's caller: requests within its organisation and client scope. */
 const apiParty = (deps: Deps, caller: Caller): EndingParty => ({
   orgId: caller.org.id,
   actor: apiActor(caller),
+  rotationSignal: caller.org.policy.rotationSignal,
   load: (requestId) => findVisibleRequest(deps.requests, caller, requestId),
 });
 
@@ -51,20 +56,21 @@ export const endRequest = async (deps: Deps, party: EndingParty, requestId: stri
     const after = ending.apply(before, at);
     const view = toRequestView(after, deps.urls);
     const actor = party.actor;
+    const entry = (type: string, details: Record<string, unknown>) => ({
+      orgId: party.orgId,
+      type,
+      actor,
+      clientId: after.client.id,
+      requestId: after.id,
+      data: { request: view, ...party.data, actor: { type: actor.type, label: actor.label }, details },
+    });
+    // The rotation signal goes in the same transaction as the completion: it exists exactly when the completion does.
+    const followUps =
+      ending.signalsRotation && party.rotationSignal
+        ? [entry('credential.rotation_recommended', { reason: 'credential_handed_over', ...ending.details(after) })]
+        : [];
     try {
-      await deps.requests.update(
-        before,
-        after,
-        {
-          orgId: party.orgId,
-          type: ending.eventType,
-          actor,
-          clientId: after.client.id,
-          requestId: after.id,
-          data: { request: view, ...party.data, actor: { type: actor.type, label: actor.label }, details: ending.details(after) },
-        },
-        ending.purgeMaterial,
-      );
+      await deps.requests.update(before, after, entry(ending.eventType, ending.details(after)), ending.purgeMaterial, followUps);
       // The request has ended: its expiry schedule is no longer needed (a failure is tolerated).
       await syncExpirySchedule(deps, after);
       return view;
@@ -88,6 +94,7 @@ export const completion = (purgeReason: string): Ending => ({
   apply: (request, at) => complete(request, at, purgeReason),
   details: (request) => ({ purge_reason: request.purgeReason }),
   purgeMaterial: true,
+  signalsRotation: true,
 });
 
 export const completeRequest = (deps: Deps, caller: Caller, requestId: string) =>

@@ -121,6 +121,7 @@ export const completeAsMember = (deps: MemberRequestDeps, caller: MemberCaller, 
       orgId: caller.org.id,
       actor: memberActor(caller.member),
       data: { member: memberRef(caller.member) },
+      rotationSignal: caller.org.policy.rotationSignal,
       load: async (id) => {
         const { request, relation } = await findMemberRequest(deps.requests, caller, id);
         if (!relation.recipient && !relation.requester && !relation.manager) {

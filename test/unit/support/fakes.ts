@@ -142,6 +142,8 @@ export interface UpdateCall {
   after: HandoffRequest;
   audit: AuditEntryInput;
   purgeMaterial: boolean;
+  /** Entries appended after `audit` in the same transaction. */
+  followUps?: AuditEntryInput[];
 }
 
 /** An in-memory RequestRepository with optimistic locking on `version`, recording every call. */
@@ -174,15 +176,18 @@ export class FakeRequestRepository implements RequestRepository {
     this.created.push({ request: structuredClone(request), linkTokenHash, audit: structuredClone(audit) });
     return auditEntryOf(audit, ++this.seq);
   }
-  async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean) {
-    const call = { before: structuredClone(before), after: structuredClone(after), audit: structuredClone(audit), purgeMaterial };
+  async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean, followUps: AuditEntryInput[] = []) {
+    const call: UpdateCall = { before: structuredClone(before), after: structuredClone(after), audit: structuredClone(audit), purgeMaterial };
+    if (followUps.length) call.followUps = structuredClone(followUps);
     this.updateAttempts += 1;
     this.beforeUpdate?.(call, this.updateAttempts);
     const stored = this.items.get(before.id);
     if (!stored || stored.version !== before.version) throw new WriteConflict('the request changed');
     this.items.set(after.id, { ...structuredClone(after), version: before.version + 1 });
     this.updates.push(call);
-    return auditEntryOf(audit, ++this.seq);
+    const entry = auditEntryOf(audit, ++this.seq);
+    this.seq += followUps.length;
+    return entry;
   }
 }
 

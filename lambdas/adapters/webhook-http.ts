@@ -1,0 +1,119 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import type { WebhookPoster, WebhookRequest } from '#core/ports.ts';
+import { checkWebhookUrl, isPublicAddress } from '#core/webhook-url.ts';
+
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+/** dns.promises.lookup with `{ all: true }`; injectable so tests can make any name resolve anywhere. */
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+/** The target was refused before connecting (scheme, or an address that is not public). */
+export class WebhookTargetRefused extends Error {
+  override readonly name = 'WebhookTargetRefused';
+}
+
+export interface WebhookHttpOptions {
+  /**
+   * Loopback receivers (127.0.0.0/8, ::1), and plain http to them, are allowed: the local runtime
+   * and tests only. The deployed wiring never sets it. Private and other special addresses stay refused.
+   */
+  allowLoopback?: boolean;
+  resolve?: Resolver;
+  /** Defaults to node:http / node:https `request`. */
+  transport?: { http: typeof http.request; https: typeof https.request };
+  /** Largest response body read (and thrown away). */
+  maxResponseBytes?: number;
+}
+
+const systemResolve: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+const isLoopback = (address: string) => {
+  try {
+    const parsed = ipaddr.process(address);
+    return parsed.range() === 'loopback';
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The outbound webhook client. Checks the target at connect time against DNS rebinding: resolves
+ * the host itself, refuses if ANY address is not public (loopback only when allowed), and connects
+ * to the address it checked (a `lookup` that answers only that address), so a second resolution
+ * cannot swap it. Never follows redirects: a 3xx is just a status. One overall timeout.
+ */
+export class WebhookHttp implements WebhookPoster {
+  private readonly resolve: Resolver;
+  private readonly transport: NonNullable<WebhookHttpOptions['transport']>;
+
+  constructor(private readonly options: WebhookHttpOptions = {}) {
+    this.resolve = options.resolve ?? systemResolve;
+    this.transport = options.transport ?? { http: http.request, https: https.request };
+  }
+
+  /** The address to connect to, after checking every address the name resolves to. */
+  async checkedAddress(url: URL): Promise<ResolvedAddress> {
+    const allowLoopback = this.options.allowLoopback === true;
+    const form = checkWebhookUrl(url.href, { allowLoopback });
+    if (!form.ok) throw new WebhookTargetRefused(`webhook URL refused: ${form.reason}`);
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const addresses = ipaddr.isValid(host) ? [{ address: host, family: host.includes(':') ? 6 : 4 }] : await this.resolve(host);
+    if (addresses.length === 0) throw new WebhookTargetRefused('webhook host has no address');
+    for (const { address } of addresses) {
+      if (isPublicAddress(address)) continue;
+      if (allowLoopback && isLoopback(address)) continue;
+      throw new WebhookTargetRefused('webhook host resolves to an address that is not public');
+    }
+    if (url.protocol === 'http:' && !addresses.every(({ address }) => isLoopback(address))) {
+      throw new WebhookTargetRefused('plain http is allowed to loopback receivers only');
+    }
+    return addresses[0]!;
+  }
+
+  async post(request: WebhookRequest): Promise<{ status: number }> {
+    const url = new URL(request.url);
+    const pinned = await this.checkedAddress(url);
+    const lookup: LookupFunction = (_hostname, options, callback) => {
+      if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
+      else callback(null, pinned.address, pinned.family);
+    };
+    const send = url.protocol === 'https:' ? this.transport.https : this.transport.http;
+    const maxBytes = this.options.maxResponseBytes ?? 64 * 1024;
+    return new Promise((resolve, reject) => {
+      const req = send(
+        url,
+        {
+          method: 'POST',
+          headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
+          lookup,
+          agent: false,
+        },
+        (res) => {
+          let read = 0;
+          res.on('data', (chunk: Buffer) => {
+            read += chunk.length;
+            if (read > maxBytes) res.destroy();
+          });
+          res.on('error', () => undefined);
+          res.on('close', () => {
+            clearTimeout(timer);
+            resolve({ status: res.statusCode ?? 0 });
+          });
+          res.resume();
+        },
+      );
+      const timer = setTimeout(() => req.destroy(new Error('webhook timed out')), request.timeoutMs);
+      req.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      req.end(request.body);
+    });
+  }
+}

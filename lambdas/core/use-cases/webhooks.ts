@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { apiActor, type Caller } from '../caller.ts';
+import type { Clock } from '../clock.ts';
+import { notFound, validationFailed, WriteConflict, type FieldErrors } from '../errors.ts';
+import { isSubscribableEventType, SUBSCRIBABLE_EVENT_TYPES } from '../events.ts';
+import { newId } from '../ids.ts';
+import { fieldErrorsOf } from '../validation.ts';
+import { checkWebhookUrl, type WebhookUrlOptions } from '../webhook-url.ts';
+import { newWebhookSecret } from '../webhook-signature.ts';
+import { toWebhookView, type WebhookRepository, type WebhookSubscription } from '../webhooks.ts';
+
+export interface WebhookDeps {
+  webhooks: WebhookRepository;
+  clock: Clock;
+  webhookPolicy: WebhookUrlOptions;
+}
+
+/** POST /webhooks body; the URL and the event types are judged after the shape. */
+export const createWebhookBody = z.strictObject({
+  url: z.string('Must be a URL.').min(1, 'Must be a URL.').max(2048, 'Must be at most 2048 characters.'),
+  events: z.array(z.string('Must be an event type.'), 'Must be an array of event types.').min(1, 'Must list at least one event type.'),
+  description: z.string('Must be a string.').max(200, 'Must be at most 200 characters.').nullish(),
+});
+
+/** A client-scoped key sees only its client's subscriptions; an organisation-wide key sees all. */
+const visibleTo = (caller: Caller, subscription: WebhookSubscription) =>
+  caller.apiKey.clientId === null || subscription.clientId === caller.apiKey.clientId;
+
+/**
+ * POST /webhooks: subscribes an https URL on a public host to some event types. A client-scoped
+ * key's subscription gets only that client's events. Answers the Webhook with its signing secret,
+ * shown this once.
+ */
+export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: unknown) => {
+  const parsed = createWebhookBody.safeParse(input ?? {});
+  const errors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+
+  let url = '';
+  if (parsed.success) {
+    const check = checkWebhookUrl(parsed.data.url, deps.webhookPolicy);
+    if (check.ok) url = check.url;
+    else add('url', check.reason);
+    for (const type of parsed.data.events) {
+      if (type === 'ping') add('events', '"ping" is sent by the test action only and cannot be subscribed to.');
+      else if (!isSubscribableEventType(type)) {
+        add('events', `Unknown event type ${JSON.stringify(type)}; one of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}.`);
+      }
+    }
+  }
+  if (!parsed.success || Object.keys(errors).length > 0) throw validationFailed(errors);
+
+  const body = parsed.data;
+  const subscription: WebhookSubscription = {
+    id: newId(),
+    orgId: caller.org.id,
+    url,
+    description: body.description ?? null,
+    events: [...new Set(body.events)],
+    isActive: true,
+    clientId: caller.apiKey.clientId,
+    createdVia: 'api',
+    failingSince: null,
+    lastDeliveredAt: null,
+    createdAt: deps.clock.now().toISOString(),
+    secrets: [{ secret: newWebhookSecret(), expiresAt: null }],
+  };
+  await deps.webhooks.create(subscription, apiActor(caller));
+  return { ...toWebhookView(subscription), secret: subscription.secrets[0].secret };
+};
+
+/** GET /webhooks: the subscriptions this key may see. */
+export const listWebhooks = async (deps: Pick<WebhookDeps, 'webhooks'>, caller: Caller) => {
+  const all = await deps.webhooks.listForOrg(caller.org.id);
+  return { object: 'list' as const, data: all.filter((subscription) => visibleTo(caller, subscription)).map(toWebhookView) };
+};
+
+/** DELETE /webhooks/{id}: unsubscribes; 404 when there is no such subscription this key may see. */
+export const deleteWebhook = async (deps: Pick<WebhookDeps, 'webhooks'>, caller: Caller, webhookId: string) => {
+  const subscription = await deps.webhooks.get(caller.org.id, webhookId);
+  if (!subscription || !visibleTo(caller, subscription)) throw notFound('No webhook with this id.');
+  try {
+    await deps.webhooks.delete(subscription, apiActor(caller));
+  } catch (error) {
+    // Deleted meanwhile by another call: it is gone, as this call asked.
+    if (error instanceof WriteConflict) throw notFound('No webhook with this id.');
+    throw error;
+  }
+};

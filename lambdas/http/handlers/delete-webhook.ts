@@ -1,0 +1,23 @@
+import { notFound } from '#core/errors.ts';
+import { isId } from '#core/ids.ts';
+import { deleteWebhook } from '#core/use-cases/webhooks.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { apiHandler, lazyHandler } from '../api-handler.ts';
+import { noContent } from '../responses.ts';
+import { ROUTES } from '../routes.ts';
+
+/** DELETE /v1/webhooks/{id} */
+export const createHandler = (deps: AppDeps) =>
+  apiHandler(deps, {
+    scope: ROUTES.deleteWebhook.scope,
+    handle: async ({ caller, event }) => {
+      const id = event.pathParameters?.id;
+      // An id that cannot exist is simply not found.
+      if (!isId(id)) throw notFound('No webhook with this id.');
+      await deleteWebhook(deps, caller, id);
+      return noContent();
+    },
+  });
+
+export const handler = lazyHandler(() => createHandler(wiring()));

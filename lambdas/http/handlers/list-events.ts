@@ -1,0 +1,19 @@
+import { listEvents, listEventsQuery } from '#core/use-cases/list-events.ts';
+import { parseOrThrow } from '#core/validation.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { apiHandler, lazyHandler } from '../api-handler.ts';
+import { json } from '../responses.ts';
+import { ROUTES } from '../routes.ts';
+
+/** GET /v1/events */
+export const createHandler = (deps: AppDeps) =>
+  apiHandler(deps, {
+    scope: ROUTES.listEvents.scope,
+    handle: async ({ caller, event }) => {
+      const query = parseOrThrow(listEventsQuery, event.queryStringParameters ?? {});
+      return json(200, await listEvents(deps, caller, query));
+    },
+  });
+
+export const handler = lazyHandler(() => createHandler(wiring()));

@@ -1,0 +1,15 @@
+import { listWebhooks } from '#core/use-cases/webhooks.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { apiHandler, lazyHandler } from '../api-handler.ts';
+import { json } from '../responses.ts';
+import { ROUTES } from '../routes.ts';
+
+/** GET /v1/webhooks */
+export const createHandler = (deps: AppDeps) =>
+  apiHandler(deps, {
+    scope: ROUTES.listWebhooks.scope,
+    handle: async ({ caller }) => json(200, await listWebhooks(deps, caller)),
+  });
+
+export const handler = lazyHandler(() => createHandler(wiring()));

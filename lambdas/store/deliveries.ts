@@ -1,0 +1,315 @@
+import { createHash } from 'node:crypto';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { encodeTime } from 'ulid';
+import { WriteConflict } from '#core/errors.ts';
+import type { AuditEntry } from '#core/ports.ts';
+import type { AuditLog, TransactItem } from './audit-log.ts';
+import { isConditionFailure, type Documents } from './dynamo.ts';
+import { fromItem } from './items.ts';
+import { keys } from './keys.ts';
+import { INDEXES } from './table.ts';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
+
+/** One event's delivery to one webhook subscription; its state lives here, not in the queue. */
+export interface Delivery {
+  /** ULID, sent as X-Service-Delivery; derived from (webhook, event) so a redelivered stream record finds the same one. */
+  id: string;
+  webhookId: string;
+  orgId: string;
+  clientId: string | null;
+  eventSeq: number;
+  eventType: string;
+  /** The `webhook-id` header: one per delivery, kept across automatic retries. */
+  webhookMessageId: string;
+  attempts: number;
+  nextAttemptAt: string;
+  status: DeliveryStatus;
+  createdAt: string;
+  lastAttemptAt: string | null;
+  /** HTTP status of the last attempt, or null when no answer came. */
+  lastStatus: number | null;
+  /** Short reason of the last failed attempt (never a secret or body). */
+  lastError: string | null;
+}
+
+/** A webhook subscription as stored by lambdas/store/webhooks.ts (`ORG#<orgId>` / `WEBHOOK#<id>`). */
+export interface WebhookTarget {
+  id: string;
+  orgId: string;
+  url: string;
+  events: string[];
+  isActive: boolean;
+  clientId: string | null;
+  failingSince: string | null;
+  lastDeliveredAt: string | null;
+  secrets: Array<{ secret: string; expiresAt: string | null }>;
+}
+
+const DELIVERY_SHARDS = 4;
+const deliveryKey = (id: string) => ({ pk: `DELIVERY#${id}`, sk: 'DELIVERY' });
+const webhookKey = (orgId: string, webhookId: string) => ({ pk: `ORG#${orgId}`, sk: `WEBHOOK#${webhookId}` });
+const dueShard = (id: string) => `DELIVERY_DUE#${id.charCodeAt(id.length - 1) % DELIVERY_SHARDS}`;
+const dueSort = (nextAttemptAt: string, id: string) => `${nextAttemptAt}#${id}`;
+
+const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+/**
+ * A lower-case ULID whose time is the event's and whose random part is a hash of (webhook, event):
+ * the same pair always gives the same id, so the fan-out's conditional put is idempotent.
+ */
+export const deliveryIdFor = (webhookId: string, eventSeq: number, occurredAt: string) => {
+  const digest = createHash('sha256').update(`${webhookId}#${eventSeq}`).digest();
+  let bits = 0n;
+  for (const byte of digest.subarray(0, 10)) bits = (bits << 8n) | BigInt(byte);
+  let random = '';
+  for (let i = 0; i < 16; i++) {
+    random = CROCKFORD[Number(bits & 31n)] + random;
+    bits >>= 5n;
+  }
+  const time = Date.parse(occurredAt);
+  return `${encodeTime(Number.isNaN(time) ? 0 : time, 10).toLowerCase()}${random}`;
+};
+
+/**
+ * Webhook deliveries in the single table: `DELIVERY#<id>` / `DELIVERY`, and while pending, in the
+ * byDelivery index under `DELIVERY_DUE#<shard>` ordered by next attempt time.
+ */
+export class DeliveryStore {
+  constructor(
+    private readonly db: Documents,
+    private readonly tableName: string,
+    private readonly audit: Pick<AuditLog, 'append'>,
+  ) {}
+
+  /** Stores a new delivery; false when it already exists (a redelivered stream record). */
+  async create(delivery: Delivery): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...deliveryKey(delivery.id),
+            kind: 'webhook_delivery',
+            gsi6pk: dueShard(delivery.id),
+            gsi6sk: dueSort(delivery.nextAttemptAt, delivery.id),
+            ...delivery,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async get(id: string): Promise<Delivery | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: deliveryKey(id), ConsistentRead: true }));
+    return fromItem<Delivery>(Item);
+  }
+
+  async subscription(orgId: string, webhookId: string): Promise<WebhookTarget | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: webhookKey(orgId, webhookId), ConsistentRead: true }));
+    return fromItem<WebhookTarget>(Item);
+  }
+
+  /** The organisation's subscriptions (the same items lambdas/store/webhooks.ts lists). */
+  async listForOrg(orgId: string): Promise<WebhookTarget[]> {
+    const found: WebhookTarget[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':prefix': 'WEBHOOK#' },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? []) found.push(fromItem<WebhookTarget>(item)!);
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return found;
+  }
+
+  async auditEntry(orgId: string, seq: number): Promise<AuditEntry | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.auditEntry(orgId, seq), ConsistentRead: true }));
+    return fromItem<AuditEntry>(Item);
+  }
+
+  /**
+   * Takes attempt number `attempts + 1`, if nobody took it meanwhile: counts it and moves the next
+   * attempt time to when a retry would be due, so a worker that dies mid-attempt is re-driven by
+   * the sweep. False when another worker got there first.
+   */
+  async claim(delivery: Delivery, nowIso: string, retryAt: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: deliveryKey(delivery.id),
+          UpdateExpression: 'SET attempts = :next, lastAttemptAt = :now, nextAttemptAt = :retryAt, gsi6sk = :due',
+          ConditionExpression: '#status = :pending AND attempts = :attempts',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':next': delivery.attempts + 1,
+            ':now': nowIso,
+            ':retryAt': retryAt,
+            ':due': dueSort(retryAt, delivery.id),
+            ':pending': 'pending',
+            ':attempts': delivery.attempts,
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** A 2xx: the delivery is done, and the subscription is healthy again. */
+  async delivered(delivery: Delivery, status: number, nowIso: string) {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: deliveryKey(delivery.id),
+        UpdateExpression: 'SET #status = :delivered, lastStatus = :code, lastError = :null REMOVE gsi6pk, gsi6sk',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':delivered': 'delivered', ':code': status, ':null': null },
+      }),
+    );
+    await this.updateSubscription(delivery, 'SET lastDeliveredAt = :now, failingSince = :null', { ':now': nowIso, ':null': null });
+  }
+
+  /** A failed attempt with retries left: notes why, and marks the subscription failing if it was not. */
+  async retrying(delivery: Delivery, outcome: { status: number | null; error: string }, subscription: WebhookTarget, nowIso: string) {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: deliveryKey(delivery.id),
+        UpdateExpression: 'SET lastStatus = :code, lastError = :error',
+        ExpressionAttributeValues: { ':code': outcome.status, ':error': outcome.error },
+      }),
+    );
+    if (!subscription.failingSince) {
+      await this.updateSubscription(delivery, 'SET failingSince = :now', { ':now': nowIso, ':null': null }, ' AND (attribute_not_exists(failingSince) OR failingSince = :null)');
+    }
+  }
+
+  /**
+   * The last attempt failed: the delivery is failed, audited (`webhook.delivery_failed`) and the
+   * subscription marked failing, in one transaction. False when another worker finished it first.
+   */
+  async failed(delivery: Delivery, attempts: number, outcome: { status: number | null; error: string }, subscription: WebhookTarget, nowIso: string) {
+    const deliveryWrite: TransactItem = {
+      Update: {
+        TableName: this.tableName,
+        Key: deliveryKey(delivery.id),
+        UpdateExpression: 'SET #status = :failed, lastStatus = :code, lastError = :error REMOVE gsi6pk, gsi6sk',
+        ConditionExpression: '#status = :pending AND attempts = :attempts',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':failed': 'failed', ':pending': 'pending', ':attempts': attempts, ':code': outcome.status, ':error': outcome.error },
+      },
+    };
+    const subscriptionWrite: TransactItem = {
+      Update: {
+        TableName: this.tableName,
+        Key: webhookKey(delivery.orgId, delivery.webhookId),
+        UpdateExpression: 'SET failingSince = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': nowIso },
+      },
+    };
+    const input = {
+      orgId: delivery.orgId,
+      type: 'webhook.delivery_failed',
+      actor: { type: 'system' as const, label: null },
+      clientId: delivery.clientId,
+      requestId: null,
+      data: {
+        details: {
+          webhook_id: delivery.webhookId,
+          delivery_id: delivery.id,
+          event_seq: delivery.eventSeq,
+          event_type: delivery.eventType,
+          attempts,
+          last_status: outcome.status,
+        },
+      },
+    };
+    const writes = subscription.failingSince ? [deliveryWrite] : [deliveryWrite, subscriptionWrite];
+    try {
+      await this.audit.append(input, writes);
+      return true;
+    } catch (error) {
+      if (!(error instanceof WriteConflict)) throw error;
+      if (writes.length === 1) return false;
+      // The subscription went away meanwhile, or the delivery was finished: try the delivery alone.
+      try {
+        await this.audit.append(input, [deliveryWrite]);
+        return true;
+      } catch (again) {
+        if (again instanceof WriteConflict) return false;
+        throw again;
+      }
+    }
+  }
+
+  /** The subscription is gone or inactive: nothing more will be attempted. */
+  async cancel(delivery: Delivery) {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: deliveryKey(delivery.id),
+        UpdateExpression: 'SET #status = :cancelled REMOVE gsi6pk, gsi6sk',
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':cancelled': 'cancelled', ':pending': 'pending' },
+      }),
+    ).catch((error: unknown) => {
+      if (!isConditionFailure(error)) throw error;
+    });
+  }
+
+  /** Ids of pending deliveries whose next attempt is due by `nowIso`, oldest first per shard. */
+  async dueIds(nowIso: string, limit = 500): Promise<string[]> {
+    const ids: string[] = [];
+    for (let shard = 0; shard < DELIVERY_SHARDS && ids.length < limit; shard++) {
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await this.db.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            IndexName: INDEXES.byDelivery.indexName,
+            KeyConditionExpression: 'gsi6pk = :shard AND gsi6sk <= :until',
+            ExpressionAttributeValues: { ':shard': `DELIVERY_DUE#${shard}`, ':until': `${nowIso}#~` },
+            ProjectionExpression: 'id',
+            Limit: limit - ids.length,
+            ExclusiveStartKey: start,
+          }),
+        );
+        for (const item of page.Items ?? []) ids.push(item.id as string);
+        start = ids.length < limit ? page.LastEvaluatedKey : undefined;
+      } while (start);
+    }
+    return ids;
+  }
+
+  private async updateSubscription(delivery: Delivery, expression: string, values: Record<string, unknown>, extraCondition = '') {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookKey(delivery.orgId, delivery.webhookId),
+          UpdateExpression: expression,
+          ConditionExpression: `attribute_exists(pk)${extraCondition}`,
+          ExpressionAttributeValues: values,
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Actor } from '#core/model.ts';
+import type { WebhookRepository, WebhookSubscription } from '#core/webhooks.ts';
+import type { AuditLog, TransactItem } from './audit-log.ts';
+import type { Documents } from './dynamo.ts';
+import { fromItem, toItem } from './items.ts';
+import { keys } from './keys.ts';
+import { queryPrefix } from './query-prefix.ts';
+
+export const WEBHOOK_PREFIX = 'WEBHOOK#';
+const webhookKey = (orgId: string, webhookId: string) => ({ pk: keys.organisation(orgId).pk, sk: `${WEBHOOK_PREFIX}${webhookId}` });
+
+/**
+ * Webhook subscriptions under `ORG#<orgId>` / `WEBHOOK#<id>`; each change is written in one
+ * transaction with its audit entry. The signing secrets are stored as they are (see
+ * WebhookSubscription in core/webhooks.ts: an HMAC key cannot be replaced by its hash).
+ */
+export class DynamoWebhooks implements WebhookRepository {
+  constructor(
+    private readonly db: Documents,
+    private readonly tableName: string,
+    private readonly audit: AuditLog,
+  ) {}
+
+  async get(orgId: string, webhookId: string): Promise<WebhookSubscription | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: webhookKey(orgId, webhookId), ConsistentRead: true }),
+    );
+    return fromItem<WebhookSubscription>(Item);
+  }
+
+  /** The organisation's subscriptions, oldest first (ids are ULIDs). */
+  async listForOrg(orgId: string): Promise<WebhookSubscription[]> {
+    const items = await queryPrefix(this.db, this.tableName, keys.organisation(orgId).pk, WEBHOOK_PREFIX, { consistent: true });
+    return items.map((item) => fromItem<WebhookSubscription>(item)!);
+  }
+
+  async create(subscription: WebhookSubscription, actor: Actor) {
+    const write: TransactItem = {
+      Put: {
+        TableName: this.tableName,
+        Item: toItem(webhookKey(subscription.orgId, subscription.id), 'webhook', subscription),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+    await this.audit.append(auditOf('webhook.created', subscription, actor), [write]);
+  }
+
+  /** Deletes the subscription if it is still there (a WriteConflict otherwise). */
+  async delete(subscription: WebhookSubscription, actor: Actor) {
+    const write: TransactItem = {
+      Delete: {
+        TableName: this.tableName,
+        Key: webhookKey(subscription.orgId, subscription.id),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    };
+    await this.audit.append(auditOf('webhook.deleted', subscription, actor), [write]);
+  }
+}
+
+/** The audit entry of a change: what was subscribed where, never the secret. */
+const auditOf = (type: string, subscription: WebhookSubscription, actor: Actor) => ({
+  orgId: subscription.orgId,
+  type,
+  actor,
+  clientId: subscription.clientId,
+  requestId: null,
+  data: {
+    actor: { type: actor.type, label: actor.label },
+    details: { webhook_id: subscription.id, url: subscription.url, events: subscription.events },
+  },
+});

@@ -1,0 +1,163 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { epochSeconds, type Clock } from '#core/clock.ts';
+import { toEventObject } from '#core/events.ts';
+import type { DeliveryQueue, WebhookPoster } from '#core/ports.ts';
+import { legacySignature, standardSignature } from '#core/webhook-signature.ts';
+import type { Delivery, DeliveryStore, WebhookTarget } from '#store/deliveries.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { webhookWiring } from './webhook-wiring.ts';
+
+/** Delays after the 1st..7th failed attempt (SPEC.md, Events → Delivery): eight attempts in all. */
+export const RETRY_DELAYS_SECONDS = [60, 300, 1_800, 7_200, 21_600, 43_200, 86_400] as const;
+export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
+/** SQS's largest DelaySeconds; longer waits are re-enqueued in hops. */
+export const MAX_QUEUE_DELAY_SECONDS = 900;
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+export const USER_AGENT = 'CredentialHandoff-Webhooks/1';
+/** After the last attempt is claimed: when the sweep may re-drive a worker that died mid-attempt. */
+const LAST_ATTEMPT_LEASE_SECONDS = 600;
+
+export interface DeliverDeps {
+  clock: Clock;
+  logger: Pick<AppDeps['logger'], 'info' | 'warn' | 'error'>;
+  deliveries: DeliveryStore;
+  queue: DeliveryQueue;
+  http: WebhookPoster;
+}
+
+export type DeliveryOutcome = 'unknown' | 'finished' | 'hop' | 'busy' | 'delivered' | 'retry' | 'failed' | 'cancelled';
+
+/** The secrets valid now (several while one is rotated out), and the newest of them. */
+export const validSecrets = (subscription: Pick<WebhookTarget, 'secrets'>, now: Date) => {
+  const valid = (subscription.secrets ?? []).filter((s) => s.expiresAt === null || Date.parse(s.expiresAt) > now.getTime());
+  // The current secret has no expiry; while rotating, the old one carries its expiresAt.
+  const newest = valid.find((s) => s.expiresAt === null) ?? valid[0];
+  return { valid, newest };
+};
+
+/** The delivery's headers, exactly as SPEC.md lists them. */
+export const webhookHeaders = (delivery: Delivery, subscription: Pick<WebhookTarget, 'secrets'>, body: string, now: Date) => {
+  const ts = epochSeconds(now);
+  const { valid, newest } = validSecrets(subscription, now);
+  if (!newest) throw new Error('the subscription has no valid secret');
+  return {
+    'Content-Type': 'application/json',
+    'User-Agent': USER_AGENT,
+    'webhook-id': delivery.webhookMessageId,
+    'webhook-timestamp': String(ts),
+    'webhook-signature': valid.map((s) => standardSignature(s.secret, delivery.webhookMessageId, ts, body)).join(' '),
+    'X-Service-Signature': legacySignature(newest.secret, ts, body),
+    'X-Service-Event': delivery.eventType,
+    'X-Service-Delivery': delivery.id,
+  };
+};
+
+const describeFailure = (error: unknown) => {
+  const name = (error as Error)?.name ?? 'Error';
+  return name === 'Error' ? String((error as Error)?.message ?? 'error').slice(0, 200) : name;
+};
+
+/**
+ * One delivery, on receipt of its message: nothing if it is finished; a hop if its next attempt
+ * is still in the future; else claims the next attempt, POSTs, and records the outcome. After a
+ * failure with attempts left, the message for the next attempt is enqueued (at most 15 minutes
+ * ahead: the rest is done in hops); after the eighth, the delivery is failed and audited.
+ */
+export const deliverOne = async (deps: DeliverDeps, deliveryId: string): Promise<DeliveryOutcome> => {
+  const delivery = await deps.deliveries.get(deliveryId);
+  if (!delivery) return 'unknown';
+  if (delivery.status !== 'pending') return 'finished';
+  const now = deps.clock.now();
+  const waitSeconds = Math.ceil((Date.parse(delivery.nextAttemptAt) - now.getTime()) / 1000);
+  if (waitSeconds > 0) {
+    await deps.queue.send(delivery.id, Math.min(waitSeconds, MAX_QUEUE_DELAY_SECONDS));
+    return 'hop';
+  }
+  const subscription = await deps.deliveries.subscription(delivery.orgId, delivery.webhookId);
+  if (!subscription || !subscription.isActive) {
+    await deps.deliveries.cancel(delivery);
+    return 'cancelled';
+  }
+  if (delivery.attempts >= MAX_ATTEMPTS) {
+    // A worker died after claiming the last attempt: it counts as failed.
+    const failed = await deps.deliveries.failed(delivery, delivery.attempts, { status: delivery.lastStatus, error: delivery.lastError ?? 'no answer recorded' }, subscription, now.toISOString());
+    return failed ? 'failed' : 'finished';
+  }
+
+  const attempt = delivery.attempts + 1;
+  const retryDelay = RETRY_DELAYS_SECONDS[attempt - 1] ?? LAST_ATTEMPT_LEASE_SECONDS;
+  const retryAt = new Date(now.getTime() + retryDelay * 1000).toISOString();
+  if (!(await deps.deliveries.claim(delivery, now.toISOString(), retryAt))) return 'busy';
+
+  let outcome: { status: number | null; error: string };
+  try {
+    const entry = await deps.deliveries.auditEntry(delivery.orgId, delivery.eventSeq);
+    if (!entry) throw new Error('the event is missing');
+    const body = JSON.stringify(toEventObject(entry));
+    const response = await deps.http.post({
+      url: subscription.url,
+      headers: webhookHeaders(delivery, subscription, body, now),
+      body,
+      timeoutMs: WEBHOOK_TIMEOUT_MS,
+    });
+    outcome = { status: response.status, error: `HTTP ${response.status}` };
+  } catch (error) {
+    outcome = { status: null, error: describeFailure(error) };
+  }
+
+  const doneAt = deps.clock.now().toISOString();
+  if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
+    await deps.deliveries.delivered(delivery, outcome.status, doneAt);
+    deps.logger.info('webhook delivered', { deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, status: outcome.status });
+    return 'delivered';
+  }
+  const claimed = { ...delivery, attempts: attempt };
+  if (attempt >= MAX_ATTEMPTS) {
+    await deps.deliveries.failed(claimed, attempt, outcome, subscription, doneAt);
+    deps.logger.warn('webhook delivery failed for good', { deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, status: outcome.status });
+    return 'failed';
+  }
+  await deps.deliveries.retrying(claimed, outcome, subscription, doneAt);
+  await deps.queue.send(delivery.id, Math.min(retryDelay, MAX_QUEUE_DELAY_SECONDS));
+  deps.logger.info('webhook attempt failed; retry scheduled', { deliveryId: delivery.id, attempt, status: outcome.status, retryAt });
+  return 'retry';
+};
+
+const parseDeliveryId = (body: string): string | null => {
+  try {
+    const parsed = JSON.parse(body) as { deliveryId?: unknown };
+    return typeof parsed?.deliveryId === 'string' && /^[0-9a-z]{26}$/.test(parsed.deliveryId) ? parsed.deliveryId : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The delivery worker, fed by the delivery queue (SQS deployed, the timer queue locally). Every
+ * record is handled; a record whose handling threw (storage or queue trouble) is reported as a
+ * batch item failure so SQS redelivers it alone. A malformed message is logged and dropped.
+ */
+export const createHandler = (deps: DeliverDeps) =>
+  async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+    await Promise.all(
+      (event.Records ?? []).map(async (record) => {
+        const deliveryId = parseDeliveryId(record.body);
+        if (!deliveryId) {
+          deps.logger.error('delivery message without a delivery id; dropped', { messageId: record.messageId });
+          return;
+        }
+        try {
+          await deliverOne(deps, deliveryId);
+        } catch (error) {
+          deps.logger.error('delivery failed to run; SQS will redeliver', { deliveryId, errorName: (error as Error)?.name });
+          batchItemFailures.push({ itemIdentifier: record.messageId });
+        }
+      }),
+    );
+    return { batchItemFailures };
+  };
+
+let built: ReturnType<typeof createHandler> | undefined;
+/** The deployed handler, wired on first use. */
+export const handler = (event: SQSEvent) => (built ??= createHandler(webhookWiring()))(event);

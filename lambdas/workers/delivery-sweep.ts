@@ -1,0 +1,44 @@
+import type { Clock } from '#core/clock.ts';
+import type { DeliveryQueue } from '#core/ports.ts';
+import type { DeliveryStore } from '#store/deliveries.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { webhookWiring } from './webhook-wiring.ts';
+
+/** A delivery this far past due has lost its message (a live one would have been taken by now). */
+export const SWEEP_GRACE_MS = 60_000;
+
+export interface DeliverySweepDeps {
+  clock: Clock;
+  logger: Pick<AppDeps['logger'], 'info' | 'error' | 'debug'>;
+  deliveries: Pick<DeliveryStore, 'dueIds'>;
+  queue: DeliveryQueue;
+}
+
+/**
+ * The delivery sweep, every five minutes deployed: re-enqueues every pending delivery whose next
+ * attempt is past due (by more than a minute), whatever became of its message. The worker's
+ * claim makes a duplicate message harmless. Logs counts only.
+ */
+export const createHandler = (deps: DeliverySweepDeps) =>
+  async (): Promise<{ requeued: number; failed: number }> => {
+    const until = new Date(deps.clock.now().getTime() - SWEEP_GRACE_MS).toISOString();
+    let requeued = 0;
+    let failed = 0;
+    for (const id of await deps.deliveries.dueIds(until)) {
+      try {
+        await deps.queue.send(id, 0);
+        requeued++;
+      } catch (error) {
+        failed++;
+        deps.logger.error('delivery sweep could not enqueue', { deliveryId: id, errorName: (error as Error)?.name });
+      }
+    }
+    const summary = { requeued, failed };
+    if (requeued || failed) deps.logger.info('delivery sweep', summary);
+    else deps.logger.debug('delivery sweep', summary);
+    return summary;
+  };
+
+let built: ReturnType<typeof createHandler> | undefined;
+/** The deployed handler, wired on first use. */
+export const handler = () => (built ??= createHandler(webhookWiring()))();

@@ -1,0 +1,99 @@
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { Clock } from '#core/clock.ts';
+import { isEventType } from '#core/events.ts';
+import { newId } from '#core/ids.ts';
+import type { DeliveryQueue } from '#core/ports.ts';
+import { deliveryIdFor, type Delivery, type DeliveryStore, type WebhookTarget } from '#store/deliveries.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { webhookWiring } from './webhook-wiring.ts';
+
+export interface FanOutDeps {
+  clock: Clock;
+  logger: Pick<AppDeps['logger'], 'info' | 'error' | 'debug'>;
+  deliveries: Pick<DeliveryStore, 'create'>;
+  /** The organisation's webhook subscriptions. */
+  webhooks: { listForOrg(orgId: string): Promise<WebhookTarget[]> };
+  queue: DeliveryQueue;
+}
+
+type StreamImage = NonNullable<NonNullable<DynamoDBRecord['dynamodb']>['NewImage']>;
+
+/**
+ * The few top-level attributes the fan-out needs, read straight from the stream image (strings,
+ * numbers, NULL); the rest of the entry (its data map) is left alone: the worker reads the stored
+ * entry when it delivers.
+ */
+const readImage = (image: StreamImage) => {
+  const text = (name: string) => (typeof image[name]?.S === 'string' ? image[name].S : undefined);
+  const number = (name: string) => (typeof image[name]?.N === 'string' ? Number(image[name].N) : undefined);
+  return { kind: text('kind'), orgId: text('orgId'), seq: number('seq'), type: text('type'), occurredAt: text('occurredAt'), clientId: text('clientId') };
+};
+
+/** The subscriptions an event goes to: active, subscribed to the type, and of its client (or of none). */
+export const subscribersOf = (subscriptions: WebhookTarget[], type: string, clientId: string | null) =>
+  subscriptions.filter(
+    (s) => s.isActive && Array.isArray(s.events) && s.events.includes(type) && (s.clientId === null || s.clientId === undefined || s.clientId === clientId),
+  );
+
+/** Handles one stream record; returns how many deliveries it created. */
+const fanOutRecord = async (deps: FanOutDeps, record: DynamoDBRecord): Promise<number> => {
+  if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage) return 0;
+  const image = readImage(record.dynamodb.NewImage);
+  if (image.kind !== 'audit' || typeof image.type !== 'string' || !isEventType(image.type) || image.type === 'ping') return 0;
+  if (typeof image.orgId !== 'string' || typeof image.seq !== 'number' || !Number.isSafeInteger(image.seq)) return 0;
+  const clientId = typeof image.clientId === 'string' ? image.clientId : null;
+  const occurredAt = typeof image.occurredAt === 'string' ? image.occurredAt : deps.clock.now().toISOString();
+  const targets = subscribersOf(await deps.webhooks.listForOrg(image.orgId), image.type, clientId);
+  let created = 0;
+  for (const target of targets) {
+    const now = deps.clock.now().toISOString();
+    const delivery: Delivery = {
+      id: deliveryIdFor(target.id, image.seq, occurredAt),
+      webhookId: target.id,
+      orgId: image.orgId,
+      clientId,
+      eventSeq: image.seq,
+      eventType: image.type,
+      webhookMessageId: newId(),
+      attempts: 0,
+      nextAttemptAt: now,
+      status: 'pending',
+      createdAt: now,
+      lastAttemptAt: null,
+      lastStatus: null,
+      lastError: null,
+    };
+    // A redelivered stream record finds the delivery already there: no second one, no second message
+    // (if the first run died between the put and the send, the delivery sweep sends it).
+    if (!(await deps.deliveries.create(delivery))) continue;
+    await deps.queue.send(delivery.id, 0);
+    created++;
+  }
+  return created;
+};
+
+/**
+ * The webhook fan-out, fed by the table's stream (filtered deployed to new audit items; locally
+ * by the stream poller). For each new audit entry of an event type it writes one delivery per
+ * matching subscription and enqueues it. Every record is processed; those that failed are
+ * returned as batch item failures, so only they are retried.
+ */
+export const createHandler = (deps: FanOutDeps) =>
+  async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+    const batchItemFailures: DynamoDBBatchResponse['batchItemFailures'] = [];
+    let created = 0;
+    for (const record of event.Records ?? []) {
+      try {
+        created += await fanOutRecord(deps, record);
+      } catch (error) {
+        deps.logger.error('fan-out failed for a stream record', { eventID: record.eventID, errorName: (error as Error)?.name });
+        if (record.eventID) batchItemFailures.push({ itemIdentifier: record.eventID });
+      }
+    }
+    if (created > 0) deps.logger.info('webhook deliveries created', { created });
+    return { batchItemFailures };
+  };
+
+let built: ReturnType<typeof createHandler> | undefined;
+/** The deployed handler, wired on first use. */
+export const handler = (event: DynamoDBStreamEvent) => (built ??= createHandler(webhookWiring()))(event);

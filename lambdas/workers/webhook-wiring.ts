@@ -1,0 +1,39 @@
+import type { DeliveryQueue, WebhookPoster } from '#core/ports.ts';
+import { SqsDeliveryQueue } from '#adapters/sqs-delivery-queue.ts';
+import { WebhookHttp } from '#adapters/webhook-http.ts';
+import { DeliveryStore } from '#store/deliveries.ts';
+import { DynamoWebhooks } from '#store/webhooks.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { wiring } from '../wiring.ts';
+
+/** What the webhook workers need beyond the app's dependencies. */
+export interface WebhookDeps {
+  clock: AppDeps['clock'];
+  logger: AppDeps['logger'];
+  deliveries: DeliveryStore;
+  webhooks: Pick<DynamoWebhooks, 'listForOrg'>;
+  queue: DeliveryQueue;
+  http: WebhookPoster;
+}
+
+/** Builds them on top of app deps; the local runtime passes its own queue and loopback setting. */
+export const createWebhookDeps = (deps: AppDeps, options: { queue: DeliveryQueue; allowLoopback?: boolean; http?: WebhookPoster }): WebhookDeps => {
+  const deliveries = new DeliveryStore(deps.db, deps.tableName, deps.audit);
+  return {
+    clock: deps.clock,
+    logger: deps.logger,
+    deliveries,
+    webhooks: new DynamoWebhooks(deps.db, deps.tableName, deps.audit),
+    queue: options.queue,
+    http: options.http ?? new WebhookHttp({ allowLoopback: options.allowLoopback === true }),
+  };
+};
+
+let deployed: WebhookDeps | undefined;
+/** The deployed world: SQS from DELIVERY_QUEUE_URL; loopback receivers are never allowed. */
+export const webhookWiring = (): WebhookDeps => {
+  if (deployed) return deployed;
+  const url = process.env.DELIVERY_QUEUE_URL;
+  if (!url) throw new Error('DELIVERY_QUEUE_URL is not set');
+  return (deployed = createWebhookDeps(wiring(), { queue: new SqsDeliveryQueue(url), allowLoopback: false }));
+};

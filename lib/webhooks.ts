@@ -1,0 +1,164 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { handlerFunction, type AppEnvironment } from './api-functions.ts';
+import { schedulerRole } from './expiry.ts';
+
+export const FAN_OUT_ENTRY = 'lambdas/workers/fan-out.ts';
+export const DELIVER_ENTRY = 'lambdas/workers/deliver.ts';
+export const DELIVERY_SWEEP_ENTRY = 'lambdas/workers/delivery-sweep.ts';
+export const DELIVERY_SWEEP_RATE = 'rate(5 minutes)';
+/** Each POST may take 10 s; a batch of deliveries runs in parallel. */
+const DELIVER_TIMEOUT = Duration.seconds(60);
+
+export interface WebhooksProps {
+  table: dynamodb.ITable;
+  appEnvironment: AppEnvironment;
+  logRetention?: logs.RetentionDays;
+}
+
+/**
+ * Outbound webhooks, deployed (DESIGN.md, Decisions: outbound webhooks):
+ *
+ * - the fan-out, on the table's stream through an event source mapping FILTERED to new audit
+ *   items (`eventName` INSERT, `NewImage.kind.S` 'audit'), reporting batch item failures,
+ *   bisecting a failing batch, a bounded number of retries, then the record to its own DLQ;
+ * - the delivery queue (SQS, visibility timeout above the worker's timeout) with its DLQ, feeding
+ *   the delivery worker, which reports batch item failures;
+ * - the delivery sweep every five minutes (EventBridge Scheduler, default group, a role that may
+ *   only invoke it) for deliveries whose message was lost;
+ * - an alarm on each DLQ as soon as it holds a message.
+ *
+ * Grants, least privilege: the three functions read and write the table and send to the delivery
+ * queue; the fan-out reads only this table's stream; the delivery worker consumes only its queue.
+ */
+export class Webhooks extends Construct {
+  readonly fanOutFunction: NodejsFunction;
+  readonly deliverFunction: NodejsFunction;
+  readonly sweepFunction: NodejsFunction;
+  readonly deliveryQueue: sqs.Queue;
+  readonly deliveryDlq: sqs.Queue;
+  readonly fanOutDlq: sqs.Queue;
+  readonly fanOutMapping: lambda.EventSourceMapping;
+  readonly sweepSchedule: scheduler.CfnSchedule;
+  readonly alarms: cloudwatch.Alarm[];
+
+  constructor(scope: Construct, id: string, props: WebhooksProps) {
+    super(scope, id);
+    const retention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
+    const queueDefaults = { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true };
+
+    this.fanOutDlq = new sqs.Queue(this, 'FanOutDlq', { ...queueDefaults, retentionPeriod: Duration.days(14) });
+    this.deliveryDlq = new sqs.Queue(this, 'DeliveryDlq', { ...queueDefaults, retentionPeriod: Duration.days(14) });
+    this.deliveryQueue = new sqs.Queue(this, 'DeliveryQueue', {
+      ...queueDefaults,
+      visibilityTimeout: Duration.seconds(DELIVER_TIMEOUT.toSeconds() * 3),
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: { queue: this.deliveryDlq, maxReceiveCount: 5 },
+    });
+
+    const environment = {
+      TABLE_NAME: props.table.tableName,
+      ...props.appEnvironment,
+      DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl,
+      LOG_LEVEL: 'INFO',
+      POWERTOOLS_SERVICE_NAME: 'credential-handoff',
+    };
+    this.fanOutFunction = handlerFunction(new Construct(this, 'FanOut'), {
+      entry: FAN_OUT_ENTRY,
+      description: 'webhook fan-out: one delivery per subscription for each new audit event',
+      retention,
+      environment,
+      timeout: Duration.seconds(60),
+    });
+    this.deliverFunction = handlerFunction(new Construct(this, 'Deliver'), {
+      entry: DELIVER_ENTRY,
+      description: 'webhook delivery: signs and POSTs one event to one subscription',
+      retention,
+      environment,
+      timeout: DELIVER_TIMEOUT,
+    });
+    this.sweepFunction = handlerFunction(new Construct(this, 'Sweep'), {
+      entry: DELIVERY_SWEEP_ENTRY,
+      description: 'webhook delivery sweep: re-enqueues deliveries whose message was lost',
+      retention,
+      environment,
+      timeout: Duration.minutes(2),
+    });
+    for (const fn of [this.fanOutFunction, this.deliverFunction, this.sweepFunction]) {
+      props.table.grantReadWriteData(fn);
+      this.deliveryQueue.grantSendMessages(fn);
+    }
+
+    // The stream, read by the fan-out only; every action on this table's stream ARN, nothing on `*`.
+    const streamArn = props.table.tableStreamArn;
+    if (!streamArn) throw new Error('the table has no stream: the webhook fan-out needs one');
+    this.fanOutFunction.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'ReadTableStream',
+        actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
+        resources: [streamArn],
+      }),
+    );
+    this.fanOutMapping = new lambda.EventSourceMapping(this, 'FanOutMapping', {
+      target: this.fanOutFunction,
+      eventSourceArn: streamArn,
+      startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+      batchSize: 25,
+      maxBatchingWindow: Duration.seconds(1),
+      bisectBatchOnError: true,
+      retryAttempts: 10,
+      maxRecordAge: Duration.hours(24),
+      reportBatchItemFailures: true,
+      onFailure: new SqsDlq(this.fanOutDlq),
+      filters: [
+        lambda.FilterCriteria.filter({
+          eventName: lambda.FilterRule.isEqual('INSERT'),
+          dynamodb: { NewImage: { kind: { S: lambda.FilterRule.isEqual('audit') } } },
+        }),
+      ],
+    });
+    // SqsDlq binds through the mapping's target: the fan-out may send to its DLQ.
+    this.fanOutDlq.grantSendMessages(this.fanOutFunction);
+
+    this.deliverFunction.addEventSource(new SqsEventSource(this.deliveryQueue, { batchSize: 10, reportBatchItemFailures: true }));
+
+    const defaultGroupArn = Stack.of(this).formatArn({ service: 'scheduler', resource: 'schedule-group', resourceName: 'default' });
+    const sweepRole = schedulerRole(this, 'SweepScheduleRole', defaultGroupArn, this.sweepFunction, 'InvokeDeliverySweep');
+    this.sweepSchedule = new scheduler.CfnSchedule(this, 'SweepSchedule', {
+      description: 'Credential Handoff Service: webhook delivery sweep',
+      scheduleExpression: DELIVERY_SWEEP_RATE,
+      flexibleTimeWindow: { mode: 'OFF' },
+      state: 'ENABLED',
+      target: {
+        arn: this.sweepFunction.functionArn,
+        roleArn: sweepRole.roleArn,
+        input: '{}',
+        retryPolicy: { maximumRetryAttempts: 2, maximumEventAgeInSeconds: 240 },
+      },
+    });
+
+    this.alarms = [
+      dlqAlarm(this, 'FanOutDlqAlarm', this.fanOutDlq, 'Webhook fan-out gave up on stream records (see the fan-out DLQ)'),
+      dlqAlarm(this, 'DeliveryDlqAlarm', this.deliveryDlq, 'Webhook delivery messages failed repeatedly (see the delivery DLQ)'),
+    ];
+  }
+}
+
+const dlqAlarm = (scope: Construct, id: string, queue: sqs.IQueue, description: string) =>
+  new cloudwatch.Alarm(scope, id, {
+    alarmDescription: description,
+    metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+    threshold: 0,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: 1,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });

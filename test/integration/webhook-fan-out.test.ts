@@ -1,0 +1,100 @@
+/**
+ * The fan-out against DynamoDB Local: every record of a batch processed, a failing one reported
+ * alone as a batch item failure, one delivery per matching subscription, idempotent on a
+ * redelivered record.
+ */
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../lambdas/core/ids.ts';
+import { DeliveryStore } from '../../lambdas/store/deliveries.ts';
+import { createHandler as createFanOut, type FanOutDeps } from '../../lambdas/workers/fan-out.ts';
+import { movableClock, putSubscription, recordingQueue } from '../support/webhooks.ts';
+import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+
+const clock = movableClock();
+let service: TestService;
+let org: TestOrganisation;
+let store: DeliveryStore;
+const quietLogger = { info: () => undefined, error: () => undefined, debug: () => undefined };
+
+beforeAll(async () => {
+  service = await startTestService({ clock });
+  org = await service.createOrganisation();
+  store = new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
+});
+afterAll(async () => {
+  await service?.stop();
+});
+
+let seq = 1000;
+const auditRecord = (orgId: string, type: string, clientId: string | null, overrides: Record<string, unknown> = {}): DynamoDBRecord => {
+  seq++;
+  return {
+    eventID: `evt-${seq}`,
+    eventName: 'INSERT',
+    dynamodb: {
+      NewImage: marshall(
+        { pk: `AUDIT#${orgId}`, sk: `SEQ#${String(seq).padStart(12, '0')}`, kind: 'audit', orgId, seq, type, occurredAt: clock.now().toISOString(), clientId, requestId: null, actor: { type: 'api', label: null }, data: {}, ...overrides },
+        { removeUndefinedValues: true },
+      ) as never,
+    },
+  };
+};
+
+describe('fan-out', () => {
+  it('writes one delivery per matching subscription, processes every record, and reports only the failed one', async () => {
+    const all = await putSubscription(service, org.orgId, { events: ['request.created', 'request.completed'] });
+    const ofClient = await putSubscription(service, org.orgId, { events: ['request.created'], clientId: org.defaultClientId });
+    await putSubscription(service, org.orgId, { events: ['request.created'], clientId: newId() }); // another client
+    await putSubscription(service, org.orgId, { events: ['request.created'], isActive: false });
+    await putSubscription(service, org.orgId, { events: ['request.revoked'] });
+    const { sent, queue } = recordingQueue(clock);
+    const brokenOrg = newId();
+    const deps: FanOutDeps = {
+      clock,
+      logger: quietLogger,
+      deliveries: store,
+      webhooks: {
+        listForOrg: async (orgId) => {
+          if (orgId === brokenOrg) throw new Error('storage trouble');
+          return store.listForOrg(orgId);
+        },
+      },
+      queue,
+    };
+    const created = auditRecord(org.orgId, 'request.created', org.defaultClientId);
+    const broken = auditRecord(brokenOrg, 'request.created', null);
+    const completed = auditRecord(org.orgId, 'request.completed', org.defaultClientId);
+    const records = [
+      created,
+      broken,
+      auditRecord(org.orgId, 'webhook.created', null), // not an event type
+      auditRecord(org.orgId, 'ping', null), // never fanned out
+      { ...auditRecord(org.orgId, 'request.created', null), eventName: 'MODIFY' as const },
+      { eventID: 'not-audit', eventName: 'INSERT' as const, dynamodb: { NewImage: marshall({ pk: 'REQ#x', sk: 'REQ', kind: 'request' }) as never } },
+      completed,
+    ];
+
+    const result = await createFanOut(deps)({ Records: records });
+
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: broken.eventID }]);
+    const deliveries = await Promise.all(sent.map((message) => store.get(message.deliveryId)));
+    const summary = deliveries.map((d) => `${d!.webhookId} ${d!.eventType}`).sort();
+    expect(summary).toEqual([`${all.id} request.created`, `${ofClient.id} request.created`, `${all.id} request.completed`].sort());
+    for (const delivery of deliveries) {
+      expect(delivery).toMatchObject({ orgId: org.orgId, attempts: 0, status: 'pending', nextAttemptAt: clock.now().toISOString() });
+      expect(delivery!.id).toMatch(/^[0-9a-z]{26}$/);
+      expect(delivery!.webhookMessageId).toMatch(/^[0-9a-z]{26}$/);
+    }
+    expect(sent.every((message) => message.delaySeconds === 0)).toBe(true);
+
+    // Redelivered (the whole batch again, as a retry does): nothing new, the same webhook-ids.
+    const before = new Map(deliveries.map((d) => [d!.id, d!.webhookMessageId]));
+    sent.length = 0;
+    const again = await createFanOut(deps)({ Records: records });
+    expect(again.batchItemFailures).toEqual([{ itemIdentifier: broken.eventID }]);
+    expect(sent).toEqual([]);
+    for (const [id, messageId] of before) expect((await store.get(id))!.webhookMessageId).toBe(messageId);
+  });
+});

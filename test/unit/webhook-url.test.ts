@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { checkWebhookUrl, isPublicAddress } from '../../lambdas/core/webhook-url.ts';
+
+const refused = [
+  // scheme and shape
+  'http://example.com/hook',
+  'ftp://example.com/hook',
+  'not a url',
+  '/relative/path',
+  'https://user:pass@example.com/hook',
+  // localhost names
+  'https://localhost/hook',
+  'https://localhost./hook',
+  'https://LOCALHOST:8443/hook',
+  'https://api.localhost/hook',
+  'https://printer.local/hook',
+  'https://service.internal/hook',
+  'https://intranet/hook',
+  // IPv4 loopback and numeric forms of it
+  'https://127.0.0.1/hook',
+  'https://127.9.8.7/hook',
+  'https://2130706433/hook',
+  'https://0x7f000001/hook',
+  'https://0177.0.0.1/hook',
+  'https://127.1/hook',
+  'https://0x7f.1/hook',
+  'https://017700000001/hook',
+  // private
+  'https://10.0.0.1/hook',
+  'https://172.16.0.1/hook',
+  'https://172.31.255.255/hook',
+  'https://192.168.1.1/hook',
+  'https://167772161/hook', // 10.0.0.1
+  // link-local, CGNAT, documentation
+  'https://169.254.169.254/latest/meta-data',
+  'https://100.64.0.1/hook',
+  'https://100.127.255.254/hook',
+  'https://192.0.2.10/hook',
+  'https://198.51.100.10/hook',
+  'https://203.0.113.10/hook',
+  // reserved, unspecified, broadcast, multicast
+  'https://0.0.0.0/hook',
+  'https://0/hook',
+  'https://240.0.0.1/hook',
+  'https://255.255.255.255/hook',
+  'https://224.0.0.1/hook',
+  'https://239.255.255.250/hook',
+  // IPv6
+  'https://[::1]/hook',
+  'https://[::]/hook',
+  'https://[fe80::1]/hook',
+  'https://[febf::1]/hook',
+  'https://[fc00::1]/hook',
+  'https://[fd12:3456::1]/hook',
+  'https://[ff02::1]/hook',
+  'https://[2001:db8::1]/hook',
+  'https://[::ffff:127.0.0.1]/hook',
+  'https://[::ffff:7f00:1]/hook',
+  'https://[::ffff:10.0.0.1]/hook',
+  'https://[::ffff:169.254.169.254]/hook',
+  'https://[0:0:0:0:0:0:0:1]/hook',
+];
+
+const accepted = [
+  'https://example.com/hook',
+  'https://hooks.example.com:8443/a/b?c=d',
+  'https://cafe.be/hook',
+  'https://8.8.8.8/hook',
+  'https://1.1.1.1:443/hook',
+  'https://[2606:4700:4700::1111]/hook',
+  'https://[::ffff:8.8.8.8]/hook',
+  'https://172.32.0.1/hook',
+  'https://100.128.0.1/hook',
+];
+
+describe('checkWebhookUrl', () => {
+  it.each(refused)('refuses %s', (url) => {
+    const check = checkWebhookUrl(url);
+    expect(check.ok).toBe(false);
+    if (!check.ok) expect(check.reason).toMatch(/\w/);
+  });
+
+  it.each(accepted)('accepts %s', (url) => {
+    const check = checkWebhookUrl(url);
+    expect(check).toEqual({ ok: true, url: new URL(url).href });
+  });
+
+  it('refuses loopback and http by default, and allows them only with allowLoopback', () => {
+    for (const url of ['http://127.0.0.1:4000/hook', 'http://localhost:4000/hook', 'http://[::1]:4000/hook']) {
+      expect(checkWebhookUrl(url).ok, url).toBe(false);
+      expect(checkWebhookUrl(url, { allowLoopback: true }), url).toEqual({ ok: true, url: new URL(url).href });
+    }
+    // The opt-in covers loopback only: other private or plain-http hosts stay refused.
+    for (const url of ['http://10.0.0.1:4000/hook', 'http://example.com/hook', 'https://192.168.0.1/hook', 'https://169.254.169.254/']) {
+      expect(checkWebhookUrl(url, { allowLoopback: true }).ok, url).toBe(false);
+    }
+  });
+});
+
+describe('isPublicAddress', () => {
+  it.each([
+    '127.0.0.1', '10.1.2.3', '172.16.5.4', '192.168.0.1', '169.254.169.254', '100.64.0.1', '192.0.2.1',
+    '198.51.100.1', '203.0.113.1', '0.0.0.0', '240.0.0.1', '255.255.255.255', '224.0.0.251',
+    '::1', '::', 'fe80::1', 'fc00::1', 'fd00::1', 'ff02::1', '2001:db8::1', '::ffff:127.0.0.1',
+    '::ffff:192.168.0.1', '[::1]', 'not-an-ip', '', '2130706433',
+  ])('is false for %s', (ip) => expect(isPublicAddress(ip)).toBe(false));
+
+  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8', '[2606:4700::1]'])(
+    'is true for %s',
+    (ip) => expect(isPublicAddress(ip)).toBe(true),
+  );
+});

@@ -3,7 +3,6 @@
  * listing, detail with audit trail, reveal of a really sealed envelope (opened here with the
  * member's own private key, as the browser does), and completion with purge.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toRequestView } from '../../lambdas/core/request-view.ts';
 import { submit } from '../../lambdas/core/subject-flow.ts';
@@ -11,7 +10,7 @@ import { open, openAttachment, seal, sealAttachment, type Envelope, type SealedA
 import { exportPublicKey, fingerprintOf, generateIdentityPair } from '../../web/crypto/identity.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
 import { expectError, expectRequest, materialItems, type RequestObject } from '../support/shapes.ts';
-import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 const KEY_NAME = 'Helpdesk integration';
 const SECRET = 'correct horse battery staple — the firewall admin password';
@@ -100,16 +99,7 @@ const submittedRequest = async () => {
   return { request, ...sealed };
 };
 
-const scanTable = async () => {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await service.deps.db.send(new ScanCommand({ TableName: service.deps.tableName, ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-};
+const scanAll = () => scanTable(service);
 
 describe('GET /app/api/requests', () => {
   it("lists the organisation's requests the member requested or receives, newest first", async () => {
@@ -237,7 +227,7 @@ describe('POST /app/api/requests/{id}/complete', () => {
     expect(view.completed_at).not.toBeNull();
     expect(await materialItems(service, request.id)).toEqual([]);
     // The ciphertext is nowhere in the table any more.
-    expect(JSON.stringify(await scanTable())).not.toContain(envelope.ciphertext);
+    expect(JSON.stringify(await scanAll())).not.toContain(envelope.ciphertext);
 
     expectError(await rita.browser.call('POST', `/app/api/requests/${request.id}/reveal`), 409, 'illegal_transition');
     expectError(await rita.browser.call('POST', `/app/api/requests/${request.id}/complete`), 409, 'illegal_transition');

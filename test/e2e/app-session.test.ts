@@ -17,7 +17,7 @@ import {
   startSession,
 } from '../support/member-browser.ts';
 import { expectError } from '../support/shapes.ts';
-import { identityKey, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { identityKey, scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 /** A clock the tests move forward; everything else runs in real time. */
 let offsetMs = 0;
@@ -327,13 +327,7 @@ describe('storage', () => {
     await requestSignIn(service, org.owner.email);
     seenSecrets.add(latestSignInToken(service, org.owner.email));
     expect(seenSecrets.size).toBeGreaterThan(10);
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await service.deps.db.send(new ScanCommand({ TableName: service.deps.tableName, ExclusiveStartKey: start }));
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const items = await scanTable(service);
     const table = JSON.stringify(items);
     for (const secret of seenSecrets) expect(table.includes(secret), 'a token stored in plain text').toBe(false);
     // The kinds of item sign-in leaves behind: hashes under their keys.

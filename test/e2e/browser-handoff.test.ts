@@ -1,11 +1,11 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportPublicKey, fingerprintOf, generateIdentityPair } from '../../web/crypto/identity.ts';
-import { startTestService, type TestService } from '../support/test-service.ts';
+import { scanTable, startTestService, type TestService } from '../support/test-service.ts';
 
 /**
  * The whole handoff in headless Chromium: a member signs in and sets up a key, a request is made
@@ -32,16 +32,7 @@ const launch = () =>
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 
-const tableText = async () => {
-  const items: unknown[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await service.deps.db.send(new ScanCommand({ TableName: service.deps.tableName, ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return JSON.stringify(items);
-};
+const tableText = async () => JSON.stringify(await scanTable(service));
 
 /** No plaintext credential, no file content, no private key anywhere in the table. */
 const expectNoSecretsStored = async () => {

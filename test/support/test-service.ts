@@ -133,3 +133,16 @@ export const startTestService = async (
 
   return { ...service, outboxDir, call, createOrganisation, createKey };
 };
+
+/** Every item of the service's table, following all pages: for scans that look for leaked secrets. */
+export const scanTable = async (service: Pick<TestService, 'deps'>) => {
+  const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await service.deps.db.send(new ScanCommand({ TableName: service.deps.tableName, ExclusiveStartKey: start }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+};

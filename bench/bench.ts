@@ -84,7 +84,14 @@ const seedEvents = async (db: Documents, tableName: string, orgId: string, clien
 
 const main = async () => {
   const dynamo = await startDynamoLocal();
-  const service = await startLocalService({ dynamoEndpoint: dynamo.endpoint, tableName: 'bench', announce: () => undefined });
+  // The request paths only: no webhook stream poller or expiry timers running beside them.
+  const service = await startLocalService({
+    dynamoEndpoint: dynamo.endpoint,
+    tableName: 'bench',
+    announce: () => undefined,
+    webhooks: false,
+    timers: false,
+  });
   const { admin, deps } = service;
   const org = await admin.createOrganisation({ name: 'Bench Org', plan: 'team' });
   await admin.setRateLimits(org.id, { perKeyPerMinute: 10_000_000, perOrgPerMinute: 10_000_000 });

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { GetCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import canonicalize from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyHash } from '../../lambdas/core/api-key-format.ts';
@@ -8,6 +8,7 @@ import { newId } from '../../lambdas/core/ids.ts';
 import { createGateway, listen } from '../../lambdas/local/gateway.ts';
 import { keys } from '../../lambdas/store/keys.ts';
 import { createAppDeps } from '../../lambdas/wiring.ts';
+import { auditEntries, requestItemsOf } from '../support/shapes.ts';
 import { startTestService, type ApiAnswer, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 /**
@@ -26,24 +27,9 @@ type AuditItem = Record<string, any> & { seq: number; hash: string; prevHash: st
 
 const GENESIS = '0'.repeat(64);
 
-const auditItems = async (orgId: string): Promise<AuditItem[]> => {
-  const items: AuditItem[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await service.deps.db.send(
-      new QueryCommand({
-        TableName: service.deps.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :seq)',
-        ExpressionAttributeValues: { ':pk': `AUDIT#${orgId}`, ':seq': 'SEQ#' },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((page.Items ?? []) as AuditItem[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-};
+
+const auditItems = async (orgId: string) => (await auditEntries(service, orgId)) as AuditItem[];
+const requestItems = (orgId: string) => requestItemsOf(service, orgId);
 
 const head = async (orgId: string) =>
   (
@@ -73,23 +59,6 @@ const verifyChain = async (orgId: string) => {
   return items;
 };
 
-const requestItems = async (orgId: string) => {
-  const items: Record<string, any>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await service.deps.db.send(
-      new ScanCommand({
-        TableName: service.deps.tableName,
-        FilterExpression: 'kind = :kind AND orgId = :org',
-        ExpressionAttributeValues: { ':kind': 'request', ':org': orgId },
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-};
 
 const body = (o: TestOrganisation, n: number) => ({
   subject_name: `Subject ${n}`,

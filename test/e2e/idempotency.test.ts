@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyHash } from '../../lambdas/core/api-key-format.ts';
 import type { Clock } from '../../lambdas/core/clock.ts';
@@ -8,6 +8,7 @@ import { newId } from '../../lambdas/core/ids.ts';
 import type { AppDeps } from '../../lambdas/app-deps.ts';
 import { createGateway, listen } from '../../lambdas/local/gateway.ts';
 import { keys } from '../../lambdas/store/keys.ts';
+import { auditEntries as auditEntriesOf, requestItemsOf } from '../support/shapes.ts';
 import { startTestService, type ApiAnswer, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 /**
@@ -47,44 +48,11 @@ const post = (path: string, options: { key?: string; body?: unknown; idempotency
 
 const replayed = (answer: ApiAnswer) => answer.headers.get('Idempotency-Replayed');
 
-/** Request items of an organisation, straight from the table. */
-const requestItems = async (orgId: string) => {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await service.deps.db.send(
-      new ScanCommand({
-        TableName: service.deps.tableName,
-        FilterExpression: 'kind = :kind AND orgId = :org',
-        ExpressionAttributeValues: { ':kind': 'request', ':org': orgId },
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-};
-
+const requestItems = (orgId: string) => requestItemsOf(service, orgId);
 /** Audit entries of an organisation of one type, straight from the table. */
-const auditEntries = async (orgId: string, type: string) => {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await service.deps.db.send(
-      new QueryCommand({
-        TableName: service.deps.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :seq)',
-        ExpressionAttributeValues: { ':pk': `AUDIT#${orgId}`, ':seq': 'SEQ#' },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items.filter((item) => item.type === type);
-};
+const auditEntries = async (orgId: string, type: string) => (await auditEntriesOf(service, orgId)).filter((item) => item.type === type);
+
+
 
 /** The table key of the idempotency record of (API key secret, Idempotency-Key). */
 const recordKey = async (secret: string, idempotencyKey: string) => {

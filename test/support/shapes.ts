@@ -5,7 +5,7 @@
  */
 import { GetCommand, QueryCommand, UpdateCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import type { ApiAnswer, TestService } from './test-service.ts';
+import { scanTable, type ApiAnswer, type TestService } from './test-service.ts';
 
 export const ULID = /^[0-9a-z]{26}$/;
 /** ISO 8601 / RFC 3339 date-time with a zone. */
@@ -403,3 +403,7 @@ export interface RequestList {
   has_more: boolean;
   next_cursor: string | null;
 }
+
+/** Request items of an organisation, straight from the table (every page of a filtered scan). */
+export const requestItemsOf = async (service: TestService, orgId: string): Promise<Record<string, any>[]> =>
+  (await scanTable(service)).filter((item) => item.kind === 'request' && item.orgId === orgId);

@@ -43,6 +43,8 @@ export interface WebhookTarget {
   clientId: string | null;
   failingSince: string | null;
   lastDeliveredAt: string | null;
+  /** When it was subscribed: events that occurred before then are not sent to it. */
+  createdAt?: string;
   secrets: Array<{ secret: string; expiresAt: string | null }>;
 }
 

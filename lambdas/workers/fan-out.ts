@@ -29,10 +29,19 @@ const readImage = (image: StreamImage) => {
   return { kind: text('kind'), orgId: text('orgId'), seq: number('seq'), type: text('type'), occurredAt: text('occurredAt'), clientId: text('clientId') };
 };
 
-/** The subscriptions an event goes to: active, subscribed to the type, and of its client (or of none). */
-export const subscribersOf = (subscriptions: WebhookTarget[], type: string, clientId: string | null) =>
+/**
+ * The subscriptions an event goes to: active, subscribed to the type, of its client (or of none),
+ * and subscribed by the time it occurred: a stream replayed from further back (the local poller
+ * after a restart) must not send a new subscription the events from before it existed.
+ */
+export const subscribersOf = (subscriptions: WebhookTarget[], type: string, clientId: string | null, occurredAt: string) =>
   subscriptions.filter(
-    (s) => s.isActive && Array.isArray(s.events) && s.events.includes(type) && (s.clientId === null || s.clientId === undefined || s.clientId === clientId),
+    (s) =>
+      s.isActive &&
+      Array.isArray(s.events) &&
+      s.events.includes(type) &&
+      (s.clientId === null || s.clientId === undefined || s.clientId === clientId) &&
+      (typeof s.createdAt !== 'string' || s.createdAt <= occurredAt),
   );
 
 /** Handles one stream record; returns how many deliveries it created. */
@@ -43,7 +52,7 @@ const fanOutRecord = async (deps: FanOutDeps, record: DynamoDBRecord): Promise<n
   if (typeof image.orgId !== 'string' || typeof image.seq !== 'number' || !Number.isSafeInteger(image.seq)) return 0;
   const clientId = typeof image.clientId === 'string' ? image.clientId : null;
   const occurredAt = typeof image.occurredAt === 'string' ? image.occurredAt : deps.clock.now().toISOString();
-  const targets = subscribersOf(await deps.webhooks.listForOrg(image.orgId), image.type, clientId);
+  const targets = subscribersOf(await deps.webhooks.listForOrg(image.orgId), image.type, clientId, occurredAt);
   let created = 0;
   for (const target of targets) {
     const now = deps.clock.now().toISOString();

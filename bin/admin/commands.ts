@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { eventId } from '#core/events.ts';
 import { normaliseIdentityKey } from '#core/fingerprint.ts';
 import { DELIVERY_METHODS, PLANS, ROLES, SCOPES, VERIFICATION_MODES } from '#core/model.ts';
 import type { DeliveryMethod, Plan, Policy, PresetDefaults, Role, Scope, VerificationMode } from '#core/model.ts';
@@ -112,6 +113,34 @@ export const COMMANDS: Record<string, Command> = {
       const orgId = text(f, 'org');
       await admin.setMemberActive(orgId, await memberIdByEmailOrId(admin, orgId, text(f, 'member')), false);
       return { disabled: true };
+    },
+  },
+  'recover-org': {
+    summary: 'break-glass: make EMAIL an active owner again (or add them), with an optional verified key; emits org_recovery.used',
+    usage: '--org ORG_ID --email EMAIL --reason TEXT [--name NAME] [--public-key FILE | --generate-key PRIVATE_KEY_FILE]',
+    run: async (admin, f) => {
+      const orgId = text(f, 'org');
+      const { member, createdMember, entry } = await admin.recoverOrganisation({
+        orgId,
+        email: text(f, 'email'),
+        reason: text(f, 'reason'),
+        name: optionalText(f, 'name'),
+        identityKey: identityKeyFrom(f),
+      });
+      return {
+        recovered: true,
+        organisation_id: orgId,
+        created_member: createdMember,
+        member: {
+          membership_id: member.id,
+          name: member.name,
+          email: member.email,
+          role: member.role,
+          active: member.active,
+          identity_key: member.identityKey ? { fingerprint: member.identityKey.fingerprint, state: member.identityKey.state } : null,
+        },
+        event: { id: eventId(entry.seq), type: entry.type, occurred_at: entry.occurredAt },
+      };
     },
   },
   'create-client': {

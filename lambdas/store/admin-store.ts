@@ -29,6 +29,9 @@ import { keys, type ItemKey } from './keys.ts';
 
 const OPERATOR: Actor = { type: 'system', label: 'operator' };
 
+/** An organisation recovery's reason is at least this long: its audit entry must say why. */
+export const MIN_RECOVERY_REASON_LENGTH = 10;
+
 /**
  * What the operator CLI (and the local seed) changes: organisations, members, clients, teams,
  * templates, presets, policy, plan and API keys. Each change is one transaction with its audit
@@ -71,25 +74,63 @@ export class AdminStore {
 
   async addMember(input: { orgId: string; name: string; email: string; role: Role; identityKey?: { publicKey: string; fingerprint: string } }) {
     await this.requireOrganisation(input.orgId);
-    const at = this.now();
-    const member: Member = {
-      id: newId(),
-      orgId: input.orgId,
-      name: input.name,
-      email: input.email.toLowerCase(),
-      role: input.role,
-      active: true,
-      identityKey: input.identityKey ? { ...input.identityKey, state: 'verified', registeredAt: at } : null,
-      createdAt: at,
-    };
-    await this.change(input.orgId, 'member.added', { member: memberRef(member), details: { role: member.role } }, [
-      this.put(keys.member(input.orgId, member.id), 'member', member),
-      // One member per email within an organisation.
-      this.put(keys.memberEmail(input.orgId, member.email), 'member_email', { memberId: member.id }),
-      // Sign-in finds a person's memberships across organisations by email (store/sessions.ts).
-      this.put(keys.loginMembership(member.email, input.orgId, member.id), 'login_membership', { orgId: input.orgId, memberId: member.id }),
-    ]);
+    const member = this.newMember({ ...input, at: this.now() });
+    await this.change(input.orgId, 'member.added', { member: memberRef(member), details: { role: member.role } }, this.newMemberWrites(member));
     return member;
+  }
+
+  /**
+   * Organisation recovery: the operator's break-glass step for an organisation that has lost
+   * every owner who can get in (the last owner left, or lost their mailbox or identity key). The
+   * member with this email becomes an active owner again; with no such member, one is added as a
+   * new active owner (which needs a name). A key given here is registered as verified at once.
+   *
+   * All in one transaction with one `org_recovery.used` audit entry, which is an event: customers
+   * see it in GET /events and webhooks subscribed to it, so they can alert on it. Its details carry
+   * the reason and the new key's fingerprint, never a key.
+   */
+  async recoverOrganisation(input: {
+    orgId: string;
+    email: string;
+    reason: string;
+    name?: string;
+    identityKey?: { publicKey: string; fingerprint: string };
+  }) {
+    await this.requireOrganisation(input.orgId);
+    const reason = input.reason.trim();
+    if (reason.length < MIN_RECOVERY_REASON_LENGTH) {
+      throw new Error(`the reason must be at least ${MIN_RECOVERY_REASON_LENGTH} characters: the audit entry records why the organisation was recovered`);
+    }
+    const at = this.now();
+    const email = input.email.trim().toLowerCase();
+    const existing = await this.memberByEmail(input.orgId, email);
+    // An operator-attested key: recovery exists for when no owner or admin is left to approve a
+    // replacement, so the key is verified at once and replaces any earlier one (setIdentityKey
+    // would leave a replacement waiting for an approval nobody can give).
+    const identityKey: IdentityKey | undefined = input.identityKey ? { ...input.identityKey, state: 'verified', registeredAt: at } : undefined;
+    let member: Member;
+    let writes: TransactItem[];
+    if (existing) {
+      member = { ...existing, role: 'owner', active: true, identityKey: identityKey ?? existing.identityKey };
+      writes = [
+        this.setFields(keys.member(input.orgId, existing.id), { role: 'owner', active: true, ...(identityKey ? { identityKey } : {}) }),
+      ];
+    } else {
+      const name = input.name?.trim();
+      if (!name) throw new Error(`organisation ${input.orgId} has no member with the email ${email}: a name is needed to add them as a new owner`);
+      member = this.newMember({ orgId: input.orgId, name, email, role: 'owner', identityKey: input.identityKey, at });
+      writes = this.newMemberWrites(member);
+    }
+    const entry = await this.change(
+      input.orgId,
+      'org_recovery.used',
+      {
+        member: memberRef(member),
+        details: { reason, role: 'owner', created_member: !existing, key_fingerprint: identityKey?.fingerprint ?? null },
+      },
+      writes,
+    );
+    return { member, createdMember: !existing, entry };
   }
 
   /**
@@ -244,6 +285,36 @@ export class AdminStore {
     const member = await this.directory.getMember(orgId, memberId);
     if (!member) throw new Error(`no member ${memberId} in organisation ${orgId}`);
     return member;
+  }
+
+  /** The member with this email (the organisation's email index item names them), or null. */
+  private async memberByEmail(orgId: string, email: string) {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.memberEmail(orgId, email), ConsistentRead: true }));
+    return Item ? this.requireMember(orgId, Item.memberId as string) : null;
+  }
+
+  private newMember(input: { orgId: string; name: string; email: string; role: Role; identityKey?: { publicKey: string; fingerprint: string }; at: string }): Member {
+    return {
+      id: newId(),
+      orgId: input.orgId,
+      name: input.name,
+      email: input.email.toLowerCase(),
+      role: input.role,
+      active: true,
+      identityKey: input.identityKey ? { ...input.identityKey, state: 'verified', registeredAt: input.at } : null,
+      createdAt: input.at,
+    };
+  }
+
+  /** A new member's item and its index items, each on condition that it is new. */
+  private newMemberWrites(member: Member): TransactItem[] {
+    return [
+      this.put(keys.member(member.orgId, member.id), 'member', member),
+      // One member per email within an organisation.
+      this.put(keys.memberEmail(member.orgId, member.email), 'member_email', { memberId: member.id }),
+      // Sign-in finds a person's memberships across organisations by email (store/sessions.ts).
+      this.put(keys.loginMembership(member.email, member.orgId, member.id), 'login_membership', { orgId: member.orgId, memberId: member.id }),
+    ];
   }
 
   private change(orgId: string, type: string, data: Record<string, unknown>, writes: TransactItem[]) {

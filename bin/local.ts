@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { JavaMissingError } from '#local/dynamodb-local.ts';
 import { ensureDemoOrganisation, issueDemoKey } from '#local/demo-seed.ts';
 import { startLocalService } from '#local/local-service.ts';
+import { stopOrphanedDynamo } from '#local/orphaned-dynamo.ts';
 import { removeRuntimeFile, writeRuntimeFile } from '#local/runtime-file.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -14,11 +15,14 @@ const port = Number(process.env.PORT ?? 3000);
 process.env.LOG_LEVEL ??= 'WARN';
 
 const main = async () => {
+  const orphan = await stopOrphanedDynamo(dataDir);
+  if (orphan) process.stdout.write(`Stopped the DynamoDB Local (process ${orphan}) left running by a service that was killed.\n`);
   const service = await startLocalService({ dataDir, port, host: process.env.HOST, allowLoopbackWebhooks: true });
+  // Lets `npm run admin` reach this DynamoDB Local while the service runs (no secret in it), and
+  // the next start stop that DynamoDB Local should this process be killed outright.
+  writeRuntimeFile(dataDir, { dynamoEndpoint: service.dynamoEndpoint, tableName: service.deps.tableName, baseUrl: service.baseUrl, pid: process.pid, dynamoPid: service.dynamoPid });
   const demo = await ensureDemoOrganisation(service.deps.db, service.deps.tableName, service.admin, join(dataDir, 'keys'));
   const { secret } = await issueDemoKey(service.admin, demo.orgId);
-  // Lets `npm run admin` reach this DynamoDB Local while the service runs (no secret in it).
-  writeRuntimeFile(dataDir, { dynamoEndpoint: service.dynamoEndpoint, tableName: service.deps.tableName, baseUrl: service.baseUrl, pid: process.pid });
 
   let stopping = false;
   const stop = async () => {

@@ -18,6 +18,7 @@ import { createHandler as createDeliver } from '#workers/deliver.ts';
 import { createHandler as createDeliverySweep } from '#workers/delivery-sweep.ts';
 import { createWebhookDeps, type WebhookDeps } from '#workers/webhook-wiring.ts';
 import { StreamPoller } from './stream-poller.ts';
+import { TableStreamCheckpoints } from './stream-checkpoints.ts';
 import { TimerQueue } from './timer-queue.ts';
 
 export const LOCAL_TABLE_NAME = 'credential-handoff';
@@ -60,6 +61,8 @@ export interface LocalService {
   deps: AppDeps;
   admin: AdminStore;
   dynamoEndpoint: string;
+  /** The process id of the DynamoDB Local this service started, or null when it joined one. */
+  dynamoPid: number | null;
   server: Server;
   /** The webhook workers' dependencies, when webhooks are on. */
   webhooks: WebhookDeps | null;
@@ -124,6 +127,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     deps,
     admin,
     dynamoEndpoint: endpoint,
+    dynamoPid: dynamo?.process.pid ?? null,
     server,
     webhooks: webhooks?.deps ?? null,
     stop: async () => {
@@ -137,7 +141,12 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
   };
 };
 
-/** The local webhook pipeline: the real stream, a timer queue, the same workers as deployed. */
+/**
+ * The local webhook pipeline: the real stream, a timer queue, the same workers as deployed. What
+ * a stopped (or killed) process left undone is picked up at start: the poller resumes from its
+ * checkpoints, and every pending delivery is enqueued again, because the timer queue that held
+ * their messages was in memory.
+ */
 const startWebhooks = async (deps: AppDeps, endpoint: string, allowLoopback: boolean) => {
   let deliver: ReturnType<typeof createDeliver> | undefined;
   const queue = new TimerQueue({
@@ -151,9 +160,11 @@ const startWebhooks = async (deps: AppDeps, endpoint: string, allowLoopback: boo
     tableName: deps.tableName,
     endpoint,
     handle: createFanOut(webhookDeps),
+    checkpoints: new TableStreamCheckpoints(deps.db, deps.tableName),
     onError: (error) => deps.logger.error('local stream poll failed', { errorName: (error as Error)?.name }),
   }).start();
   const sweep = createDeliverySweep(webhookDeps);
+  await sweep({ allPending: true });
   const sweepTimer = setInterval(() => {
     sweep().catch((error: unknown) => deps.logger.error('local delivery sweep failed', { errorName: (error as Error)?.name }));
   }, 60_000);

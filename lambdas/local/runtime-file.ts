@@ -7,6 +7,8 @@ export interface LocalRuntime {
   tableName: string;
   baseUrl: string;
   pid: number;
+  /** The DynamoDB Local it started (a child process that outlives it if it is killed outright). */
+  dynamoPid?: number | null;
 }
 
 const fileIn = (dataDir: string) => join(dataDir, 'runtime.json');
@@ -18,13 +20,32 @@ export const writeRuntimeFile = (dataDir: string, runtime: LocalRuntime) => {
 
 export const removeRuntimeFile = (dataDir: string) => rmSync(fileIn(dataDir), { force: true });
 
-/** The running service's details, or null when none runs (a stale file is ignored). */
-export const readRuntimeFile = (dataDir: string): LocalRuntime | null => {
+const readFile = (dataDir: string): LocalRuntime | null => {
   try {
-    const runtime = JSON.parse(readFileSync(fileIn(dataDir), 'utf8')) as LocalRuntime;
-    process.kill(runtime.pid, 0);
-    return runtime;
+    return JSON.parse(readFileSync(fileIn(dataDir), 'utf8')) as LocalRuntime;
   } catch {
     return null;
   }
+};
+
+export const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, it is just not ours to signal.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** The running service's details, or null when none runs (a stale file is ignored). */
+export const readRuntimeFile = (dataDir: string): LocalRuntime | null => {
+  const runtime = readFile(dataDir);
+  return runtime && isAlive(runtime.pid) ? runtime : null;
+};
+
+/** The details a service left behind when it died without cleaning up, or null. */
+export const readStaleRuntimeFile = (dataDir: string): LocalRuntime | null => {
+  const runtime = readFile(dataDir);
+  return runtime && !isAlive(runtime.pid) ? runtime : null;
 };

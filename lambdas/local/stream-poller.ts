@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { Documents } from '#store/dynamo.ts';
+import type { StreamCheckpoints } from './stream-checkpoints.ts';
 
 export const POLL_INTERVAL_MS = 250;
 /** Shards are looked for again every this many polls (new shards appear as old ones close). */
@@ -20,8 +21,16 @@ export interface StreamPollerOptions {
   endpoint: string;
   /** The fan-out handler, called with a DynamoDBStreamEvent as Lambda would. */
   handle(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse>;
+  /** Where each shard was got to; without them every start replays the stream from its oldest record. */
+  checkpoints?: StreamCheckpoints;
   onError?: (error: unknown) => void;
   pollIntervalMs?: number;
+}
+
+interface PendingRecord {
+  record: DynamoDBRecord;
+  shardId: string;
+  tries: number;
 }
 
 /**
@@ -29,6 +38,12 @@ export interface StreamPollerOptions {
  * table (DescribeStream, GetShardIterator, GetRecords), following shard changes, and hands the
  * records to the same fan-out handler, with the deployed filter (new audit items) applied here.
  * Records the handler reports as failed are handed over again, a few times.
+ *
+ * It resumes where it left off: after each batch it saves, per shard, the sequence number up to
+ * which every audit record was handled (never past one still waiting for a retry), and a restart
+ * reads on from there; a shard with no checkpoint is read from its oldest record. A process killed
+ * between the handler and the save hands the same records over again, which the fan-out absorbs
+ * (a delivery's id is derived from webhook and event, and it is created only once).
  */
 export class StreamPoller {
   private readonly client: DynamoDBStreamsClient;
@@ -39,7 +54,8 @@ export class StreamPoller {
   private polls = 0;
   private running: Promise<void> | null = null;
   private stopped = false;
-  private retry: Array<{ record: DynamoDBRecord; tries: number }> = [];
+  private retry: PendingRecord[] = [];
+  private readonly saved = new Map<string, string>();
 
   constructor(private readonly options: StreamPollerOptions) {
     this.client = new DynamoDBStreamsClient({
@@ -49,12 +65,12 @@ export class StreamPoller {
     });
   }
 
-  /** Starts from the stream's current end (LATEST on the open shards). */
+  /** Starts from each shard's checkpoint, or from its oldest record. */
   async start() {
     const { Table } = await this.options.db.send(new DescribeTableCommand({ TableName: this.options.tableName }));
     this.streamArn = Table?.LatestStreamArn ?? null;
     if (!this.streamArn) throw new Error(`table ${this.options.tableName} has no stream`);
-    await this.discover('LATEST');
+    await this.discover();
     this.schedule();
     return this;
   }
@@ -76,8 +92,8 @@ export class StreamPoller {
     this.timer.unref();
   }
 
-  /** Opens an iterator on every shard not seen before: `first` at start, TRIM_HORIZON for new ones. */
-  private async discover(first: 'LATEST' | 'TRIM_HORIZON') {
+  /** Opens an iterator on every shard not seen before, after its checkpoint if it has one. */
+  private async discover() {
     let start: string | undefined;
     do {
       const { StreamDescription } = await this.client.send(new DescribeStreamCommand({ StreamArn: this.streamArn!, ExclusiveStartShardId: start }));
@@ -85,35 +101,69 @@ export class StreamPoller {
         const shardId = shard.ShardId!;
         if (this.seen.has(shardId)) continue;
         this.seen.add(shardId);
-        // At start, closed shards hold only the past.
-        if (first === 'LATEST' && shard.SequenceNumberRange?.EndingSequenceNumber) continue;
-        const { ShardIterator } = await this.client.send(
-          new GetShardIteratorCommand({ StreamArn: this.streamArn!, ShardId: shardId, ShardIteratorType: first }),
-        );
-        if (ShardIterator) this.iterators.set(shardId, ShardIterator);
+        const iterator = await this.openIterator(shardId);
+        if (iterator) this.iterators.set(shardId, iterator);
       }
       start = StreamDescription?.LastEvaluatedShardId;
     } while (start);
   }
 
+  private async openIterator(shardId: string) {
+    const checkpoint = (await this.options.checkpoints?.load(this.streamArn!, shardId)) ?? null;
+    if (checkpoint) {
+      this.saved.set(shardId, checkpoint);
+      try {
+        const { ShardIterator } = await this.client.send(
+          new GetShardIteratorCommand({ StreamArn: this.streamArn!, ShardId: shardId, ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: checkpoint }),
+        );
+        return ShardIterator;
+      } catch (error) {
+        // The checkpoint's record has been trimmed away: everything still there is newer.
+        if ((error as Error).name !== 'TrimmedDataAccessException') throw error;
+      }
+    }
+    const { ShardIterator } = await this.client.send(
+      new GetShardIteratorCommand({ StreamArn: this.streamArn!, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }),
+    );
+    return ShardIterator;
+  }
+
   private async poll() {
     if (this.stopped) return;
-    if (++this.polls % DESCRIBE_EVERY === 0 || this.iterators.size === 0) await this.discover('TRIM_HORIZON');
-    const batch: DynamoDBRecord[] = this.retry.map((r) => r.record);
-    const tries = new Map(this.retry.map((r) => [r.record.eventID!, r.tries]));
+    if (++this.polls % DESCRIBE_EVERY === 0 || this.iterators.size === 0) await this.discover();
+    // Records waiting for a retry go first: they are older than anything read now.
+    const batch: PendingRecord[] = this.retry;
     this.retry = [];
     for (const [shardId, iterator] of [...this.iterators]) {
       const { Records, NextShardIterator } = await this.client.send(new GetRecordsCommand({ ShardIterator: iterator }));
       if (NextShardIterator) this.iterators.set(shardId, NextShardIterator);
       else this.iterators.delete(shardId); // closed: its children are found by the next discovery
-      for (const record of Records ?? []) if (isNewAuditItem(record)) batch.push(toLambdaRecord(record, this.streamArn!));
+      for (const record of Records ?? []) if (isNewAuditItem(record)) batch.push({ record: toLambdaRecord(record, this.streamArn!), shardId, tries: 0 });
     }
     if (batch.length === 0 || this.stopped) return;
-    const { batchItemFailures } = await this.options.handle({ Records: batch });
-    for (const failure of batchItemFailures) {
-      const record = batch.find((r) => r.eventID === failure.itemIdentifier);
-      const count = (tries.get(failure.itemIdentifier) ?? 0) + 1;
-      if (record && count <= MAX_RETRIES) this.retry.push({ record, tries: count });
+    const { batchItemFailures } = await this.options.handle({ Records: batch.map((pending) => pending.record) });
+    const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
+    for (const pending of batch) {
+      if (failed.has(pending.record.eventID!) && pending.tries < MAX_RETRIES) this.retry.push({ ...pending, tries: pending.tries + 1 });
+    }
+    await this.saveCheckpoints(batch);
+  }
+
+  /** Per shard, the last record of the batch before the first one still waiting for a retry. */
+  private async saveCheckpoints(batch: PendingRecord[]) {
+    if (!this.options.checkpoints) return;
+    const waiting = new Set(this.retry.map((pending) => pending.record.eventID));
+    const blocked = new Set<string>();
+    const reached = new Map<string, string>();
+    for (const { record, shardId } of batch) {
+      if (blocked.has(shardId)) continue;
+      if (waiting.has(record.eventID)) blocked.add(shardId);
+      else if (record.dynamodb?.SequenceNumber) reached.set(shardId, record.dynamodb.SequenceNumber);
+    }
+    for (const [shardId, sequenceNumber] of reached) {
+      if (this.saved.get(shardId) === sequenceNumber) continue;
+      await this.options.checkpoints.save(this.streamArn!, shardId, sequenceNumber);
+      this.saved.set(shardId, sequenceNumber);
     }
   }
 }

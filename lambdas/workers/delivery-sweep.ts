@@ -14,14 +14,20 @@ export interface DeliverySweepDeps {
   queue: DeliveryQueue;
 }
 
+/** The latest time there can be: every pending delivery is due by then. */
+const END_OF_TIME = '9999-12-31T23:59:59.999Z';
+
 /**
  * The delivery sweep, every five minutes deployed: re-enqueues every pending delivery whose next
  * attempt is past due (by more than a minute), whatever became of its message. The worker's
- * claim makes a duplicate message harmless. Logs counts only.
+ * claim makes a duplicate message harmless, and one not yet due only hops on. Logs counts only.
+ *
+ * `allPending` re-enqueues the future ones too: the local runtime does so at start, because its
+ * in-memory queue lost every message when the process before it stopped.
  */
 export const createHandler = (deps: DeliverySweepDeps) =>
-  async (): Promise<{ requeued: number; failed: number }> => {
-    const until = new Date(deps.clock.now().getTime() - SWEEP_GRACE_MS).toISOString();
+  async (input: { allPending?: boolean } = {}): Promise<{ requeued: number; failed: number }> => {
+    const until = input.allPending === true ? END_OF_TIME : new Date(deps.clock.now().getTime() - SWEEP_GRACE_MS).toISOString();
     let requeued = 0;
     let failed = 0;
     for (const id of await deps.deliveries.dueIds(until)) {

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { portAnswers, startLocalProcess, stopProcess } from '../support/local-process.ts';
 
 /**
  * `npm start` as a user runs it: bin/local.ts in its own process, with its own DynamoDB Local and
@@ -13,41 +13,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 const dataDir = mkdtempSync(join(tmpdir(), 'handoff-start-'));
 const running: ChildProcess[] = [];
 
-const start = () =>
-  new Promise<{ child: ChildProcess; baseUrl: string; key: string; output: () => string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
-      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'INFO' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    running.push(child);
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`no banner within 90 s:\n${output}`)), 90_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const base = /API base URL:\s+(\S+)/.exec(output);
-      const key = /Demo API key:\s+(chs_live_\S+)/.exec(output);
-      if (base && key && output.includes('Press Ctrl-C to stop.')) {
-        clearTimeout(timer);
-        resolve({ child, baseUrl: base[1].replace('localhost', '127.0.0.1'), key: key[1], output: () => output });
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before the banner:\n${output}`)));
-  });
-
-const interrupt = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGINT');
-  });
-
-const portAnswers = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
+const start = () => startLocalProcess(dataDir, running);
+const interrupt = (child: ChildProcess) => stopProcess(child, 'SIGINT');
 
 const ping = (baseUrl: string, key: string) => fetch(`${baseUrl}/ping`, { headers: { Authorization: `Bearer ${key}` } });
 

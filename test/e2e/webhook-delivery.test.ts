@@ -15,6 +15,7 @@ import { WebhookHttp } from '../../lambdas/adapters/webhook-http.ts';
 import { DeliveryStore } from '../../lambdas/store/deliveries.ts';
 import { deliverOne } from '../../lambdas/workers/deliver.ts';
 import { createHandler as createFanOut } from '../../lambdas/workers/fan-out.ts';
+import { waitFor } from '../support/local-process.ts';
 import { putSubscription } from '../support/webhooks.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
@@ -52,16 +53,6 @@ afterAll(async () => {
   receiver?.closeAllConnections();
   await new Promise((done) => receiver?.close(done));
 });
-
-const waitFor = async <T>(find: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> => {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await find();
-    if (found !== undefined) return found;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((done) => setTimeout(done, 100));
-  }
-};
 
 const createRequest = async () => {
   const answer = await service.call('POST', '/requests', {

@@ -1,0 +1,106 @@
+/**
+ * At-least-once across a crash: `npm start` killed outright (SIGKILL) while webhook deliveries
+ * are pending, some mid-attempt and some not yet read off the stream, then started again over the
+ * same data. Every event in the feed must reach the receiver, verified, and none may be lost.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '../../lambdas/local/runtime-file.ts';
+import { createDocumentClient } from '../../lambdas/store/dynamo.ts';
+import { portAnswers, startLocalProcess, stopProcess, waitFor, type LocalProcess } from '../support/local-process.ts';
+import { startReceiver } from '../support/receiver.ts';
+import { scanTable } from '../support/test-service.ts';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'handoff-restart-'));
+const running: ChildProcess[] = [];
+let closeReceiver: () => Promise<void> = async () => undefined;
+
+afterAll(async () => {
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await closeReceiver();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const api = (service: LocalProcess) => async (method: string, path: string, body?: unknown) => {
+  const answer = await fetch(`${service.baseUrl}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${service.key}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await answer.text();
+  return { status: answer.status, text, body: text ? JSON.parse(text) : null };
+};
+
+const createRequests = async (call: ReturnType<typeof api>, count: number) => {
+  for (let i = 0; i < count; i++) {
+    const created = await call('POST', '/requests', { subject_name: `Subject ${i}`, preset: 'standard' });
+    expect(created.status, created.text).toBe(201);
+  }
+};
+
+const readRuntime = (): LocalRuntime => JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+
+describe('npm start killed with SIGKILL while deliveries are pending', () => {
+  it('delivers every event at least once after a restart: the feed and the receiver hold the same event ids', async () => {
+    let secret = '';
+    let crashed = false;
+    let answeredBeforeCrash = 0;
+    // Before the crash the receiver answers two deliveries and keeps the rest waiting, so they are
+    // mid-attempt when the process dies; after it, it answers everything at once.
+    const receiver = await startReceiver({
+      secret: () => secret,
+      answer: () => (crashed || answeredBeforeCrash++ < 2 ? 204 : 'hang'),
+    });
+    closeReceiver = receiver.close;
+
+    const first = await startLocalProcess(dataDir, running);
+    const firstCall = api(first);
+    const subscribed = await firstCall('POST', '/webhooks', { url: `${receiver.url}/hook`, events: ['request.created'] });
+    expect(subscribed.status, subscribed.text).toBe(201);
+    secret = subscribed.body.secret;
+
+    await createRequests(firstCall, 6);
+    await waitFor(() => (receiver.receipts.length >= 4 ? true : undefined), 30_000, 'the first deliveries');
+    // These are committed just before the kill: most are still unread on the stream.
+    await createRequests(firstCall, 4);
+    const { dynamoPid, dynamoEndpoint } = readRuntime();
+    expect(await stopProcess(first.child, 'SIGKILL')).toBeNull();
+    crashed = true;
+    expect(receiver.delivered().size).toBeLessThan(10);
+    // Killed outright, the service could not stop its DynamoDB Local: the restart has to.
+    expect(dynamoPid).toEqual(expect.any(Number));
+    expect(await portAnswers(Number(new URL(dynamoEndpoint).port))).toBe(true);
+
+    const second = await startLocalProcess(dataDir, running);
+    expect(second.output()).toContain(`Stopped the DynamoDB Local (process ${dynamoPid})`);
+    expect(await portAnswers(Number(new URL(dynamoEndpoint).port))).toBe(false);
+
+    const feed = await api(second)('GET', '/events?types=request.created&limit=200');
+    expect(feed.status, feed.text).toBe(200);
+    const feedIds = (feed.body.data as Array<{ id: string }>).map((event) => event.id).sort();
+    expect(feedIds).toHaveLength(10);
+
+    // A delivery that was mid-attempt waits out its retry delay (1 minute) before it is sent again.
+    await waitFor(() => (feedIds.every((id) => receiver.delivered().has(id)) ? true : undefined), 150_000, 'every event at the receiver');
+    expect([...receiver.delivered()].sort()).toEqual(feedIds);
+    for (const id of feedIds) {
+      // Retries of one delivery keep its webhook-id.
+      const messageIds = new Set(receiver.receipts.filter((r) => r.eventId === id).map((r) => r.headers['webhook-id']));
+      expect(messageIds.size, id).toBe(1);
+    }
+    expect(receiver.receipts.every((r) => r.eventId !== null)).toBe(true);
+
+    // One delivery per event in the table, each delivered.
+    const runtime = readRuntime();
+    const db = createDocumentClient({ endpoint: runtime.dynamoEndpoint });
+    const deliveries = (await scanTable({ deps: { db, tableName: runtime.tableName } as never })).filter((item) => item.kind === 'webhook_delivery');
+    db.destroy();
+    expect(deliveries).toHaveLength(10);
+    expect(deliveries.every((d) => d.status === 'delivered')).toBe(true);
+
+    expect(await stopProcess(second.child, 'SIGINT')).toBe(0);
+  }, 300_000);
+});

@@ -77,7 +77,8 @@ export class WebhookHttp implements WebhookPoster {
   }
 
   async post(request: WebhookRequest): Promise<{ status: number }> {
-    const url = new URL(request.url);
+    const url = URL.canParse(request.url) ? new URL(request.url) : null;
+    if (!url) throw new WebhookTargetRefused('webhook URL refused: not an absolute URL');
     const pinned = await this.checkedAddress(url);
     const lookup: LookupFunction = (_hostname, options, callback) => {
       if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);

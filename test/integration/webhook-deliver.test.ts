@@ -172,7 +172,7 @@ describe('delivery worker', () => {
     expect(await store.get(deliveryId)).toMatchObject({ status: 'delivered', attempts: 3, lastStatus: 200 });
   });
 
-  it('hops a message that arrives early without attempting, and the sweep re-drives a lost message', async () => {
+  it('hops a message that arrives early without attempting, and the sweep re-drives a lost message (all pending ones at a local start)', async () => {
     const subscription = await putSubscription(service, org.orgId);
     const { sent, queue } = recordingQueue(clock);
     const { calls, http } = scriptedHttp(clock, [503, 200]);
@@ -186,9 +186,17 @@ describe('delivery worker', () => {
     expect(sent.at(-1)).toMatchObject({ deliveryId, delaySeconds: 60 });
     expect(calls).toHaveLength(1);
 
+    // As the local runtime does at start (its in-memory queue lost everything): every pending
+    // delivery is enqueued again, due or not; this one, not due yet, only hops.
+    const sweep = createSweep({ clock, logger: quietLogger, deliveries: store, queue });
+    sent.length = 0;
+    expect((await sweep({ allPending: true })).requeued).toBeGreaterThanOrEqual(1);
+    expect(sent.map((message) => message.deliveryId)).toContain(deliveryId);
+    expect(await deliverOne(deps, deliveryId)).toBe('hop');
+    expect(calls).toHaveLength(1);
+
     // Both messages lost: the sweep finds the delivery once it is past due.
     sent.length = 0;
-    const sweep = createSweep({ clock, logger: quietLogger, deliveries: store, queue });
     clock.advance(30_000);
     expect((await sweep()).requeued).toBe(0);
     clock.advance(2 * 60_000);

@@ -97,4 +97,18 @@ describe('fan-out', () => {
     expect(sent).toEqual([]);
     for (const [id, messageId] of before) expect((await store.get(id))!.webhookMessageId).toBe(messageId);
   });
+
+  it('leaves out a subscription created after the event occurred (a stream read again from further back)', async () => {
+    const occurredAt = clock.now().toISOString();
+    const older = await putSubscription(service, org.orgId, { events: ['member.disabled'], createdAt: new Date(Date.parse(occurredAt) - 1000).toISOString() });
+    const sameInstant = await putSubscription(service, org.orgId, { events: ['member.disabled'], createdAt: occurredAt });
+    await putSubscription(service, org.orgId, { events: ['member.disabled'], createdAt: new Date(Date.parse(occurredAt) + 1).toISOString() });
+    const { sent, queue } = recordingQueue(clock);
+    const deps: FanOutDeps = { clock, logger: quietLogger, deliveries: store, webhooks: store, queue };
+
+    await createFanOut(deps)({ Records: [auditRecord(org.orgId, 'member.disabled', null, { occurredAt })] });
+
+    const targets = await Promise.all(sent.map(async (message) => (await store.get(message.deliveryId))!.webhookId));
+    expect(targets.sort()).toEqual([older.id, sameInstant.id].sort());
+  });
 });

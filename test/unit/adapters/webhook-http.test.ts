@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WebhookHttp, WebhookTargetRefused, type Resolver } from '../../../lambdas/adapters/webhook-http.ts';
+import { REFUSED_WEBHOOK_URLS } from '../../support/refused-webhook-urls.ts';
 
 /** A receiver on loopback; each test sets how it answers. */
 let server: Server;
@@ -53,6 +54,28 @@ describe('WebhookHttp', () => {
     await expect(new WebhookHttp({ resolve }).post(request('https://hooks.example.com/hook'))).rejects.toThrow(/not public/);
     const v6 = resolver({ 'hooks.example.com': ['::ffff:192.168.1.1'] });
     await expect(new WebhookHttp({ resolve: v6.resolve }).post(request('https://hooks.example.com/hook'))).rejects.toThrow(/not public/);
+  });
+
+  // A subscription stored before a rule was tightened, or written around the API, is checked again.
+  it.each(REFUSED_WEBHOOK_URLS)('refuses at delivery %s, before any lookup or connection', async (url) => {
+    const { asked, resolve } = resolver({});
+    await expect(new WebhookHttp({ resolve }).post(request(url))).rejects.toBeInstanceOf(WebhookTargetRefused);
+    expect(asked).toEqual([]);
+    expect(received).toEqual([]);
+  });
+
+  // Every address literal of the list (the URL parser gives numeric forms as dotted quads).
+  const refusedAddresses = [
+    ...new Set(
+      REFUSED_WEBHOOK_URLS.map((url) => (URL.parse(url)?.hostname ?? '').replace(/^\[|\]$/g, '')).filter(
+        (host) => /^(\d+\.){3}\d+$/.test(host) || host.includes(':'),
+      ),
+    ),
+  ];
+  it.each(refusedAddresses)('refuses a public-looking name that resolves to %s', async (address) => {
+    const { resolve } = resolver({ 'hooks.example.com': [address] });
+    await expect(new WebhookHttp({ resolve }).post(request('https://hooks.example.com/hook'))).rejects.toBeInstanceOf(WebhookTargetRefused);
+    expect(received).toEqual([]);
   });
 
   it('refuses plain http and private literals even with loopback allowed', async () => {

@@ -7,6 +7,10 @@ import { parseArgs } from 'node:util';
 import { WriteConflict } from '#core/errors.ts';
 import { COMMANDS, UsageError, type Flags } from './admin/commands.ts';
 import { openTarget } from './admin/target.ts';
+import { WEBHOOK_COMMANDS, type Command } from './admin/webhook-commands.ts';
+
+/** The commands that take the target's context (the webhook ones) beside those that need only the AdminStore. */
+const ALL_COMMANDS: Record<string, Command> = { ...COMMANDS, ...WEBHOOK_COMMANDS };
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -16,20 +20,20 @@ const help = () =>
     '',
     'Without --table the command works on the local table (.data/, or the running npm start).',
     '',
-    ...Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(18)} ${command.summary}\n  ${' '.repeat(18)} ${command.usage}`),
+    ...Object.entries(ALL_COMMANDS).map(([name, command]) => `  ${name.padEnd(22)} ${command.summary}\n  ${' '.repeat(22)} ${command.usage}`),
     '',
   ].join('\n');
 
 const main = async () => {
   const [name, ...rest] = process.argv.slice(2);
-  const command = name ? COMMANDS[name] : undefined;
+  const command = name ? ALL_COMMANDS[name] : undefined;
   if (!command) {
     process.stdout.write(help());
     process.exitCode = name && name !== 'help' && name !== '--help' ? 2 : 0;
     return;
   }
   // Every flag takes a value; the names come from the commands' usage lines.
-  const names = new Set(['table', 'region', 'endpoint', ...Object.values(COMMANDS).flatMap((c) => [...c.usage.matchAll(/--([a-z-]+)/g)].map((m) => m[1]))]);
+  const names = new Set(['table', 'region', 'endpoint', ...Object.values(ALL_COMMANDS).flatMap((c) => [...c.usage.matchAll(/--([a-z-]+)/g)].map((m) => m[1]))]);
   const options = Object.fromEntries([...names].map((flag) => [flag, { type: 'string' as const }]));
   const { values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false });
   const flags = values as Flags;
@@ -40,7 +44,7 @@ const main = async () => {
     dataDir: process.env.DATA_DIR ?? join(process.cwd(), '.data'),
   });
   try {
-    const result = await command.run(target.admin, flags);
+    const result = await command.run(target.admin, flags, target.context);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
     await target.close();

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { systemClock } from '#core/clock.ts';
+import { systemClock, type Clock } from '#core/clock.ts';
 import { AdminStore } from '#store/admin-store.ts';
 import { AuditLog } from '#store/audit-log.ts';
-import { createDocumentClient } from '#store/dynamo.ts';
+import { createDocumentClient, type Documents } from '#store/dynamo.ts';
 import { startDynamoLocal } from '#local/dynamodb-local.ts';
 import { LOCAL_TABLE_NAME } from '#local/local-service.ts';
 import { ensureTable } from '#local/table-bootstrap.ts';
@@ -13,6 +13,16 @@ export interface TargetOptions {
   region?: string;
   endpoint?: string;
   dataDir: string;
+}
+
+/** What a command may need beyond the AdminStore (the webhook commands build their stores from it). */
+export interface CommandContext {
+  db: Documents;
+  tableName: string;
+  audit: AuditLog;
+  clock: Clock;
+  /** No --table: the local table, where webhooks may go to loopback receivers (as under npm start). */
+  local: boolean;
 }
 
 /**
@@ -41,9 +51,12 @@ export const openTarget = async (options: TargetOptions) => {
   }
   const db = createDocumentClient({ endpoint, region: options.region });
   if (endpoint) await ensureTable(db, tableName);
-  const admin = new AdminStore(db, tableName, new AuditLog(db, tableName, clock), clock);
+  const audit = new AuditLog(db, tableName, clock);
+  const admin = new AdminStore(db, tableName, audit, clock);
+  const context: CommandContext = { db, tableName, audit, clock, local: !options.table };
   return {
     admin,
+    context,
     close: async () => {
       db.destroy();
       await stop();

@@ -25,6 +25,28 @@ export interface WebhookSubscription {
   secrets: Array<{ secret: string; expiresAt: string | null }>;
 }
 
+export type WebhookSecret = WebhookSubscription['secrets'][number];
+
+const stillValid = (secret: WebhookSecret, now: Date) => secret.expiresAt === null || Date.parse(secret.expiresAt) > now.getTime();
+
+/**
+ * The secrets after a rotation to `fresh`: it comes first, current, with no expiry. The secret
+ * that was current stays valid for `overlapMs` more, so receivers can switch over; an older one
+ * still valid keeps its expiry but never outlives that overlap, so an overlap of 0 leaves the new
+ * secret alone. Expired ones are dropped. `oldSecretExpiresAt` is when the last old one stops
+ * being sent (null: none is).
+ */
+export const rotatedSecrets = (secrets: readonly WebhookSecret[], fresh: string, now: Date, overlapMs: number) => {
+  const until = now.getTime() + overlapMs;
+  const kept = overlapMs <= 0 ? [] : secrets
+    .filter((s) => stillValid(s, now))
+    .map((s) => ({ secret: s.secret, expiresAt: new Date(s.expiresAt === null ? until : Math.min(Date.parse(s.expiresAt), until)).toISOString() }));
+  return {
+    secrets: [{ secret: fresh, expiresAt: null }, ...kept] as WebhookSecret[],
+    oldSecretExpiresAt: kept.map((s) => s.expiresAt).sort().at(-1) ?? null,
+  };
+};
+
 export interface WebhookRepository {
   get(orgId: string, webhookId: string): Promise<WebhookSubscription | null>;
   listForOrg(orgId: string): Promise<WebhookSubscription[]>;

@@ -9,6 +9,11 @@ import { cancellationCodes, type Documents } from './dynamo.ts';
 import { keys } from './keys.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+/**
+ * The writes that go with appended entries: a list, or a function of the entries for a write that
+ * must name an entry's sequence number (it is called again when a retry takes another number).
+ */
+export type EntryWrites = TransactItem[] | ((entries: AuditEntry[]) => TransactItem[]);
 
 const GENESIS_HASH = '0'.repeat(64);
 const MAX_ATTEMPTS = 200;
@@ -46,9 +51,9 @@ export class AuditLog implements AuditTrail {
    * once, to the last. Answers the entries in the same shape: one entry for one input, an array
    * for an array.
    */
-  append(input: AuditEntryInput, writes: TransactItem[]): Promise<AuditEntry>;
-  append(inputs: AuditEntryInput[], writes: TransactItem[]): Promise<AuditEntry[]>;
-  append(input: AuditEntryInput | AuditEntryInput[], writes: TransactItem[]): Promise<AuditEntry | AuditEntry[]> {
+  append(input: AuditEntryInput, writes: EntryWrites): Promise<AuditEntry>;
+  append(inputs: AuditEntryInput[], writes: EntryWrites): Promise<AuditEntry[]>;
+  append(input: AuditEntryInput | AuditEntryInput[], writes: EntryWrites): Promise<AuditEntry | AuditEntry[]> {
     const inputs = Array.isArray(input) ? input : [input];
     if (inputs.length === 0) return Promise.reject(new Error('nothing to append'));
     const orgId = inputs[0].orgId;
@@ -67,7 +72,7 @@ export class AuditLog implements AuditTrail {
     return Array.isArray(input) ? next : next.then((entries) => entries[0]);
   }
 
-  private async appendWithRetry(inputs: AuditEntryInput[], writes: TransactItem[]): Promise<AuditEntry[]> {
+  private async appendWithRetry(inputs: AuditEntryInput[], writesFor: EntryWrites): Promise<AuditEntry[]> {
     for (let attempt = 1; ; attempt++) {
       const head = await this.readHead(inputs[0].orgId);
       const entries: AuditEntry[] = [];
@@ -80,6 +85,7 @@ export class AuditLog implements AuditTrail {
         previous = { n: entry.seq, hash: entry.hash };
       }
       const own = this.headAndEntryWrites(entries, head.n);
+      const writes = typeof writesFor === 'function' ? writesFor(entries) : writesFor;
       try {
         await this.db.send(new TransactWriteCommand({ TransactItems: [...own, ...writes] }));
         return entries;

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
 import { WriteConflict } from '#core/errors.ts';
-import type { AuditEntry } from '#core/ports.ts';
+import { newId } from '#core/ids.ts';
+import type { AuditEntry, AuditEntryInput } from '#core/ports.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import { isConditionFailure, type Documents } from './dynamo.ts';
 import { fromItem } from './items.ts';
@@ -48,6 +49,22 @@ export interface WebhookTarget {
   secrets: Array<{ secret: string; expiresAt: string | null }>;
 }
 
+/**
+ * A new delivery, due now, as the fan-out writes one for each subscriber: the operator's ping and
+ * redelivery. `webhookMessageId` is fresh, so a manual redelivery has a `webhook-id` of its own.
+ */
+export const pendingDelivery = (fields: Pick<Delivery, 'id' | 'webhookId' | 'orgId' | 'clientId' | 'eventSeq' | 'eventType'>, nowIso: string): Delivery => ({
+  ...fields,
+  webhookMessageId: newId(),
+  attempts: 0,
+  nextAttemptAt: nowIso,
+  status: 'pending',
+  createdAt: nowIso,
+  lastAttemptAt: null,
+  lastStatus: null,
+  lastError: null,
+});
+
 const DELIVERY_SHARDS = 4;
 const deliveryKey = (id: string) => ({ pk: `DELIVERY#${id}`, sk: 'DELIVERY' });
 const webhookKey = (orgId: string, webhookId: string) => ({ pk: `ORG#${orgId}`, sk: `WEBHOOK#${webhookId}` });
@@ -86,24 +103,41 @@ export class DeliveryStore {
   /** Stores a new delivery; false when it already exists (a redelivered stream record). */
   async create(delivery: Delivery): Promise<boolean> {
     try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            ...deliveryKey(delivery.id),
-            kind: 'webhook_delivery',
-            gsi6pk: dueShard(delivery.id),
-            gsi6sk: dueSort(delivery.nextAttemptAt, delivery.id),
-            ...delivery,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
+      await this.db.send(new PutCommand(this.newDeliveryPut(delivery)));
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
       throw error;
     }
+  }
+
+  /**
+   * Appends `input` to the audit chain and stores the delivery `deliveryOf` makes from the new
+   * entry, in one transaction: the operator's ping (whose delivery is of that very entry, so it
+   * needs its sequence number) and manual redelivery (audited as `webhook.redelivered`).
+   */
+  async createWithEntry(input: AuditEntryInput, deliveryOf: (entry: AuditEntry) => Delivery): Promise<{ entry: AuditEntry; delivery: Delivery }> {
+    let delivery: Delivery | undefined;
+    const entry = await this.audit.append(input, ([appended]) => {
+      delivery = deliveryOf(appended!);
+      return [{ Put: this.newDeliveryPut(delivery) }];
+    });
+    return { entry, delivery: delivery! };
+  }
+
+  /** The put of a new delivery, pending and in the due index, on condition that it is new. */
+  private newDeliveryPut(delivery: Delivery) {
+    return {
+      TableName: this.tableName,
+      Item: {
+        ...deliveryKey(delivery.id),
+        kind: 'webhook_delivery',
+        gsi6pk: dueShard(delivery.id),
+        gsi6sk: dueSort(delivery.nextAttemptAt, delivery.id),
+        ...delivery,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    };
   }
 
   async get(id: string): Promise<Delivery | null> {

@@ -57,17 +57,39 @@ export class DynamoWebhooks implements WebhookRepository {
     };
     await this.audit.append(auditOf('webhook.deleted', subscription, actor), [write]);
   }
+
+  /**
+   * Replaces the signing secrets (core/webhooks.ts rotatedSecrets) with a `webhook.secret_rotated`
+   * audit entry that says until when the old secret is still sent, never a secret. On condition
+   * that the secrets are still those read: a WriteConflict if the subscription went away or
+   * another rotation came first (else that rotation's new secret would be lost unseen).
+   */
+  async rotateSecret(before: WebhookSubscription, secrets: WebhookSubscription['secrets'], oldSecretExpiresAt: string | null, actor: Actor) {
+    const write: TransactItem = {
+      Update: {
+        TableName: this.tableName,
+        Key: webhookKey(before.orgId, before.id),
+        UpdateExpression: 'SET secrets = :secrets',
+        ConditionExpression: 'attribute_exists(pk) AND secrets = :before',
+        ExpressionAttributeValues: { ':secrets': secrets, ':before': before.secrets },
+      },
+    };
+    const details = { webhook_id: before.id, old_secret_expires_at: oldSecretExpiresAt };
+    return this.audit.append(auditOf('webhook.secret_rotated', before, actor, details), [write]);
+  }
 }
 
-/** The audit entry of a change: what was subscribed where, never the secret. */
-const auditOf = (type: string, subscription: WebhookSubscription, actor: Actor) => ({
+/** The audit entry of a change: what was subscribed where (or the given details), never the secret. */
+const auditOf = (
+  type: string,
+  subscription: WebhookSubscription,
+  actor: Actor,
+  details: Record<string, unknown> = { webhook_id: subscription.id, url: subscription.url, events: subscription.events },
+) => ({
   orgId: subscription.orgId,
   type,
   actor,
   clientId: subscription.clientId,
   requestId: null,
-  data: {
-    actor: { type: actor.type, label: actor.label },
-    details: { webhook_id: subscription.id, url: subscription.url, events: subscription.events },
-  },
+  data: { actor: { type: actor.type, label: actor.label }, details },
 });

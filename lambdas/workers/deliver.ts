@@ -2,7 +2,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { epochSeconds, type Clock } from '#core/clock.ts';
 import { toEventObject } from '#core/events.ts';
 import type { DeliveryQueue, WebhookPoster } from '#core/ports.ts';
-import { legacySignature, standardSignature } from '#core/webhook-signature.ts';
+import { signatureHeaders } from '#core/webhook-signature.ts';
 import type { Delivery, DeliveryStore, WebhookTarget } from '#store/deliveries.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { webhookWiring } from './webhook-wiring.ts';
@@ -37,16 +37,15 @@ export const validSecrets = (subscription: Pick<WebhookTarget, 'secrets'>, now: 
 
 /** The delivery's headers, exactly as SPEC.md lists them. */
 export const webhookHeaders = (delivery: Delivery, subscription: Pick<WebhookTarget, 'secrets'>, body: string, now: Date) => {
-  const ts = epochSeconds(now);
   const { valid, newest } = validSecrets(subscription, now);
   if (!newest) throw new Error('the subscription has no valid secret');
+  // Every valid secret signs `webhook-signature` (two while one is rotated out); the newest goes
+  // first, as signatureHeaders signs the legacy header with the first.
+  const secrets = [newest, ...valid.filter((s) => s !== newest)].map((s) => s.secret);
   return {
     'Content-Type': 'application/json',
     'User-Agent': USER_AGENT,
-    'webhook-id': delivery.webhookMessageId,
-    'webhook-timestamp': String(ts),
-    'webhook-signature': valid.map((s) => standardSignature(s.secret, delivery.webhookMessageId, ts, body)).join(' '),
-    'X-Service-Signature': legacySignature(newest.secret, ts, body),
+    ...signatureHeaders(secrets, delivery.webhookMessageId, epochSeconds(now), body),
     'X-Service-Event': delivery.eventType,
     'X-Service-Delivery': delivery.id,
   };

@@ -13,10 +13,8 @@ import type { AuditEntry } from '../../lambdas/core/ports.ts';
 import { DeliveryStore, type WebhookTarget } from '../../lambdas/store/deliveries.ts';
 import { deliverOne, MAX_QUEUE_DELAY_SECONDS, USER_AGENT, type DeliverDeps } from '../../lambdas/workers/deliver.ts';
 import { createHandler as createSweep } from '../../lambdas/workers/delivery-sweep.ts';
-import { createHandler as createFanOut } from '../../lambdas/workers/fan-out.ts';
-import { movableClock, putSubscription, recordingQueue, scriptedHttp } from '../support/webhooks.ts';
+import { fanOutEvent as fanOutEventTo, movableClock, putSubscription, quietLogger, recordingQueue, scriptedHttp } from '../support/webhooks.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
-import { marshall } from '@aws-sdk/util-dynamodb';
 
 const clock = movableClock();
 let service: TestService;
@@ -33,36 +31,8 @@ afterAll(async () => {
 });
 beforeEach(() => clock.set(Date.now()));
 
-const quietLogger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
-
 /** An event in the audit chain, fanned out to `subscription`: the delivery's id. */
-const fanOutEvent = async (subscription: WebhookTarget, queue: DeliverDeps['queue']) => {
-  const entry = await service.deps.audit.record({
-    orgId: org.orgId,
-    type: 'request.created',
-    actor: { type: 'api', label: 'Helpdesk' },
-    clientId: org.defaultClientId,
-    requestId: null,
-    data: { details: { note: 'test' }, actor: { type: 'api', label: 'Helpdesk' } },
-  });
-  const sent: string[] = [];
-  const fanOut = createFanOut({
-    clock,
-    logger: quietLogger,
-    deliveries: store,
-    webhooks: { listForOrg: async (orgId) => (await store.listForOrg(orgId)).filter((s) => s.id === subscription.id) },
-    queue: {
-      send: async (id, delay) => {
-        sent.push(id);
-        await queue.send(id, delay);
-      },
-    },
-  });
-  const result = await fanOut({ Records: [{ eventID: 'e1', eventName: 'INSERT', dynamodb: { NewImage: marshall({ kind: 'audit', ...entry }) as never } }] });
-  expect(result.batchItemFailures).toEqual([]);
-  expect(sent).toHaveLength(1);
-  return { deliveryId: sent[0]!, entry };
-};
+const fanOutEvent = (subscription: WebhookTarget, queue: DeliverDeps['queue']) => fanOutEventTo(service, org, subscription, { clock, deliveries: store, queue });
 
 /** Plays the queue: takes the oldest message, moves the clock to when it is due, runs the worker. */
 const drain = async (deps: DeliverDeps, sent: Array<{ deliveryId: string; delaySeconds: number; at: number }>) => {

@@ -1,9 +1,16 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { expect } from 'vitest';
 import type { Clock } from '../../lambdas/core/clock.ts';
 import { newId } from '../../lambdas/core/ids.ts';
-import type { DeliveryQueue, WebhookPoster, WebhookRequest } from '../../lambdas/core/ports.ts';
-import type { WebhookTarget } from '../../lambdas/store/deliveries.ts';
-import type { TestService } from './test-service.ts';
+import type { AuditEntry, DeliveryQueue, WebhookPoster, WebhookRequest } from '../../lambdas/core/ports.ts';
+import type { DeliveryStore, WebhookTarget } from '../../lambdas/store/deliveries.ts';
+import { createHandler as createFanOut } from '../../lambdas/workers/fan-out.ts';
+import type { TestOrganisation, TestService } from './test-service.ts';
+
+/** For the workers under test: they log nothing. */
+export const quietLogger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
 /** A clock the test moves; it starts at the real time. */
 export const movableClock = () => {
@@ -63,4 +70,48 @@ export const putSubscription = async (service: TestService, orgId: string, overr
     }),
   );
   return subscription;
+};
+
+/** The stream record of a new audit entry, as the fan-out receives it. */
+export const auditInsert = (entry: AuditEntry, eventID = newId()): DynamoDBRecord => ({
+  eventID,
+  eventName: 'INSERT',
+  dynamodb: { NewImage: marshall({ ...entry, kind: 'audit' }) as never },
+});
+
+/**
+ * A `request.created` of the organisation's default client appended to its audit chain and fanned
+ * out (as its stream record) to `subscription` alone: the entry and the one delivery's id.
+ */
+export const fanOutEvent = async (
+  service: TestService,
+  org: Pick<TestOrganisation, 'orgId' | 'defaultClientId'>,
+  subscription: WebhookTarget,
+  deps: { clock: Clock; deliveries: DeliveryStore; queue: DeliveryQueue },
+) => {
+  const entry = await service.deps.audit.record({
+    orgId: org.orgId,
+    type: 'request.created',
+    actor: { type: 'api', label: 'Helpdesk' },
+    clientId: org.defaultClientId,
+    requestId: null,
+    data: { details: { note: 'test' }, actor: { type: 'api', label: 'Helpdesk' } },
+  });
+  const sent: string[] = [];
+  const fanOut = createFanOut({
+    clock: deps.clock,
+    logger: quietLogger,
+    deliveries: deps.deliveries,
+    webhooks: { listForOrg: async (orgId) => (await deps.deliveries.listForOrg(orgId)).filter((s) => s.id === subscription.id) },
+    queue: {
+      send: async (id, delay) => {
+        sent.push(id);
+        await deps.queue.send(id, delay);
+      },
+    },
+  });
+  const result = await fanOut({ Records: [auditInsert(entry)] });
+  expect(result.batchItemFailures).toEqual([]);
+  expect(sent).toHaveLength(1);
+  return { deliveryId: sent[0]!, entry };
 };

@@ -1,0 +1,86 @@
+import { toWebhookView } from '#core/webhooks.ts';
+import { WebhookHttp } from '#adapters/webhook-http.ts';
+import type { AdminStore } from '#store/admin-store.ts';
+import { DeliveryStore } from '#store/deliveries.ts';
+import { DynamoWebhooks } from '#store/webhooks.ts';
+import { pingWebhook, redeliverEvent, rotateWebhookSecret, type AttemptResult, type WebhookActionDeps } from '#workers/webhook-actions.ts';
+import { UsageError, type Command as AdminCommand, type Flags } from './commands.ts';
+import type { CommandContext } from './target.ts';
+
+/** A command that also gets the target's context. The other commands, which ignore it, fit this shape too. */
+export interface Command extends Omit<AdminCommand, 'run'> {
+  run(admin: AdminStore, flags: Flags, context: CommandContext): Promise<unknown>;
+}
+
+const DEFAULT_OVERLAP_HOURS = 24;
+/** An old secret kept longer than this would defeat the rotation. */
+const MAX_OVERLAP_HOURS = 720;
+
+const required = (flags: Flags, name: string) => {
+  const value = flags[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+};
+
+const overlapHours = (flags: Flags) => {
+  const value = flags['overlap-hours'];
+  if (value === undefined) return DEFAULT_OVERLAP_HOURS;
+  if (typeof value !== 'string' || !/^[0-9]{1,4}$/.test(value) || Number(value) > MAX_OVERLAP_HOURS) {
+    throw new UsageError(`--overlap-hours must be a whole number of hours from 0 to ${MAX_OVERLAP_HOURS}`);
+  }
+  return Number(value);
+};
+
+/** deliverOne's log lines: the printed result already says what happened, so only trouble goes to stderr. */
+const logger = {
+  info: () => undefined,
+  warn: (message: unknown, ..._extra: unknown[]) => void process.stderr.write(`${String(message)}\n`),
+  error: (message: unknown, ..._extra: unknown[]) => void process.stderr.write(`${String(message)}\n`),
+};
+
+/** The delivery worker's dependencies, for the one attempt the CLI makes itself. */
+const actionDeps = (context: CommandContext): WebhookActionDeps => ({
+  clock: context.clock,
+  logger,
+  deliveries: new DeliveryStore(context.db, context.tableName, context.audit),
+  webhooks: new DynamoWebhooks(context.db, context.tableName, context.audit),
+  // A queue that does nothing: after a failed first attempt the delivery stays pending with its
+  // next attempt time, and the delivery sweep (workers/delivery-sweep.ts) re-drives it once that
+  // is past due, deployed or under `npm start`, as it does any delivery whose message was lost.
+  queue: { send: async () => undefined },
+  // Loopback receivers only on the local table, as under `npm start`; never for a deployed one.
+  http: new WebhookHttp({ allowLoopback: context.local }),
+});
+
+const withRetryNote = (result: AttemptResult) =>
+  result.outcome === 'retry'
+    ? { ...result, note: `The first attempt failed; the delivery sweep retries it from ${result.next_attempt_at} (deployed, or while npm start runs).` }
+    : result;
+
+export const WEBHOOK_COMMANDS: Record<string, Command> = {
+  'webhook-ping': {
+    summary: 'send a test ping event to one webhook now (an event in GET /events)',
+    usage: '--org ORG_ID --webhook WEBHOOK_ID',
+    run: async (_admin, f, context) => withRetryNote(await pingWebhook(actionDeps(context), required(f, 'org'), required(f, 'webhook'))),
+  },
+  'redeliver-event': {
+    summary: 'deliver an event to one webhook again (new webhook-id, same event id)',
+    usage: '--org ORG_ID --event EVENT_ID --webhook WEBHOOK_ID',
+    run: async (_admin, f, context) =>
+      withRetryNote(await redeliverEvent(actionDeps(context), required(f, 'org'), required(f, 'event'), required(f, 'webhook'))),
+  },
+  'rotate-webhook-secret': {
+    summary: "replace a webhook's signing secret (printed once); the old one is still sent for the overlap",
+    usage: `--org ORG_ID --webhook WEBHOOK_ID [--overlap-hours N (default ${DEFAULT_OVERLAP_HOURS}; 0 drops the old secret at once)]`,
+    run: async (_admin, f, context) => {
+      const hours = overlapHours(f);
+      const rotated = await rotateWebhookSecret(actionDeps(context), required(f, 'org'), required(f, 'webhook'), hours);
+      return {
+        secret: rotated.secret,
+        note: 'Shown once: store it now.',
+        old_secret_expires_at: rotated.oldSecretExpiresAt,
+        ...toWebhookView(rotated.subscription),
+      };
+    },
+  },
+};

@@ -5,11 +5,11 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WriteConflict } from '#core/errors.ts';
-import { COMMANDS, UsageError, type Flags } from './admin/commands.ts';
+import { COMMANDS, UsageError, type Command, type Flags } from './admin/commands.ts';
 import { openTarget } from './admin/target.ts';
-import { WEBHOOK_COMMANDS, type Command } from './admin/webhook-commands.ts';
+import { WEBHOOK_COMMANDS } from './admin/webhook-commands.ts';
 
-/** The commands that take the target's context (the webhook ones) beside those that need only the AdminStore. */
+/** Every command, the directory ones and the webhook ones. */
 const ALL_COMMANDS: Record<string, Command> = { ...COMMANDS, ...WEBHOOK_COMMANDS };
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

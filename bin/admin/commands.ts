@@ -5,13 +5,15 @@ import { DELIVERY_METHODS, PLANS, ROLES, SCOPES, VERIFICATION_MODES } from '#cor
 import type { DeliveryMethod, Plan, Policy, PresetDefaults, Role, Scope, VerificationMode } from '#core/model.ts';
 import type { AdminStore } from '#store/admin-store.ts';
 import { generateDemoIdentityKey } from '#local/demo-identity.ts';
+import type { CommandContext } from './target.ts';
 
 export type Flags = Record<string, string | boolean | undefined>;
 
 export interface Command {
   summary: string;
   usage: string;
-  run(admin: AdminStore, flags: Flags): Promise<unknown>;
+  /** `context` is the table the command works on, for commands that need more than the AdminStore. */
+  run(admin: AdminStore, flags: Flags, context: CommandContext): Promise<unknown>;
 }
 
 class UsageError extends Error {
@@ -19,7 +21,8 @@ class UsageError extends Error {
 }
 export { UsageError };
 
-const text = (flags: Flags, name: string) => {
+/** A flag's value; a UsageError when it is missing or empty. */
+export const text = (flags: Flags, name: string) => {
   const value = flags[name];
   if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
   return value;

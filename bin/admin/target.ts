@@ -6,6 +6,7 @@ import { createDocumentClient, type Documents } from '#store/dynamo.ts';
 import { startDynamoLocal } from '#local/dynamodb-local.ts';
 import { LOCAL_TABLE_NAME } from '#local/local-service.ts';
 import { ensureTable } from '#local/table-bootstrap.ts';
+import { stopOrphanedDynamo } from '#local/orphaned-dynamo.ts';
 import { readRuntimeFile } from '#local/runtime-file.ts';
 
 export interface TargetOptions {
@@ -43,6 +44,8 @@ export const openTarget = async (options: TargetOptions) => {
         endpoint = running.dynamoEndpoint;
         tableName = running.tableName;
       } else {
+        // A killed `npm start` may have left its DynamoDB Local on these files: stop it first.
+        await stopOrphanedDynamo(options.dataDir);
         const dynamo = await startDynamoLocal({ dataDir: join(options.dataDir, 'dynamodb') });
         endpoint = dynamo.endpoint;
         stop = dynamo.stop;

@@ -1,26 +1,16 @@
 import { toWebhookView } from '#core/webhooks.ts';
 import { WebhookHttp } from '#adapters/webhook-http.ts';
-import type { AdminStore } from '#store/admin-store.ts';
 import { DeliveryStore } from '#store/deliveries.ts';
 import { DynamoWebhooks } from '#store/webhooks.ts';
 import { pingWebhook, redeliverEvent, rotateWebhookSecret, type AttemptResult, type WebhookActionDeps } from '#workers/webhook-actions.ts';
-import { UsageError, type Command as AdminCommand, type Flags } from './commands.ts';
+import { text as required, UsageError, type Command, type Flags } from './commands.ts';
 import type { CommandContext } from './target.ts';
 
-/** A command that also gets the target's context. The other commands, which ignore it, fit this shape too. */
-export interface Command extends Omit<AdminCommand, 'run'> {
-  run(admin: AdminStore, flags: Flags, context: CommandContext): Promise<unknown>;
-}
 
 const DEFAULT_OVERLAP_HOURS = 24;
 /** An old secret kept longer than this would defeat the rotation. */
 const MAX_OVERLAP_HOURS = 720;
 
-const required = (flags: Flags, name: string) => {
-  const value = flags[name];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
-  return value;
-};
 
 const overlapHours = (flags: Flags) => {
   const value = flags['overlap-hours'];

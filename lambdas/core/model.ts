@@ -200,3 +200,6 @@ export interface Actor {
   /** API key id or membership id behind the label, for the audit trail. */
   id?: string | null;
 }
+
+/** Who the operator CLI's changes are recorded as. */
+export const OPERATOR_ACTOR: Actor = { type: 'system', label: 'operator' };

@@ -19,6 +19,7 @@ import type {
   Team,
   Template,
 } from '#core/model.ts';
+import { OPERATOR_ACTOR } from '#core/model.ts';
 import { DEFAULT_POLICY, DEFAULT_RATE_LIMITS } from '#core/policy.ts';
 import { DynamoApiKeys } from './api-keys.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
@@ -27,7 +28,6 @@ import type { Documents } from './dynamo.ts';
 import { toItem } from './items.ts';
 import { keys, type ItemKey } from './keys.ts';
 
-const OPERATOR: Actor = { type: 'system', label: 'operator' };
 
 /** An organisation recovery's reason is at least this long: its audit entry must say why. */
 export const MIN_RECOVERY_REASON_LENGTH = 10;
@@ -46,7 +46,7 @@ export class AdminStore {
     private readonly tableName: string,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
-    private readonly actor: Actor = OPERATOR,
+    private readonly actor: Actor = OPERATOR_ACTOR,
   ) {
     this.directory = new DynamoDirectory(db, tableName);
     this.apiKeys = new DynamoApiKeys(db, tableName);

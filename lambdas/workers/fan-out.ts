@@ -1,9 +1,8 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { Clock } from '#core/clock.ts';
 import { isEventType } from '#core/events.ts';
-import { newId } from '#core/ids.ts';
 import type { DeliveryQueue } from '#core/ports.ts';
-import { deliveryIdFor, type Delivery, type DeliveryStore, type WebhookTarget } from '#store/deliveries.ts';
+import { deliveryIdFor, pendingDelivery, type DeliveryStore, type WebhookTarget } from '#store/deliveries.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { webhookWiring } from './webhook-wiring.ts';
 
@@ -55,23 +54,10 @@ const fanOutRecord = async (deps: FanOutDeps, record: DynamoDBRecord): Promise<n
   const targets = subscribersOf(await deps.webhooks.listForOrg(image.orgId), image.type, clientId, occurredAt);
   let created = 0;
   for (const target of targets) {
-    const now = deps.clock.now().toISOString();
-    const delivery: Delivery = {
-      id: deliveryIdFor(target.id, image.seq, occurredAt),
-      webhookId: target.id,
-      orgId: image.orgId,
-      clientId,
-      eventSeq: image.seq,
-      eventType: image.type,
-      webhookMessageId: newId(),
-      attempts: 0,
-      nextAttemptAt: now,
-      status: 'pending',
-      createdAt: now,
-      lastAttemptAt: null,
-      lastStatus: null,
-      lastError: null,
-    };
+    const delivery = pendingDelivery(
+      { id: deliveryIdFor(target.id, image.seq, occurredAt), webhookId: target.id, orgId: image.orgId, clientId, eventSeq: image.seq, eventType: image.type },
+      deps.clock.now().toISOString(),
+    );
     // A redelivered stream record finds the delivery already there: no second one, no second message
     // (if the first run died between the put and the send, the delivery sweep sends it).
     if (!(await deps.deliveries.create(delivery))) continue;

@@ -1,7 +1,7 @@
 import { WriteConflict } from '#core/errors.ts';
 import { eventId, isEventType } from '#core/events.ts';
 import { newId } from '#core/ids.ts';
-import type { Actor } from '#core/model.ts';
+import { OPERATOR_ACTOR } from '#core/model.ts';
 import type { AuditEntry, AuditEntryInput } from '#core/ports.ts';
 import { newWebhookSecret } from '#core/webhook-signature.ts';
 import { rotatedSecrets } from '#core/webhooks.ts';
@@ -15,7 +15,6 @@ import { deliverOne, type DeliverDeps } from './deliver.ts';
  * audit entry; a ping or redelivery then makes its first attempt at once with the delivery
  * worker's own deliverOne, and further attempts are the delivery sweep's, as for any delivery.
  */
-const OPERATOR: Actor = { type: 'system', label: 'operator' };
 
 /** The action cannot be done as asked (unknown or inactive webhook, not an event, ...): nothing was written. */
 export class WebhookActionRefused extends Error {
@@ -42,10 +41,10 @@ const activeSubscriptionOf = async (deps: Pick<WebhookActionDeps, 'webhooks'>, o
 const auditInput = (orgId: string, type: string, clientId: string | null, details: Record<string, unknown>): AuditEntryInput => ({
   orgId,
   type,
-  actor: OPERATOR,
+  actor: OPERATOR_ACTOR,
   clientId,
   requestId: null,
-  data: { details, actor: { ...OPERATOR } },
+  data: { details, actor: { ...OPERATOR_ACTOR } },
 });
 
 /**
@@ -123,7 +122,7 @@ export const rotateWebhookSecret = async (deps: Pick<WebhookActionDeps, 'clock' 
   const secret = newWebhookSecret();
   const { secrets, oldSecretExpiresAt } = rotatedSecrets(before.secrets ?? [], secret, deps.clock.now(), overlapHours * 3_600_000);
   try {
-    const entry = await deps.webhooks.rotateSecret(before, secrets, oldSecretExpiresAt, OPERATOR);
+    const entry = await deps.webhooks.rotateSecret(before, secrets, oldSecretExpiresAt, OPERATOR_ACTOR);
     return { secret, oldSecretExpiresAt, subscription: { ...before, secrets }, entry };
   } catch (error) {
     if (!(error instanceof WriteConflict)) throw error;

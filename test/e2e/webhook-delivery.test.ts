@@ -6,8 +6,6 @@
  * that is not followed.
  */
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,42 +14,28 @@ import { DeliveryStore } from '../../lambdas/store/deliveries.ts';
 import { deliverOne } from '../../lambdas/workers/deliver.ts';
 import { createHandler as createFanOut } from '../../lambdas/workers/fan-out.ts';
 import { waitFor } from '../support/local-process.ts';
+import { startReceiver, type Receipt } from '../support/receiver.ts';
 import { putSubscription } from '../support/webhooks.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
 let service: TestService;
 let org: TestOrganisation;
-let receiver: Server;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let receiverUrl: string;
-const received: Received[] = [];
+let received: Receipt[];
 
 beforeAll(async () => {
   service = await startTestService({ webhooks: true, allowLoopbackWebhooks: true });
   org = await service.createOrganisation();
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body });
-      if (req.url === '/redirect') res.writeHead(302, { Location: 'http://10.0.0.1/internal' }).end();
-      else res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  // Verification is checked by the test itself; /redirect answers with a redirect.
+  receiver = await startReceiver({ answer: (receipt) => (receipt.path === '/redirect' ? { status: 302, headers: { Location: 'http://10.0.0.1/internal' } } : 204) });
+  receiverUrl = receiver.url;
+  received = receiver.receipts;
 });
 
 afterAll(async () => {
   await service?.stop();
-  receiver?.closeAllConnections();
-  await new Promise((done) => receiver?.close(done));
+  await receiver?.close();
 });
 
 const createRequest = async () => {

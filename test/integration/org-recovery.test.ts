@@ -9,8 +9,6 @@
 import { execFile } from 'node:child_process';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -24,6 +22,7 @@ import { sha256Hex } from '../../lambdas/core/hashing.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import type { AuditEntry } from '../../lambdas/core/ports.ts';
 import { DynamoMemberAccess } from '../../lambdas/store/sessions.ts';
+import { startReceiver, type Receipt } from '../support/receiver.ts';
 import { auditEntries, type AuditItem } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 import { putSubscription } from '../support/webhooks.ts';
@@ -448,28 +447,19 @@ describe('the real CLI', () => {
 
 describe('webhooks', () => {
   let hooked: TestService;
-  let receiver: Server;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let receiverUrl: string;
-  const received: Array<{ path: string; headers: IncomingHttpHeaders; body: string }> = [];
+  let received: Receipt[];
 
   beforeAll(async () => {
     hooked = await startTestService({ webhooks: true, allowLoopbackWebhooks: true });
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (chunk) => (body += chunk));
-      req.on('end', () => {
-        received.push({ path: req.url ?? '', headers: req.headers, body });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    receiver = await startReceiver();
+    receiverUrl = receiver.url;
+    received = receiver.receipts;
   });
   afterAll(async () => {
     await hooked?.stop();
-    receiver?.closeAllConnections();
-    await new Promise((done) => receiver?.close(done));
+    await receiver?.close();
   });
 
   it('delivers org_recovery.used to a subscription for it (body as GET /v1/events has it), and not to others', async () => {

@@ -6,8 +6,6 @@
  * a rotated secret signs beside the new one for the overlap, then drops out.
  */
 import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -21,23 +19,19 @@ import { deliverOne } from '../../lambdas/workers/deliver.ts';
 import { createHandler as createSweep } from '../../lambdas/workers/delivery-sweep.ts';
 import { createHandler as createFanOut } from '../../lambdas/workers/fan-out.ts';
 import { pingWebhook, redeliverEvent, rotateWebhookSecret, WebhookActionRefused, type WebhookActionDeps } from '../../lambdas/workers/webhook-actions.ts';
+import { startReceiver, type Receipt } from '../support/receiver.ts';
 import { auditEntries, DATE_TIME, ULID } from '../support/shapes.ts';
 import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 import { auditInsert, fanOutEvent, movableClock, putSubscription, quietLogger, recordingQueue } from '../support/webhooks.ts';
-
-interface Received {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
 
 const clock = movableClock();
 let service: TestService;
 let org: TestOrganisation;
 let store: DeliveryStore;
-let receiver: Server;
+type Received = Receipt;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let receiverUrl: string;
-const received: Received[] = [];
+let received: Received[];
 let queue: ReturnType<typeof recordingQueue>;
 let deps: WebhookActionDeps;
 
@@ -46,22 +40,13 @@ beforeAll(async () => {
   org = await service.createOrganisation();
   store = new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
   // Answers 500 on /fail, 204 elsewhere; keeps every request as it came.
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])), body });
-      res.writeHead(req.url === '/fail' ? 500 : 204).end();
-    });
-  });
-  await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startReceiver({ answer: (receipt) => (receipt.path === '/fail' ? 500 : 204) });
+  receiverUrl = receiver.url;
+  received = receiver.receipts;
 });
 afterAll(async () => {
   await service?.stop();
-  receiver?.closeAllConnections();
-  await new Promise((done) => receiver?.close(done));
+  await receiver?.close();
 });
 beforeEach(() => {
   clock.set(Date.now());

@@ -1,18 +1,20 @@
 /**
  * `npm run bench`: the API's latency (p50/p99) and throughput over real HTTP on loopback, beside
- * the raw DynamoDB Local calls underneath measured in the same run, as ratios; and each Lambda
- * bundle's size. The bench organisation's rate limits are raised through configuration, so every
- * call still passes authentication, the rate limiter and (for POST) idempotency.
+ * the raw DynamoDB Local calls underneath measured in the same run, as ratios; the webhook fan-out
+ * from commit to verified receipt on loopback (bench/fan-out.ts); and each Lambda bundle's size.
+ * The bench organisation's rate limits are raised through configuration, so every call still
+ * passes authentication, the rate limiter and (for POST) idempotency.
  */
 import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../lambdas/core/ids.ts';
-import { startDynamoLocal } from '../lambdas/local/dynamodb-local.ts';
+import { startDynamoLocal, type RunningDynamo } from '../lambdas/local/dynamodb-local.ts';
 import { startLocalService } from '../lambdas/local/local-service.ts';
 import { keys } from '../lambdas/store/keys.ts';
 import { INDEXES } from '../lambdas/store/table.ts';
 import { newIdentityPublicKey } from '../lambdas/local/demo-identity.ts';
 import { createClient } from './http-client.ts';
 import { bundleSizes } from './bundle-sizes.ts';
+import { fanOutReport, measureFanOut, type FanOutResult } from './fan-out.ts';
 import { formatMs, measure, type Measurement } from './stats.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -24,6 +26,18 @@ const TOTAL = Number(process.env.BENCH_TOTAL ?? 2000);
 const BUNDLE_LIMIT_BYTES = 1024 * 1024;
 /** Stored events for the GET /v1/events figures, each size on top of the one before (comma-separated; empty to skip). */
 const EVENT_SIZES = (process.env.BENCH_EVENT_SIZES ?? '10000,100000').split(',').filter(Boolean).map(Number);
+/**
+ * Events for the webhook fan-out figure (POST /v1/requests at BENCH_FANOUT_CONCURRENCY, each event
+ * delivered to a verifying loopback receiver; empty or 0 to skip). Runs on a second service, with
+ * the webhook pipeline on, after the request paths are measured and their service is stopped.
+ */
+const FANOUT_EVENTS = Number(process.env.BENCH_FANOUT_EVENTS ?? 1000) || 0;
+/**
+ * Writers committing the fan-out's events (default BENCH_CONCURRENCY). At 16 the writers can
+ * outrun the pipeline and the latency then measures its backlog; 1 gives the latency of a pipeline
+ * that keeps up.
+ */
+const FANOUT_CONCURRENCY = Number(process.env.BENCH_FANOUT_CONCURRENCY ?? CONCURRENCY);
 
 type Documents = Awaited<ReturnType<typeof startLocalService>>['deps']['db'];
 
@@ -84,6 +98,14 @@ const seedEvents = async (db: Documents, tableName: string, orgId: string, clien
 
 const main = async () => {
   const dynamo = await startDynamoLocal();
+  try {
+    await run(dynamo);
+  } finally {
+    await dynamo.stop(); // also when a measurement fails: no DynamoDB Local is left running
+  }
+};
+
+const run = async (dynamo: RunningDynamo) => {
   // The request paths only: no webhook stream poller or expiry timers running beside them.
   const service = await startLocalService({
     dynamoEndpoint: dynamo.endpoint,
@@ -179,10 +201,24 @@ const main = async () => {
     events.close();
   }
 
-  const sizes = await bundleSizes();
   client.close();
   await service.stop();
+
+  // The webhook fan-out on a service of its own, now that the request paths are measured.
+  let fanOut: FanOutResult | null = null;
+  if (FANOUT_EVENTS > 0) {
+    const started = Date.now();
+    fanOut = await measureFanOut({
+      dynamoEndpoint: dynamo.endpoint,
+      events: FANOUT_EVENTS,
+      concurrency: FANOUT_CONCURRENCY,
+      iterations: Math.min(ITERATIONS, 500),
+      total: Math.min(TOTAL, 1000),
+    });
+    console.log(`webhook fan-out of ${FANOUT_EVENTS} events measured in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
   await dynamo.stop();
+  const sizes = await bundleSizes();
 
   const line = (cells: string[], widths: number[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
   const widths = [26, 10, 10, 12, 28, 10, 10, 12, 10];
@@ -206,6 +242,7 @@ const main = async () => {
       console.log(line([String(row.stored), cell(row.tail), cell(row.head), cell(row.sparse)], eventWidths));
     }
   }
+  if (fanOut) for (const text of fanOutReport(fanOut, rawTransact)) console.log(text);
   console.log('\nLambda bundles (esbuild, minified ESM, as the stack builds them):');
   for (const { name, bytes } of sizes) {
     console.log(`  ${name.padEnd(18)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB${bytes > BUNDLE_LIMIT_BYTES ? '  OVER 1 MB' : ''}`);

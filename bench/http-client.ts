@@ -4,7 +4,14 @@ import { Agent, request } from 'node:http';
 export const createClient = (baseUrl: string, apiKey: string) => {
   const url = new URL(baseUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const call = (method: string, path: string, body?: unknown) =>
+  const call = (method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> =>
+    send(method, path, body).catch((error: Error & { reusedSocket?: boolean; code?: string }) => {
+      // A kept-alive socket the server closed (idle timeout) just as the request went out: the
+      // server never read the request, so it is safe to send again, once (Node's documented pattern).
+      if (error.reusedSocket && error.code === 'ECONNRESET') return send(method, path, body);
+      throw error;
+    });
+  const send = (method: string, path: string, body?: unknown) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const req = request(
@@ -29,7 +36,11 @@ export const createClient = (baseUrl: string, apiKey: string) => {
           });
         },
       );
-      req.on('error', reject);
+      req.on('error', (error: Error & { reusedSocket?: boolean }) => {
+        error.message = `${method} ${path}: ${error.message}`;
+        error.reusedSocket = req.reusedSocket;
+        reject(error);
+      });
       req.end(payload);
     });
   return { call, close: () => agent.destroy() };

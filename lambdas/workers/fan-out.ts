@@ -1,5 +1,6 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { Clock } from '#core/clock.ts';
+import { forEachLimited } from '#core/each-limited.ts';
 import { isEventType } from '#core/events.ts';
 import type { DeliveryQueue } from '#core/ports.ts';
 import { deliveryIdFor, pendingDelivery, type DeliveryStore, type WebhookTarget } from '#store/deliveries.ts';
@@ -43,48 +44,61 @@ export const subscribersOf = (subscriptions: WebhookTarget[], type: string, clie
       (typeof s.createdAt !== 'string' || s.createdAt <= occurredAt),
   );
 
+/** Records (and a record's deliveries) handled at once: their storage calls overlap. */
+const CONCURRENCY = 8;
+
+type SubscriptionsOf = (orgId: string) => Promise<WebhookTarget[]>;
+
 /** Handles one stream record; returns how many deliveries it created. */
-const fanOutRecord = async (deps: FanOutDeps, record: DynamoDBRecord): Promise<number> => {
+const fanOutRecord = async (deps: FanOutDeps, subscriptionsOf: SubscriptionsOf, record: DynamoDBRecord): Promise<number> => {
   if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage) return 0;
   const image = readImage(record.dynamodb.NewImage);
   if (image.kind !== 'audit' || typeof image.type !== 'string' || !isEventType(image.type) || image.type === 'ping') return 0;
   if (typeof image.orgId !== 'string' || typeof image.seq !== 'number' || !Number.isSafeInteger(image.seq)) return 0;
   const clientId = typeof image.clientId === 'string' ? image.clientId : null;
   const occurredAt = typeof image.occurredAt === 'string' ? image.occurredAt : deps.clock.now().toISOString();
-  const targets = subscribersOf(await deps.webhooks.listForOrg(image.orgId), image.type, clientId, occurredAt);
+  const { orgId, seq, type } = image;
+  const targets = subscribersOf(await subscriptionsOf(orgId), type, clientId, occurredAt);
   let created = 0;
-  for (const target of targets) {
+  await forEachLimited(targets, CONCURRENCY, async (target) => {
     const delivery = pendingDelivery(
-      { id: deliveryIdFor(target.id, image.seq, occurredAt), webhookId: target.id, orgId: image.orgId, clientId, eventSeq: image.seq, eventType: image.type },
+      { id: deliveryIdFor(target.id, seq, occurredAt), webhookId: target.id, orgId, clientId, eventSeq: seq, eventType: type },
       deps.clock.now().toISOString(),
     );
     // A redelivered stream record finds the delivery already there: no second one, no second message
     // (if the first run died between the put and the send, the delivery sweep sends it).
-    if (!(await deps.deliveries.create(delivery))) continue;
+    if (!(await deps.deliveries.create(delivery))) return;
     await deps.queue.send(delivery.id, 0);
     created++;
-  }
+  });
   return created;
 };
 
 /**
  * The webhook fan-out, fed by the table's stream (filtered deployed to new audit items; locally
  * by the stream poller). For each new audit entry of an event type it writes one delivery per
- * matching subscription and enqueues it. Every record is processed; those that failed are
- * returned as batch item failures, so only they are retried.
+ * matching subscription and enqueues it. An organisation's subscriptions are read once per
+ * batch, and records are handled several at a time (deliveries need no order: each is its own
+ * message, and receivers de-duplicate on the event id). Every record is processed; those that
+ * failed are returned as batch item failures, so only they are retried.
  */
 export const createHandler = (deps: FanOutDeps) =>
   async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const batchItemFailures: DynamoDBBatchResponse['batchItemFailures'] = [];
+    const read = new Map<string, Promise<WebhookTarget[]>>();
+    const subscriptionsOf: SubscriptionsOf = (orgId) => {
+      if (!read.has(orgId)) read.set(orgId, deps.webhooks.listForOrg(orgId));
+      return read.get(orgId)!;
+    };
     let created = 0;
-    for (const record of event.Records ?? []) {
+    await forEachLimited(event.Records ?? [], CONCURRENCY, async (record) => {
       try {
-        created += await fanOutRecord(deps, record);
+        created += await fanOutRecord(deps, subscriptionsOf, record);
       } catch (error) {
         deps.logger.error('fan-out failed for a stream record', { eventID: record.eventID, errorName: (error as Error)?.name });
         if (record.eventID) batchItemFailures.push({ itemIdentifier: record.eventID });
       }
-    }
+    });
     if (created > 0) deps.logger.info('webhook deliveries created', { created });
     return { batchItemFailures };
   };

@@ -111,4 +111,21 @@ describe('fan-out', () => {
     const targets = await Promise.all(sent.map(async (message) => (await store.get(message.deliveryId))!.webhookId));
     expect(targets.sort()).toEqual([older.id, sameInstant.id].sort());
   });
+
+  it("reads an organisation's subscriptions once per batch, however many of its records the batch holds", async () => {
+    const subscription = await putSubscription(service, org.orgId, { events: ['request.expired'] });
+    const { sent, queue } = recordingQueue(clock);
+    const asked: string[] = [];
+    const webhooks = { listForOrg: (orgId: string) => (asked.push(orgId), store.listForOrg(orgId)) };
+    const records = Array.from({ length: 12 }, () => auditRecord(org.orgId, 'request.expired', null));
+
+    const result = await createFanOut({ clock, logger: quietLogger, deliveries: store, webhooks, queue })({ Records: records });
+
+    expect(result.batchItemFailures).toEqual([]);
+    expect(asked).toEqual([org.orgId]);
+    const deliveries = await Promise.all(sent.map((message) => store.get(message.deliveryId)));
+    expect(deliveries.map((d) => `${d!.webhookId} ${d!.eventSeq}`).sort()).toEqual(
+      records.map((r) => `${subscription.id} ${r.dynamodb!.NewImage!.seq!.N}`).sort(),
+    );
+  });
 });

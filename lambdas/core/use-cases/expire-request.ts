@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.ts';
 import { WriteConflict } from '../errors.ts';
+import { forEachLimited } from '../each-limited.ts';
 import type { Actor } from '../model.ts';
 import type { HandoffRepository } from '../ports.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
@@ -94,19 +95,14 @@ export const sweepDue = async (deps: ExpiryDeps, options: SweepOptions = {}): Pr
     const ids = (await deps.requests.dueBy(deps.clock.now())).filter((id) => !seen.has(id));
     if (ids.length === 0) break;
     for (const id of ids) seen.add(id);
-    let next = 0;
-    const worker = async () => {
-      while (next < ids.length) {
-        const id = ids[next++]!;
-        try {
-          if ((await expireRequest(deps, id)) === 'expired') expired += 1;
-        } catch (error) {
-          failed.push(id);
-          options.onFailure?.(error, id);
-        }
+    await forEachLimited(ids, concurrency, async (id) => {
+      try {
+        if ((await expireRequest(deps, id)) === 'expired') expired += 1;
+      } catch (error) {
+        failed.push(id);
+        options.onFailure?.(error, id);
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
+    });
   }
   return { expired, failed };
 };

@@ -14,7 +14,7 @@ import { INDEXES } from '../lambdas/store/table.ts';
 import { newIdentityPublicKey } from '../lambdas/local/demo-identity.ts';
 import { createClient } from './http-client.ts';
 import { bundleSizes } from './bundle-sizes.ts';
-import { fanOutReport, measureFanOut, type FanOutResult } from './fan-out.ts';
+import { drainReport, fanOutReport, measureBacklogDrain, measureFanOut, type DrainResult, type FanOutResult } from './fan-out.ts';
 import { formatMs, measure, type Measurement } from './stats.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -206,6 +206,7 @@ const run = async (dynamo: RunningDynamo) => {
 
   // The webhook fan-out on a service of its own, now that the request paths are measured.
   let fanOut: FanOutResult | null = null;
+  let drain: DrainResult | null = null;
   if (FANOUT_EVENTS > 0) {
     const started = Date.now();
     fanOut = await measureFanOut({
@@ -216,6 +217,7 @@ const run = async (dynamo: RunningDynamo) => {
       total: Math.min(TOTAL, 1000),
     });
     console.log(`webhook fan-out of ${FANOUT_EVENTS} events measured in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    drain = await measureBacklogDrain({ dynamoEndpoint: dynamo.endpoint, events: FANOUT_EVENTS, concurrency: FANOUT_CONCURRENCY });
   }
   await dynamo.stop();
   const sizes = await bundleSizes();
@@ -243,6 +245,7 @@ const run = async (dynamo: RunningDynamo) => {
     }
   }
   if (fanOut) for (const text of fanOutReport(fanOut, rawTransact)) console.log(text);
+  if (drain) for (const text of drainReport(drain)) console.log(text);
   console.log('\nLambda bundles (esbuild, minified ESM, as the stack builds them):');
   for (const { name, bytes } of sizes) {
     console.log(`  ${name.padEnd(18)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB${bytes > BUNDLE_LIMIT_BYTES ? '  OVER 1 MB' : ''}`);

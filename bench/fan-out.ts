@@ -179,6 +179,70 @@ const deliveryStages = async (service: Awaited<ReturnType<typeof startLocalServi
   ];
 };
 
+type Service = Awaited<ReturnType<typeof startLocalService>>;
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/**
+ * An organisation whose rate limits are raised through configuration, with a webhook subscribed
+ * to `request.created` at the receiver through POST /v1/webhooks; the receiver gets its secret.
+ */
+const subscribeBenchOrg = async (service: Service, receiver: Receiver) => {
+  const { admin } = service;
+  const org = await admin.createOrganisation({ name: 'Bench Fan-out Org', plan: 'team' });
+  await admin.setRateLimits(org.id, { perKeyPerMinute: 10_000_000, perOrgPerMinute: 10_000_000 });
+  const owner = await admin.addMember({ orgId: org.id, name: 'Bench Owner', email: 'owner@fanout.bench.example', role: 'owner', identityKey: newIdentityPublicKey() });
+  const { secret: apiKey } = await admin.createApiKey({ orgId: org.id, name: 'bench fan-out', scopes: ['requests:write', 'webhooks:write'] });
+  const client = createClient(service.baseUrl, apiKey);
+  const subscribed = JSON.parse((await client.call('POST', '/webhooks', { url: receiver.url, events: ['request.created'] })).body) as { secret?: string };
+  if (typeof subscribed.secret !== 'string') throw new Error('POST /v1/webhooks answered without a secret');
+  receiver.sign(subscribed.secret);
+  const createBody = { subject_name: 'Bench Subject', justification: 'Benchmarking the webhook fan-out', recipients: [owner.email], verification_mode: 'challenge' };
+  return { client, createBody };
+};
+
+/**
+ * Commits `count` events, one POST /v1/requests each (one request.created entry, one event),
+ * `concurrency` at a time. The commit time of an event is when its POST answered 201, keyed
+ * by the request id (the event's data.request.id). The API answers only after the
+ * TransactWriteItems holding the audit entry returned, so the entry is committed, and on the
+ * stream, by then: the latency is never understated by counting the write before the commit,
+ * and the write path itself (POST /v1/requests, above) is not in it. The entry's occurred_at
+ * is stamped before that transaction is sent (and again per retry on audit-sequence
+ * contention), at millisecond resolution; latency from it is printed beside, as a check.
+ */
+const commitEvents = async (org: Awaited<ReturnType<typeof subscribeBenchOrg>>, count: number, concurrency: number) => {
+  const commits = new Map<string, number>();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < count) {
+        const answer = await org.client.call('POST', '/requests', org.createBody);
+        const at = now();
+        commits.set((JSON.parse(answer.body) as { request: { id: string } }).request.id, at);
+      }
+    }),
+  );
+  return commits;
+};
+
+/** Waits until every committed request's event was received verified; fails loudly after the timeout. */
+const allReceived = async (receiver: Receiver, commits: Map<string, number>, timeoutMs = DRAIN_TIMEOUT_MS) => {
+  const until = now() + timeoutMs;
+  for (;;) {
+    const received = new Set([...receiver.receipts.values()].map((r) => r.requestId));
+    const missing = [...commits.keys()].filter((id) => !received.has(id));
+    if (missing.length === 0) return;
+    if (now() > until) {
+      throw new Error(
+        `webhook fan-out: ${commits.size - missing.length} of ${commits.size} events verified at the receiver ` +
+          `after ${timeoutMs / 1000} s (missing requests ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', ...' : ''}); ` +
+          `verification failures: ${receiver.failures.length ? receiver.failures.slice(0, 10).join('; ') : 'none'}`,
+      );
+    }
+    await new Promise((done) => setTimeout(done, 20));
+  }
+};
+
 export const measureFanOut = async (options: {
   dynamoEndpoint: string;
   events: number;
@@ -197,7 +261,7 @@ export const measureFanOut = async (options: {
     timers: false,
   });
   try {
-    const { admin, deps } = service;
+    const { deps } = service;
     const { db, tableName } = deps;
 
     // The raw baseline first, before anything is subscribed: these items are not audit entries, so
@@ -212,64 +276,13 @@ export const measureFanOut = async (options: {
       { iterations: options.iterations, total: options.total, concurrency: options.concurrency },
     );
 
-    const org = await admin.createOrganisation({ name: 'Bench Fan-out Org', plan: 'team' });
-    await admin.setRateLimits(org.id, { perKeyPerMinute: 10_000_000, perOrgPerMinute: 10_000_000 });
-    const owner = await admin.addMember({ orgId: org.id, name: 'Bench Owner', email: 'owner@fanout.bench.example', role: 'owner', identityKey: newIdentityPublicKey() });
-    const { secret: apiKey } = await admin.createApiKey({ orgId: org.id, name: 'bench fan-out', scopes: ['requests:write', 'webhooks:write'] });
-    const client = createClient(service.baseUrl, apiKey);
+    const org = await subscribeBenchOrg(service, receiver);
     try {
-      const subscribed = JSON.parse((await client.call('POST', '/webhooks', { url: receiver.url, events: ['request.created'] })).body) as { secret?: string };
-      if (typeof subscribed.secret !== 'string') throw new Error('POST /v1/webhooks answered without a secret');
-      receiver.sign(subscribed.secret);
-
-      const createBody = { subject_name: 'Bench Subject', justification: 'Benchmarking the webhook fan-out', recipients: [owner.email], verification_mode: 'challenge' };
-      /**
-       * Commits `count` events, one POST /v1/requests each (one request.created entry, one event),
-       * `concurrency` at a time. The commit time of an event is when its POST answered 201, keyed
-       * by the request id (the event's data.request.id). The API answers only after the
-       * TransactWriteItems holding the audit entry returned, so the entry is committed, and on the
-       * stream, by then: the latency is never understated by counting the write before the commit,
-       * and the write path itself (POST /v1/requests, above) is not in it. The entry's occurred_at
-       * is stamped before that transaction is sent (and again per retry on audit-sequence
-       * contention), at millisecond resolution; latency from it is printed beside, as a check.
-       */
-      const commit = async (count: number) => {
-        const commits = new Map<string, number>();
-        let next = 0;
-        await Promise.all(
-          Array.from({ length: options.concurrency }, async () => {
-            while (next++ < count) {
-              const answer = await client.call('POST', '/requests', createBody);
-              const at = now();
-              commits.set((JSON.parse(answer.body) as { request: { id: string } }).request.id, at);
-            }
-          }),
-        );
-        return commits;
-      };
-      /** Waits until every committed request's event was received verified; fails loudly after the timeout. */
-      const drain = async (commits: Map<string, number>) => {
-        const until = now() + DRAIN_TIMEOUT_MS;
-        for (;;) {
-          const received = new Set([...receiver.receipts.values()].map((r) => r.requestId));
-          const missing = [...commits.keys()].filter((id) => !received.has(id));
-          if (missing.length === 0) return;
-          if (now() > until) {
-            throw new Error(
-              `webhook fan-out: ${commits.size - missing.length} of ${commits.size} events verified at the receiver ` +
-                `${DRAIN_TIMEOUT_MS / 1000} s after the last commit (missing requests ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', ...' : ''}); ` +
-                `verification failures: ${receiver.failures.length ? receiver.failures.slice(0, 10).join('; ') : 'none'}`,
-            );
-          }
-          await new Promise((done) => setTimeout(done, 20));
-        }
-      };
-
-      await drain(await commit(Math.min(WARM_UP_EVENTS, options.events)));
+      await allReceived(receiver, await commitEvents(org, Math.min(WARM_UP_EVENTS, options.events), options.concurrency));
       const warmUpReceipts = new Set(receiver.receipts.keys());
 
-      const commits = await commit(options.events);
-      await drain(commits);
+      const commits = await commitEvents(org, options.events, options.concurrency);
+      await allReceived(receiver, commits);
       // Receipts of the measured events only; a late duplicate of one of them is still counted.
       await new Promise((done) => setTimeout(done, POLL_INTERVAL_MS * 2));
       const measured = [...receiver.receipts.entries()].filter(([id, r]) => !warmUpReceipts.has(id) && commits.has(r.requestId)).map(([, r]) => r);
@@ -301,13 +314,64 @@ export const measureFanOut = async (options: {
         baseline,
       };
     } finally {
-      client.close();
+      org.client.close();
     }
   } finally {
     await service.stop();
     await receiver.close();
   }
 };
+
+export interface DrainResult {
+  events: number;
+  /** From the start of the service to the last verified receipt. */
+  drainMs: number;
+  eventsPerSecond: number;
+  duplicates: number;
+  failures: string[];
+}
+
+/**
+ * The pipeline's own capacity, apart from the commit rate: `events` events are committed with no
+ * pipeline running, then a service with it is started over the same table. Its stream poller,
+ * having no checkpoint, reads the stream from the oldest record, so the whole backlog goes
+ * through the fan-out and the delivery worker as fast as they can take it (as after a restart).
+ */
+export const measureBacklogDrain = async (options: { dynamoEndpoint: string; events: number; concurrency: number }): Promise<DrainResult> => {
+  const tableName = 'bench-fanout-backlog';
+  const receiver = await startReceiver();
+  try {
+    const writer = await startLocalService({ dynamoEndpoint: options.dynamoEndpoint, tableName, announce: () => undefined, webhooks: false, allowLoopbackWebhooks: true, timers: false });
+    let commits: Map<string, number>;
+    try {
+      const org = await subscribeBenchOrg(writer, receiver);
+      commits = await commitEvents(org, options.events, options.concurrency);
+      org.client.close();
+    } finally {
+      await writer.stop();
+    }
+    const started = now();
+    const reader = await startLocalService({ dynamoEndpoint: options.dynamoEndpoint, tableName, announce: () => undefined, webhooks: true, allowLoopbackWebhooks: true, timers: false });
+    try {
+      await allReceived(receiver, commits, DRAIN_TIMEOUT_MS + options.events * 100);
+      const drainMs = Math.max(...[...receiver.receipts.values()].map((r) => r.at)) - started;
+      await new Promise((done) => setTimeout(done, POLL_INTERVAL_MS * 2));
+      const receipts = [...receiver.receipts.values()].reduce((sum, r) => sum + r.count, 0);
+      return { events: options.events, drainMs, eventsPerSecond: options.events / (drainMs / 1000), duplicates: receipts - receiver.receipts.size, failures: receiver.failures };
+    } finally {
+      await reader.stop();
+    }
+  } finally {
+    await receiver.close();
+  }
+};
+
+export const drainReport = (result: DrainResult): string[] => [
+  `\nWebhook backlog drain: ${result.events} events committed with no pipeline running, then a service started over the table;`,
+  `its stream poller reads the backlog from the oldest record. All ${result.events} verified at the receiver ${formatMs(result.drainMs)} after the start:`,
+  `${result.eventsPerSecond.toFixed(1)} events/s, the pipeline's own capacity on this machine; duplicates: ${result.duplicates}; verification failures: ${result.failures.length}`,
+  ...result.failures.slice(0, 20).map((failure) => `  FAILED ${failure}`),
+];
 
 /** The fan-out's table, with the raw baselines it rests on (the commit's TransactWriteItems is measured above). */
 export const fanOutReport = (result: FanOutResult, rawCommit?: Measurement): string[] => {
@@ -334,12 +398,13 @@ export const fanOutReport = (result: FanOutResult, rawCommit?: Measurement): str
     `p50 is ${(result.latency.p50 / result.baseline.p50).toFixed(1)}x the raw PutItem + GetItem p50; events/s is ${((100 * result.eventsPerSecond) / result.baseline.throughput).toFixed(0)}% of its pairs/s.`,
     `Note: the stream poller reads DynamoDB Local's stream every ${POLL_INTERVAL_MS} ms (after the previous poll's work): with the pipeline idle`,
     `between polls, that wait dominates the latency (on average half an interval, up to a whole one, against ~${formatMs(result.baseline.p50)} for a raw call pair).`,
-    'Per event the pipeline then makes 8 DynamoDB calls: the fan-out a Query and a conditional PutItem, one record after another within',
-    "a poll's batch; the delivery worker 3 GetItem and 3 UpdateItem, then the signed POST. events/s cannot exceed the commit rate.",
+    "Per event the pipeline then makes about 7 DynamoDB calls: the fan-out a conditional PutItem (and a Query per organisation per poll's",
+    'batch, records 8 at a time); the delivery worker 3 GetItem and 3 UpdateItem, then the signed POST. events/s cannot exceed the commit rate:',
+    'the backlog drain below measures the pipeline alone.',
     ...(backlogged
       ? [
-          `Here commit -> delivery created (p50 ${formatMs(fanOutStage.p50)}) is well over one poll interval: the fan-out, working through each batch`,
-          'one record at a time, fell behind the writers, so its backlog, not the poll interval, dominates these figures.',
+          `Here commit -> delivery created (p50 ${formatMs(fanOutStage.p50)}) is well over one poll interval: the fan-out fell behind the`,
+          'writers, so its backlog, not the poll interval, dominates these figures.',
         ]
       : ['Here the pipeline kept up: commit -> delivery created is within about one poll interval.']),
   ];

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { stopOrphanedDynamo } from '../../lambdas/local/orphaned-dynamo.ts';
 import type { LocalRuntime } from '../../lambdas/local/runtime-file.ts';
 import { createDocumentClient } from '../../lambdas/store/dynamo.ts';
 import { portAnswers, startLocalProcess, stopProcess, waitFor, type LocalProcess } from '../support/local-process.ts';
@@ -19,7 +20,9 @@ const running: ChildProcess[] = [];
 let closeReceiver: () => Promise<void> = async () => undefined;
 
 afterAll(async () => {
-  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of running) await stopProcess(child, 'SIGKILL');
+  // A run that failed midway killed its service outright: stop the DynamoDB Local it left.
+  await stopOrphanedDynamo(dataDir);
   await closeReceiver();
   rmSync(dataDir, { recursive: true, force: true });
 });

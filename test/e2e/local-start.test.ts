@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { stopOrphanedDynamo } from '../../lambdas/local/orphaned-dynamo.ts';
 import { portAnswers, startLocalProcess, stopProcess } from '../support/local-process.ts';
 
 /**
@@ -18,8 +19,10 @@ const interrupt = (child: ChildProcess) => stopProcess(child, 'SIGINT');
 
 const ping = (baseUrl: string, key: string) => fetch(`${baseUrl}/ping`, { headers: { Authorization: `Bearer ${key}` } });
 
-afterAll(() => {
-  for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
+afterAll(async () => {
+  for (const child of running) await stopProcess(child, 'SIGKILL');
+  // A run that failed midway killed its service outright: stop the DynamoDB Local it left.
+  await stopOrphanedDynamo(dataDir);
   rmSync(dataDir, { recursive: true, force: true });
 });
 

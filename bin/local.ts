@@ -14,10 +14,21 @@ const dataDir = process.env.DATA_DIR ?? join(process.cwd(), '.data');
 const port = Number(process.env.PORT ?? 3000);
 process.env.LOG_LEVEL ??= 'WARN';
 
+/**
+ * Webhooks to receivers on this machine, for trying them out: allowed while the service listens on
+ * loopback only (the default). Listening on a network address, anyone with a key could make this
+ * machine POST to its own services, so then only ALLOW_LOOPBACK_WEBHOOKS=1 allows them.
+ */
+const loopbackWebhooksAllowed = () => {
+  if (process.env.ALLOW_LOOPBACK_WEBHOOKS !== undefined) return process.env.ALLOW_LOOPBACK_WEBHOOKS === '1';
+  const host = process.env.HOST ?? '127.0.0.1';
+  return host === '127.0.0.1' || host === '::1' || host === 'localhost';
+};
+
 const main = async () => {
   const orphan = await stopOrphanedDynamo(dataDir);
   if (orphan) process.stdout.write(`Stopped the DynamoDB Local (process ${orphan}) left running by a service that was killed.\n`);
-  const service = await startLocalService({ dataDir, port, host: process.env.HOST, allowLoopbackWebhooks: true });
+  const service = await startLocalService({ dataDir, port, host: process.env.HOST, allowLoopbackWebhooks: loopbackWebhooksAllowed() });
   // Lets `npm run admin` reach this DynamoDB Local while the service runs (no secret in it), and
   // the next start stop that DynamoDB Local should this process be killed outright.
   writeRuntimeFile(dataDir, { dynamoEndpoint: service.dynamoEndpoint, tableName: service.deps.tableName, baseUrl: service.baseUrl, pid: process.pid, dynamoPid: service.dynamoPid });

@@ -31,6 +31,9 @@ export interface WebhookHttpOptions {
   maxResponseBytes?: number;
 }
 
+/** How long a response body is read (and thrown away) after its status line. */
+const BODY_DRAIN_MS = 1_000;
+
 const systemResolve: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 const isLoopback = (address: string) => {
@@ -79,7 +82,15 @@ export class WebhookHttp implements WebhookPoster {
   async post(request: WebhookRequest): Promise<{ status: number }> {
     const url = URL.canParse(request.url) ? new URL(request.url) : null;
     if (!url) throw new WebhookTargetRefused('webhook URL refused: not an absolute URL');
-    const pinned = await this.checkedAddress(url);
+    // The timeout covers the whole attempt, name lookup included.
+    const deadline = Date.now() + request.timeoutMs;
+    let lookupTimer: NodeJS.Timeout | undefined;
+    const pinned = await Promise.race([
+      this.checkedAddress(url),
+      new Promise<never>((_, reject) => {
+        lookupTimer = setTimeout(() => reject(new Error('webhook timed out')), request.timeoutMs);
+      }),
+    ]).finally(() => clearTimeout(lookupTimer));
     const lookup: LookupFunction = (_hostname, options, callback) => {
       if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
       else callback(null, pinned.address, pinned.family);
@@ -96,20 +107,22 @@ export class WebhookHttp implements WebhookPoster {
           agent: false,
         },
         (res) => {
+          // The status line is the answer: a body that is slow to follow does not turn a 2xx into a
+          // timeout. What body there is gets read and thrown away, briefly and up to a limit.
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0 });
           let read = 0;
+          const drain = setTimeout(() => res.destroy(), BODY_DRAIN_MS);
           res.on('data', (chunk: Buffer) => {
             read += chunk.length;
             if (read > maxBytes) res.destroy();
           });
           res.on('error', () => undefined);
-          res.on('close', () => {
-            clearTimeout(timer);
-            resolve({ status: res.statusCode ?? 0 });
-          });
+          res.on('close', () => clearTimeout(drain));
           res.resume();
         },
       );
-      const timer = setTimeout(() => req.destroy(new Error('webhook timed out')), request.timeoutMs);
+      const timer = setTimeout(() => req.destroy(new Error('webhook timed out')), Math.max(0, deadline - Date.now()));
       req.on('error', (error) => {
         clearTimeout(timer);
         reject(error);

@@ -33,7 +33,9 @@ const REFUSED_V4 = [
   '240.0.0.0/4',
 ].map((cidr) => ipaddr.IPv4.parseCIDR(cidr));
 
-const REFUSED_V6 = ['::/128', '::1/128', 'fc00::/7', 'fe80::/10', 'ff00::/8', '2001:db8::/32'].map((cidr) => ipaddr.IPv6.parseCIDR(cidr));
+// ::/96 also covers the deprecated IPv4-compatible form (::127.0.0.1, ::10.0.0.1), which
+// ipaddr.js calls unicast; nothing public lives there.
+const REFUSED_V6 = ['::/96', '::1/128', 'fc00::/7', 'fe80::/10', 'ff00::/8', '2001:db8::/32'].map((cidr) => ipaddr.IPv6.parseCIDR(cidr));
 
 const isPublicV4 = (address: ipaddr.IPv4) =>
   address.range() === 'unicast' && !REFUSED_V4.some((block) => address.match(block));

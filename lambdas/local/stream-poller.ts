@@ -13,7 +13,6 @@ import type { StreamCheckpoints } from './stream-checkpoints.ts';
 export const POLL_INTERVAL_MS = 250;
 /** Shards are looked for again every this many polls (new shards appear as old ones close). */
 const DESCRIBE_EVERY = 20;
-const MAX_RETRIES = 3;
 
 export interface StreamPollerOptions {
   db: Documents;
@@ -30,14 +29,16 @@ export interface StreamPollerOptions {
 interface PendingRecord {
   record: DynamoDBRecord;
   shardId: string;
-  tries: number;
 }
 
 /**
  * Stands in for the Lambda event source mapping locally: reads DynamoDB Local's real stream of the
  * table (DescribeStream, GetShardIterator, GetRecords), following shard changes, and hands the
  * records to the same fan-out handler, with the deployed filter (new audit items) applied here.
- * Records the handler reports as failed are handed over again, a few times.
+ * Records the handler reports as failed (by sequence number, as Lambda expects) are handed over
+ * again at every poll, with the records after them in their shard, until they succeed: the fan-out fails only when storage does, and dropping a
+ * record would lose its event (deployed, the mapping retries and then keeps it in a dead-letter
+ * queue instead).
  *
  * It resumes where it left off: after each batch it saves, per shard, the sequence number up to
  * which every audit record was handled (never past one still waiting for a retry), and a restart
@@ -138,26 +139,31 @@ export class StreamPoller {
       const { Records, NextShardIterator } = await this.client.send(new GetRecordsCommand({ ShardIterator: iterator }));
       if (NextShardIterator) this.iterators.set(shardId, NextShardIterator);
       else this.iterators.delete(shardId); // closed: its children are found by the next discovery
-      for (const record of Records ?? []) if (isNewAuditItem(record)) batch.push({ record: toLambdaRecord(record, this.streamArn!), shardId, tries: 0 });
+      for (const record of Records ?? []) if (isNewAuditItem(record)) batch.push({ record: toLambdaRecord(record, this.streamArn!), shardId });
     }
     if (batch.length === 0 || this.stopped) return;
     const { batchItemFailures } = await this.options.handle({ Records: batch.map((pending) => pending.record) });
     const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
-    for (const pending of batch) {
-      if (failed.has(pending.record.eventID!) && pending.tries < MAX_RETRIES) this.retry.push({ ...pending, tries: pending.tries + 1 });
-    }
+    // As Lambda does: a shard is retried from its first failed record on, the records after it
+    // included (an empty identifier means the whole batch failed).
+    const retryingShards = new Set<string>();
+    this.retry = batch.filter((pending) => {
+      if (failed.has('') || failed.has(pending.record.dynamodb?.SequenceNumber ?? '')) retryingShards.add(pending.shardId);
+      return retryingShards.has(pending.shardId);
+    });
     await this.saveCheckpoints(batch);
   }
 
   /** Per shard, the last record of the batch before the first one still waiting for a retry. */
   private async saveCheckpoints(batch: PendingRecord[]) {
     if (!this.options.checkpoints) return;
-    const waiting = new Set(this.retry.map((pending) => pending.record.eventID));
+    const waiting = new Set(this.retry);
     const blocked = new Set<string>();
     const reached = new Map<string, string>();
-    for (const { record, shardId } of batch) {
+    for (const pending of batch) {
+      const { record, shardId } = pending;
       if (blocked.has(shardId)) continue;
-      if (waiting.has(record.eventID)) blocked.add(shardId);
+      if (waiting.has(pending)) blocked.add(shardId);
       else if (record.dynamodb?.SequenceNumber) reached.set(shardId, record.dynamodb.SequenceNumber);
     }
     for (const [shardId, sequenceNumber] of reached) {

@@ -161,8 +161,10 @@ export class AdminStore {
     );
   }
 
+  /** Enables or disables a member; a member already in that state is left alone (no second event). */
   async setMemberActive(orgId: string, memberId: string, active: boolean) {
     const member = await this.requireMember(orgId, memberId);
+    if (member.active === active) return;
     await this.change(orgId, active ? 'member.enabled' : 'member.disabled', { member: memberRef(member), details: {} }, [
       this.setFields(keys.member(orgId, memberId), { active }),
     ]);

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
 import { WriteConflict } from '#core/errors.ts';
 import { newId } from '#core/ids.ts';
 import type { AuditEntry, AuditEntryInput } from '#core/ports.ts';
+import type { WebhookSubscription } from '#core/webhooks.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
-import { isConditionFailure, type Documents } from './dynamo.ts';
+import { cancellationCodes, isConditionFailure, type Documents } from './dynamo.ts';
 import { fromItem } from './items.ts';
 import { keys } from './keys.ts';
 import { INDEXES } from './table.ts';
@@ -34,20 +35,12 @@ export interface Delivery {
   lastError: string | null;
 }
 
-/** A webhook subscription as stored by lambdas/store/webhooks.ts (`ORG#<orgId>` / `WEBHOOK#<id>`). */
-export interface WebhookTarget {
-  id: string;
-  orgId: string;
-  url: string;
-  events: string[];
-  isActive: boolean;
-  clientId: string | null;
-  failingSince: string | null;
-  lastDeliveredAt: string | null;
-  /** When it was subscribed: events that occurred before then are not sent to it. */
-  createdAt?: string;
-  secrets: Array<{ secret: string; expiresAt: string | null }>;
-}
+/**
+ * What the delivery worker reads of a subscription (the item lambdas/store/webhooks.ts writes);
+ * `createdAt` is optional so that tests can write bare subscriptions.
+ */
+export type WebhookTarget = Pick<WebhookSubscription, 'id' | 'orgId' | 'url' | 'events' | 'isActive' | 'clientId' | 'failingSince' | 'lastDeliveredAt' | 'secrets'> &
+  Partial<Pick<WebhookSubscription, 'createdAt'>>;
 
 /**
  * A new delivery, due now, as the fan-out writes one for each subscriber: the operator's ping and
@@ -150,25 +143,6 @@ export class DeliveryStore {
     return fromItem<WebhookTarget>(Item);
   }
 
-  /** The organisation's subscriptions (the same items lambdas/store/webhooks.ts lists). */
-  async listForOrg(orgId: string): Promise<WebhookTarget[]> {
-    const found: WebhookTarget[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':prefix': 'WEBHOOK#' },
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of page.Items ?? []) found.push(fromItem<WebhookTarget>(item)!);
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return found;
-  }
-
   async auditEntry(orgId: string, seq: number): Promise<AuditEntry | null> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.auditEntry(orgId, seq), ConsistentRead: true }));
     return fromItem<AuditEntry>(Item);
@@ -205,32 +179,80 @@ export class DeliveryStore {
     }
   }
 
-  /** A 2xx: the delivery is done, and the subscription is healthy again. */
-  async delivered(delivery: Delivery, status: number, nowIso: string) {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: deliveryKey(delivery.id),
-        UpdateExpression: 'SET #status = :delivered, lastStatus = :code, lastError = :null REMOVE gsi6pk, gsi6sk',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':delivered': 'delivered', ':code': status, ':null': null },
-      }),
+  /**
+   * A 2xx for the attempt `claimed` holds: the delivery is done, and the subscription healthy again
+   * (`last_delivered_at` set, `failing_since` cleared), in one transaction. False when the attempt
+   * is no longer the delivery's latest (a stale worker changes nothing).
+   */
+  async delivered(claimed: Delivery, status: number, nowIso: string) {
+    return this.recordAttempt(
+      claimed,
+      { expression: 'SET #status = :delivered, lastStatus = :code, lastError = :null REMOVE gsi6pk, gsi6sk', values: { ':delivered': 'delivered', ':code': status, ':null': null } },
+      { expression: 'SET lastDeliveredAt = :now, failingSince = :null', values: { ':now': nowIso, ':null': null } },
     );
-    await this.updateSubscription(delivery, 'SET lastDeliveredAt = :now, failingSince = :null', { ':now': nowIso, ':null': null });
   }
 
-  /** A failed attempt with retries left: notes why, and marks the subscription failing if it was not. */
-  async retrying(delivery: Delivery, outcome: { status: number | null; error: string }, subscription: WebhookTarget, nowIso: string) {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: deliveryKey(delivery.id),
-        UpdateExpression: 'SET lastStatus = :code, lastError = :error',
-        ExpressionAttributeValues: { ':code': outcome.status, ':error': outcome.error },
-      }),
+  /**
+   * A failed attempt with retries left: notes why on the delivery and, if the subscription was not
+   * failing yet, sets its `failing_since`, in one transaction. False when the attempt is stale.
+   */
+  async retrying(claimed: Delivery, outcome: { status: number | null; error: string }, subscription: WebhookTarget, nowIso: string) {
+    return this.recordAttempt(
+      claimed,
+      { expression: 'SET lastStatus = :code, lastError = :error', values: { ':code': outcome.status, ':error': outcome.error } },
+      subscription.failingSince
+        ? null
+        : { expression: 'SET failingSince = :now', values: { ':now': nowIso, ':null': null }, condition: ' AND (attribute_not_exists(failingSince) OR failingSince = :null)' },
     );
-    if (!subscription.failingSince) {
-      await this.updateSubscription(delivery, 'SET failingSince = :now', { ':now': nowIso, ':null': null }, ' AND (attribute_not_exists(failingSince) OR failingSince = :null)');
+  }
+
+  /**
+   * Writes an attempt's outcome on the delivery (if that attempt is still its latest and it is
+   * still pending) and on its subscription, in one transaction. When only the subscription's part
+   * cannot apply (it was deleted, or another worker already marked it), the delivery's part is
+   * written alone.
+   */
+  private async recordAttempt(
+    claimed: Delivery,
+    onDelivery: { expression: string; values: Record<string, unknown> },
+    onSubscription: { expression: string; values: Record<string, unknown>; condition?: string } | null,
+  ): Promise<boolean> {
+    const deliveryWrite = {
+      Update: {
+        TableName: this.tableName,
+        Key: deliveryKey(claimed.id),
+        UpdateExpression: onDelivery.expression,
+        ConditionExpression: '#status = :pending AND attempts = :attempts',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ...onDelivery.values, ':pending': 'pending', ':attempts': claimed.attempts },
+      },
+    };
+    if (onSubscription) {
+      const subscriptionWrite = {
+        Update: {
+          TableName: this.tableName,
+          Key: webhookKey(claimed.orgId, claimed.webhookId),
+          UpdateExpression: onSubscription.expression,
+          ConditionExpression: `attribute_exists(pk)${onSubscription.condition ?? ''}`,
+          ExpressionAttributeValues: onSubscription.values,
+        },
+      };
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: [deliveryWrite, subscriptionWrite] }));
+        return true;
+      } catch (error) {
+        const codes = cancellationCodes(error);
+        if (!codes) throw error;
+        if (codes[0] === 'ConditionalCheckFailed') return false;
+        if (codes[1] !== 'ConditionalCheckFailed') throw error;
+      }
+    }
+    try {
+      await this.db.send(new UpdateCommand(deliveryWrite.Update));
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
     }
   }
 
@@ -331,21 +353,5 @@ export class DeliveryStore {
       } while (start);
     }
     return ids;
-  }
-
-  private async updateSubscription(delivery: Delivery, expression: string, values: Record<string, unknown>, extraCondition = '') {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: webhookKey(delivery.orgId, delivery.webhookId),
-          UpdateExpression: expression,
-          ConditionExpression: `attribute_exists(pk)${extraCondition}`,
-          ExpressionAttributeValues: values,
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
   }
 }

@@ -80,11 +80,17 @@ export class DynamoWebhooks implements WebhookRepository {
 }
 
 /** The audit entry of a change: what was subscribed where (or the given details), never the secret. */
+/** The receiver's address as audited: no query string or fragment, which may carry a token. */
+const auditedUrl = (url: string) => {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+};
+
 const auditOf = (
   type: string,
   subscription: WebhookSubscription,
   actor: Actor,
-  details: Record<string, unknown> = { webhook_id: subscription.id, url: subscription.url, events: subscription.events },
+  details: Record<string, unknown> = { webhook_id: subscription.id, url: auditedUrl(subscription.url), events: subscription.events },
 ) => ({
   orgId: subscription.orgId,
   type,

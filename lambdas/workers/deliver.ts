@@ -105,12 +105,12 @@ export const deliverOne = async (deps: DeliverDeps, deliveryId: string): Promise
   }
 
   const doneAt = deps.clock.now().toISOString();
+  const claimed = { ...delivery, attempts: attempt };
   if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
-    await deps.deliveries.delivered(delivery, outcome.status, doneAt);
+    await deps.deliveries.delivered(claimed, outcome.status, doneAt);
     deps.logger.info('webhook delivered', { deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, status: outcome.status });
     return 'delivered';
   }
-  const claimed = { ...delivery, attempts: attempt };
   if (attempt >= MAX_ATTEMPTS) {
     await deps.deliveries.failed(claimed, attempt, outcome, subscription, doneAt);
     deps.logger.warn('webhook delivery failed for good', { deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, status: outcome.status });

@@ -80,7 +80,8 @@ const fanOutRecord = async (deps: FanOutDeps, subscriptionsOf: SubscriptionsOf, 
  * matching subscription and enqueues it. An organisation's subscriptions are read once per
  * batch, and records are handled several at a time (deliveries need no order: each is its own
  * message, and receivers de-duplicate on the event id). Every record is processed; those that
- * failed are returned as batch item failures, so only they are retried.
+ * failed are returned as batch item failures by sequence number: Lambda retries from the lowest,
+ * and the records after it that had succeeded find their deliveries already there.
  */
 export const createHandler = (deps: FanOutDeps) =>
   async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
@@ -96,7 +97,9 @@ export const createHandler = (deps: FanOutDeps) =>
         created += await fanOutRecord(deps, subscriptionsOf, record);
       } catch (error) {
         deps.logger.error('fan-out failed for a stream record', { eventID: record.eventID, errorName: (error as Error)?.name });
-        if (record.eventID) batchItemFailures.push({ itemIdentifier: record.eventID });
+        // A stream source names a failed record by its sequence number (Lambda checkpoints before
+        // the lowest one). Without one, an empty identifier makes Lambda retry the whole batch.
+        batchItemFailures.push({ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' });
       }
     });
     if (created > 0) deps.logger.info('webhook deliveries created', { created });

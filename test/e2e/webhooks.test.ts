@@ -83,6 +83,15 @@ describe('POST /webhooks', () => {
     expect(JSON.stringify(audit)).not.toContain(secret);
   });
 
+  it('audits the address without its query string or fragment, which may carry a token', async () => {
+    const answer = await subscribe(org.hooks, { url: 'https://hooks.example.com/in?token=s3cr3t-in-query#frag', events: ['request.created'] });
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body.url).toBe('https://hooks.example.com/in?token=s3cr3t-in-query#frag');
+    const audit = (await auditEntries(service, org.orgId)).find((entry) => entry.type === 'webhook.created' && entry.data.details.webhook_id === answer.body.id);
+    expect(audit!.data.details.url).toBe('https://hooks.example.com/in');
+    expect(JSON.stringify(audit)).not.toContain('s3cr3t-in-query');
+  });
+
   it('accepts every subscribable type, with a null description by default, and a new secret each time', async () => {
     const one = await subscribe(org.hooks, { url: 'https://example.com/a', events: [...SUBSCRIBABLE_EVENT_TYPES] });
     const two = await subscribe(org.hooks, { url: 'https://example.com/a', events: ['member.disabled'] });

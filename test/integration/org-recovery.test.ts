@@ -393,6 +393,13 @@ describe('disable-member', () => {
       },
     });
   });
+
+  it('leaves a member who is already disabled alone: no second member.disabled', async () => {
+    const org = await newOrg('Disable Twice Org');
+    await run('disable-member', { org: org.orgId, member: org.member.email });
+    await run('disable-member', { org: org.orgId, member: org.member.email });
+    expect((await verifyChain(org.orgId)).filter((entry) => entry.type === 'member.disabled')).toHaveLength(1);
+  });
 });
 
 describe('the real CLI', () => {

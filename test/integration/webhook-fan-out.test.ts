@@ -34,6 +34,7 @@ const auditRecord = (orgId: string, type: string, clientId: string | null, overr
     eventID: `evt-${seq}`,
     eventName: 'INSERT',
     dynamodb: {
+      SequenceNumber: String(seq).padStart(21, '0'),
       NewImage: marshall(
         { pk: `AUDIT#${orgId}`, sk: `SEQ#${String(seq).padStart(12, '0')}`, kind: 'audit', orgId, seq, type, occurredAt: clock.now().toISOString(), clientId, requestId: null, actor: { type: 'api', label: null }, data: {}, ...overrides },
         { removeUndefinedValues: true },
@@ -58,7 +59,7 @@ describe('fan-out', () => {
       webhooks: {
         listForOrg: async (orgId) => {
           if (orgId === brokenOrg) throw new Error('storage trouble');
-          return store.listForOrg(orgId);
+          return service.deps.webhooks.listForOrg(orgId);
         },
       },
       queue,
@@ -78,7 +79,8 @@ describe('fan-out', () => {
 
     const result = await createFanOut(deps)({ Records: records });
 
-    expect(result.batchItemFailures).toEqual([{ itemIdentifier: broken.eventID }]);
+    // A stream record is named by its sequence number (Lambda checkpoints before the lowest).
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: broken.dynamodb!.SequenceNumber }]);
     const deliveries = await Promise.all(sent.map((message) => store.get(message.deliveryId)));
     const summary = deliveries.map((d) => `${d!.webhookId} ${d!.eventType}`).sort();
     expect(summary).toEqual([`${all.id} request.created`, `${ofClient.id} request.created`, `${all.id} request.completed`].sort());
@@ -93,7 +95,7 @@ describe('fan-out', () => {
     const before = new Map(deliveries.map((d) => [d!.id, d!.webhookMessageId]));
     sent.length = 0;
     const again = await createFanOut(deps)({ Records: records });
-    expect(again.batchItemFailures).toEqual([{ itemIdentifier: broken.eventID }]);
+    expect(again.batchItemFailures).toEqual([{ itemIdentifier: broken.dynamodb!.SequenceNumber }]);
     expect(sent).toEqual([]);
     for (const [id, messageId] of before) expect((await store.get(id))!.webhookMessageId).toBe(messageId);
   });
@@ -104,7 +106,7 @@ describe('fan-out', () => {
     const sameInstant = await putSubscription(service, org.orgId, { events: ['member.disabled'], createdAt: occurredAt });
     await putSubscription(service, org.orgId, { events: ['member.disabled'], createdAt: new Date(Date.parse(occurredAt) + 1).toISOString() });
     const { sent, queue } = recordingQueue(clock);
-    const deps: FanOutDeps = { clock, logger: quietLogger, deliveries: store, webhooks: store, queue };
+    const deps: FanOutDeps = { clock, logger: quietLogger, deliveries: store, webhooks: service.deps.webhooks, queue };
 
     await createFanOut(deps)({ Records: [auditRecord(org.orgId, 'member.disabled', null, { occurredAt })] });
 
@@ -116,7 +118,7 @@ describe('fan-out', () => {
     const subscription = await putSubscription(service, org.orgId, { events: ['request.expired'] });
     const { sent, queue } = recordingQueue(clock);
     const asked: string[] = [];
-    const webhooks = { listForOrg: (orgId: string) => (asked.push(orgId), store.listForOrg(orgId)) };
+    const webhooks = { listForOrg: (orgId: string) => (asked.push(orgId), service.deps.webhooks.listForOrg(orgId)) };
     const records = Array.from({ length: 12 }, () => auditRecord(org.orgId, 'request.expired', null));
 
     const result = await createFanOut({ clock, logger: quietLogger, deliveries: store, webhooks, queue })({ Records: records });

@@ -60,4 +60,7 @@ export const REFUSED_WEBHOOK_URLS = [
   'https://[::ffff:10.0.0.1]/hook',
   'https://[::ffff:169.254.169.254]/hook',
   'https://[0:0:0:0:0:0:0:1]/hook',
+  // IPv4-compatible IPv6 (deprecated, ::/96)
+  'https://[::127.0.0.1]/hook',
+  'https://[::a00:1]/hook',
 ];

@@ -76,7 +76,7 @@ export const putSubscription = async (service: TestService, orgId: string, overr
 export const auditInsert = (entry: AuditEntry, eventID = newId()): DynamoDBRecord => ({
   eventID,
   eventName: 'INSERT',
-  dynamodb: { NewImage: marshall({ ...entry, kind: 'audit' }) as never },
+  dynamodb: { SequenceNumber: String(entry.seq).padStart(21, '0'), NewImage: marshall({ ...entry, kind: 'audit' }) as never },
 });
 
 /**
@@ -102,7 +102,7 @@ export const fanOutEvent = async (
     clock: deps.clock,
     logger: quietLogger,
     deliveries: deps.deliveries,
-    webhooks: { listForOrg: async (orgId) => (await deps.deliveries.listForOrg(orgId)).filter((s) => s.id === subscription.id) },
+    webhooks: { listForOrg: async (orgId) => (await service.deps.webhooks.listForOrg(orgId)).filter((s) => s.id === subscription.id) },
     queue: {
       send: async (id, delay) => {
         sent.push(id);

@@ -102,6 +102,23 @@ describe('WebhookHttp', () => {
     expect(received).toHaveLength(1);
   });
 
+  it('counts the name lookup in the timeout', async () => {
+    const slowResolve: Resolver = () => new Promise((done) => setTimeout(() => done([{ address: '93.184.216.34', family: 4 }]), 1_000));
+    const started = Date.now();
+    await expect(new WebhookHttp({ resolve: slowResolve }).post({ ...request('https://hooks.example.com/hook'), timeoutMs: 200 })).rejects.toThrow(/timed out/);
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+
+  it('takes the status line as the answer: a 2xx whose body trickles in is not a timeout', async () => {
+    answer = (res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.write('working');
+      setTimeout(() => res.end('...done'), 600);
+    };
+    const http = new WebhookHttp({ allowLoopback: true });
+    expect(await http.post({ ...request(`http://127.0.0.1:${port}/hook`), timeoutMs: 300 })).toEqual({ status: 200 });
+  });
+
   it('gives up after the timeout', async () => {
     answer = () => undefined; // never answers
     const http = new WebhookHttp({ allowLoopback: true });

@@ -2,6 +2,7 @@ import { toWebhookView } from '#core/webhooks.ts';
 import { WebhookHttp } from '#adapters/webhook-http.ts';
 import { DeliveryStore } from '#store/deliveries.ts';
 import { DynamoWebhooks } from '#store/webhooks.ts';
+import { REFAN_MAX_ENTRIES, refanDeps, refanEvents } from '#workers/refan.ts';
 import { pingWebhook, redeliverEvent, rotateWebhookSecret, type AttemptResult, type WebhookActionDeps } from '#workers/webhook-actions.ts';
 import { text as required, UsageError, type Command, type Flags } from './commands.ts';
 import type { CommandContext } from './target.ts';
@@ -26,6 +27,13 @@ const logger = {
   info: () => undefined,
   warn: (message: unknown, ..._extra: unknown[]) => void process.stderr.write(`${String(message)}\n`),
   error: (message: unknown, ..._extra: unknown[]) => void process.stderr.write(`${String(message)}\n`),
+};
+
+/** The fan-out's log lines: a record that failed goes to stderr (with its refan-evt_<seq> id); the rest is in the printed result. */
+const fanOutLogger = {
+  info: () => undefined,
+  debug: () => undefined,
+  error: (message: unknown, ...extra: unknown[]) => void process.stderr.write(`${String(message)}${extra.length ? ` ${JSON.stringify(extra[0])}` : ''}\n`),
 };
 
 /** The delivery worker's dependencies, for the one attempt the CLI makes itself. */
@@ -58,6 +66,16 @@ export const WEBHOOK_COMMANDS: Record<string, Command> = {
     usage: '--org ORG_ID --event EVENT_ID --webhook WEBHOOK_ID',
     run: async (_admin, f, context) =>
       withRetryNote(await redeliverEvent(actionDeps(context), required(f, 'org'), required(f, 'event'), required(f, 'webhook'))),
+  },
+  'refan-events': {
+    summary: `create the missing webhook deliveries of a range of events again (after the fan-out DLQ alarm); at most ${REFAN_MAX_ENTRIES} entries a run`,
+    usage: '--org ORG_ID --from EVENT_ID [--to EVENT_ID (default: the latest)]',
+    run: async (_admin, f, context) =>
+      refanEvents(refanDeps(context, fanOutLogger), {
+        orgId: required(f, 'org'),
+        from: required(f, 'from'),
+        to: f.to === undefined ? undefined : required(f, 'to'),
+      }),
   },
   'rotate-webhook-secret': {
     summary: "replace a webhook's signing secret (printed once); the old one is still sent for the overlap",

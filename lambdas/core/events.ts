@@ -35,6 +35,13 @@ export const isSubscribableEventType = (type: string): type is SubscribableEvent
 /** The `id` of the event made from the entry with this sequence number. */
 export const eventId = (seq: number) => `evt_${seq}`;
 
+const EVENT_ID = /^evt_([1-9][0-9]{0,14})$/;
+/** The sequence number an event id (`evt_<seq>`, as GET /events shows it) names; null when the text is not one. */
+export const seqOfEventId = (text: string): number | null => {
+  const seq = Number(EVENT_ID.exec(text)?.[1]);
+  return Number.isSafeInteger(seq) ? seq : null;
+};
+
 export interface EventObject {
   id: string;
   object: 'event';

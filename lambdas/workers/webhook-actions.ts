@@ -1,5 +1,5 @@
 import { WriteConflict } from '#core/errors.ts';
-import { eventId, isEventType } from '#core/events.ts';
+import { eventId, isEventType, seqOfEventId } from '#core/events.ts';
 import { newId } from '#core/ids.ts';
 import { OPERATOR_ACTOR } from '#core/model.ts';
 import type { AuditEntry, AuditEntryInput } from '#core/ports.ts';
@@ -85,8 +85,6 @@ export const pingWebhook = async (deps: WebhookActionDeps, orgId: string, webhoo
   );
 };
 
-const EVENT_ID = /^evt_([1-9][0-9]{0,14})$/;
-
 /**
  * A manual redelivery of an event to one subscription: a new delivery (new delivery id, new
  * `webhook-id`) of the same audit entry, so the body and its event `id` are the same as before
@@ -94,8 +92,8 @@ const EVENT_ID = /^evt_([1-9][0-9]{0,14})$/;
  * same transaction, then attempted at once.
  */
 export const redeliverEvent = async (deps: WebhookActionDeps, orgId: string, eventIdText: string, webhookId: string): Promise<AttemptResult> => {
-  const seq = Number(EVENT_ID.exec(eventIdText)?.[1]);
-  if (!Number.isSafeInteger(seq)) throw new WebhookActionRefused(`${eventIdText} is not an event id (evt_<number>, as GET /events shows it)`);
+  const seq = seqOfEventId(eventIdText);
+  if (seq === null) throw new WebhookActionRefused(`${eventIdText} is not an event id (evt_<number>, as GET /events shows it)`);
   const event = await deps.deliveries.auditEntry(orgId, seq);
   if (!event) throw new WebhookActionRefused(`organisation ${orgId} has no event ${eventIdText}`);
   if (!isEventType(event.type)) throw new WebhookActionRefused(`${eventIdText} is a ${event.type} audit entry, not an event`);

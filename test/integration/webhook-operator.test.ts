@@ -18,11 +18,12 @@ import { DeliveryStore, type WebhookTarget } from '../../lambdas/store/deliverie
 import { deliverOne } from '../../lambdas/workers/deliver.ts';
 import { createHandler as createSweep } from '../../lambdas/workers/delivery-sweep.ts';
 import { createHandler as createFanOut } from '../../lambdas/workers/fan-out.ts';
+import { auditInsertRecord } from '../../lambdas/workers/stream-record.ts';
 import { pingWebhook, redeliverEvent, rotateWebhookSecret, WebhookActionRefused, type WebhookActionDeps } from '../../lambdas/workers/webhook-actions.ts';
 import { startReceiver, type Receipt } from '../support/receiver.ts';
 import { auditEntries, DATE_TIME, ULID } from '../support/shapes.ts';
 import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
-import { auditInsert, fanOutEvent, movableClock, putSubscription, quietLogger, recordingQueue } from '../support/webhooks.ts';
+import { fanOutEvent, movableClock, putSubscription, quietLogger, recordingQueue } from '../support/webhooks.ts';
 
 const clock = movableClock();
 let service: TestService;
@@ -124,7 +125,7 @@ describe('webhook-ping', () => {
 
     // The fan-out makes no second delivery of a ping, even for a subscription that names the type.
     const fanOut = createFanOut({ clock, logger: quietLogger, deliveries: store, webhooks: { listForOrg: async () => [{ ...subscription, events: ['ping'] }] }, queue: queue.queue });
-    await fanOut({ Records: [auditInsert(entry as AuditEntry)] });
+    await fanOut({ Records: [auditInsertRecord(entry as AuditEntry)] });
     expect(queue.sent).toEqual([]);
     expect(await deliveriesOfEvent(entry.seq)).toHaveLength(1);
   });

@@ -1,12 +1,11 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord } from 'aws-lambda';
 import { expect } from 'vitest';
 import type { Clock } from '../../lambdas/core/clock.ts';
 import { newId } from '../../lambdas/core/ids.ts';
-import type { AuditEntry, DeliveryQueue, WebhookPoster, WebhookRequest } from '../../lambdas/core/ports.ts';
+import type { DeliveryQueue, WebhookPoster, WebhookRequest } from '../../lambdas/core/ports.ts';
 import type { DeliveryStore, WebhookTarget } from '../../lambdas/store/deliveries.ts';
 import { createHandler as createFanOut } from '../../lambdas/workers/fan-out.ts';
+import { auditInsertRecord } from '../../lambdas/workers/stream-record.ts';
 import type { TestOrganisation, TestService } from './test-service.ts';
 
 /** For the workers under test: they log nothing. */
@@ -72,13 +71,6 @@ export const putSubscription = async (service: TestService, orgId: string, overr
   return subscription;
 };
 
-/** The stream record of a new audit entry, as the fan-out receives it. */
-export const auditInsert = (entry: AuditEntry, eventID = newId()): DynamoDBRecord => ({
-  eventID,
-  eventName: 'INSERT',
-  dynamodb: { SequenceNumber: String(entry.seq).padStart(21, '0'), NewImage: marshall({ ...entry, kind: 'audit' }) as never },
-});
-
 /**
  * A `request.created` of the organisation's default client appended to its audit chain and fanned
  * out (as its stream record) to `subscription` alone: the entry and the one delivery's id.
@@ -110,7 +102,7 @@ export const fanOutEvent = async (
       },
     },
   });
-  const result = await fanOut({ Records: [auditInsert(entry)] });
+  const result = await fanOut({ Records: [auditInsertRecord(entry)] });
   expect(result.batchItemFailures).toEqual([]);
   expect(sent).toHaveLength(1);
   return { deliveryId: sent[0]!, entry };

@@ -8,16 +8,26 @@ export interface TimerQueueOptions {
   onError?: (error: unknown, deliveryId: string) => void;
   /** How long a failed message waits before it is handed over again (SQS's visibility timeout). */
   redeliverAfterMs?: number;
+  /**
+   * Deliveries worked on at once; the messages due beyond it wait their turn, as SQS messages wait
+   * for a free worker under the function's concurrency. Without it, a backlog (a restart) starts
+   * every delivery at the same moment, and they slow each other down.
+   */
+  maxInFlight?: number;
 }
+
+export const DEFAULT_MAX_IN_FLIGHT = 16;
 
 /**
  * Stands in for the SQS delivery queue locally: each send arms an unref'd timer that calls the
  * same delivery worker with an SQS-shaped event; a message the worker reports as failed is handed
- * over again later. In memory only: the delivery sweep re-drives what a restart lost.
+ * over again later, and at most `maxInFlight` run at once. In memory only: the delivery sweep
+ * re-drives what a restart lost.
  */
 export class TimerQueue implements DeliveryQueue {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly running = new Set<Promise<unknown>>();
+  private readonly due: Array<{ deliveryId: string; receiveCount: number }> = [];
   private stopped = false;
 
   constructor(private readonly options: TimerQueueOptions) {}
@@ -38,6 +48,18 @@ export class TimerQueue implements DeliveryQueue {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       if (this.stopped) return;
+      this.due.push({ deliveryId, receiveCount });
+      this.startDue();
+    }, delayMs);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  /** Hands due messages to the worker while fewer than `maxInFlight` are being worked on. */
+  private startDue() {
+    const limit = Math.max(1, this.options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+    while (!this.stopped && this.running.size < limit && this.due.length > 0) {
+      const { deliveryId, receiveCount } = this.due.shift()!;
       const call = this.options
         .deliver({ Records: [sqsRecord(deliveryId, receiveCount)] })
         .then((result) => {
@@ -45,10 +67,11 @@ export class TimerQueue implements DeliveryQueue {
         })
         .catch((error: unknown) => this.options.onError?.(error, deliveryId));
       this.running.add(call);
-      void call.finally(() => this.running.delete(call));
-    }, delayMs);
-    timer.unref();
-    this.timers.add(timer);
+      void call.finally(() => {
+        this.running.delete(call);
+        this.startDue();
+      });
+    }
   }
 }
 

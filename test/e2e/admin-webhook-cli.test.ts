@@ -3,10 +3,10 @@
  * test's table through --endpoint/--table: the rotated secret printed once as JSON with exit code 0,
  * refusals with exit code 1 and a message, and a ping that, with --table, may not go to loopback.
  */
-import { execFile } from 'node:child_process';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../lambdas/core/ids.ts';
+import { runAdminCli } from '../support/admin-cli.ts';
 import { auditEntries, DATE_TIME, ULID } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 import { putSubscription } from '../support/webhooks.ts';
@@ -20,15 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-const cli = (command: string, args: string[]) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'bin/admin.ts', command, ...args, '--endpoint', inject('dynamoEndpoint'), '--table', service.deps.tableName],
-      { cwd: process.cwd(), timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+const cli = (command: string, args: string[]) => runAdminCli(service.deps.tableName, command, args);
 
 const storedSecrets = async (webhookId: string) =>
   (await service.deps.db.send(new GetCommand({ TableName: service.deps.tableName, Key: { pk: `ORG#${org.orgId}`, sk: `WEBHOOK#${webhookId}` }, ConsistentRead: true })))

@@ -6,7 +6,6 @@
  * it through the stream fan-out. Also: the refusals leave nothing behind, `disable-member` emits
  * `member.disabled` as an event, and the real CLI answers with its exit code and JSON.
  */
-import { execFile } from 'node:child_process';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +13,7 @@ import { join } from 'node:path';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import canonicalize from 'canonicalize';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, UsageError, type Flags } from '../../bin/admin/commands.ts';
 import { toEventObject } from '../../lambdas/core/events.ts';
 import { normaliseIdentityKey } from '../../lambdas/core/fingerprint.ts';
@@ -22,6 +21,7 @@ import { sha256Hex } from '../../lambdas/core/hashing.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import type { AuditEntry } from '../../lambdas/core/ports.ts';
 import { DynamoMemberAccess } from '../../lambdas/store/sessions.ts';
+import { runAdminCli } from '../support/admin-cli.ts';
 import { startReceiver, type Receipt } from '../support/receiver.ts';
 import { auditEntries, type AuditItem } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
@@ -403,15 +403,7 @@ describe('disable-member', () => {
 });
 
 describe('the real CLI', () => {
-  const cli = (args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', 'bin/admin.ts', 'recover-org', ...args, '--endpoint', inject('dynamoEndpoint'), '--table', service.deps.tableName],
-        { cwd: process.cwd(), env: { ...process.env, DATA_DIR: scratch }, timeout: 60_000 },
-        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
+  const cli = (args: string[]) => runAdminCli(service.deps.tableName, 'recover-org', args, { DATA_DIR: scratch });
 
   it('recovers with exit code 0 and prints the result as JSON; refuses with exit code 1 and a message', async () => {
     const org = await newOrg('CLI Recovery Org');

@@ -6,12 +6,12 @@
  * take and events from before a subscription go nowhere; the range is capped and paged; failed
  * records are counted; refusals write nothing; and the real CLI answers with its exit code and JSON.
  */
-import { execFile } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventId, isSubscribableEventType } from '../../lambdas/core/events.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import { deliveryIdFor } from '../../lambdas/store/deliveries.ts';
 import { REFAN_MAX_ENTRIES, refanDeps, refanEvents, RefanRefused, type RefanDeps } from '../../lambdas/workers/refan.ts';
+import { runAdminCli } from '../support/admin-cli.ts';
 import { auditEntries, type AuditItem } from '../support/shapes.ts';
 import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 import { movableClock, putSubscription, quietLogger } from '../support/webhooks.ts';
@@ -218,15 +218,7 @@ describe('refanEvents', () => {
 });
 
 describe('npm run admin -- refan-events', () => {
-  const cli = (args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', 'bin/admin.ts', 'refan-events', ...args, '--endpoint', inject('dynamoEndpoint'), '--table', service.deps.tableName],
-        { cwd: process.cwd(), timeout: 60_000 },
-        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
+  const cli = (args: string[]) => runAdminCli(service.deps.tableName, 'refan-events', args);
 
   it('prints the counts as JSON, and refuses with exit 1 and a message, writing nothing', async () => {
     const org = await service.createOrganisation();

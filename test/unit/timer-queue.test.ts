@@ -32,6 +32,28 @@ describe('TimerQueue', () => {
     await queue.stop();
   });
 
+  it('works on at most maxInFlight messages at once; the others wait their turn', async () => {
+    const releases: Array<() => void> = [];
+    const started: string[] = [];
+    const queue = new TimerQueue({
+      deliver: (event) =>
+        new Promise((done) => {
+          started.push(JSON.parse(event.Records[0]!.body).deliveryId);
+          releases.push(() => done({ batchItemFailures: [] }));
+        }),
+      maxInFlight: 2,
+    });
+    for (const id of ['d1', 'd2', 'd3', 'd4']) await queue.send(id, 0);
+    await vi.waitFor(() => expect(started).toEqual(['d1', 'd2']));
+    releases.shift()!();
+    await vi.waitFor(() => expect(started).toEqual(['d1', 'd2', 'd3']));
+    releases.shift()!();
+    releases.shift()!();
+    await vi.waitFor(() => expect(started).toEqual(['d1', 'd2', 'd3', 'd4']));
+    releases.shift()!();
+    await queue.stop();
+  });
+
   it('sends nothing after stop', async () => {
     vi.useFakeTimers();
     const deliver = vi.fn(async () => ({ batchItemFailures: [] }));

@@ -98,6 +98,10 @@ export const redeliverEvent = async (deps: WebhookActionDeps, orgId: string, eve
   if (!event) throw new WebhookActionRefused(`organisation ${orgId} has no event ${eventIdText}`);
   if (!isEventType(event.type)) throw new WebhookActionRefused(`${eventIdText} is a ${event.type} audit entry, not an event`);
   const subscription = await activeSubscriptionOf(deps, orgId, webhookId);
+  // A receiver gets only the types it subscribed to, redelivered or not (a test ping excepted).
+  if (event.type !== 'ping' && !subscription.events.includes(event.type)) {
+    throw new WebhookActionRefused(`webhook ${webhookId} does not take ${event.type} events`);
+  }
   // A client-scoped subscription gets only its client's events, redelivered or not.
   if (subscription.clientId && subscription.clientId !== event.clientId) {
     throw new WebhookActionRefused(`${eventIdText} is not an event of client ${subscription.clientId}, to which webhook ${webhookId} is scoped`);

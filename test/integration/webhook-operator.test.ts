@@ -184,11 +184,12 @@ describe('redeliver-event', () => {
     expect(JSON.stringify(audited[0])).not.toContain('whsec_');
   });
 
-  it('refuses a malformed or unknown event id, a non-event entry, an unknown or inactive webhook and another client, writing nothing', async () => {
+  it('refuses a malformed or unknown event id, a non-event entry, an unknown or inactive webhook, a type it does not take and another client, writing nothing', async () => {
     const other = await service.admin.createClient(org.orgId, 'Other client');
     const scopedElsewhere = await putSubscription(service, org.orgId, { url: `${receiverUrl}/hook`, clientId: other.id });
     const inactive = await putSubscription(service, org.orgId, { url: `${receiverUrl}/hook`, isActive: false });
     const open = await putSubscription(service, org.orgId, { url: `${receiverUrl}/hook` });
+    const otherTypes = await putSubscription(service, org.orgId, { url: `${receiverUrl}/hook`, events: ['member.disabled'] });
     const { entry } = await deliveredEvent(open);
     received.length = 0;
     const nonEvent = (await auditEntries(service, org.orgId)).find((e) => e.type === 'organisation.created')!;
@@ -202,6 +203,7 @@ describe('redeliver-event', () => {
       [eventId(entry.seq), newId(), /has no webhook/],
       [eventId(entry.seq), inactive.id, /not active/],
       [eventId(entry.seq), scopedElsewhere.id, new RegExp(`not an event of client ${other.id}`)],
+      [eventId(entry.seq), otherTypes.id, /does not take request\.created events/],
     ];
     for (const [event, webhook, message] of cases) {
       await expect(redeliverEvent(deps, org.orgId, event, webhook), `${event} to ${webhook}`).rejects.toThrow(message);

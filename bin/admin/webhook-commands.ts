@@ -3,6 +3,7 @@ import { WebhookHttp } from '#adapters/webhook-http.ts';
 import { DeliveryStore } from '#store/deliveries.ts';
 import { DynamoWebhooks } from '#store/webhooks.ts';
 import { REFAN_MAX_ENTRIES, refanDeps, refanEvents } from '#workers/refan.ts';
+import { sweepDrivenQueue } from '#workers/delivery-sweep.ts';
 import { pingWebhook, redeliverEvent, rotateWebhookSecret, type AttemptResult, type WebhookActionDeps } from '#workers/webhook-actions.ts';
 import { text as required, UsageError, type Command, type Flags } from './commands.ts';
 import type { CommandContext } from './target.ts';
@@ -42,10 +43,9 @@ const actionDeps = (context: CommandContext): WebhookActionDeps => ({
   logger,
   deliveries: new DeliveryStore(context.db, context.tableName, context.audit),
   webhooks: new DynamoWebhooks(context.db, context.tableName, context.audit),
-  // A queue that does nothing: after a failed first attempt the delivery stays pending with its
-  // next attempt time, and the delivery sweep (workers/delivery-sweep.ts) re-drives it once that
-  // is past due, deployed or under `npm start`, as it does any delivery whose message was lost.
-  queue: { send: async () => undefined },
+  // After a failed first attempt the delivery stays pending with its next attempt time: the
+  // delivery sweep re-drives it once that is past due.
+  queue: sweepDrivenQueue,
   // Loopback receivers only on the local table, as under `npm start`; never for a deployed one.
   http: new WebhookHttp({ allowLoopback: context.local }),
 });

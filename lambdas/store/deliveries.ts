@@ -60,7 +60,6 @@ export const pendingDelivery = (fields: Pick<Delivery, 'id' | 'webhookId' | 'org
 
 const DELIVERY_SHARDS = 4;
 const deliveryKey = (id: string) => ({ pk: `DELIVERY#${id}`, sk: 'DELIVERY' });
-const webhookKey = (orgId: string, webhookId: string) => ({ pk: `ORG#${orgId}`, sk: `WEBHOOK#${webhookId}` });
 const dueShard = (id: string) => `DELIVERY_DUE#${id.charCodeAt(id.length - 1) % DELIVERY_SHARDS}`;
 const dueSort = (nextAttemptAt: string, id: string) => `${nextAttemptAt}#${id}`;
 
@@ -139,7 +138,7 @@ export class DeliveryStore {
   }
 
   async subscription(orgId: string, webhookId: string): Promise<WebhookTarget | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: webhookKey(orgId, webhookId), ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.webhook(orgId, webhookId), ConsistentRead: true }));
     return fromItem<WebhookTarget>(Item);
   }
 
@@ -231,7 +230,7 @@ export class DeliveryStore {
       const subscriptionWrite = {
         Update: {
           TableName: this.tableName,
-          Key: webhookKey(claimed.orgId, claimed.webhookId),
+          Key: keys.webhook(claimed.orgId, claimed.webhookId),
           UpdateExpression: onSubscription.expression,
           ConditionExpression: `attribute_exists(pk)${onSubscription.condition ?? ''}`,
           ExpressionAttributeValues: onSubscription.values,
@@ -274,7 +273,7 @@ export class DeliveryStore {
     const subscriptionWrite: TransactItem = {
       Update: {
         TableName: this.tableName,
-        Key: webhookKey(delivery.orgId, delivery.webhookId),
+        Key: keys.webhook(delivery.orgId, delivery.webhookId),
         UpdateExpression: 'SET failingSince = :now',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':now': nowIso },

@@ -5,6 +5,7 @@ const org = (orgId: string) => `ORG#${orgId}`;
 
 export const keys = {
   organisation: (orgId: string): ItemKey => ({ pk: org(orgId), sk: 'ORG' }),
+  webhook: (orgId: string, webhookId: string): ItemKey => ({ pk: org(orgId), sk: `WEBHOOK#${webhookId}` }),
   member: (orgId: string, memberId: string): ItemKey => ({ pk: org(orgId), sk: `MEMBER#${memberId}` }),
   memberPrefix: 'MEMBER#',
   memberEmail: (orgId: string, email: string): ItemKey => ({ pk: org(orgId), sk: `EMAIL#${email.toLowerCase()}` }),

@@ -8,7 +8,6 @@ import { keys } from './keys.ts';
 import { queryPrefix } from './query-prefix.ts';
 
 export const WEBHOOK_PREFIX = 'WEBHOOK#';
-const webhookKey = (orgId: string, webhookId: string) => ({ pk: keys.organisation(orgId).pk, sk: `${WEBHOOK_PREFIX}${webhookId}` });
 
 /**
  * Webhook subscriptions under `ORG#<orgId>` / `WEBHOOK#<id>`; each change is written in one
@@ -24,7 +23,7 @@ export class DynamoWebhooks implements WebhookRepository {
 
   async get(orgId: string, webhookId: string): Promise<WebhookSubscription | null> {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: webhookKey(orgId, webhookId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: keys.webhook(orgId, webhookId), ConsistentRead: true }),
     );
     return fromItem<WebhookSubscription>(Item);
   }
@@ -39,7 +38,7 @@ export class DynamoWebhooks implements WebhookRepository {
     const write: TransactItem = {
       Put: {
         TableName: this.tableName,
-        Item: toItem(webhookKey(subscription.orgId, subscription.id), 'webhook', subscription),
+        Item: toItem(keys.webhook(subscription.orgId, subscription.id), 'webhook', subscription),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };
@@ -51,7 +50,7 @@ export class DynamoWebhooks implements WebhookRepository {
     const write: TransactItem = {
       Delete: {
         TableName: this.tableName,
-        Key: webhookKey(subscription.orgId, subscription.id),
+        Key: keys.webhook(subscription.orgId, subscription.id),
         ConditionExpression: 'attribute_exists(pk)',
       },
     };
@@ -68,7 +67,7 @@ export class DynamoWebhooks implements WebhookRepository {
     const write: TransactItem = {
       Update: {
         TableName: this.tableName,
-        Key: webhookKey(before.orgId, before.id),
+        Key: keys.webhook(before.orgId, before.id),
         UpdateExpression: 'SET secrets = :secrets',
         ConditionExpression: 'attribute_exists(pk) AND secrets = :before',
         ExpressionAttributeValues: { ':secrets': secrets, ':before': before.secrets },

@@ -14,6 +14,13 @@ export interface DeliverySweepDeps {
   queue: DeliveryQueue;
 }
 
+/**
+ * For callers that create deliveries outside a queue's reach (the operator CLI): sends nothing. A
+ * delivery left pending is enqueued by the sweep within its period, deployed or under `npm start`,
+ * as any delivery whose message was lost.
+ */
+export const sweepDrivenQueue: DeliveryQueue = { send: async () => undefined };
+
 /** The latest time there can be: every pending delivery is due by then. */
 const END_OF_TIME = '9999-12-31T23:59:59.999Z';
 

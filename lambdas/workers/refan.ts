@@ -9,6 +9,7 @@ import type { Documents } from '#store/dynamo.ts';
 import { auditSortKey, keys } from '#store/keys.ts';
 import { DynamoWebhooks } from '#store/webhooks.ts';
 import { createHandler as createFanOut, type FanOutDeps } from './fan-out.ts';
+import { sweepDrivenQueue } from './delivery-sweep.ts';
 import { auditInsertRecord } from './stream-record.ts';
 
 /**
@@ -122,10 +123,8 @@ export const refanEvents = async (deps: RefanDeps, range: RefanRange): Promise<R
         return isNew;
       },
     },
-    // A queue that does nothing: a created delivery is pending and due now, and the delivery sweep
-    // (workers/delivery-sweep.ts) enqueues it within its period, deployed or under `npm start`,
-    // as it does any delivery whose message was lost.
-    queue: { send: async () => undefined },
+    // A created delivery is pending and due now: the delivery sweep sends it.
+    queue: sweepDrivenQueue,
   });
 
   let entriesRead = 0;

@@ -1,6 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Clock } from '#core/clock.ts';
-import type { ExpiryScheduler, Notifier } from '#core/ports.ts';
+import type { SecretSealer } from '#core/sealing.ts';
+import type { ExpiryScheduler, Notifier, PurgeScheduler } from '#core/ports.ts';
 import type { PublicUrls } from '#core/request-view.ts';
 import type { DynamoApiKeys } from '#store/api-keys.ts';
 import type { AuditLog } from '#store/audit-log.ts';
@@ -29,8 +30,12 @@ export interface AppDeps {
   notifier: Notifier;
   /** Arms and cancels each request's expiry trigger (EventBridge Scheduler deployed, a timer locally). */
   scheduler: ExpiryScheduler;
+  /** Arms and cancels each request's grace-period purge after its ticket closed (the same two worlds). */
+  purgeScheduler: PurgeScheduler;
   /** GET /events: the audit chain's events. */
   events: DynamoEventFeed;
+  /** Seals integration secrets the service reads back (a key file locally, KMS deployed). */
+  sealer: SecretSealer;
   /** Webhook subscriptions. */
   webhooks: DynamoWebhooks;
   /**

@@ -1,10 +1,12 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { systemClock, type Clock } from '#core/clock.ts';
-import type { ExpiryScheduler, Notifier } from '#core/ports.ts';
+import type { ExpiryScheduler, Notifier, PurgeScheduler } from '#core/ports.ts';
+import type { SecretSealer } from '#core/sealing.ts';
 import type { PublicUrls } from '#core/request-view.ts';
 import { createDocumentClient, type Documents } from '#store/dynamo.ts';
 import { createRepositories } from '#store/repositories.ts';
-import { EventBridgeExpiryScheduler } from '#adapters/eventbridge-scheduler.ts';
+import { EventBridgeExpiryScheduler, type ScheduleKind } from '#adapters/eventbridge-scheduler.ts';
+import { KmsSealer } from '#adapters/kms-sealer.ts';
 import { AwsNotifier } from '#adapters/ses-sns-notifier.ts';
 import type { AppDeps } from './app-deps.ts';
 import { createLogger } from './logger.ts';
@@ -15,6 +17,10 @@ export interface WiringOptions {
   notifier: Notifier;
   /** Default: none (requests then expire through the sweep alone). */
   scheduler?: ExpiryScheduler;
+  /** Default: none (grace-period purges then happen through the sweep alone). */
+  purgeScheduler?: PurgeScheduler;
+  /** Seals the integration secrets the service must read back (a key file locally, KMS deployed); default: none, sealing fails. */
+  sealer?: SecretSealer;
   db?: Documents;
   clock?: Clock;
   logger?: Logger;
@@ -30,9 +36,32 @@ export const createAppDeps = (options: WiringOptions): AppDeps => {
   const repositories = createRepositories(db, options.tableName, clock, (error) =>
     logger.warn('rate limiter throttled; letting the call through', { errorName: (error as Error).name }),
   );
-  const scheduler = reportingFailures(options.scheduler ?? NO_SCHEDULER, logger);
+  const scheduler = reportingFailures('expire', options.scheduler ?? NO_SCHEDULER, logger);
+  const purgeScheduler = reportingFailures('purge', options.purgeScheduler ?? NO_SCHEDULER, logger);
   const webhookPolicy = { allowLoopback: options.allowLoopbackWebhooks ?? false };
-  return { clock, logger, db, tableName: options.tableName, urls: options.urls, notifier: options.notifier, scheduler, webhookPolicy, ...repositories };
+  return {
+    clock,
+    logger,
+    db,
+    tableName: options.tableName,
+    urls: options.urls,
+    notifier: options.notifier,
+    scheduler,
+    purgeScheduler,
+    sealer: options.sealer ?? NO_SEALER,
+    webhookPolicy,
+    ...repositories,
+  };
+};
+
+/** For callers that never touch a sealed secret: any use is a wiring mistake, so it fails loudly. */
+const NO_SEALER: SecretSealer = {
+  seal: async () => {
+    throw new Error('no secret sealer is configured');
+  },
+  open: async () => {
+    throw new Error('no secret sealer is configured');
+  },
 };
 
 /** Arms nothing; the sweep still expires every due request. */
@@ -42,12 +71,12 @@ export const NO_SCHEDULER: ExpiryScheduler = { schedule: async () => undefined, 
  * Logs a failed schedule or cancel (ids and the error's name only) and passes the error on; the
  * use cases tolerate it, as the sweep covers a missing schedule.
  */
-const reportingFailures = (inner: ExpiryScheduler, logger: Logger): ExpiryScheduler => {
+const reportingFailures = (kind: ScheduleKind, inner: ExpiryScheduler, logger: Logger): ExpiryScheduler => {
   const reported = async (operation: 'schedule' | 'cancel', requestId: string, call: () => Promise<void>) => {
     try {
       await call();
     } catch (error) {
-      logger.warn('expiry schedule failed; the sweep will cover it', { operation, requestId, errorName: (error as Error)?.name });
+      logger.warn(`${kind} schedule failed; the sweep will cover it`, { operation, requestId, errorName: (error as Error)?.name });
       throw error;
     }
   };
@@ -58,17 +87,19 @@ const reportingFailures = (inner: ExpiryScheduler, logger: Logger): ExpirySchedu
 };
 
 /**
- * EventBridge Scheduler, configured from SCHEDULE_GROUP, EXPIRY_FUNCTION_ARN and SCHEDULER_ROLE_ARN.
- * Built on first use: only the functions that arm or cancel expiries have those variables (and
- * the rights), and a function without them fails only the (tolerated) scheduling call.
+ * EventBridge Scheduler, configured from SCHEDULE_GROUP, SCHEDULER_ROLE_ARN and EXPIRY_FUNCTION_ARN
+ * (or PURGE_FUNCTION_ARN for the purge kind). Built on first use: only the functions that arm or
+ * cancel that kind have those variables (and the rights), and a function without them fails only
+ * the (tolerated) scheduling call.
  */
-const eventBridgeScheduler = (): ExpiryScheduler => {
+const eventBridgeScheduler = (kind: ScheduleKind): ExpiryScheduler => {
   let built: EventBridgeExpiryScheduler | undefined;
   const scheduler = () =>
     (built ??= new EventBridgeExpiryScheduler({
       groupName: required('SCHEDULE_GROUP'),
-      targetArn: required('EXPIRY_FUNCTION_ARN'),
+      targetArn: required(kind === 'purge' ? 'PURGE_FUNCTION_ARN' : 'EXPIRY_FUNCTION_ARN'),
       roleArn: required('SCHEDULER_ROLE_ARN'),
+      kind,
     }));
   return {
     schedule: async (requestId, atIso) => scheduler().schedule(requestId, atIso),
@@ -90,5 +121,20 @@ export const wiring = (): AppDeps =>
     tableName: required('TABLE_NAME'),
     urls: { baseUrl: required('BASE_URL'), appUrl: required('APP_URL') },
     notifier: new AwsNotifier(required('EMAIL_FROM_ADDRESS')),
-    scheduler: eventBridgeScheduler(),
+    scheduler: eventBridgeScheduler('expire'),
+    purgeScheduler: eventBridgeScheduler('purge'),
+    sealer: kmsSealer(),
   }));
+
+/**
+ * KMS envelope encryption with SEALING_KEY_ID, built on first use: only the functions that read
+ * or write integration secrets have the variable (and the key's rights).
+ */
+const kmsSealer = (): SecretSealer => {
+  let built: KmsSealer | undefined;
+  const sealer = () => (built ??= new KmsSealer({ keyId: required('SEALING_KEY_ID') }));
+  return {
+    seal: (plaintext, context) => sealer().seal(plaintext, context),
+    open: (sealed, context) => sealer().open(sealed, context),
+  };
+};

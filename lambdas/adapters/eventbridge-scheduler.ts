@@ -14,10 +14,16 @@ export interface EventBridgeSchedulerConfig {
   targetArn: string;
   /** The role Scheduler assumes to invoke it (SCHEDULER_ROLE_ARN). */
   roleArn: string;
+  /** Which kind of schedule: names start with `expire-` (default) or `purge-`. */
+  kind?: ScheduleKind;
 }
 
-/** A request's schedule name: unique per request, so arming twice replaces instead of duplicating. */
-export const expiryScheduleName = (requestId: string) => `expire-${requestId}`;
+export type ScheduleKind = 'expire' | 'purge';
+
+/** A request's schedule name: unique per request and kind, so arming twice replaces instead of duplicating. */
+export const scheduleName = (kind: ScheduleKind, requestId: string) => `${kind}-${requestId}`;
+export const expiryScheduleName = (requestId: string) => scheduleName('expire', requestId);
+export const purgeScheduleName = (requestId: string) => scheduleName('purge', requestId);
 
 /**
  * Scheduler's fire times have one-second resolution and it invokes within the minute after them;
@@ -36,8 +42,9 @@ const MIN_LEAD_MS = 60_000;
 const isNamed = (error: unknown, name: string) => (error as { name?: unknown } | null)?.name === name;
 
 /**
- * One EventBridge Scheduler one-time schedule per request, `expire-<requestId>` in the service's
- * group, invoking the expiry worker with `{"requestId": ...}` and deleting itself once it has run.
+ * One EventBridge Scheduler one-time schedule per request and kind, `expire-<requestId>` or
+ * `purge-<requestId>` in the service's group, invoking the expiry or purge worker with
+ * `{"requestId": ...}` and deleting itself once it has run.
  */
 export class EventBridgeExpiryScheduler implements ExpiryScheduler {
   constructor(
@@ -46,9 +53,13 @@ export class EventBridgeExpiryScheduler implements ExpiryScheduler {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  private nameOf(requestId: string) {
+    return scheduleName(this.config.kind ?? 'expire', requestId);
+  }
+
   async schedule(requestId: string, atIso: string) {
     const input: CreateScheduleCommandInput = {
-      Name: expiryScheduleName(requestId),
+      Name: this.nameOf(requestId),
       GroupName: this.config.groupName,
       ScheduleExpression: atExpression(atIso, this.now()),
       ScheduleExpressionTimezone: 'UTC',
@@ -72,7 +83,7 @@ export class EventBridgeExpiryScheduler implements ExpiryScheduler {
 
   async cancel(requestId: string) {
     try {
-      await this.client.send(new DeleteScheduleCommand({ Name: expiryScheduleName(requestId), GroupName: this.config.groupName }));
+      await this.client.send(new DeleteScheduleCommand({ Name: this.nameOf(requestId), GroupName: this.config.groupName }));
     } catch (error) {
       // Never made, already fired (it deletes itself after completion), or cancelled before.
       if (!isNamed(error, 'ResourceNotFoundException')) throw error;

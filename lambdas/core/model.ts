@@ -50,6 +50,8 @@ export interface Organisation {
   rateLimits: RateLimits;
   /** Requests created without a client belong to this one, made with the organisation. */
   defaultClientId: string;
+  /** The preset a ticket trigger uses when neither the post nor the client names one. */
+  defaultPreset?: string | null;
   createdAt: string;
 }
 
@@ -78,6 +80,8 @@ export interface Client {
   id: string;
   orgId: string;
   name: string;
+  /** The preset a ticket trigger for this client uses when the post names none. */
+  defaultPreset?: string | null;
   createdAt: string;
 }
 
@@ -112,6 +116,10 @@ export interface Preset {
   slug: string;
   name: string;
   defaults: PresetDefaults;
+  /** A ticket trigger takes the requester from the post's `requester_email`. */
+  requesterFromTicket?: boolean;
+  /** The requester of a ticket trigger when it does not take one from the ticket (or the ticket names none). */
+  fallbackRequester?: string | null;
   createdAt: string;
 }
 
@@ -142,6 +150,10 @@ export interface TicketLink {
   externalId: string | null;
   integrationId: string | null;
   status: TicketStatus | null;
+  /** Whether the latest status was verified against the ticket system (the generic paths never are). */
+  statusVerified?: boolean;
+  /** When the latest status arrived. */
+  statusAt?: string | null;
 }
 
 export interface HandoffRequest {

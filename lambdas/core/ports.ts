@@ -127,6 +127,14 @@ export interface ExpiryScheduler {
 }
 
 /**
+ * One-time purge triggers, one per request: a ticket closed with a grace period destroys the
+ * stored credential at the period's end. The same shape as expiry, a second kind of schedule
+ * (deployed `purge-<requestId>` beside `expire-<requestId>`, invoking the purge worker; locally a
+ * timer). Best effort too: the sweep purges whatever a lost schedule left behind.
+ */
+export type PurgeScheduler = ExpiryScheduler;
+
+/**
  * The queue that drives webhook delivery: deployed, SQS; locally, a timer. A message carries only
  * the delivery's id; its state lives in the table, so a lost message is re-driven by the sweep.
  */

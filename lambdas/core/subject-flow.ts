@@ -89,6 +89,17 @@ export const dueAt = (request: HandoffRequest): string | null => {
   return null;
 };
 
+/**
+ * When the sweep must look at the request: its expiry, or a ticket-close purge scheduled before
+ * it (the sweep re-drives a purge whose schedule was lost, as it does an expiry).
+ */
+export const sweepDueAt = (request: HandoffRequest): string | null => {
+  const due = dueAt(request);
+  const purge = request.status === 'submitted' ? request.purgeScheduledAt : null;
+  if (purge && (!due || purge < due)) return purge;
+  return due;
+};
+
 /** The expired request if it is due at `now`, else null (nothing to do). */
 export const expire = (request: HandoffRequest, now: Date): HandoffRequest | null => {
   const due = dueAt(request);

@@ -12,9 +12,10 @@ export interface Route {
   path: string;
   /**
    * Who may call: an API key with this scope (or any scope), the subject's link token (`link`), a
-   * signed-in member's session (`session`), or anyone (`public`: pages, sign-in).
+   * signed-in member's session (`session`), the secret in an inbound ticket URL (`url_secret`), or
+   * anyone (`public`: pages, sign-in).
    */
-  scope: Scope | 'any' | 'link' | 'session' | 'public';
+  scope: Scope | 'any' | 'link' | 'session' | 'url_secret' | 'public';
   entry: string;
   /** Outbound messages the handler sends, so the stack grants exactly those rights. */
   sends?: ReadonlyArray<'email' | 'sms'>;
@@ -31,6 +32,8 @@ export const ROUTES = {
   getRequest: { name: 'getRequest', method: 'GET', path: '/v1/requests/{id}', scope: 'requests:read', entry: handlerFile('get-request') },
   revokeRequest: { name: 'revokeRequest', method: 'POST', path: '/v1/requests/{id}/revoke', scope: 'requests:write', entry: handlerFile('revoke-request') },
   completeRequest: { name: 'completeRequest', method: 'POST', path: '/v1/requests/{id}/complete', scope: 'requests:write', entry: handlerFile('complete-request') },
+
+  markTicketStatus: { name: 'markTicketStatus', method: 'POST', path: '/v1/tickets/{ref}/status', scope: 'tickets:write', entry: handlerFile('ticket-status') },
 
   listEvents: { name: 'listEvents', method: 'GET', path: '/v1/events', scope: 'events:read', entry: handlerFile('list-events') },
   listWebhooks: { name: 'listWebhooks', method: 'GET', path: '/v1/webhooks', scope: 'webhooks:write', entry: handlerFile('list-webhooks') },
@@ -57,6 +60,10 @@ export const ROUTES = {
   appComplete: { name: 'appComplete', method: 'POST', path: '/app/api/requests/{id}/complete', scope: 'session', entry: 'lambdas/http/app/complete.ts' },
   appMembers: { name: 'appMembers', method: 'GET', path: '/app/api/members', scope: 'session', entry: 'lambdas/http/app/members.ts' },
   appApproveKey: { name: 'appApproveKey', method: 'POST', path: '/app/api/members/{id}/approve-key', scope: 'session', entry: 'lambdas/http/app/approve-key.ts' },
+
+  // The inbound ticket URLs of a ticketing integration, outside /v1 (SPEC.md, Inbound generic ticket webhook).
+  inboundTicketStatus: { name: 'inboundTicketStatus', method: 'POST', path: '/inbound/ticket-status/{secret}', scope: 'url_secret', entry: 'lambdas/http/inbound/status.ts' },
+  inboundTicketTrigger: { name: 'inboundTicketTrigger', method: 'POST', path: '/inbound/ticket-trigger/{secret}', scope: 'url_secret', entry: 'lambdas/http/inbound/trigger.ts', sends: ['email', 'sms'] },
 
   // The pages and their assets: one static function (docs/web-api.md, "Pages").
   pageSubject: { name: 'pageSubject', method: 'GET', path: '/r/{token}', scope: 'public', entry: 'lambdas/http/static/serve.ts' },

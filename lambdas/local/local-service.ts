@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { systemClock, type Clock } from '#core/clock.ts';
-import type { ExpiryScheduler } from '#core/ports.ts';
+import type { ExpiryScheduler, PurgeScheduler } from '#core/ports.ts';
+import type { SecretSealer } from '#core/sealing.ts';
 import { createHandler as createExpireWorker } from '#workers/expire.ts';
+import { createHandler as createPurgeWorker } from '#workers/purge.ts';
 import { createHandler as createSweepWorker } from '#workers/sweep.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { AdminStore } from '#store/admin-store.ts';
@@ -20,6 +22,10 @@ import { createWebhookDeps, type WebhookDeps } from '#workers/webhook-wiring.ts'
 import { StreamPoller } from './stream-poller.ts';
 import { TableStreamCheckpoints } from './stream-checkpoints.ts';
 import { TimerQueue } from './timer-queue.ts';
+import { KeyFileSealer } from './key-file-sealer.ts';
+
+/** The key that seals integration secrets locally, beside the data it protects (DESIGN.md). */
+export const SEALING_KEY_FILE = 'sealing.key';
 
 export const LOCAL_TABLE_NAME = 'credential-handoff';
 
@@ -45,6 +51,10 @@ export interface LocalServiceOptions {
    * none at all); unless `timers` is false the sweep still runs every minute.
    */
   scheduler?: ExpiryScheduler;
+  /** The purge scheduler the handlers use, instead of the purge timers (as `scheduler` for expiry). */
+  purgeScheduler?: PurgeScheduler;
+  /** Default: the key file `<dataDir>/sealing.key` (made at first start), or a key in memory without a data folder. */
+  sealer?: SecretSealer;
   /**
    * Outbound webhooks (default on): the stream poller reads the table's stream into the fan-out,
    * a timer queue feeds the delivery worker, and the delivery sweep runs every minute.
@@ -90,7 +100,9 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
   // The URLs depend on the port, which is known only once listening; they are filled in below.
   const urls = { baseUrl: '', appUrl: '' };
   // The timers call the same workers EventBridge Scheduler invokes deployed; they need the deps, which need the scheduler.
-  let workers: { expire: ReturnType<typeof createExpireWorker>; sweep: ReturnType<typeof createSweepWorker> } | undefined;
+  let workers:
+    | { expire: ReturnType<typeof createExpireWorker>; purge: ReturnType<typeof createPurgeWorker>; sweep: ReturnType<typeof createSweepWorker> }
+    | undefined;
   const timers =
     options.timers === false
       ? null
@@ -100,6 +112,17 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
           now: () => clock.now().getTime(),
           onError: (error, requestId) => deps.logger.error('local expiry timer failed', { requestId, errorName: (error as Error)?.name }),
         });
+  // Grace-period purges: a second kind of timer, as deployed a second kind of schedule; the expiry sweep covers both.
+  const purgeTimers =
+    options.timers === false
+      ? null
+      : new TimerScheduler({
+          expire: (requestId) => workers!.purge({ requestId }),
+          now: () => clock.now().getTime(),
+          onError: (error, requestId) => deps.logger.error('local purge timer failed', { requestId, errorName: (error as Error)?.name }),
+        });
+  const sealer =
+    options.sealer ?? (options.dataDir ? await KeyFileSealer.fromFile(join(options.dataDir, SEALING_KEY_FILE)) : KeyFileSealer.inMemory());
   const deps = createAppDeps({
     tableName,
     urls,
@@ -107,10 +130,12 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     allowLoopbackWebhooks: options.allowLoopbackWebhooks === true,
     notifier: new OutboxNotifier(outbox, options.announce),
     scheduler: options.scheduler ?? timers ?? undefined,
+    purgeScheduler: options.purgeScheduler ?? purgeTimers ?? undefined,
+    sealer,
     db,
     clock,
   });
-  workers = { expire: createExpireWorker(deps), sweep: createSweepWorker(deps) };
+  workers = { expire: createExpireWorker(deps), purge: createPurgeWorker(deps), sweep: createSweepWorker(deps) };
   const server = createGateway(deps);
   const port = await listen(server, options.port ?? 0, host);
   const shownHost = host === '127.0.0.1' || host === '::1' ? 'localhost' : host;
@@ -132,6 +157,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     webhooks: webhooks?.deps ?? null,
     stop: async () => {
       await timers?.stop();
+      await purgeTimers?.stop();
       await webhooks?.stop();
       server.closeAllConnections();
       await new Promise((done) => server.close(() => done(undefined)));

@@ -5,10 +5,10 @@ export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 export const LOCAL_SWEEP_INTERVAL_MS = 60_000;
 
 export interface TimerSchedulerOptions {
-  /** The expiry worker, called with the request id once it falls due. */
+  /** The worker (expiry or purge), called with the request id once it falls due. */
   expire(requestId: string): Promise<unknown>;
-  /** The sweep worker, called every `sweepIntervalMs` and once at start. */
-  sweep(): Promise<unknown>;
+  /** The sweep worker, called every `sweepIntervalMs` and once at start; none for a scheduler without one. */
+  sweep?(): Promise<unknown>;
   sweepIntervalMs?: number;
   /** The service's clock, in epoch milliseconds; timers wait until it reaches the due time. */
   now?: () => number;
@@ -90,10 +90,11 @@ export class TimerScheduler implements ExpiryScheduler {
   }
 
   private runSweep() {
-    if (this.sweeping || this.stopped) return;
+    const sweep = this.options.sweep;
+    if (!sweep || this.sweeping || this.stopped) return;
     this.sweeping = true;
     this.track(
-      this.options.sweep().finally(() => {
+      sweep().finally(() => {
         this.sweeping = false;
       }),
       null,

@@ -1,6 +1,6 @@
 import type { ItemKey } from './keys.ts';
 
-const STORAGE_ATTRIBUTES = new Set(['pk', 'sk', 'kind', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk', 'gsi5pk', 'gsi5sk', 'gsi6pk', 'gsi6sk', 'ttlEpoch']);
+const STORAGE_ATTRIBUTES = new Set(['pk', 'sk', 'kind', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk', 'gsi5pk', 'gsi5sk', 'gsi6pk', 'gsi6sk', 'gsi7pk', 'gsi7sk', 'ttlEpoch']);
 
 /** A domain record as a table item: its key, a `kind` tag, and the record's own fields. */
 export const toItem = <T extends object>(key: ItemKey, kind: string, record: T, extra: Record<string, unknown> = {}) => ({

@@ -19,6 +19,21 @@ export const keys = {
     pk: org(orgId),
     sk: `INTEGRATION#${integrationId}`,
   }),
+  integrationPrefix: 'INTEGRATION#',
+  /** An inbound URL's secret, looked up by its hash; names the integration and which URL it is. */
+  inboundSecret: (secretHash: string): ItemKey => ({ pk: `INBOUND#${secretHash}`, sk: 'INBOUND' }),
+  /** The integration's activity log: a ring of slots, so it can never grow past its cap. */
+  integrationActivity: (integrationId: string, slot: number): ItemKey => ({
+    pk: `INTEGRATION#${integrationId}`,
+    sk: `ACTIVITY#${String(slot).padStart(3, '0')}`,
+  }),
+  integrationActivityPrefix: 'ACTIVITY#',
+  integrationActivityCounter: (integrationId: string): ItemKey => ({ pk: `INTEGRATION#${integrationId}`, sk: 'ACTIVITY_COUNTER' }),
+  /** One open triggered request per (integration, ticket, preset): the trigger's duplicate guard. */
+  ticketTrigger: (orgId: string, integrationId: string, preset: string, ticketId: string): ItemKey => ({
+    pk: `TRIGGER#${orgId}#${integrationId}#${preset}#${ticketId}`,
+    sk: 'TRIGGER',
+  }),
 
   apiKey: (hash: string): ItemKey => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
   apiKeysOfOrg: (orgId: string) => `${org(orgId)}#APIKEYS`,
@@ -30,6 +45,7 @@ export const keys = {
   requestsInStatus: (orgId: string, status: string) => `${org(orgId)}#REQS#${status}`,
   requestsOfClient: (orgId: string, clientId: string) => `${org(orgId)}#CLIENT#${clientId}`,
   requestsOfTicket: (orgId: string, ticketRef: string) => `${org(orgId)}#TICKET#${ticketRef}`,
+  requestsOfExternalTicket: (orgId: string, externalId: string) => `${org(orgId)}#XTICKET#${externalId}`,
   /** One partition per shard of live requests ordered by due time; the sweep reads them all. */
   dueShard: (requestId: string) => `DUE#${requestId.charCodeAt(requestId.length - 1) % DUE_SHARDS}`,
   dueShards: () => Array.from({ length: DUE_SHARDS }, (_, shard) => `DUE#${shard}`),
@@ -57,7 +73,7 @@ export const keys = {
     pk: `IDEM#${apiKeyId}#${idempotencyKeyHash}`,
     sk: 'IDEM',
   }),
-  rateWindow: (scope: 'key' | 'org', id: string, windowStart: number): ItemKey => ({
+  rateWindow: (scope: 'key' | 'org' | 'integration', id: string, windowStart: number): ItemKey => ({
     pk: `RATE#${scope}#${id}#${windowStart}`,
     sk: 'RATE',
   }),

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { HandoffRequest } from '#core/model.ts';
 import type { AuditEntryInput, HandoffRepository, RequestQuery, SealedMaterial, TrailEntry } from '#core/ports.ts';
-import { dueAt } from '#core/subject-flow.ts';
+import { sweepDueAt } from '#core/subject-flow.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import type { Documents } from './dynamo.ts';
 import { fromItem, toItem } from './items.ts';
@@ -82,6 +82,23 @@ export class DynamoRequests implements HandoffRepository {
   async findByLinkTokenHash(tokenHash: string) {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.linkToken(tokenHash), ConsistentRead: true }));
     return Item ? this.get(Item.requestId as string) : null;
+  }
+
+  /**
+   * Every request of the organisation whose ticket reference or external ticket id is `ref`
+   * (two index queries, never a scan), oldest first, each once; at most `limit` of each kind.
+   * The indexes are eventually consistent: each hit is read again from the table.
+   */
+  async findByTicket(orgId: string, ref: string, limit = 500): Promise<HandoffRequest[]> {
+    const byIndex = (index: IndexDefinition, partition: string) =>
+      queryIds(this.db, this.tableName, index, partition, limit);
+    const [quoted, linked] = await Promise.all([
+      byIndex(INDEXES.byTicket, keys.requestsOfTicket(orgId, ref)),
+      byIndex(INDEXES.byExternalTicket, keys.requestsOfExternalTicket(orgId, ref)),
+    ]);
+    const ids = [...new Set([...quoted, ...linked])].sort();
+    const requests = await Promise.all(ids.map((id) => this.get(id)));
+    return requests.filter((request): request is HandoffRequest => request !== null && request.orgId === orgId);
   }
 
   /** Ids of live requests due at or before `now`, across every shard. */
@@ -167,7 +184,7 @@ export class DynamoRequests implements HandoffRepository {
 
   private toRequestItem(request: HandoffRequest) {
     const { orgId, id } = request;
-    const due = dueAt(request);
+    const due = sweepDueAt(request);
     return toItem(keys.request(id), 'request', request, {
       gsi1pk: keys.requestsOfOrg(orgId),
       gsi1sk: id,
@@ -176,10 +193,33 @@ export class DynamoRequests implements HandoffRepository {
       gsi3pk: keys.requestsOfClient(orgId, request.client.id),
       gsi3sk: id,
       ...(request.ticket?.ref ? { gsi4pk: keys.requestsOfTicket(orgId, request.ticket.ref), gsi4sk: id } : {}),
+      ...(request.ticket?.externalId ? { gsi7pk: keys.requestsOfExternalTicket(orgId, request.ticket.externalId), gsi7sk: id } : {}),
       ...(due ? { gsi5pk: keys.dueShard(id), gsi5sk: `${due}#${id}` } : {}),
     });
   }
 }
+
+/** The request ids under one index partition, oldest first, following pages up to `limit`. */
+const queryIds = async (db: Documents, tableName: string, index: IndexDefinition, partition: string, limit: number) => {
+  const ids: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: index.indexName,
+        KeyConditionExpression: `${index.partitionKey} = :partition`,
+        ExpressionAttributeValues: { ':partition': partition },
+        ProjectionExpression: 'id',
+        Limit: limit - ids.length,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) ids.push(item.id as string);
+    start = page.LastEvaluatedKey;
+  } while (start && ids.length < limit);
+  return ids;
+};
 
 /** The narrowest index for the filters given; the other filters are applied on the way out. */
 const chooseIndex = (query: RequestQuery): { index: IndexDefinition; partition: string; filters: Array<[string, string]> } => {

@@ -26,10 +26,12 @@ export const INDEXES = {
   byClient: { indexName: 'byClient', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
   /** Requests that quote one ticket reference. */
   byTicket: { indexName: 'byTicket', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
-  /** Live requests by the time they expire, for the expiry sweep. */
+  /** Live requests by the time they expire or their scheduled purge falls due, for the sweep. */
   byDue: { indexName: 'byDue', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
   /** Pending webhook deliveries by their next attempt time, for the delivery sweep. */
   byDelivery: { indexName: 'byDelivery', partitionKey: 'gsi6pk', sortKey: 'gsi6sk' },
+  /** Requests linked to one ticket by its external id (a ticketing integration's own id). */
+  byExternalTicket: { indexName: 'byExternalTicket', partitionKey: 'gsi7pk', sortKey: 'gsi7sk' },
 } as const satisfies Record<string, IndexDefinition>;
 
 export const indexList = (): IndexDefinition[] => Object.values(INDEXES);

@@ -1,25 +1,32 @@
-import { sweepDue, type ExpiryDeps, type SweepOptions } from '#core/use-cases/expire-request.ts';
+import { sweepDue, type SweepOptions } from '#core/use-cases/expire-request.ts';
+import { settleDueRequest, type PurgeDeps } from '#core/use-cases/tickets/purge-request.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { wiring } from '../wiring.ts';
 
 export interface SweepSummary {
   expired: number;
+  purged: number;
   failed: number;
 }
 
 /**
- * The expiry sweep, run every five minutes deployed (every minute locally): expires every live
- * request already due, found through the byDue index, whatever became of its one-time schedule.
- * A request it cannot expire is logged by id and left for the next sweep. Logs counts and ids only.
+ * The sweep, run every five minutes deployed (every minute locally): expires every live request
+ * already due, and completes every submitted request whose ticket-close grace period has ended,
+ * found through the byDue index, whatever became of their one-time schedules. A request it
+ * cannot settle is logged by id and left for the next sweep. Logs counts and ids only.
  */
-export const createHandler = (deps: ExpiryDeps & { logger: Pick<AppDeps['logger'], 'info' | 'error' | 'debug'> }, options: Omit<SweepOptions, 'onFailure'> = {}) =>
+export const createHandler = (
+  deps: PurgeDeps & { logger: Pick<AppDeps['logger'], 'info' | 'error' | 'debug'> },
+  options: Omit<SweepOptions, 'onFailure' | 'settle'> = {},
+) =>
   async (): Promise<SweepSummary> => {
     const result = await sweepDue(deps, {
       ...options,
-      onFailure: (error, requestId) => deps.logger.error('sweep could not expire a request', { requestId, errorName: (error as Error)?.name }),
+      settle: (requestId) => settleDueRequest(deps, requestId),
+      onFailure: (error, requestId) => deps.logger.error('sweep could not settle a request', { requestId, errorName: (error as Error)?.name }),
     });
-    const summary = { expired: result.expired, failed: result.failed.length };
-    if (summary.expired > 0 || summary.failed > 0) deps.logger.info('expiry sweep', summary);
+    const summary = { expired: result.expired, purged: result.purged, failed: result.failed.length };
+    if (summary.expired > 0 || summary.purged > 0 || summary.failed > 0) deps.logger.info('expiry sweep', summary);
     else deps.logger.debug('expiry sweep', summary);
     return summary;
   };

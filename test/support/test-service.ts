@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import type { Clock } from '../../lambdas/core/clock.ts';
 import { normaliseIdentityKey } from '../../lambdas/core/fingerprint.ts';
 import { newId } from '../../lambdas/core/ids.ts';
-import type { ExpiryScheduler } from '../../lambdas/core/ports.ts';
+import type { ExpiryScheduler, PurgeScheduler } from '../../lambdas/core/ports.ts';
 import { SCOPES, type Plan, type Scope } from '../../lambdas/core/model.ts';
 import { startLocalService, type LocalService } from '../../lambdas/local/local-service.ts';
 import { generateKeyPairSync } from 'node:crypto';
@@ -52,6 +52,8 @@ export const startTestService = async (
     timers?: boolean;
     /** The expiry scheduler handlers use; default none (or the timers when `timers` is on). */
     scheduler?: ExpiryScheduler;
+    /** The purge scheduler handlers use; default none (or the timers when `timers` is on). */
+    purgeScheduler?: PurgeScheduler;
     /** The local webhook pipeline (stream poller, timer queue, delivery worker); off by default. */
     webhooks?: boolean;
     /** Lets webhooks go to loopback receivers; off by default. */
@@ -66,6 +68,7 @@ export const startTestService = async (
     clock: options.clock,
     timers: options.timers ?? false,
     scheduler: options.scheduler,
+    purgeScheduler: options.purgeScheduler,
     webhooks: options.webhooks ?? false,
     allowLoopbackWebhooks: options.allowLoopbackWebhooks ?? false,
     announce: () => undefined,
@@ -79,8 +82,8 @@ export const startTestService = async (
       init.body = JSON.stringify(body);
       (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
     }
-    // `/v1` paths by default; the pages and their endpoints (`/subject/...`, `/app/...`, `/r/...`) sit at the root.
-    const root = /^\/(subject|app|r|assets)(\/|$)/.test(path) ? service.appUrl : service.baseUrl;
+    // `/v1` paths by default; the pages, their endpoints and the inbound ticket URLs sit at the root.
+    const root = /^\/(subject|app|r|assets|inbound)(\/|$)/.test(path) ? service.appUrl : service.baseUrl;
     const response = await fetch(`${root.replace('localhost', '127.0.0.1')}${path}`, init);
     const text = await response.text();
     let parsed: unknown = undefined;

@@ -254,14 +254,14 @@ describe('sweepDue', () => {
     seed(live('pending', { id: id(4), linkExpiresAt: '2025-03-20T00:00:00.000Z' }));
     seed(live('completed', { id: id(5) }));
     clock.set('2025-03-12T00:00:00.000Z');
-    expect(await sweepDue(deps())).toEqual({ expired: 3, failed: [] });
+    expect(await sweepDue(deps())).toEqual({ expired: 3, purged: 0, failed: [] });
     expect([1, 2, 3, 4, 5].map((n) => requests.items.get(id(n))!.status)).toEqual(['expired', 'expired', 'expired', 'pending', 'completed']);
-    expect(await sweepDue(deps())).toEqual({ expired: 0, failed: [] });
+    expect(await sweepDue(deps())).toEqual({ expired: 0, purged: 0, failed: [] });
   });
 
   it('finds nothing before anything is due', async () => {
     seed(live('pending', { id: id(1) }));
-    expect(await sweepDue(deps())).toEqual({ expired: 0, failed: [] });
+    expect(await sweepDue(deps())).toEqual({ expired: 0, purged: 0, failed: [] });
     expect(requests.updates).toEqual([]);
   });
 
@@ -273,7 +273,7 @@ describe('sweepDue', () => {
     };
     const reported: string[] = [];
     const result = await sweepDue(deps(), { onFailure: (_error, requestId) => reported.push(requestId) });
-    expect(result).toEqual({ expired: 2, failed: [id(2)] });
+    expect(result).toEqual({ expired: 2, purged: 0, failed: [id(2)] });
     expect(reported).toEqual([id(2)]);
   });
 
@@ -281,7 +281,7 @@ describe('sweepDue', () => {
     for (let n = 1; n <= 25; n++) seed(live('pending', { id: id(n) }));
     clock.set('2025-03-12T00:00:00.000Z');
     const paged = Object.assign(Object.create(requests), { dueBy: (now: Date) => requests.dueBy(now, 10) });
-    expect(await sweepDue({ requests: paged, clock, urls: URLS }, { concurrency: 3 })).toEqual({ expired: 25, failed: [] });
+    expect(await sweepDue({ requests: paged, clock, urls: URLS }, { concurrency: 3 })).toEqual({ expired: 25, purged: 0, failed: [] });
     expect(requests.dueByCalls).toBe(4); // 10 + 10 + 5, then an empty page
   });
 });
@@ -433,8 +433,8 @@ describe('workers', () => {
     seed(live('pending'));
     seed(live('submitted', { id: '01hrequest0000000000000002' }));
     clock.set('2025-03-12T00:00:00.000Z');
-    const sweep = createSweepWorker({ requests, clock, urls: URLS, logger });
-    expect(await sweep()).toEqual({ expired: 2, failed: 0 });
-    expect(logged).toEqual([{ level: 'info', message: 'expiry sweep', extra: { expired: 2, failed: 0 } }]);
+    const sweep = createSweepWorker({ requests, clock, urls: URLS, logger, directory: { getOrganisation: async () => null } });
+    expect(await sweep()).toEqual({ expired: 2, purged: 0, failed: 0 });
+    expect(logged).toEqual([{ level: 'info', message: 'expiry sweep', extra: { expired: 2, purged: 0, failed: 0 } }]);
   });
 });

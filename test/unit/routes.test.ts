@@ -12,10 +12,11 @@ const EXPECTED = [
   ['getRequest', 'GET', '/v1/requests/{id}', 'requests:read'],
   ['revokeRequest', 'POST', '/v1/requests/{id}/revoke', 'requests:write'],
   ['completeRequest', 'POST', '/v1/requests/{id}/complete', 'requests:write'],
+  ['markTicketStatus', 'POST', '/v1/tickets/{ref}/status', 'tickets:write'],
 ] as const;
 
 /** A concrete path for a template, and the path parameters it should give. */
-const SAMPLE_VALUES: Record<string, string> = { id: ID, token: 'T'.repeat(43), file: 'app.js', path: 'requests/abc' };
+const SAMPLE_VALUES: Record<string, string> = { id: ID, token: 'T'.repeat(43), file: 'app.js', path: 'requests/abc', ref: 'INC-4711', secret: 'S'.repeat(43) };
 const concrete = (template: string) => template.replace(/\{(\w+)\+?\}/g, (_, name: string) => SAMPLE_VALUES[name]);
 const parametersOf = (template: string) =>
   Object.fromEntries([...template.matchAll(/\{(\w+)\+?\}/g)].map(([, name]) => [name, SAMPLE_VALUES[name]]));
@@ -39,6 +40,7 @@ describe('route table', () => {
     for (const route of routeList()) {
       if (route.path.startsWith('/v1/')) expect(route.scope).not.toMatch(/^(link|session|public)$/);
       if (route.path.startsWith('/subject/')) expect(route.scope).toBe('link');
+      if (route.path.startsWith('/inbound/')) expect(route.scope).toBe('url_secret');
       if (route.path.startsWith('/app/api/') && !/sign-in|session$/.test(route.path)) expect(route.scope).toBe('session');
     }
   });

@@ -5,11 +5,12 @@ import { syncExpirySchedule, type ExpiryScheduling } from '../expiry-schedule.ts
 import type { Actor, HandoffRequest } from '../model.ts';
 import type { RequestRepository } from '../ports.ts';
 import { complete, revoke } from '../request-state.ts';
+import { requestAuditEntry } from '../request-audit.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
 import { findVisibleRequest } from './read-request.ts';
 
 interface Deps extends ExpiryScheduling {
-  requests: RequestRepository;
+  requests: Pick<RequestRepository, 'get' | 'update'>;
   clock: Clock;
   urls: PublicUrls;
 }
@@ -55,15 +56,8 @@ export const endRequest = async (deps: Deps, party: EndingParty, requestId: stri
     const at = deps.clock.now().toISOString();
     const after = ending.apply(before, at);
     const view = toRequestView(after, deps.urls);
-    const actor = party.actor;
-    const entry = (type: string, details: Record<string, unknown>) => ({
-      orgId: party.orgId,
-      type,
-      actor,
-      clientId: after.client.id,
-      requestId: after.id,
-      data: { request: view, ...party.data, actor: { type: actor.type, label: actor.label }, details },
-    });
+    const entry = (type: string, details: Record<string, unknown>) =>
+      requestAuditEntry(party.orgId, party.actor, view, type, details, party.data);
     // The rotation signal goes in the same transaction as the completion: it exists exactly when the completion does.
     const followUps =
       ending.signalsRotation && party.rotationSignal

@@ -67,6 +67,8 @@ export const expireRequest = async (deps: ExpiryDeps, requestId: string): Promis
 export interface SweepResult {
   /** Requests this sweep expired. */
   expired: number;
+  /** Requests whose ticket-close grace period had ended, completed by this sweep. */
+  purged: number;
   /** Ids it could not expire (an error other than a lost race); the next sweep tries again. */
   failed: string[];
 }
@@ -77,6 +79,8 @@ export interface SweepOptions {
   /** Index pages read per sweep; each round reads up to `dueBy`'s limit per shard. */
   maxRounds?: number;
   onFailure?: (error: unknown, requestId: string) => void;
+  /** What to do with each listed request; default: expire it if due. The wired sweep also purges (purge-request.ts). */
+  settle?: (requestId: string) => Promise<string>;
 }
 
 /**
@@ -90,19 +94,23 @@ export const sweepDue = async (deps: ExpiryDeps, options: SweepOptions = {}): Pr
   const maxRounds = Math.max(1, options.maxRounds ?? 10);
   const seen = new Set<string>();
   const failed: string[] = [];
+  const settle = options.settle ?? ((id: string) => expireRequest(deps, id));
   let expired = 0;
+  let purged = 0;
   for (let round = 0; round < maxRounds; round++) {
     const ids = (await deps.requests.dueBy(deps.clock.now())).filter((id) => !seen.has(id));
     if (ids.length === 0) break;
     for (const id of ids) seen.add(id);
     await forEachLimited(ids, concurrency, async (id) => {
       try {
-        if ((await expireRequest(deps, id)) === 'expired') expired += 1;
+        const outcome = await settle(id);
+        if (outcome === 'expired') expired += 1;
+        if (outcome === 'purged') purged += 1;
       } catch (error) {
         failed.push(id);
         options.onFailure?.(error, id);
       }
     });
   }
-  return { expired, failed };
+  return { expired, purged, failed };
 };

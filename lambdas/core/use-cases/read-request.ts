@@ -5,7 +5,7 @@ import type { RequestRepository } from '../ports.ts';
 
 /** The request if it exists within the caller's organisation and client scope; 404 otherwise. */
 export const findVisibleRequest = async (
-  requests: RequestRepository,
+  requests: Pick<RequestRepository, 'get'>,
   caller: Caller,
   requestId: string,
 ): Promise<HandoffRequest> => visibleOrNotFound(await requests.get(requestId), caller);

@@ -1,0 +1,142 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { InboundAuthMode } from './recipes.ts';
+
+/**
+ * Checks the optional hardening of an inbound webhook post (SPEC.md, Inbound generic ticket
+ * webhook, point 3) and the signatures helpdesks send natively. The URL's own secret has
+ * already been checked by then; this is the second factor. Nothing here throws: a malformed
+ * header is `missing` or `mismatch`, both answered 401.
+ */
+export type AuthOutcome = 'ok' | 'missing' | 'mismatch' | 'stale';
+
+export interface InboundAuthInput {
+  mode: InboundAuthMode;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  /** The exact bytes received, as UTF-8: a signature covers them, not a re-serialisation. */
+  rawBody: string;
+  /** The header value for 'header', the signing secret otherwise. */
+  secret: string | null;
+  headerName: string | null;
+  now: Date;
+}
+
+/** SPEC.md: a signature's timestamp must be within five minutes of the current time. */
+export const MAX_SIGNATURE_AGE_SECONDS = 300;
+
+/**
+ * Constant-time equality of two strings of any length: comparing their SHA-256 digests keeps
+ * timingSafeEqual's equal-length requirement from leaking the expected length.
+ */
+const sameText = (given: string, expected: string) =>
+  timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
+
+const headerOf = (headers: Record<string, string | undefined>, name: string): string | undefined => {
+  const wanted = name.toLowerCase();
+  for (const key of Object.keys(headers)) {
+    if (key.toLowerCase() === wanted) return headers[key];
+  }
+  return undefined;
+};
+
+const hmac = (algorithm: 'sha256' | 'sha1', secret: string, text: string) => createHmac(algorithm, secret).update(text);
+
+const isStale = (signedAtMs: number, now: Date) => {
+  const nowMs = now.getTime();
+  // An invalid clock must not turn the window off.
+  if (!Number.isFinite(nowMs) || !Number.isFinite(signedAtMs)) return true;
+  return Math.abs(nowMs - signedAtMs) > MAX_SIGNATURE_AGE_SECONDS * 1000;
+};
+
+const checkHeader = (input: InboundAuthInput): AuthOutcome => {
+  if (!input.headerName || !input.secret) return 'mismatch';
+  const given = headerOf(input.headers, input.headerName);
+  if (given === undefined) return 'missing';
+  return sameText(given, input.secret) ? 'ok' : 'mismatch';
+};
+
+/** `t=<unix>,v1=<hex>[,v1=<hex>…]` in any order; null when there is no usable t or v1. */
+const parseServiceSignature = (value: string): { timestamp: number; signatures: string[] } | null => {
+  const timestamps: string[] = [];
+  const signatures: string[] = [];
+  for (const part of value.split(',')) {
+    const equals = part.indexOf('=');
+    if (equals < 0) continue;
+    const key = part.slice(0, equals).trim();
+    const text = part.slice(equals + 1).trim();
+    if (key === 't') timestamps.push(text);
+    else if (key === 'v1' && text !== '') signatures.push(text.toLowerCase());
+  }
+  // Two timestamps would leave it open which one was signed.
+  if (timestamps.length !== 1 || !/^\d{1,12}$/.test(timestamps[0]) || signatures.length === 0) return null;
+  return { timestamp: Number(timestamps[0]), signatures };
+};
+
+const checkServiceHmac = (input: InboundAuthInput): AuthOutcome => {
+  if (!input.secret) return 'mismatch';
+  const header = headerOf(input.headers, 'x-service-signature');
+  const parsed = header === undefined ? null : parseServiceSignature(header);
+  if (parsed === null) return 'missing';
+  const expected = hmac('sha256', input.secret, `${parsed.timestamp}.${input.rawBody}`).digest('hex');
+  // Every entry is compared, so the time taken does not say which one matched.
+  const matched = parsed.signatures.map((signature) => sameText(signature, expected)).includes(true);
+  if (!matched) return 'mismatch';
+  return isStale(parsed.timestamp * 1000, input.now) ? 'stale' : 'ok';
+};
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Zendesk: base64 HMAC-SHA256, keyed with the secret as text, over timestamp + raw body. */
+const checkZendesk = (input: InboundAuthInput): AuthOutcome => {
+  if (!input.secret) return 'mismatch';
+  const signature = headerOf(input.headers, 'x-zendesk-webhook-signature')?.trim();
+  const timestamp = headerOf(input.headers, 'x-zendesk-webhook-signature-timestamp')?.trim();
+  if (!signature || !timestamp || !ISO_8601.test(timestamp)) return 'missing';
+  const signedAt = Date.parse(timestamp);
+  if (!Number.isFinite(signedAt)) return 'missing';
+  const expected = hmac('sha256', input.secret, `${timestamp}${input.rawBody}`).digest('base64');
+  if (!sameText(signature, expected)) return 'mismatch';
+  return isStale(signedAt, input.now) ? 'stale' : 'ok';
+};
+
+/**
+ * GitHub-style `sha256=<hex>` / `sha1=<hex>` over the raw body (Jira, Zammad). These schemes carry
+ * no timestamp, so a captured post could be replayed; replay protection rests on the URL's secret
+ * staying secret.
+ */
+const checkHub = (input: InboundAuthInput, algorithm: 'sha256' | 'sha1'): AuthOutcome => {
+  if (!input.secret) return 'mismatch';
+  const names = algorithm === 'sha256' ? ['x-hub-signature-256', 'x-hub-signature'] : ['x-hub-signature'];
+  const prefix = `${algorithm}=`;
+  const given = names
+    .map((name) => headerOf(input.headers, name)?.trim())
+    .filter((value): value is string => value !== undefined && value.toLowerCase().startsWith(prefix))
+    .map((value) => value.slice(prefix.length).toLowerCase());
+  if (given.length === 0) return 'missing';
+  const expected = hmac(algorithm, input.secret, input.rawBody).digest('hex');
+  return given.map((signature) => sameText(signature, expected)).includes(true) ? 'ok' : 'mismatch';
+};
+
+export const checkInboundAuth = (input: InboundAuthInput): AuthOutcome => {
+  try {
+    switch (input.mode) {
+      case 'none':
+        return 'ok';
+      case 'header':
+        return checkHeader(input);
+      case 'hmac':
+        return checkServiceHmac(input);
+      case 'zendesk':
+        return checkZendesk(input);
+      case 'hub-sha256':
+        return checkHub(input, 'sha256');
+      case 'hub-sha1':
+        return checkHub(input, 'sha1');
+      default:
+        // A mode this code does not know (a newer configuration) must not let posts through.
+        return 'mismatch';
+    }
+  } catch {
+    return 'mismatch';
+  }
+};

@@ -1,0 +1,80 @@
+/**
+ * Turns what an inbound webhook post carried into one flat bag of fields (SPEC.md, Inbound
+ * generic ticket webhook: "JSON is expected; form-encoded bodies and query-string parameters
+ * are also read"). Nothing here throws: an unreadable body becomes a `problem` the integration's
+ * activity view shows, and the query-string fields are still returned.
+ */
+export interface InboundPayloadInput {
+  body: string;
+  contentType: string | undefined;
+  query: Record<string, string | undefined>;
+}
+
+export interface InboundPayload {
+  /** Own keys only, on an object without a prototype, so no key of the sender's reaches one. */
+  fields: Record<string, unknown>;
+  problem: string | null;
+}
+
+const NOT_JSON = 'The body is not valid JSON.';
+const NOT_OBJECT = 'The body is not a JSON object.';
+
+const emptyFields = (): Record<string, unknown> => Object.create(null) as Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `application/json; charset=utf-8` → `application/json`; blank → null. */
+const mediaTypeOf = (contentType: string | undefined) => {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  return type === '' ? null : type;
+};
+
+const isJsonType = (type: string) => type === 'application/json' || type.endsWith('+json');
+
+type JsonRead = { ok: true; value: Record<string, unknown> } | { ok: false; problem: string };
+
+const readJson = (body: string): JsonRead => {
+  let parsed: unknown;
+  try {
+    // Some senders prefix a byte-order mark, which JSON.parse refuses.
+    parsed = JSON.parse(body.replace(/^\uFEFF/, ''));
+  } catch {
+    return { ok: false, problem: NOT_JSON };
+  }
+  // JSON.parse makes `__proto__` an ordinary own data property, so copying own keys is safe.
+  return isRecord(parsed) ? { ok: true, value: parsed } : { ok: false, problem: NOT_OBJECT };
+};
+
+const copyOwn = (target: Record<string, unknown>, source: Record<string, unknown>) => {
+  for (const key of Object.keys(source)) target[key] = source[key];
+};
+
+export const readInboundPayload = (input: InboundPayloadInput): InboundPayload => {
+  const fields = emptyFields();
+  for (const key of Object.keys(input.query)) {
+    const value = input.query[key];
+    if (value !== undefined) fields[key] = value;
+  }
+  const body = input.body;
+  if (body.trim() === '') return { fields, problem: null };
+
+  const type = mediaTypeOf(input.contentType);
+  if (type === 'application/x-www-form-urlencoded') {
+    // Iterating in order makes the last of repeated keys win.
+    for (const [key, value] of new URLSearchParams(body)) fields[key] = value;
+    return { fields, problem: null };
+  }
+  // Without a content type the body is taken as the JSON SPEC.md expects.
+  if (type === null || isJsonType(type)) {
+    const read = readJson(body);
+    if (!read.ok) return { fields, problem: read.problem };
+    copyOwn(fields, read.value);
+    return { fields, problem: null };
+  }
+  // Some helpdesks label JSON as text/plain; accept it when it is a JSON object.
+  const read = readJson(body);
+  if (!read.ok) return { fields, problem: `Unsupported content type ${type}.` };
+  copyOwn(fields, read.value);
+  return { fields, problem: null };
+};

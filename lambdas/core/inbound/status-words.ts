@@ -1,0 +1,80 @@
+import { TICKET_STATUSES, type TicketStatus } from '../model.ts';
+
+/**
+ * The ticket status an inbound post names (SPEC.md, Inbound generic ticket webhook): SPEC's
+ * words in any capitals, or whatever the integration's status map says; anything else is
+ * `unknown`, which never purges.
+ */
+export type KnownTicketStatus = Exclude<TicketStatus, 'unknown'>;
+export type StatusMap = Record<string, KnownTicketStatus>;
+
+export const KNOWN_TICKET_STATUSES: readonly KnownTicketStatus[] = TICKET_STATUSES.filter(
+  (status): status is KnownTicketStatus => status !== 'unknown',
+);
+
+/** The longest word echoed back in an activity entry, so a huge value cannot bloat it. */
+export const MAX_STATUS_WORD_LENGTH = 100;
+
+const SPEC_WORDS: ReadonlyMap<string, KnownTicketStatus> = new Map([
+  ['open', 'open'],
+  ['new', 'open'],
+  ['pending', 'pending'],
+  ['on hold', 'pending'],
+  ['resolved', 'resolved'],
+  ['solved', 'resolved'],
+  ['closed', 'closed'],
+  ['complete', 'closed'],
+  ['completed', 'closed'],
+]);
+
+const isKnown = (value: unknown): value is KnownTicketStatus =>
+  typeof value === 'string' && (KNOWN_TICKET_STATUSES as readonly string[]).includes(value);
+
+/** Trimmed, inner whitespace collapsed, lower case; numbers and booleans as their text. */
+const normaliseWord = (raw: unknown): string | null => {
+  let text: string;
+  if (typeof raw === 'string') text = raw;
+  else if (typeof raw === 'number' && Number.isFinite(raw)) text = String(raw);
+  else if (typeof raw === 'boolean') text = String(raw);
+  else return null;
+  const word = text.trim().replace(/\s+/g, ' ').toLowerCase();
+  return word === '' ? null : word;
+};
+
+/** The map's entry for `word`, its keys compared the same normalised way; own entries only. */
+const lookUp = (statusMap: StatusMap, word: string): KnownTicketStatus | null => {
+  for (const [key, target] of Object.entries(statusMap)) {
+    if (normaliseWord(key) === word && isKnown(target)) return target;
+  }
+  return null;
+};
+
+export const normaliseTicketStatus = (
+  raw: unknown,
+  statusMap: StatusMap = {},
+): { status: TicketStatus; word: string | null } => {
+  const word = normaliseWord(raw);
+  if (word === null) return { status: 'unknown', word: null };
+  const status = lookUp(statusMap, word) ?? SPEC_WORDS.get(word) ?? 'unknown';
+  return { status, word: word.slice(0, MAX_STATUS_WORD_LENGTH) };
+};
+
+/**
+ * The CLI flag form of a status map, `Solved=closed,4=resolved`. Throws naming the first bad
+ * pair, so an operator sees which one to fix.
+ */
+export const parseStatusMap = (text: string): StatusMap => {
+  const entries: Array<[string, KnownTicketStatus]> = [];
+  for (const pair of text.split(',')) {
+    if (pair.trim() === '') continue;
+    const equals = pair.indexOf('=');
+    const word = equals < 0 ? '' : pair.slice(0, equals).trim();
+    const target = equals < 0 ? '' : pair.slice(equals + 1).trim().toLowerCase();
+    if (word === '' || !isKnown(target)) {
+      throw new Error(`Bad status map pair "${pair.trim()}": write word=status with status open, pending, resolved or closed.`);
+    }
+    entries.push([word, target]);
+  }
+  // fromEntries defines own data properties, so even a `__proto__` word stays a plain key.
+  return Object.fromEntries(entries) as StatusMap;
+};

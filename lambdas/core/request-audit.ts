@@ -1,0 +1,24 @@
+import type { Actor } from './model.ts';
+import type { AuditEntryInput } from './ports.ts';
+import type { RequestView } from './request-view.ts';
+
+/**
+ * An audit entry about a request, as every writer records it: the request as it is after the
+ * change, who did it (the actor's type and label, never its id), further event data (for example
+ * the acting `member`) and the details. Never a secret.
+ */
+export const requestAuditEntry = (
+  orgId: string,
+  actor: Actor,
+  view: RequestView,
+  type: string,
+  details: Record<string, unknown>,
+  data: Record<string, unknown> = {},
+): AuditEntryInput => ({
+  orgId,
+  type,
+  actor,
+  clientId: view.client.id,
+  requestId: view.id,
+  data: { request: view, ...data, actor: { type: actor.type, label: actor.label }, details },
+});

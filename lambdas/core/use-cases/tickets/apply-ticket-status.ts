@@ -1,0 +1,159 @@
+import type { Clock } from '../../clock.ts';
+import { WriteConflict } from '../../errors.ts';
+import { syncExpirySchedule, type ExpiryScheduling } from '../../expiry-schedule.ts';
+import type { Actor, HandoffRequest, Organisation, TicketStatus } from '../../model.ts';
+import type { AuditEntryInput, PurgeScheduler, RequestRepository } from '../../ports.ts';
+import { requestAuditEntry } from '../../request-audit.ts';
+import { toRequestView, type PublicUrls, type RequestView } from '../../request-view.ts';
+import { decideTicketChange, TICKET_CLOSED, type TicketAction, type TicketDecision } from '../../ticket-lifecycle.ts';
+
+export interface TicketStatusDeps extends ExpiryScheduling {
+  requests: Pick<RequestRepository, 'get' | 'update'> & { findByTicket(orgId: string, ref: string): Promise<HandoffRequest[]> };
+  purgeScheduler?: PurgeScheduler;
+  clock: Clock;
+  urls: PublicUrls;
+}
+
+/** How a status arrived: through an API key, or through an integration's own webhook URL. */
+export interface TicketChannel {
+  kind: 'api_key' | 'integration';
+  /** The API key's or the integration's name, as the audit trail shows it. */
+  name: string;
+  actor: Actor;
+  /**
+   * For an integration's URL: requests linked through this integration, and requests that only
+   * quote the reference with no integration link. Another integration's tickets never match.
+   */
+  integrationId: string | null;
+}
+
+export interface TicketStatusInput {
+  org: Organisation;
+  /** The ticket reference or external id, matched exactly. */
+  ref: string;
+  status: TicketStatus;
+  /** The word as received, for the audit details (the generic webhook maps words to statuses). */
+  statusWord?: string | null;
+  verified: boolean;
+  channel: TicketChannel;
+  /** POST /tickets/{ref}/status `integration_id`: only tickets linked through this integration. */
+  onlyIntegration: string | null;
+  /** A client-scoped key or integration: only that client's requests. */
+  clientId: string | null;
+}
+
+export interface TicketStatusOutcome {
+  /** Every request quoting or linked to the ticket within the caller's scope, whatever its state. */
+  ticketLinks: number;
+  /** The requests that took the status (not ended), oldest first, with what it did to each. */
+  changed: Array<{ requestId: string; action: TicketAction; purgeScheduledAt: string | null }>;
+  trusted: boolean;
+}
+
+const MAX_RACES = 5;
+
+/** Whether `request`'s ticket is the one this status is about, for this channel and scope. */
+const matches = (request: HandoffRequest, input: TicketStatusInput) => {
+  const ticket = request.ticket;
+  if (!ticket || (input.clientId && request.client.id !== input.clientId)) return false;
+  const quoted = ticket.ref === input.ref;
+  const linked = ticket.externalId === input.ref;
+  if (input.onlyIntegration) return ticket.integrationId === input.onlyIntegration && (quoted || linked);
+  const own = input.channel.integrationId;
+  if (own && ticket.integrationId !== own) return ticket.integrationId === null && quoted;
+  return quoted || linked;
+};
+
+/**
+ * A ticket's status, from POST /tickets/{ref}/status or an integration's webhook URL, applied
+ * to every request it matches: each takes the status, and a trusted close completes, schedules a
+ * purge or revokes as the policy says (ticket-lifecycle.ts). Each request changes in one
+ * transaction with its `ticket.status_received` entry (channel, trusted or not) and, after it,
+ * the lifecycle's own entry (`request.completed`, `request.revoked`, `request.purge_scheduled`,
+ * `request.purge_cancelled`). A request changed meanwhile is read again and decided afresh.
+ */
+export const applyTicketStatus = async (deps: TicketStatusDeps, input: TicketStatusInput): Promise<TicketStatusOutcome> => {
+  const policy = input.org.policy.ticket;
+  const trusted = input.verified || policy.trustUnverifiedWebhooks;
+  const found = (await deps.requests.findByTicket(input.org.id, input.ref)).filter((request) => matches(request, input));
+  const changed: TicketStatusOutcome['changed'] = [];
+  for (const request of found) {
+    const decision = await applyToOne(deps, input, trusted, request);
+    if (decision) changed.push({ requestId: request.id, action: decision.action, purgeScheduledAt: decision.after.purgeScheduledAt });
+  }
+  return { ticketLinks: found.length, changed, trusted };
+};
+
+const applyToOne = async (deps: TicketStatusDeps, input: TicketStatusInput, trusted: boolean, first: HandoffRequest) => {
+  let before: HandoffRequest | null = first;
+  for (let race = 1; ; race++) {
+    if (!before) return null;
+    const decision = decideTicketChange(before, { status: input.status, verified: input.verified, trusted }, input.org.policy.ticket, deps.clock.now());
+    if (!decision) return null;
+    const [entry, ...followUps] = auditEntries(input, trusted, decision, toRequestView(decision.after, deps.urls));
+    try {
+      await deps.requests.update(before, decision.after, entry, decision.purgeMaterial, followUps);
+      await syncSchedules(deps, before, decision);
+      return decision;
+    } catch (error) {
+      if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
+      before = await deps.requests.get(first.id);
+    }
+  }
+};
+
+/** The status entry first, then the lifecycle's own, all in the request's one transaction. */
+const auditEntries = (input: TicketStatusInput, trusted: boolean, decision: TicketDecision, view: RequestView): AuditEntryInput[] => {
+  const channel = { channel: input.channel.kind, channel_name: input.channel.name };
+  const entry = (type: string, details: Record<string, unknown>) =>
+    requestAuditEntry(input.org.id, input.channel.actor, view, type, details);
+  const entries = [
+    entry('ticket.status_received', {
+      ticket_ref: input.ref,
+      status: input.status,
+      ...(input.statusWord ? { status_word: input.statusWord } : {}),
+      ...channel,
+      verified: input.verified,
+      trusted,
+      action: decision.action,
+    }),
+  ];
+  switch (decision.action) {
+    case 'completed':
+      entries.push(entry('request.completed', { purge_reason: TICKET_CLOSED, ticket_ref: input.ref, ...channel }));
+      if (input.org.policy.rotationSignal) {
+        entries.push(entry('credential.rotation_recommended', { reason: 'credential_handed_over', purge_reason: TICKET_CLOSED, ticket_ref: input.ref, ...channel }));
+      }
+      break;
+    case 'revoked':
+      entries.push(entry('request.revoked', { revoked_reason: TICKET_CLOSED, ticket_ref: input.ref, ...channel }));
+      break;
+    case 'purge_scheduled':
+      entries.push(entry('request.purge_scheduled', { purge_scheduled_at: decision.after.purgeScheduledAt, grace_period_minutes: input.org.policy.ticket.gracePeriodMinutes, ticket_ref: input.ref, ...channel }));
+      break;
+    case 'purge_cancelled':
+      entries.push(entry('request.purge_cancelled', { ticket_ref: input.ref, status: input.status, ...channel }));
+      break;
+    case 'recorded':
+      break;
+  }
+  return entries;
+};
+
+/** After the commit: the expiry and purge schedules follow the request (failures tolerated; the sweep covers them). */
+const syncSchedules = async (deps: TicketStatusDeps, before: HandoffRequest, decision: TicketDecision) => {
+  const after = decision.after;
+  if (decision.action === 'completed' || decision.action === 'revoked') await syncExpirySchedule(deps, after);
+  const purge = deps.purgeScheduler;
+  if (!purge) return;
+  try {
+    if (decision.action === 'purge_scheduled') await purge.schedule(after.id, after.purgeScheduledAt!);
+    else if (before.purgeScheduledAt && !after.purgeScheduledAt) await purge.cancel(after.id);
+  } catch (error) {
+    try {
+      deps.onScheduleFailure?.(error, after.id);
+    } catch {
+      // a failing reporter must not fail the change either
+    }
+  }
+};

@@ -1,0 +1,82 @@
+import type { Clock } from '../../clock.ts';
+import type { Actor, HandoffRequest } from '../../model.ts';
+import type { Directory, HandoffRepository, PurgeScheduler } from '../../ports.ts';
+import type { ExpiryScheduling } from '../../expiry-schedule.ts';
+import type { PublicUrls } from '../../request-view.ts';
+import { TICKET_CLOSED } from '../../ticket-lifecycle.ts';
+import { completion, endRequest } from '../end-request.ts';
+import { expireRequest, type ExpiryOutcome } from '../expire-request.ts';
+
+export interface PurgeDeps extends ExpiryScheduling {
+  requests: Pick<HandoffRepository, 'get' | 'update' | 'dueBy'>;
+  directory: Pick<Directory, 'getOrganisation'>;
+  purgeScheduler?: PurgeScheduler;
+  clock: Clock;
+  urls: PublicUrls;
+}
+
+/** Who destroys a credential when a ticket's grace period ends, as the audit trail shows it. */
+export const PURGE_ACTOR: Actor = { type: 'system', label: 'ticket grace period' };
+
+/**
+ * - `purged`: the grace period had ended; the request is completed and its material deleted;
+ * - `not_due`: a purge is scheduled for later (an early trigger: nothing done);
+ * - `not_scheduled`: no purge is scheduled (a reopen cancelled it: nothing done);
+ * - `ended`: no longer submitted (completed, expired: nothing done); `missing`: no such request.
+ */
+export type PurgeOutcome = 'purged' | 'not_due' | 'not_scheduled' | 'ended' | 'missing';
+
+const outcomeOf = (request: HandoffRequest | null, now: Date): PurgeOutcome | null => {
+  if (!request) return 'missing';
+  if (request.status !== 'submitted') return 'ended';
+  if (!request.purgeScheduledAt) return 'not_scheduled';
+  if (new Date(request.purgeScheduledAt) > now) return 'not_due';
+  return null;
+};
+
+class NothingToPurge extends Error {
+  constructor(readonly outcome: PurgeOutcome) {
+    super(outcome);
+  }
+}
+
+/**
+ * The purge worker's use case: completes a submitted request whose ticket-close grace period has
+ * ended (purge_reason `ticket_closed`), deleting the envelope and attachments in the same
+ * transaction, as a completion through the API would, rotation signal included. A trigger that
+ * comes early, late or twice does nothing; a request changed meanwhile is decided afresh.
+ */
+export const purgeRequest = async (deps: PurgeDeps, requestId: string): Promise<PurgeOutcome> => {
+  const first = await deps.requests.get(requestId);
+  const early = outcomeOf(first, deps.clock.now());
+  if (early) return early;
+  const org = await deps.directory.getOrganisation(first!.orgId);
+  try {
+    await endRequest(
+      deps,
+      {
+        orgId: first!.orgId,
+        actor: PURGE_ACTOR,
+        rotationSignal: org?.policy.rotationSignal ?? false,
+        load: async (id) => {
+          const request = await deps.requests.get(id);
+          const outcome = outcomeOf(request, deps.clock.now());
+          if (outcome) throw new NothingToPurge(outcome);
+          return request!;
+        },
+      },
+      requestId,
+      { ...completion(TICKET_CLOSED), details: (request) => ({ purge_reason: request.purgeReason, grace_period_ended: true }) },
+    );
+    return 'purged';
+  } catch (error) {
+    if (error instanceof NothingToPurge) return error.outcome;
+    throw error;
+  }
+};
+
+/** What the sweep does to a request the byDue index lists: a due purge first, else expiry. */
+export const settleDueRequest = async (deps: PurgeDeps, requestId: string): Promise<'purged' | ExpiryOutcome> => {
+  const purged = await purgeRequest(deps, requestId);
+  return purged === 'purged' ? purged : expireRequest(deps, requestId);
+};

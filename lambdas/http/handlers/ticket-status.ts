@@ -1,0 +1,16 @@
+import { markTicketStatus } from '#core/use-cases/tickets/mark-ticket-status.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { apiHandler, lazyHandler } from '../api-handler.ts';
+import { json } from '../responses.ts';
+import { ROUTES } from '../routes.ts';
+
+/** POST /v1/tickets/{ref}/status */
+export const createHandler = (deps: AppDeps) =>
+  apiHandler(deps, {
+    scope: ROUTES.markTicketStatus.scope,
+    handle: async ({ caller, event, body }) =>
+      json(202, await markTicketStatus(deps, caller, event.pathParameters?.ref ?? '', body), { 'Cache-Control': 'no-store' }),
+  });
+
+export const handler = lazyHandler(() => createHandler(wiring()));

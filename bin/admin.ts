@@ -4,13 +4,14 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { WriteConflict } from '#core/errors.ts';
+import { ApiError, WriteConflict } from '#core/errors.ts';
 import { COMMANDS, UsageError, type Command, type Flags } from './admin/commands.ts';
 import { openTarget } from './admin/target.ts';
 import { WEBHOOK_COMMANDS } from './admin/webhook-commands.ts';
+import { INTEGRATION_COMMANDS } from './admin/integration-commands.ts';
 
 /** Every command, the directory ones and the webhook ones. */
-const ALL_COMMANDS: Record<string, Command> = { ...COMMANDS, ...WEBHOOK_COMMANDS };
+const ALL_COMMANDS: Record<string, Command> = { ...COMMANDS, ...WEBHOOK_COMMANDS, ...INTEGRATION_COMMANDS };
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -34,7 +35,8 @@ const main = async () => {
   }
   // Every flag takes a value; the names come from the commands' usage lines.
   const names = new Set(['table', 'region', 'endpoint', ...Object.values(ALL_COMMANDS).flatMap((c) => [...c.usage.matchAll(/--([a-z-]+)/g)].map((m) => m[1]))]);
-  const options = Object.fromEntries([...names].map((flag) => [flag, { type: 'string' as const }]));
+  // `--field` may be given more than once (set-integration); every other flag once.
+  const options = Object.fromEntries([...names].map((flag) => [flag, { type: 'string' as const, multiple: flag === 'field' }]));
   const { values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false });
   const flags = values as Flags;
   const target = await openTarget({
@@ -54,6 +56,10 @@ const main = async () => {
 main().catch((error) => {
   if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) process.stderr.write(`${error.message}\n`);
   else if (error instanceof WriteConflict) process.stderr.write('That conflicts with an existing record (for example a member with this email).\n');
+  else if (error instanceof ApiError) {
+    const fields = Object.entries(error.errors ?? {}).map(([field, messages]) => `  ${field}: ${messages.join(' ')}`);
+    process.stderr.write([error.message, ...fields].join('\n') + '\n');
+  }
   else process.stderr.write(`${(error as Error).message}\n`);
   process.exitCode = 1;
 });

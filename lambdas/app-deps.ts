@@ -12,6 +12,7 @@ import type { DynamoRateLimiter } from '#store/rate-limiter.ts';
 import type { DynamoRequests } from '#store/requests.ts';
 import type { DynamoEventFeed } from '#store/event-feed.ts';
 import type { DynamoWebhooks } from '#store/webhooks.ts';
+import type { DynamoIntegrations } from '#store/integrations.ts';
 import type { WebhookUrlOptions } from '#core/webhook-url.ts';
 
 /** Everything a handler may need, built once per process (wiring.ts) or by a test. */
@@ -38,6 +39,8 @@ export interface AppDeps {
   sealer: SecretSealer;
   /** Webhook subscriptions. */
   webhooks: DynamoWebhooks;
+  /** Ticketing integrations, their inbound URL look-ups and activity logs. */
+  integrations: DynamoIntegrations;
   /**
    * Which webhook URLs a subscription may name. `allowLoopback` is for local and test use only
    * (a receiver on this machine); the deployed wiring leaves it false.

@@ -7,7 +7,7 @@ import type { AdminStore } from '#store/admin-store.ts';
 import { generateDemoIdentityKey } from '#local/demo-identity.ts';
 import type { CommandContext } from './target.ts';
 
-export type Flags = Record<string, string | boolean | undefined>;
+export type Flags = Record<string, string | string[] | boolean | undefined>;
 
 export interface Command {
   summary: string;
@@ -38,7 +38,7 @@ const integer = (value: string | undefined, name: string) => {
   if (!/^[0-9]+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
   return Number(value);
 };
-const bool = (value: string | boolean | undefined) =>
+const bool = (value: Flags[string]) =>
   value === undefined ? undefined : value === true || value === 'true' || value === 'yes' || value === '1';
 
 /** A public key file (PEM or base64 SPKI), or a fresh pair whose private half is saved for local use. */
@@ -169,7 +169,7 @@ export const COMMANDS: Record<string, Command> = {
   'save-preset': {
     summary: 'create or replace a preset (saved request defaults)',
     usage:
-      '--org ORG_ID --slug SLUG --name NAME [--justification TEXT] [--ttl MINUTES] [--verification MODE] [--template ID] [--recipients EMAIL,...] [--delivery none|email|sms|ticket_reply] [--allow-attachments true|false]',
+      '--org ORG_ID --slug SLUG --name NAME [--justification TEXT] [--ttl MINUTES] [--verification MODE] [--template ID] [--recipients EMAIL,...] [--delivery none|email|sms|ticket_reply] [--allow-attachments true|false] [--requester-from-ticket true|false] [--fallback-requester EMAIL]',
     run: (admin, f) => {
       const defaults: PresetDefaults = {
         justification: optionalText(f, 'justification'),
@@ -181,7 +181,10 @@ export const COMMANDS: Record<string, Command> = {
         allow_attachments: bool(f['allow-attachments']),
       };
       for (const name of Object.keys(defaults) as Array<keyof PresetDefaults>) if (defaults[name] === undefined) delete defaults[name];
-      return admin.savePreset(text(f, 'org'), text(f, 'slug'), text(f, 'name'), defaults);
+      return admin.savePreset(text(f, 'org'), text(f, 'slug'), text(f, 'name'), defaults, {
+        requesterFromTicket: bool(f['requester-from-ticket']),
+        fallbackRequester: optionalText(f, 'fallback-requester') ?? null,
+      });
     },
   },
   'set-policy': {

@@ -24,6 +24,10 @@ export interface CommandContext {
   clock: Clock;
   /** No --table: the local table, where webhooks may go to loopback receivers (as under npm start). */
   local: boolean;
+  /** The local data folder (the local sealing key lives there). */
+  dataDir: string;
+  /** The web application's address the inbound URLs are built on: the running npm start's, else the default local one; null for a deployed table. */
+  appUrl: string | null;
 }
 
 /**
@@ -36,6 +40,7 @@ export const openTarget = async (options: TargetOptions) => {
   let stop = async () => undefined as void;
   let endpoint = options.endpoint;
   let tableName = options.table;
+  let appUrl: string | null = options.table ? null : `http://localhost:${process.env.PORT ?? 3000}`;
   if (!tableName || options.endpoint) {
     tableName ??= LOCAL_TABLE_NAME;
     if (!endpoint) {
@@ -43,6 +48,7 @@ export const openTarget = async (options: TargetOptions) => {
       if (running) {
         endpoint = running.dynamoEndpoint;
         tableName = running.tableName;
+        appUrl = running.baseUrl.replace(/\/v1$/, '');
       } else {
         // A killed `npm start` may have left its DynamoDB Local on these files: stop it first.
         await stopOrphanedDynamo(options.dataDir);
@@ -56,7 +62,7 @@ export const openTarget = async (options: TargetOptions) => {
   if (endpoint) await ensureTable(db, tableName);
   const audit = new AuditLog(db, tableName, clock);
   const admin = new AdminStore(db, tableName, audit, clock);
-  const context: CommandContext = { db, tableName, audit, clock, local: !options.table };
+  const context: CommandContext = { db, tableName, audit, clock, local: !options.table, dataDir: options.dataDir, appUrl };
   return {
     admin,
     context,

@@ -75,11 +75,24 @@ export interface TrailEntry {
   details: Record<string, unknown>;
 }
 
+/**
+ * A ticket trigger's duplicate guard: one item per (integration, preset, ticket) naming the request
+ * it created. Written with the request on condition that it names `previousRequestId` (null: that
+ * none exists), so of concurrent triggers one creates and the others lose with a WriteConflict.
+ */
+export interface TriggerGuard {
+  orgId: string;
+  integrationId: string;
+  preset: string;
+  ticketId: string;
+  previousRequestId: string | null;
+}
+
 export interface RequestRepository {
   get(requestId: string): Promise<HandoffRequest | null>;
   list(query: RequestQuery): Promise<{ items: HandoffRequest[]; nextCursor: string | null }>;
-  /** Stores the request, its link-token hash and the audit entry in one transaction. */
-  create(request: HandoffRequest, linkTokenHash: string, audit: AuditEntryInput): Promise<AuditEntry>;
+  /** Stores the request, its link-token hash, the audit entry (and a trigger's guard) in one transaction. */
+  create(request: HandoffRequest, linkTokenHash: string, audit: AuditEntryInput, guard?: TriggerGuard): Promise<AuditEntry>;
   /**
    * Replaces `before` with `after` if nobody changed it meanwhile (else throws WriteConflict),
    * deletes the stored envelope and attachments when `purgeMaterial`, and appends the audit

@@ -198,12 +198,41 @@ export class AdminStore {
     return template;
   }
 
-  async savePreset(orgId: string, slug: string, name: string, defaults: PresetDefaults) {
+  async savePreset(
+    orgId: string,
+    slug: string,
+    name: string,
+    defaults: PresetDefaults,
+    ticket: { requesterFromTicket?: boolean; fallbackRequester?: string | null } = {},
+  ) {
     await this.requireOrganisation(orgId);
     if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(slug)) throw new Error('a preset slug is 1 to 40 lower-case letters, digits and dashes');
-    const preset: Preset = { orgId, slug, name, defaults, createdAt: this.now() };
+    const fallbackRequester = ticket.fallbackRequester?.trim().toLowerCase() || null;
+    if (fallbackRequester && !(await this.memberByEmail(orgId, fallbackRequester))) throw new Error(`no member has the email ${fallbackRequester}`);
+    const preset: Preset = {
+      orgId,
+      slug,
+      name,
+      defaults,
+      requesterFromTicket: ticket.requesterFromTicket ?? false,
+      fallbackRequester,
+      createdAt: this.now(),
+    };
     await this.change(orgId, 'preset.saved', { details: { slug, name } }, [this.put(keys.preset(orgId, slug), 'preset', preset, false)]);
     return preset;
+  }
+
+  /**
+   * The preset a ticket trigger uses when the post names none: the client's (with a client), else
+   * the organisation's. Null clears it.
+   */
+  async setDefaultPreset(orgId: string, clientId: string | null, slug: string | null) {
+    await this.requireOrganisation(orgId);
+    if (slug && !(await this.directory.getPreset(orgId, slug))) throw new Error(`no preset has the slug ${slug}`);
+    if (clientId && !(await this.directory.getClient(orgId, clientId))) throw new Error(`no client ${clientId}`);
+    const key = clientId ? keys.client(orgId, clientId) : keys.organisation(orgId);
+    await this.change(orgId, 'preset.default_set', { details: { client_id: clientId, preset: slug } }, [this.setFields(key, { defaultPreset: slug })]);
+    return { client_id: clientId, default_preset: slug };
   }
 
   async setPolicy(orgId: string, changes: Partial<Policy>) {

@@ -43,14 +43,26 @@ export class DynamoRateLimiter {
   ) {}
 
   async count(apiKeyId: string, orgId: string): Promise<RateCounts> {
-    const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
-    const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
-    const resetAt = windowStart + WINDOW_SECONDS;
+    const { nowSeconds, windowStart, resetAt } = this.window();
     const [key, org] = await Promise.all([
       this.add(keys.rateWindow('key', apiKeyId, windowStart), resetAt),
       this.add(keys.rateWindow('org', orgId, windowStart), resetAt),
     ]);
     return { key, org, resetAt, nowSeconds };
+  }
+
+  /** Posts to one integration's inbound URLs in the current window (a limit of its own, per integration). */
+  async countIntegration(integrationId: string): Promise<{ count: number; resetAt: number; nowSeconds: number }> {
+    const { nowSeconds, windowStart, resetAt } = this.window();
+    const count = await this.add(keys.rateWindow('integration', integrationId, windowStart), resetAt);
+    return { count, resetAt, nowSeconds };
+  }
+
+  /** The current fixed window: when it started and when it ends, in Unix seconds. */
+  private window() {
+    const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
+    const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
+    return { nowSeconds, windowStart, resetAt: windowStart + WINDOW_SECONDS };
   }
 
   private async add(key: { pk: string; sk: string }, resetAt: number): Promise<number> {

@@ -8,6 +8,7 @@ import { DynamoRateLimiter } from './rate-limiter.ts';
 import { DynamoRequests } from './requests.ts';
 import { DynamoEventFeed } from './event-feed.ts';
 import { DynamoWebhooks } from './webhooks.ts';
+import { DynamoIntegrations } from './integrations.ts';
 
 /** All repositories over one table. */
 export const createRepositories = (
@@ -26,5 +27,6 @@ export const createRepositories = (
     rateLimiter: new DynamoRateLimiter(db, tableName, clock, onLimiterThrottled),
     events: new DynamoEventFeed(db, tableName),
     webhooks: new DynamoWebhooks(db, tableName, audit),
+    integrations: new DynamoIntegrations(db, tableName, audit),
   };
 };

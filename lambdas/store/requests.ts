@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { HandoffRequest } from '#core/model.ts';
-import type { AuditEntryInput, HandoffRepository, RequestQuery, SealedMaterial, TrailEntry } from '#core/ports.ts';
+import type { AuditEntryInput, HandoffRepository, RequestQuery, SealedMaterial, TrailEntry, TriggerGuard } from '#core/ports.ts';
 import { sweepDueAt } from '#core/subject-flow.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import type { Documents } from './dynamo.ts';
@@ -26,8 +26,9 @@ export class DynamoRequests implements HandoffRepository {
     return fromItem<HandoffRequest>(Item);
   }
 
-  create(request: HandoffRequest, linkTokenHash: string, audit: AuditEntryInput) {
+  create(request: HandoffRequest, linkTokenHash: string, audit: AuditEntryInput, guard?: TriggerGuard) {
     return this.audit.append(audit, [
+      ...(guard ? [this.guardWrite(request.id, guard)] : []),
       { Put: { TableName: this.tableName, Item: this.toRequestItem(request), ConditionExpression: 'attribute_not_exists(pk)' } },
       {
         Put: {
@@ -37,6 +38,26 @@ export class DynamoRequests implements HandoffRepository {
         },
       },
     ]);
+  }
+
+  /** The request a ticket trigger created for (integration, preset, ticket), or null. */
+  async triggeredRequestId(guard: Omit<TriggerGuard, 'previousRequestId'>): Promise<string | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.ticketTrigger(guard.orgId, guard.integrationId, guard.preset, guard.ticketId), ConsistentRead: true }),
+    );
+    return (Item?.requestId as string | undefined) ?? null;
+  }
+
+  private guardWrite(requestId: string, guard: TriggerGuard): TransactItem {
+    return {
+      Put: {
+        TableName: this.tableName,
+        Item: { ...keys.ticketTrigger(guard.orgId, guard.integrationId, guard.preset, guard.ticketId), kind: 'ticket_trigger', requestId },
+        ...(guard.previousRequestId
+          ? { ConditionExpression: 'requestId = :previous', ExpressionAttributeValues: { ':previous': guard.previousRequestId } }
+          : { ConditionExpression: 'attribute_not_exists(pk)' }),
+      },
+    };
   }
 
   async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean, followUps: AuditEntryInput[] = []) {

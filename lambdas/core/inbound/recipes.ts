@@ -122,8 +122,8 @@ export const RECIPES: Record<RecipeName, Recipe> = {
     mapping: { ticketId: ['ID', 'Entity.id'], status: ['Entity.closedFlag', 'Entity.status.name'], fields: ownFieldNames() },
     statusMap: { true: 'closed', false: 'open' },
     // ConnectWise's own callback signature needs a key fetched from `Metadata.key_url`, a network
-    // call this check does not make.
-    auth: 'header',
+    // call this check does not make, and a callback cannot add a header: the URL secret is the check.
+    auth: 'none',
     setup:
       'System > API callbacks (or POST /system/callbacks): a Ticket callback whose URL is the webhook URL; closedFlag drives the status.',
   },
@@ -134,8 +134,9 @@ export const RECIPES: Record<RecipeName, Recipe> = {
     // install (1 New, 5 Complete, 7 Waiting Customer, 8 In Progress), so check yours.
     mapping: { ticketId: ['Id'], status: ['Fields.Status'], fields: ownFieldNames() },
     statusMap: { '1': 'open', '5': 'closed', '7': 'pending', '8': 'open' },
-    // Autotask's own X-Hook-Signature (base64 HMAC-SHA1) is not one of the modes checked here.
-    auth: 'header',
+    // Autotask's own X-Hook-Signature (base64 HMAC-SHA1) is not one of the modes checked here, and
+    // its webhooks cannot add a header: the URL secret is the check.
+    auth: 'none',
     setup:
       'REST API: create a TicketWebhooks entry whose WebhookUrl is the webhook URL, with Status as a subscribed field; status picklist ids are per instance, so map yours.',
   },

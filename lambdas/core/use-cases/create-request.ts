@@ -6,10 +6,10 @@ import { forbidden, validationFailed, type FieldErrors } from '../errors.ts';
 import { randomToken, sha256Hex } from '../hashing.ts';
 import { syncExpirySchedule, type ExpiryScheduling } from '../expiry-schedule.ts';
 import { newId } from '../ids.ts';
-import type { DeliveryMethod, HandoffRequest, PresetDefaults, TicketLink } from '../model.ts';
+import type { Actor, DeliveryMethod, HandoffRequest, Organisation, PresetDefaults, TicketLink } from '../model.ts';
 import { toE164 } from '../phone.ts';
 import { meetsMinimum, needsChallengeCode, needsSubjectEmail } from '../policy.ts';
-import type { Directory, Notifier, RequestRepository } from '../ports.ts';
+import type { Directory, Notifier, RequestRepository, TriggerGuard } from '../ports.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
 import { createRequestBody, type CreateRequestBody } from '../schemas.ts';
 import { parseOrThrow } from '../validation.ts';
@@ -33,11 +33,28 @@ const COMMITMENT_NOTE =
 /** A 6-digit spoken code; only its hash (salted with the request id) is stored. */
 export const challengeCodeHash = (requestId: string, code: string) => codeHash(requestId, 'challenge', code);
 
+/** Who creates a request: an API key's caller, or a ticketing integration's trigger URL. */
+export interface RequestCreator {
+  org: Organisation;
+  /** A client-scoped key or integration creates only for its client. */
+  clientScope: string | null;
+  actor: Actor;
+}
+
+export interface CreateOptions {
+  /** The trigger's duplicate guard, stored in the request's own transaction (RequestRepository.create). */
+  triggerGuard?: TriggerGuard;
+}
+
 /** POST /requests: validates, applies the preset, resolves recipients, commits, stores, delivers. */
-export const createRequest = async (deps: CreateRequestDeps, caller: Caller, rawBody: unknown) => {
+export const createRequest = (deps: CreateRequestDeps, caller: Caller, rawBody: unknown) =>
+  createRequestFor(deps, { org: caller.org, clientScope: caller.apiKey.clientId, actor: apiActor(caller) }, rawBody);
+
+/** The one way a request is created, whoever asks; the body is POST /requests' body. */
+export const createRequestFor = async (deps: CreateRequestDeps, creator: RequestCreator, rawBody: unknown, options: CreateOptions = {}) => {
   const body = parseOrThrow(createRequestBody, rawBody ?? {});
-  const orgId = caller.org.id;
-  const policy = caller.org.policy;
+  const orgId = creator.org.id;
+  const policy = creator.org.policy;
   const errors: FieldErrors = {};
   const addError = (field: string, message: string) => (errors[field] ??= []).push(message);
 
@@ -45,11 +62,11 @@ export const createRequest = async (deps: CreateRequestDeps, caller: Caller, raw
   if (body.preset && !preset) addError('preset', `No preset has the slug ${body.preset}.`);
   const merged = mergePreset(preset?.defaults ?? {}, body);
 
-  const scopedClient = caller.apiKey.clientId;
+  const scopedClient = creator.clientScope;
   if (scopedClient && body.client_id && body.client_id !== scopedClient) {
     throw forbidden('This key is scoped to another client.');
   }
-  const clientId = scopedClient ?? body.client_id ?? caller.org.defaultClientId;
+  const clientId = scopedClient ?? body.client_id ?? creator.org.defaultClientId;
   const [client, template, integrationKnown] = await Promise.all([
     deps.directory.getClient(orgId, clientId),
     merged.template_id ? deps.directory.getTemplate(orgId, merged.template_id) : null,
@@ -138,7 +155,7 @@ export const createRequest = async (deps: CreateRequestDeps, caller: Caller, raw
     version: 1,
   };
   const view = toRequestView(request, deps.urls);
-  const actor = apiActor(caller);
+  const actor = creator.actor;
   await deps.requests.create(request, sha256Hex(linkToken), {
     orgId,
     type: 'request.created',
@@ -146,7 +163,7 @@ export const createRequest = async (deps: CreateRequestDeps, caller: Caller, raw
     clientId: request.client.id,
     requestId: id,
     data: { request: view, actor: { type: actor.type, label: actor.label }, justification: request.justification, details: {} },
-  });
+  }, options.triggerGuard);
   // Arms the expiry at link_expires_at; a failure is reported, never fails the request (the sweep covers it).
   await syncExpirySchedule(deps, request);
 

@@ -1,0 +1,139 @@
+import { join } from 'node:path';
+import { KmsSealer } from '#adapters/kms-sealer.ts';
+import { parseStatusMap } from '#core/inbound/status-words.ts';
+import { OPERATOR_ACTOR } from '#core/model.ts';
+import type { SecretSealer } from '#core/sealing.ts';
+import {
+  configureIntegration,
+  connectIntegration,
+  integrationActivity,
+  rotateIntegrationSecrets,
+  type IntegrationChanges,
+  type IntegrationDeps,
+} from '#core/use-cases/integrations/manage-integration.ts';
+import { KeyFileSealer } from '#local/key-file-sealer.ts';
+import { SEALING_KEY_FILE } from '#local/local-service.ts';
+import { DynamoIntegrations } from '#store/integrations.ts';
+import type { AdminStore } from '#store/admin-store.ts';
+import { text as required, UsageError, type Command, type Flags } from './commands.ts';
+import type { CommandContext } from './target.ts';
+
+const optional = (flags: Flags, name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+/** Path flags take alternatives separated by commas: the first present in a post wins. */
+const paths = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((path) => path.trim()).filter(Boolean));
+
+/**
+ * The sealer of integration secrets: the local key file under the data folder (the one npm start
+ * uses), or, for a deployed table, KMS with --kms-key (or SEALING_KEY_ID), the stack's sealing key.
+ */
+const sealerFor = async (flags: Flags, context: CommandContext): Promise<SecretSealer> => {
+  if (context.local) return KeyFileSealer.fromFile(join(context.dataDir, SEALING_KEY_FILE));
+  const keyId = optional(flags, 'kms-key') ?? process.env.SEALING_KEY_ID;
+  if (!keyId) throw new UsageError('--kms-key KEY_ARN (the stack output SealingKeyArn) is required for a deployed table');
+  return new KmsSealer({ keyId });
+};
+
+const depsFor = async (admin: AdminStore, flags: Flags, context: CommandContext): Promise<IntegrationDeps> => {
+  const appUrl = optional(flags, 'app-url') ?? context.appUrl;
+  if (!appUrl) throw new UsageError('--app-url URL (the web application address the stack was deployed with) is required for a deployed table');
+  return {
+    integrations: new DynamoIntegrations(context.db, context.tableName, context.audit),
+    directory: admin.directory,
+    sealer: await sealerFor(flags, context),
+    clock: context.clock,
+    urls: { appUrl: appUrl.replace(/\/+$/, '') },
+  };
+};
+
+const SHOWN_ONCE = 'Shown once: the URLs hold their secrets; store them in the helpdesk now.';
+
+/** `--field subject.name=path` (repeatable, or comma-separated pairs); alternatives with `|`. */
+const fieldsOf = (flags: Flags): IntegrationChanges['fields'] => {
+  const raw = flags.field;
+  if (raw === undefined) return undefined;
+  const pairs = (Array.isArray(raw) ? raw : [raw]).flatMap((value) => String(value).split(','));
+  const fields: Record<string, string[]> = {};
+  for (const pair of pairs) {
+    const equals = pair.indexOf('=');
+    if (equals < 1) throw new UsageError(`--field takes name=path, e.g. subject.name=ticket.requester.name (got "${pair}")`);
+    fields[pair.slice(0, equals).trim()] = pair.slice(equals + 1).split('|').map((path) => path.trim()).filter(Boolean);
+  }
+  return fields;
+};
+
+const changesOf = (flags: Flags): IntegrationChanges => {
+  const enabled = optional(flags, 'enabled');
+  if (enabled !== undefined && enabled !== 'true' && enabled !== 'false') throw new UsageError('--enabled must be true or false');
+  const rateLimit = optional(flags, 'rate-limit');
+  if (rateLimit !== undefined && !/^[0-9]{1,6}$/.test(rateLimit)) throw new UsageError('--rate-limit must be a whole number');
+  const statusMap = optional(flags, 'status-map');
+  let parsedMap;
+  try {
+    parsedMap = statusMap === undefined ? undefined : parseStatusMap(statusMap);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const mode = optional(flags, 'auth');
+  const secret = mode === 'header' ? optional(flags, 'header-value') : optional(flags, 'signing-secret');
+  const defaultPreset = optional(flags, 'default-preset');
+  return {
+    name: optional(flags, 'name'),
+    enabled: enabled === undefined ? undefined : enabled === 'true',
+    recipe: optional(flags, 'recipe'),
+    ticketIdPaths: paths(optional(flags, 'ticket-id-path')),
+    statusPaths: paths(optional(flags, 'status-path')),
+    statusMap: parsedMap,
+    fields: fieldsOf(flags),
+    auth: mode === undefined ? undefined : { mode, headerName: optional(flags, 'header-name') ?? null, secret: secret ?? null },
+    defaultPreset: defaultPreset === undefined ? undefined : defaultPreset === 'none' ? null : defaultPreset,
+    rateLimitPerMinute: rateLimit === undefined ? undefined : Number(rateLimit),
+  };
+};
+
+export const INTEGRATION_COMMANDS: Record<string, Command> = {
+  'connect-integration': {
+    summary: 'connect a generic ticketing integration; prints its webhook and trigger URLs once',
+    usage: '--org ORG_ID --name NAME [--client CLIENT_ID] [--recipe zendesk|jira|freshdesk|servicenow|zammad|halopsa|connectwise|autotask] [--app-url URL] [--kms-key KEY_ARN]',
+    run: async (admin, f, context) => {
+      const connected = await connectIntegration(await depsFor(admin, f, context), OPERATOR_ACTOR, {
+        orgId: required(f, 'org'),
+        name: required(f, 'name'),
+        clientId: optional(f, 'client') ?? null,
+        recipe: optional(f, 'recipe') ?? null,
+      });
+      return {
+        lines: [`Integration: ${connected.integration.id}`, `Webhook URL: ${connected.webhook_url}`, `Trigger URL: ${connected.trigger_url}`],
+        note: SHOWN_ONCE,
+        ...connected,
+      };
+    },
+  },
+  'set-integration': {
+    summary: "change an integration: enabled, mapping, status map, hardening, default preset, rate limit",
+    usage:
+      "--org ORG_ID --integration ID [--name NAME] [--enabled true|false] [--recipe NAME] [--ticket-id-path PATH[,PATH]] [--status-path PATH[,PATH]] [--status-map 'Solved=closed,4=resolved'] [--field subject.name=PATH (repeatable)] [--auth none|header|hmac|zendesk|hub-sha256|hub-sha1] [--header-name NAME] [--header-value VALUE] [--signing-secret SECRET] [--default-preset SLUG|none] [--rate-limit N] [--kms-key KEY_ARN]",
+    run: async (admin, f, context) =>
+      configureIntegration(await depsFor(admin, f, context), OPERATOR_ACTOR, required(f, 'org'), required(f, 'integration'), changesOf(f)),
+  },
+  'rotate-integration-secret': {
+    summary: "replace both of an integration's URL secrets; the old URLs answer 404 at once",
+    usage: '--org ORG_ID --integration ID [--app-url URL]',
+    run: async (admin, f, context) => {
+      const rotated = await rotateIntegrationSecrets(await depsFor(admin, f, context), OPERATOR_ACTOR, required(f, 'org'), required(f, 'integration'));
+      return { lines: [`Webhook URL: ${rotated.webhook_url}`, `Trigger URL: ${rotated.trigger_url}`], note: SHOWN_ONCE, ...rotated };
+    },
+  },
+  'integration-activity': {
+    summary: "an integration's recent posts that could not be used, newest first, with the reasons",
+    usage: '--org ORG_ID --integration ID',
+    run: async (admin, f, context) => integrationActivity(await depsFor(admin, f, context), required(f, 'org'), required(f, 'integration')),
+  },
+  'set-default-preset': {
+    summary: "the preset a ticket trigger uses when the post names none (the client's, else the organisation's)",
+    usage: '--org ORG_ID [--client CLIENT_ID] --preset SLUG|none',
+    run: async (admin, f) => {
+      const slug = required(f, 'preset');
+      return admin.setDefaultPreset(required(f, 'org'), optional(f, 'client') ?? null, slug === 'none' ? null : slug);
+    },
+  },
+};

@@ -1,0 +1,119 @@
+import type { Clock } from '../../clock.ts';
+import { ApiError, notFound, rateLimited } from '../../errors.ts';
+import { sha256Hex } from '../../hashing.ts';
+import { checkInboundAuth } from '../../inbound/auth-check.ts';
+import { readInboundPayload } from '../../inbound/inbound-payload.ts';
+import { interpret, problemOf, type Interpreted } from '../../inbound/mapping.ts';
+import { integrationSecretContext, type InboundPurpose, type Integration, type IntegrationRepository } from '../../integration.ts';
+import type { Directory } from '../../ports.ts';
+import type { SecretSealer } from '../../sealing.ts';
+import { applyTicketStatus, type TicketStatusDeps } from '../tickets/apply-ticket-status.ts';
+import { integrationActor, triggerRequest, type TriggerDeps } from './trigger-request.ts';
+
+export interface InboundDeps extends Omit<TicketStatusDeps, 'requests'>, Omit<TriggerDeps, 'requests'> {
+  requests: TicketStatusDeps['requests'] & TriggerDeps['requests'];
+  integrations: IntegrationRepository;
+  directory: TriggerDeps['directory'] & Pick<Directory, 'getOrganisation'>;
+  sealer: SecretSealer;
+  inboundRate: { countIntegration(integrationId: string): Promise<{ count: number; resetAt: number; nowSeconds: number }> };
+  clock: Clock;
+}
+
+/** One post to an inbound URL, as received: the URL's secret, the headers (lower-case names), the exact body. */
+export interface InboundPost {
+  secret: string;
+  headers: Record<string, string | undefined>;
+  rawBody: string;
+  contentType: string | undefined;
+  query: Record<string, string | undefined>;
+}
+
+/**
+ * The 202 answer: what the service understood of the post, and why it could not be used when it
+ * could not. It never says whether the ticket exists or what the post changed.
+ */
+export type InboundAck =
+  | { accepted: true; url: 'webhook'; ticket_id: string | null; status: string; status_received: string | null; problem: string | null }
+  | { accepted: true; url: 'trigger'; ticket_id: string | null; preset: string | null; problem: string | null };
+
+const URL_SECRET = /^[A-Za-z0-9_-]{43}$/;
+const unknownUrl = () => notFound('No such URL.');
+
+/**
+ * A post to an integration's webhook or trigger URL (SPEC.md, Inbound generic ticket webhook):
+ * 404 for a wrong or rotated URL, 429 over the integration's rate limit, 401 for a wrong shared
+ * header or signature, 409 while the integration is disabled; every other post is 202. A post
+ * that cannot be used goes to the integration's activity log with its reason.
+ */
+export const receiveInboundPost = async (deps: InboundDeps, purpose: InboundPurpose, post: InboundPost): Promise<InboundAck> => {
+  const integration = await integrationOf(deps, purpose, post.secret);
+  const rate = await deps.inboundRate.countIntegration(integration.id);
+  if (rate.count > integration.rateLimitPerMinute) throw rateLimited(Math.max(1, rate.resetAt - rate.nowSeconds));
+  await checkAuth(deps, integration, purpose, post);
+  if (!integration.enabled) throw new ApiError(409, 'conflict', 'This integration is disabled.');
+  const org = await deps.directory.getOrganisation(integration.orgId);
+  if (!org) throw unknownUrl();
+
+  const payload = readInboundPayload({ body: post.rawBody, contentType: post.contentType, query: post.query });
+  const understood = interpret(payload.fields, integration.mapping, integration.statusMap);
+  const unusable = payload.problem ?? problemOf(understood, purpose);
+  if (unusable) {
+    await logUnusable(deps, integration, purpose, understood, unusable);
+    return ack(purpose, understood, null, unusable);
+  }
+  const ticketId = understood.ticketId!;
+  if (purpose === 'trigger') {
+    const outcome = await triggerRequest(deps, org, integration, { ...understood, ticketId });
+    const problem = outcome.kind === 'failed' ? outcome.reason : null;
+    if (problem) await logUnusable(deps, integration, purpose, understood, problem);
+    return ack(purpose, understood, outcome.preset, problem);
+  }
+  await applyTicketStatus(deps, {
+    org,
+    ref: ticketId,
+    status: understood.status,
+    statusWord: understood.statusWord,
+    verified: false,
+    channel: { kind: 'integration', name: integration.name, actor: integrationActor(integration), integrationId: integration.id },
+    onlyIntegration: null,
+    clientId: integration.clientId,
+  });
+  return ack(purpose, understood, null, null);
+};
+
+const integrationOf = async (deps: InboundDeps, purpose: InboundPurpose, secret: string) => {
+  if (!URL_SECRET.test(secret)) throw unknownUrl();
+  const target = await deps.integrations.findBySecretHash(sha256Hex(secret));
+  // A trigger secret on the webhook URL (or the other way round) is as unknown as a wrong one.
+  if (!target || target.purpose !== purpose) throw unknownUrl();
+  const integration = await deps.integrations.get(target.orgId, target.integrationId);
+  if (!integration) throw unknownUrl();
+  return integration;
+};
+
+const AUTH_REASONS = { missing: 'The signature or shared header is missing.', mismatch: 'The signature or shared header does not match.', stale: 'The signature timestamp is more than five minutes away.' };
+
+/** 401 unless the post carries the configured shared header or signature; a refusal is in the activity log. */
+const checkAuth = async (deps: InboundDeps, integration: Integration, purpose: InboundPurpose, post: InboundPost) => {
+  const { mode, headerName, secret } = integration.auth;
+  if (mode === 'none') return;
+  const opened = secret ? await deps.sealer.open(secret, integrationSecretContext(integration)) : null;
+  const outcome = checkInboundAuth({ mode, headers: post.headers, rawBody: post.rawBody, secret: opened, headerName, now: deps.clock.now() });
+  if (outcome === 'ok') return;
+  await deps.integrations.recordActivity(integration.id, { at: deps.clock.now().toISOString(), purpose, reason: AUTH_REASONS[outcome], ticketId: null, statusWord: null });
+  throw new ApiError(401, 'unauthenticated', AUTH_REASONS[outcome]);
+};
+
+const logUnusable = (deps: InboundDeps, integration: Integration, purpose: InboundPurpose, understood: Interpreted, reason: string) =>
+  deps.integrations.recordActivity(integration.id, {
+    at: deps.clock.now().toISOString(),
+    purpose,
+    reason,
+    ticketId: understood.ticketId,
+    statusWord: understood.statusWord,
+  });
+
+const ack = (purpose: InboundPurpose, understood: Interpreted, preset: string | null, problem: string | null): InboundAck =>
+  purpose === 'status'
+    ? { accepted: true, url: 'webhook', ticket_id: understood.ticketId, status: understood.status, status_received: understood.statusWord, problem }
+    : { accepted: true, url: 'trigger', ticket_id: understood.ticketId, preset: preset ?? understood.trigger.preset, problem };

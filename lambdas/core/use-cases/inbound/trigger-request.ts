@@ -1,0 +1,138 @@
+import { ApiError, WriteConflict } from '../../errors.ts';
+import type { Interpreted } from '../../inbound/mapping.ts';
+import type { Integration } from '../../integration.ts';
+import type { Actor, Organisation, Preset } from '../../model.ts';
+import type { AuditTrail, Directory, TriggerGuard } from '../../ports.ts';
+import { createRequestFor, type CreateRequestDeps } from '../create-request.ts';
+
+export interface TriggerDeps extends CreateRequestDeps {
+  directory: CreateRequestDeps['directory'] & Pick<Directory, 'getPreset'>;
+  requests: CreateRequestDeps['requests'] & {
+    triggeredRequestId(guard: Omit<TriggerGuard, 'previousRequestId'>): Promise<string | null>;
+  };
+  audit: AuditTrail;
+}
+
+/** What a trigger post did: a request created, a duplicate suppressed, or why nothing could be created. */
+export type TriggerOutcome =
+  | { kind: 'created'; requestId: string; preset: string | null }
+  | { kind: 'duplicate'; requestId: string; preset: string | null }
+  | { kind: 'failed'; reason: string; preset: string | null };
+
+const LIVE = new Set(['pending', 'opened', 'submitted']);
+const MAX_RACES = 5;
+/** The justification of a request made from policy defaults, when no preset or template gives one. */
+const ticketJustification = (ticketId: string) => `Needed to work on ticket ${ticketId}.`;
+
+/** The integration acting: a system actor named after it, as the audit trail and events show it. */
+export const integrationActor = (integration: Integration): Actor => ({ type: 'system', label: integration.name, id: integration.id });
+
+const failed = (reason: string, preset: string | null): TriggerOutcome => ({ kind: 'failed', reason, preset });
+
+/**
+ * The trigger URL (SPEC.md, Inbound generic ticket webhook, point 2): creates a request linked to
+ * the ticket through the same use case as POST /requests, with the preset of the post, else the
+ * integration's, the client's or the organisation's default preset, else policy defaults; the
+ * requester from the post when the preset takes it from the ticket, else the preset's fallback.
+ * While the request a trigger created for the same ticket and preset is still open, another
+ * trigger creates nothing (concurrent ones included: the guard item decides). When nothing can
+ * be created, a `ticket.trigger_failed` entry with the reason goes in the audit chain.
+ */
+export const triggerRequest = async (
+  deps: TriggerDeps,
+  org: Organisation,
+  integration: Integration,
+  post: Interpreted & { ticketId: string },
+): Promise<TriggerOutcome> => {
+  const outcome = await decide(deps, org, integration, post);
+  if (outcome.kind === 'failed') await recordFailure(deps, org, integration, post.ticketId, outcome);
+  return outcome;
+};
+
+const decide = async (deps: TriggerDeps, org: Organisation, integration: Integration, post: Interpreted & { ticketId: string }): Promise<TriggerOutcome> => {
+  const { trigger } = post;
+  const client = integration.clientId ? await deps.directory.getClient(org.id, integration.clientId) : null;
+  const slug = trigger.preset ?? integration.defaultPreset ?? client?.defaultPreset ?? org.defaultPreset ?? null;
+  if (org.plan === 'free') return failed('The trigger URL needs the Team plan or above; nothing was created.', slug);
+  if (!trigger.subjectName) return failed('No subject name: the post has no subject.name.', slug);
+  const preset = slug ? await deps.directory.getPreset(org.id, slug) : null;
+  if (slug && !preset) return failed(`No preset has the slug ${slug}.`, slug);
+  const requester = requesterOf(preset, trigger.requesterEmail);
+  if (!requester) {
+    return failed(
+      preset
+        ? `No requester: preset ${preset.slug} ${preset.requesterFromTicket ? 'takes it from the ticket, which names none (requester_email), and has' : 'has'} no fallback requester.`
+        : 'No preset and no requester: name a preset (or set a default preset) or send requester_email.',
+      slug,
+    );
+  }
+
+  const guardKey = { orgId: org.id, integrationId: integration.id, preset: slug ?? '', ticketId: post.ticketId };
+  for (let race = 1; ; race++) {
+    const previous = await deps.requests.triggeredRequestId(guardKey);
+    if (previous) {
+      const existing = await deps.requests.get(previous);
+      if (existing && LIVE.has(existing.status)) return { kind: 'duplicate', requestId: previous, preset: slug };
+    }
+    try {
+      const result = await createRequestFor(
+        deps,
+        { org, clientScope: integration.clientId, actor: integrationActor(integration) },
+        bodyOf(preset, post, requester, integration),
+        { triggerGuard: { ...guardKey, previousRequestId: previous } },
+      );
+      return { kind: 'created', requestId: result.request.id, preset: slug };
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422) return failed(reasonOf(error), slug);
+      // Another trigger for the same ticket and preset committed first: read its guard again.
+      if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
+    }
+  }
+};
+
+const requesterOf = (preset: Preset | null, fromTicket: string | null) => {
+  if (!preset) return fromTicket;
+  return (preset.requesterFromTicket ? fromTicket : null) ?? preset.fallbackRequester ?? null;
+};
+
+/** POST /requests' body for the trigger; the preset's defaults apply inside createRequestFor. */
+const bodyOf = (preset: Preset | null, post: Interpreted & { ticketId: string }, requester: string, integration: Integration) => {
+  const defaults = preset?.defaults ?? {};
+  return {
+    subject_name: post.trigger.subjectName,
+    ...(post.trigger.subjectEmail ? { subject_email: post.trigger.subjectEmail } : {}),
+    ...(post.trigger.subjectPhone ? { subject_phone: post.trigger.subjectPhone } : {}),
+    ...(preset ? { preset: preset.slug } : {}),
+    requester,
+    ...(defaults.recipients?.length ? {} : { recipients: [requester] }),
+    ...(defaults.justification || defaults.template_id ? {} : { justification: ticketJustification(post.ticketId) }),
+    // This integration cannot post to the ticket: a preset that replies in the ticket creates the request unsent.
+    ...(defaults.delivery?.method === 'ticket_reply' ? { delivery: { method: 'none' } } : {}),
+    ticket_ref: post.ticketId,
+    ...(post.ticketId.length <= 64 ? { ticket_external_id: post.ticketId } : {}),
+    ticket_integration_id: integration.id,
+    ...(integration.clientId ? { client_id: integration.clientId } : {}),
+  };
+};
+
+/** A validation failure in words: each field with its first message, in POST /requests' field names. */
+const reasonOf = (error: ApiError) => {
+  const fields = Object.entries(error.errors ?? {}).map(([field, messages]) => `${field}: ${messages[0]}`);
+  return `The request could not be created (${fields.join('; ') || error.message}).`;
+};
+
+const recordFailure = async (deps: TriggerDeps, org: Organisation, integration: Integration, ticketId: string, outcome: { reason: string; preset: string | null }) => {
+  const actor = integrationActor(integration);
+  await deps.audit.record({
+    orgId: org.id,
+    type: 'ticket.trigger_failed',
+    actor,
+    clientId: integration.clientId,
+    requestId: null,
+    data: {
+      actor: { type: actor.type, label: actor.label },
+      details: { integration_id: integration.id, ticket_id: ticketId, preset: outcome.preset, reason: outcome.reason },
+    },
+  });
+};
+

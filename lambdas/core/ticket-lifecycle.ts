@@ -74,8 +74,10 @@ export const decideTicketChange = (
       const purgeAt = addMinutes(now, policy.gracePeriodMinutes).toISOString();
       return { after: { ...withStatus, purgeScheduledAt: purgeAt }, action: 'purge_scheduled', purgeMaterial: false };
     }
-    // Reopening cancels: keeping a credential longer is the safe direction, so no trust is needed for it.
-    if ((change.status === 'open' || change.status === 'pending') && request.purgeScheduledAt) {
+    // Reopening inside the window cancels: keeping a credential longer is the safe direction, so no
+    // trust is needed. Once the window has ended the purge is due (its trigger may just be late): it stands.
+    const insideWindow = request.purgeScheduledAt !== null && new Date(request.purgeScheduledAt) > now;
+    if ((change.status === 'open' || change.status === 'pending') && insideWindow) {
       return { after: { ...withStatus, purgeScheduledAt: null }, action: 'purge_cancelled', purgeMaterial: false };
     }
     return recorded;

@@ -172,6 +172,16 @@ describe('decideTicketChange: named cases', () => {
     }
   });
 
+  it.each(['open', 'pending'] as TicketStatus[])('%s after the window has ended leaves the due purge standing (its trigger may be late)', (status) => {
+    const policy = ticketPolicy({ gracePeriodMinutes: 30 });
+    for (const at of [new Date(EARLIER_DEADLINE), new Date('2025-03-04T05:31:00.000Z')]) {
+      const decision = decideTicketChange(requestIn('submitted', { purgeScheduledAt: EARLIER_DEADLINE }), { status, verified: false, trusted: true }, policy, at)!;
+      expect(decision.action).toBe('recorded');
+      expect(decision.after.purgeScheduledAt).toBe(EARLIER_DEADLINE);
+      expect(decision.after.ticket?.status).toBe(status);
+    }
+  });
+
   it('a reopen then a new close schedules a fresh deadline from the new close', () => {
     const policy = ticketPolicy({ gracePeriodMinutes: 30 });
     const reopened = decideTicketChange(requestIn('submitted', { purgeScheduledAt: EARLIER_DEADLINE }), { status: 'open', verified: true, trusted: true }, policy, FIXED_NOW)!;

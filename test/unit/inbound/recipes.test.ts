@@ -44,8 +44,8 @@ describe('recipes', () => {
       servicenow: 'header',
       zammad: 'hub-sha1',
       halopsa: 'header',
-      connectwise: 'header',
-      autotask: 'header',
+      connectwise: 'none',
+      autotask: 'none',
     });
   });
 

@@ -47,7 +47,13 @@ const main = async () => {
   });
   try {
     const result = await command.run(target.admin, flags, target.context);
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    // A command may lead with plain lines (`Webhook URL: ...`) for a person to copy; the JSON follows.
+    if (result && typeof result === 'object' && Array.isArray((result as { lines?: unknown }).lines)) {
+      const { lines, ...rest } = result as { lines: string[] };
+      process.stdout.write(`${lines.join('\n')}\n\n${JSON.stringify(rest, null, 2)}\n`);
+    } else {
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    }
   } finally {
     await target.close();
   }

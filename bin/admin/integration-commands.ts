@@ -27,7 +27,7 @@ const paths = (value: string | undefined) => (value === undefined ? undefined : 
  * uses), or, for a deployed table, KMS with --kms-key (or SEALING_KEY_ID), the stack's sealing key.
  */
 const sealerFor = async (flags: Flags, context: CommandContext): Promise<SecretSealer> => {
-  if (context.local) return KeyFileSealer.fromFile(join(context.dataDir, SEALING_KEY_FILE));
+  if (context.localEngine) return KeyFileSealer.fromFile(join(context.dataDir, SEALING_KEY_FILE));
   const keyId = optional(flags, 'kms-key') ?? process.env.SEALING_KEY_ID;
   if (!keyId) throw new UsageError('--kms-key KEY_ARN (the stack output SealingKeyArn) is required for a deployed table');
   return new KmsSealer({ keyId });

@@ -24,6 +24,8 @@ export interface CommandContext {
   clock: Clock;
   /** No --table: the local table, where webhooks may go to loopback receivers (as under npm start). */
   local: boolean;
+  /** The table is in a DynamoDB Local (no --table, or --endpoint): secrets are sealed with the local key file. */
+  localEngine: boolean;
   /** The local data folder (the local sealing key lives there). */
   dataDir: string;
   /** The web application's address the inbound URLs are built on: the running npm start's, else the default local one; null for a deployed table. */
@@ -62,7 +64,7 @@ export const openTarget = async (options: TargetOptions) => {
   if (endpoint) await ensureTable(db, tableName);
   const audit = new AuditLog(db, tableName, clock);
   const admin = new AdminStore(db, tableName, audit, clock);
-  const context: CommandContext = { db, tableName, audit, clock, local: !options.table, dataDir: options.dataDir, appUrl };
+  const context: CommandContext = { db, tableName, audit, clock, local: !options.table, localEngine: !options.table || Boolean(options.endpoint), dataDir: options.dataDir, appUrl };
   return {
     admin,
     context,

@@ -50,8 +50,10 @@ export interface ApiFunctionsProps {
   table: dynamodb.ITable;
   /** BASE_URL, APP_URL and EMAIL_FROM_ADDRESS, as the API functions' wiring reads them. */
   appEnvironment: AppEnvironment;
-  /** Expiry scheduling: the functions of SCHEDULING_ROUTES get its rights and settings. */
+  /** Expiry scheduling: the functions of SCHEDULING_ROUTES get its rights and settings (and PURGE_SCHEDULING_ROUTES the purge's). */
   expiry: ExpiryScheduling;
+  /** The key that seals integration secrets: the functions of SEALED_SECRET_ROUTES may open them. */
+  sealing: { readonly environment: Readonly<Record<string, string>>; grantOpen(fn: lambda.IFunction): void };
   /** How long function logs are kept. */
   logRetention?: logs.RetentionDays;
 }
@@ -68,6 +70,10 @@ export interface ExpiryScheduling {
   readonly schedulingEnvironment: Readonly<Record<string, string>>;
   /** Create, update and delete expiry schedules in the group, and pass the scheduler role to Scheduler. */
   grantScheduling(fn: lambda.IFunction): void;
+  /** PURGE_FUNCTION_ARN, for the functions that also arm or cancel grace-period purges. */
+  readonly purgeSchedulingEnvironment: Readonly<Record<string, string>>;
+  /** Create, update and delete purge-* schedules in the group. */
+  grantPurgeScheduling(fn: lambda.IFunction): void;
 }
 
 /**
@@ -75,7 +81,23 @@ export interface ExpiryScheduling {
  * arm it, revoke and complete cancel it). Looked up by name: a name missing from the route table
  * fails the synth, rather than deploying a function that silently cannot schedule.
  */
-export const SCHEDULING_ROUTES: readonly string[] = ['createRequest', 'revokeRequest', 'completeRequest', 'subjectSubmit', 'appComplete'];
+export const SCHEDULING_ROUTES: readonly string[] = [
+  'createRequest',
+  'revokeRequest',
+  'completeRequest',
+  'subjectSubmit',
+  'appComplete',
+  // A ticket status completes or revokes (cancelling the expiry); the trigger creates (arming it).
+  'markTicketStatus',
+  'inboundTicketStatus',
+  'inboundTicketTrigger',
+];
+
+/** The routes whose handlers arm or cancel a grace-period purge: the two ways a ticket status arrives. */
+export const PURGE_SCHEDULING_ROUTES: readonly string[] = ['markTicketStatus', 'inboundTicketStatus'];
+
+/** The routes that open sealed integration secrets: the inbound URLs check a shared header or signature. */
+export const SEALED_SECRET_ROUTES: readonly string[] = ['inboundTicketStatus', 'inboundTicketTrigger'];
 
 /** Entries that serve the built pages: no table, no secrets, the web build beside the handler. */
 export const isStaticEntry = (entry: string) => entry.startsWith('lambdas/http/static/');
@@ -110,13 +132,17 @@ export class ApiFunctions extends Construct {
     const retention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     const byRoute = new Map<string, NodejsFunction>();
     const routes = routeList();
-    for (const name of SCHEDULING_ROUTES) {
-      if (!routes.some((route) => route.name === name)) throw new Error(`SCHEDULING_ROUTES names ${name}, which is not in the route table`);
+    for (const [list, names] of Object.entries({ SCHEDULING_ROUTES, PURGE_SCHEDULING_ROUTES, SEALED_SECRET_ROUTES })) {
+      for (const name of names) {
+        if (!routes.some((route) => route.name === name)) throw new Error(`${list} names ${name}, which is not in the route table`);
+      }
     }
 
     for (const group of groupByEntry(routes)) {
       const isStatic = isStaticEntry(group.entry);
       const schedules = group.routes.some((route) => SCHEDULING_ROUTES.includes(route.name));
+      const purges = group.routes.some((route) => PURGE_SCHEDULING_ROUTES.includes(route.name));
+      const opensSecrets = group.routes.some((route) => SEALED_SECRET_ROUTES.includes(route.name));
       if (isStatic && schedules) throw new Error(`${group.entry}: a static entry cannot schedule expiries`);
       const sends = new Set(group.routes.flatMap((route) => route.sends ?? []));
       const part = new Construct(this, group.id);
@@ -130,6 +156,8 @@ export class ApiFunctions extends Construct {
               TABLE_NAME: props.table.tableName,
               ...props.appEnvironment,
               ...(schedules ? props.expiry.schedulingEnvironment : {}),
+              ...(purges ? props.expiry.purgeSchedulingEnvironment : {}),
+              ...(opensSecrets ? props.sealing.environment : {}),
               ...loggingEnvironment,
             },
         bundling: isStatic ? staticBundling() : undefined,
@@ -138,6 +166,8 @@ export class ApiFunctions extends Construct {
       if (sends.has('email')) grantEmail(fn, props.appEnvironment.EMAIL_FROM_ADDRESS);
       if (sends.has('sms')) grantSms(fn);
       if (schedules) props.expiry.grantScheduling(fn);
+      if (purges) props.expiry.grantPurgeScheduling(fn);
+      if (opensSecrets) props.sealing.grantOpen(fn);
 
       for (const route of group.routes) {
         // A function of its own keeps the route id it always had; shared ones name each route.

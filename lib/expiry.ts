@@ -6,11 +6,12 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { Construct } from 'constructs';
-import { expiryScheduleName } from '../lambdas/adapters/eventbridge-scheduler.ts';
+import { expiryScheduleName, purgeScheduleName } from '../lambdas/adapters/eventbridge-scheduler.ts';
 import { handlerFunction, type AppEnvironment, type ExpiryScheduling } from './api-functions.ts';
 
 export const EXPIRE_ENTRY = 'lambdas/workers/expire.ts';
 export const SWEEP_ENTRY = 'lambdas/workers/sweep.ts';
+export const PURGE_ENTRY = 'lambdas/workers/purge.ts';
 /** How often the sweep runs (docs/web-api.md, Expiry: "a sweep every five minutes"). */
 export const SWEEP_RATE = 'rate(5 minutes)';
 const SCHEDULER_SERVICE = 'scheduler.amazonaws.com';
@@ -40,6 +41,8 @@ export interface ExpiryProps {
  */
 export class Expiry extends Construct implements ExpiryScheduling {
   readonly expiryFunction: NodejsFunction;
+  /** Completes a submitted request when the grace period after its ticket closed ends. */
+  readonly purgeFunction: NodejsFunction;
   readonly sweepFunction: NodejsFunction;
   readonly scheduleGroup: scheduler.ScheduleGroup;
   /** What the one-time schedules run as. */
@@ -47,6 +50,7 @@ export class Expiry extends Construct implements ExpiryScheduling {
   readonly sweepRole: iam.Role;
   readonly sweepSchedule: scheduler.CfnSchedule;
   readonly schedulingEnvironment: Readonly<Record<string, string>>;
+  readonly purgeSchedulingEnvironment: Readonly<Record<string, string>>;
 
   constructor(scope: Construct, id: string, props: ExpiryProps) {
     super(scope, id);
@@ -66,20 +70,30 @@ export class Expiry extends Construct implements ExpiryScheduling {
       environment,
       timeout: Duration.seconds(30),
     });
+    this.purgeFunction = handlerFunction(new Construct(this, 'Purge'), {
+      entry: PURGE_ENTRY,
+      description: 'purge worker: destroys a credential when its ticket-close grace period ends',
+      retention,
+      environment,
+      timeout: Duration.seconds(30),
+    });
     this.sweepFunction = handlerFunction(new Construct(this, 'Sweep'), {
       entry: SWEEP_ENTRY,
-      description: 'expiry sweep: expires every request already due',
+      description: 'expiry sweep: expires every request already due and purges every grace period ended',
       retention,
       environment,
       timeout: Duration.minutes(2),
     });
     props.table.grantReadWriteData(this.expiryFunction);
+    props.table.grantReadWriteData(this.purgeFunction);
     props.table.grantReadWriteData(this.sweepFunction);
 
     // Deleting the group deletes its schedules: none may outlive the stack and invoke nothing.
     this.scheduleGroup = new scheduler.ScheduleGroup(this, 'ScheduleGroup', { removalPolicy: RemovalPolicy.DESTROY });
 
     this.schedulerRole = schedulerRole(this, 'SchedulerRole', this.scheduleGroup.scheduleGroupArn, this.expiryFunction, 'InvokeExpiryWorker');
+    // The purge-* schedules live in the same group and run as the same role, which may invoke exactly the two workers.
+    this.schedulerRole.addToPolicy(new iam.PolicyStatement({ sid: 'InvokePurgeWorker', actions: ['lambda:InvokeFunction'], resources: [this.purgeFunction.functionArn] }));
 
     const defaultGroupArn = stack.formatArn({ service: 'scheduler', resource: 'schedule-group', resourceName: 'default' });
     this.sweepRole = schedulerRole(this, 'SweepScheduleRole', defaultGroupArn, this.sweepFunction, 'InvokeExpirySweep');
@@ -102,16 +116,37 @@ export class Expiry extends Construct implements ExpiryScheduling {
       SCHEDULER_ROLE_ARN: this.schedulerRole.roleArn,
       EXPIRY_FUNCTION_ARN: this.expiryFunction.functionArn,
     };
+    this.purgeSchedulingEnvironment = { PURGE_FUNCTION_ARN: this.purgeFunction.functionArn };
   }
 
   /** ARN pattern of the expiry schedules: `expire-*` in the expiry group, nothing else. */
   get expirySchedulesArn() {
+    return this.schedulesArn(expiryScheduleName('*'));
+  }
+
+  /** ARN pattern of the grace-period purge schedules: `purge-*` in the same group. */
+  get purgeSchedulesArn() {
+    return this.schedulesArn(purgeScheduleName('*'));
+  }
+
+  private schedulesArn(namePattern: string) {
     return Stack.of(this).formatArn({
       service: 'scheduler',
       resource: 'schedule',
-      resourceName: `${this.scheduleGroup.scheduleGroupName}/${expiryScheduleName('*')}`,
+      resourceName: `${this.scheduleGroup.scheduleGroupName}/${namePattern}`,
       arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
     });
+  }
+
+  /** Purge schedules: the same rights as expiry's, on purge-* (the role to pass comes with grantScheduling). */
+  grantPurgeScheduling(fn: lambda.IFunction) {
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'ManagePurgeSchedules',
+        actions: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
+        resources: [this.purgeSchedulesArn],
+      }),
+    );
   }
 
   grantScheduling(fn: lambda.IFunction) {

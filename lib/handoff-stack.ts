@@ -6,6 +6,7 @@ import type { Construct } from 'constructs';
 import { ApiFunctions } from './api-functions.ts';
 import { Expiry } from './expiry.ts';
 import { HandoffTable } from './table.ts';
+import { SealingKey } from './sealing.ts';
 import { Webhooks } from './webhooks.ts';
 
 export const DEFAULT_EMAIL_FROM = 'no-reply@example.com';
@@ -29,6 +30,7 @@ export class HandoffStack extends Stack {
   readonly functions: ApiFunctions;
   readonly expiry: Expiry;
   readonly webhooks: Webhooks;
+  readonly sealing: SealingKey;
 
   constructor(scope: Construct, id: string, props: HandoffStackProps = {}) {
     super(scope, id, props);
@@ -63,24 +65,31 @@ export class HandoffStack extends Stack {
     };
     // The expiry worker is no API function: the API functions may name its ARN without a cycle.
     this.expiry = new Expiry(this, 'Expiry', { table: this.table.table, appEnvironment });
+    this.sealing = new SealingKey(this, 'Sealing');
     this.functions = new ApiFunctions(this, 'Routes', {
       httpApi: this.api,
       table: this.table.table,
       appEnvironment,
       expiry: this.expiry,
+      sealing: this.sealing,
     });
 
     this.webhooks = new Webhooks(this, 'Webhooks', { table: this.table.table, appEnvironment });
 
     new CfnOutput(this, 'ApiUrl', { value: baseUrl, description: 'The API root ({base_url})' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName });
+    new CfnOutput(this, 'SealingKeyArn', {
+      value: this.sealing.key.keyArn,
+      description: 'KMS key sealing integration secrets (npm run admin -- set-integration ... --kms-key <this>)',
+    });
     new CfnOutput(this, 'ExpiryScheduleGroup', { value: this.expiry.scheduleGroup.scheduleGroupName, description: 'Schedule group of the per-request expiry schedules' });
   }
 }
 
 /**
  * One JSON object per request. Only request metadata: API Gateway access logs carry no headers
- * or bodies, so no key, token or secret can reach them.
+ * or bodies, and no path either: the route key says which endpoint was called, while the path
+ * itself holds a subject's link token (`/r/<token>`) or an inbound URL's secret.
  */
 const accessLogFormat = AccessLogFormat.custom(
   JSON.stringify({
@@ -88,7 +97,6 @@ const accessLogFormat = AccessLogFormat.custom(
     requestTime: '$context.requestTime',
     sourceIp: '$context.identity.sourceIp',
     httpMethod: '$context.httpMethod',
-    path: '$context.path',
     routeKey: '$context.routeKey',
     status: '$context.status',
     responseLength: '$context.responseLength',

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FALLBACK_ENTRY, routeList, type Route } from '../../lambdas/http/routes.ts';
 import { INDEXES, indexList, TABLE_KEYS, TTL_ATTRIBUTE } from '../../lambdas/store/table.ts';
 import { WEB_ASSET_NAMES } from '../../web/build.ts';
-import { isStaticEntry, REPO_ROOT, SCHEDULING_ROUTES, WEB_ASSETS_DIR } from '../../lib/api-functions.ts';
-import { EXPIRE_ENTRY, SWEEP_ENTRY } from '../../lib/expiry.ts';
+import { isStaticEntry, PURGE_SCHEDULING_ROUTES, REPO_ROOT, SCHEDULING_ROUTES, SEALED_SECRET_ROUTES, WEB_ASSETS_DIR } from '../../lib/api-functions.ts';
+import { EXPIRE_ENTRY, PURGE_ENTRY, SWEEP_ENTRY } from '../../lib/expiry.ts';
 import { DEFAULT_EMAIL_FROM, HandoffStack } from '../../lib/handoff-stack.ts';
 import { DELIVER_ENTRY, DELIVERY_SWEEP_ENTRY, FAN_OUT_ENTRY } from '../../lib/webhooks.ts';
 
@@ -99,6 +99,9 @@ const functionIdOfEntry = (entry: string) => functionIdOf(rowsOf(entry)[0]!);
 const staticEntries = () => entries().filter(isStaticEntry);
 const dataEntries = () => entries().filter((entry) => !isStaticEntry(entry));
 const schedulingRoutes = () => routeList().filter((route) => SCHEDULING_ROUTES.includes(route.name));
+const purgeSchedulingRoutes = () => routeList().filter((route) => PURGE_SCHEDULING_ROUTES.includes(route.name));
+const sealedSecretRoutes = () => routeList().filter((route) => SEALED_SECRET_ROUTES.includes(route.name));
+const sealingKeyId = () => onlyId('AWS::KMS::Key');
 const sendersOf = (channel: 'email' | 'sms') => new Set(routeList().filter((route) => route.sends?.includes(channel)).map(functionIdOf));
 
 /** The worker functions, by their (unique) handler description. */
@@ -108,6 +111,7 @@ const workerFunctionId = (description: RegExp) => {
   return found[0]![0];
 };
 const expiryFunctionId = () => workerFunctionId(/^expiry worker/);
+const purgeFunctionId = () => workerFunctionId(/^purge worker/);
 const sweepFunctionId = () => workerFunctionId(/^expiry sweep/);
 const fanOutFunctionId = () => workerFunctionId(/^webhook fan-out/);
 const deliverFunctionId = () => workerFunctionId(/^webhook delivery: /);
@@ -262,8 +266,8 @@ describe('HTTP API', () => {
 describe('functions', () => {
   const allFunctionIds = () => ofType('AWS::Lambda::Function').map(([id]) => id);
 
-  it('are exactly one per handler entry, the fallback, the expiry worker and the sweep, and the three webhook workers', () => {
-    const expected = [...entries().map(functionIdOfEntry), fallbackFunctionId(), expiryFunctionId(), sweepFunctionId(), ...webhookFunctionIds()];
+  it('are exactly one per handler entry, the fallback, the expiry and purge workers and the sweep, and the three webhook workers', () => {
+    const expected = [...entries().map(functionIdOfEntry), fallbackFunctionId(), expiryFunctionId(), purgeFunctionId(), sweepFunctionId(), ...webhookFunctionIds()];
     expect(new Set(expected).size).toBe(expected.length);
     expect(allFunctionIds().sort()).toEqual(expected.sort());
   });
@@ -301,16 +305,21 @@ describe('functions', () => {
     EXPIRY_FUNCTION_ARN: arn(expiryFunctionId()),
   });
 
-  it('give every API function the table, the URLs, the sender and logging settings, and the scheduling ones the schedule settings', () => {
+  it('give every API function the table, the URLs, the sender and logging settings, the scheduling ones the schedule settings, the inbound ones the sealing key', () => {
     for (const entry of dataEntries()) {
       const variables = resources[functionIdOfEntry(entry)]!.Properties.Environment.Variables;
-      const schedules = rowsOf(entry).some((route) => SCHEDULING_ROUTES.includes(route.name));
-      expect(variables, entry).toEqual({ ...baseEnvironment(), ...(schedules ? schedulingEnvironment() : {}) });
+      const has = (names: readonly string[]) => rowsOf(entry).some((route) => names.includes(route.name));
+      expect(variables, entry).toEqual({
+        ...baseEnvironment(),
+        ...(has(SCHEDULING_ROUTES) ? schedulingEnvironment() : {}),
+        ...(has(PURGE_SCHEDULING_ROUTES) ? { PURGE_FUNCTION_ARN: arn(purgeFunctionId()) } : {}),
+        ...(has(SEALED_SECRET_ROUTES) ? { SEALING_KEY_ID: arn(sealingKeyId()) } : {}),
+      });
     }
   });
 
-  it('give the expiry worker and the sweep the table, the URLs and logging settings, and no schedule settings', () => {
-    for (const id of [expiryFunctionId(), sweepFunctionId()]) {
+  it('give the expiry and purge workers and the sweep the table, the URLs and logging settings, and no schedule settings', () => {
+    for (const id of [expiryFunctionId(), purgeFunctionId(), sweepFunctionId()]) {
       expect(resources[id]!.Properties.Environment.Variables, id).toEqual(baseEnvironment());
     }
   });
@@ -490,8 +499,8 @@ describe('expiry', () => {
     template.hasOutput('ExpiryScheduleGroup', { Value: scheduleGroupName() });
   });
 
-  it('builds the expiry worker and the sweep from their handler files', () => {
-    for (const [id, entry] of [[expiryFunctionId(), EXPIRE_ENTRY], [sweepFunctionId(), SWEEP_ENTRY]] as const) {
+  it('builds the expiry and purge workers and the sweep from their handler files', () => {
+    for (const [id, entry] of [[expiryFunctionId(), EXPIRE_ENTRY], [purgeFunctionId(), PURGE_ENTRY], [sweepFunctionId(), SWEEP_ENTRY]] as const) {
       expect(existsSync(path.join(REPO_ROOT, entry)), entry).toBe(true);
       expect(resources[id]!.Properties).toMatchObject({ Runtime: 'nodejs22.x', Handler: 'index.handler' });
     }
@@ -509,15 +518,29 @@ describe('expiry', () => {
     ]);
   });
 
-  it('the scheduler role may only invoke the expiry worker', () => {
+  it('the scheduler role may only invoke the expiry and purge workers', () => {
     expect(statementsOfRole(expirySchedulerRoleId())).toEqual([
       { Sid: 'InvokeExpiryWorker', Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arn(expiryFunctionId()) },
+      { Sid: 'InvokePurgeWorker', Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arn(purgeFunctionId()) },
     ]);
   });
 
-  it('lets exactly the scheduling routes\' functions manage expire-* schedules in the group', () => {
+  it('lets exactly the scheduling routes\' functions manage expire-* schedules in the group, and the ticket status routes\' purge-* too', () => {
     const schedulingRoles = new Set(schedulingRoutes().map((route) => roleIdOfFunction(functionIdOf(route))));
+    const purgingRoles = new Set(purgeSchedulingRoutes().map((route) => roleIdOfFunction(functionIdOf(route))));
     expect(schedulingRoles.size).toBe(SCHEDULING_ROUTES.length);
+    expect(purgingRoles.size).toBe(PURGE_SCHEDULING_ROUTES.length);
+    const manage = (sid: string, kind: string) => ({
+      Sid: sid,
+      Effect: 'Allow',
+      Action: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
+      Resource: {
+        'Fn::Join': [
+          '',
+          ['arn:', { Ref: 'AWS::Partition' }, ':scheduler:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:schedule/${scheduleGroupName()}/${kind}-*`],
+        ],
+      },
+    });
     for (const [roleId] of ofType('AWS::IAM::Role')) {
       const statements = statementsOfRole(roleId).filter((s) => actionsOf(s).some((a) => a.startsWith('scheduler:')));
       if (!schedulingRoles.has(roleId)) {
@@ -525,19 +548,44 @@ describe('expiry', () => {
         continue;
       }
       expect(statements).toEqual([
-        {
-          Sid: 'ManageExpirySchedules',
-          Effect: 'Allow',
-          Action: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
-          Resource: {
-            'Fn::Join': [
-              '',
-              ['arn:', { Ref: 'AWS::Partition' }, ':scheduler:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:schedule/${scheduleGroupName()}/expire-*`],
-            ],
-          },
-        },
+        manage('ManageExpirySchedules', 'expire'),
+        ...(purgingRoles.has(roleId) ? [manage('ManagePurgeSchedules', 'purge')] : []),
       ]);
     }
+  });
+
+  it('lets exactly the inbound URL functions open sealed integration secrets, with kms:Decrypt for that purpose only', () => {
+    const openers = new Set(sealedSecretRoutes().map((route) => roleIdOfFunction(functionIdOf(route))));
+    expect(openers.size).toBe(SEALED_SECRET_ROUTES.length);
+    for (const [roleId] of ofType('AWS::IAM::Role')) {
+      const statements = statementsOfRole(roleId).filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
+      expect(statements, roleId).toEqual(
+        openers.has(roleId)
+          ? [
+              {
+                Sid: 'OpenSealedIntegrationSecrets',
+                Effect: 'Allow',
+                Action: 'kms:Decrypt',
+                Resource: arn(sealingKeyId()),
+                Condition: { StringEquals: { 'kms:EncryptionContext:purpose': 'inbound_auth' } },
+              },
+            ]
+          : [],
+      );
+    }
+  });
+
+  it('seals with a customer-managed key that rotates and outlives the stack', () => {
+    const key = resources[sealingKeyId()]!;
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(key.DeletionPolicy).toBe('Retain');
+    expect(template.findOutputs('SealingKeyArn').SealingKeyArn.Value).toEqual(arn(sealingKeyId()));
+  });
+
+  it('keeps paths (link tokens, inbound URL secrets) out of the access log', () => {
+    const format = ofType('AWS::ApiGatewayV2::Stage')[0]![1].Properties.AccessLogSettings.Format as string;
+    expect(format).not.toContain('$context.path');
+    expect(format).not.toContain('$context.resourcePath');
   });
 
   it('lets exactly those functions pass exactly the scheduler role, and only to Scheduler', () => {
@@ -585,7 +633,7 @@ describe('expiry', () => {
   });
 
   it('gives the workers no sending and no scheduling rights, and no one else a way to invoke them', () => {
-    for (const id of [expiryFunctionId(), sweepFunctionId()]) {
+    for (const id of [expiryFunctionId(), purgeFunctionId(), sweepFunctionId()]) {
       const actions = statementsOfRole(roleIdOfFunction(id)).flatMap(actionsOf);
       expect(actions.filter((a) => /^(ses|sns|scheduler|iam|lambda):/.test(a)), id).toEqual([]);
       const permissions = ofType('AWS::Lambda::Permission').filter(([, p]) => p.Properties.FunctionName['Fn::GetAtt']?.[0] === id);
@@ -593,7 +641,7 @@ describe('expiry', () => {
     }
     const invokers = allStatements().filter((s) => actionsOf(s).includes('lambda:InvokeFunction'));
     expect(invokers.map((s) => s.Resource).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(
-      [arn(expiryFunctionId()), arn(sweepFunctionId()), arn(deliverySweepFunctionId())].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+      [arn(expiryFunctionId()), arn(purgeFunctionId()), arn(sweepFunctionId()), arn(deliverySweepFunctionId())].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
     );
   });
 });
@@ -789,7 +837,7 @@ describe('context', () => {
     const json = t.toJSON().Resources as Record<string, Json>;
     const functions = Object.values(json).filter((r) => r.Type === 'AWS::Lambda::Function');
     const apiFunctions = functions.filter((fn) => fn.Properties.Environment.Variables.TABLE_NAME);
-    expect(apiFunctions).toHaveLength(dataEntries().length + 5); // and the expiry worker and sweep, and the three webhook workers
+    expect(apiFunctions).toHaveLength(dataEntries().length + 6); // and the expiry and purge workers, the sweep, and the three webhook workers
     for (const fn of apiFunctions) {
       expect(fn.Properties.Environment.Variables).toMatchObject({
         APP_URL: 'https://handoff.example.org',

@@ -6,6 +6,7 @@ import type { Clock } from '../../lambdas/core/clock.ts';
 import { normaliseIdentityKey } from '../../lambdas/core/fingerprint.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import type { ExpiryScheduler, PurgeScheduler } from '../../lambdas/core/ports.ts';
+import type { SecretSealer } from '../../lambdas/core/sealing.ts';
 import { SCOPES, type Plan, type Scope } from '../../lambdas/core/model.ts';
 import { startLocalService, type LocalService } from '../../lambdas/local/local-service.ts';
 import { generateKeyPairSync } from 'node:crypto';
@@ -54,6 +55,8 @@ export const startTestService = async (
     scheduler?: ExpiryScheduler;
     /** The purge scheduler handlers use; default none (or the timers when `timers` is on). */
     purgeScheduler?: PurgeScheduler;
+    /** Seals integration secrets; default a key in memory (pass a key file's sealer to share it with the CLI). */
+    sealer?: SecretSealer;
     /** The local webhook pipeline (stream poller, timer queue, delivery worker); off by default. */
     webhooks?: boolean;
     /** Lets webhooks go to loopback receivers; off by default. */
@@ -69,6 +72,7 @@ export const startTestService = async (
     timers: options.timers ?? false,
     scheduler: options.scheduler,
     purgeScheduler: options.purgeScheduler,
+    sealer: options.sealer,
     webhooks: options.webhooks ?? false,
     allowLoopbackWebhooks: options.allowLoopbackWebhooks ?? false,
     announce: () => undefined,

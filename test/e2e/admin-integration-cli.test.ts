@@ -1,0 +1,313 @@
+/**
+ * The operator CLI's ticketing-integration commands as a process (`node --import tsx bin/admin.ts`)
+ * on the test's table (--endpoint/--table) with a DATA_DIR holding the sealing key, against a
+ * service that seals with the same key file, so the URLs the CLI prints and the secrets it seals
+ * work against the service: connect-integration, set-integration, rotate-integration-secret,
+ * integration-activity, set-default-preset; and the ticket flags of save-preset and set-policy.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../lambdas/core/hashing.ts';
+import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
+import { connectIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
+import { KeyFileSealer } from '../../lambdas/local/key-file-sealer.ts';
+import { SEALING_KEY_FILE } from '../../lambdas/local/local-service.ts';
+import { keys } from '../../lambdas/store/keys.ts';
+import { runAdminCli } from '../support/admin-cli.ts';
+import { expectCreationResult, ULID } from '../support/shapes.ts';
+import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+
+const URL_SECRET = '[A-Za-z0-9_-]{43}';
+
+let dataDir: string;
+let service: TestService;
+let org: TestOrganisation;
+/** The service's web address on the loopback address, as the operator would give it. */
+let appUrl: string;
+let seq = 0;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'handoff-cli-data-'));
+  service = await startTestService({ sealer: await KeyFileSealer.fromFile(join(dataDir, SEALING_KEY_FILE)) });
+  org = await service.createOrganisation({ name: 'Integration CLI Org' });
+  appUrl = service.appUrl.replace('localhost', '127.0.0.1');
+});
+afterAll(async () => {
+  await service?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const cli = (command: string, args: string[]) => runAdminCli(service.deps.tableName, command, args, { DATA_DIR: dataDir });
+/** The integration commands build their stores with the web address (the table is a deployed one as far as the CLI knows). */
+const integrationCli = (command: string, args: string[]) => cli(command, [...args, '--app-url', appUrl]);
+
+/** A command's plain lines and the JSON after them (commands with `lines` print both, split by a blank line). */
+const linesAndJson = (stdout: string) => {
+  const split = stdout.indexOf('\n\n');
+  expect(split, stdout).toBeGreaterThan(0);
+  return { lines: stdout.slice(0, split).split('\n'), json: JSON.parse(stdout.slice(split + 2)) };
+};
+
+const getItem = async (key: { pk: string; sk: string }) =>
+  (await service.deps.db.send(new GetCommand({ TableName: service.deps.tableName, Key: key, ConsistentRead: true }))).Item as Record<string, any> | undefined;
+
+const integrationItem = (integrationId: string) => getItem(keys.integration(org.orgId, integrationId));
+
+/** POSTs JSON to an inbound URL as a helpdesk would. */
+const postTo = async (url: string, body: unknown, headers: Record<string, string> = {}) => {
+  const response = await fetch(url.replace('localhost', '127.0.0.1'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: any;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, body: parsed, text };
+};
+
+/** An integration connected straight through the use case (for tests about other commands). */
+const connected = async (name: string, recipe: string | null = null) =>
+  connectIntegration({ ...service.deps, urls: { appUrl } }, OPERATOR_ACTOR, { orgId: org.orgId, name, recipe });
+
+const createRequest = async (ticketRef: string) => {
+  const answer = await service.call('POST', '/requests', {
+    key: org.key,
+    body: { subject_name: 'Jane Doe', justification: 'Needs the helpdesk admin password', recipients: [org.owner.email], ticket_ref: ticketRef },
+  });
+  expect(answer.status, answer.text).toBe(201);
+  return expectCreationResult(answer.body).request;
+};
+
+const ticketOf = async (requestId: string) => (await service.call('GET', `/requests/${requestId}`, { key: org.key })).body.ticket;
+
+describe('connect-integration and rotate-integration-secret', () => {
+  let webhookUrl: string;
+  let triggerUrl: string;
+  let integrationId: string;
+
+  it('connect-integration prints the integration id and both URLs; only the SHA-256 of their secrets is in the table', async () => {
+    const done = await cli('connect-integration', ['--org', org.orgId, '--name', 'Zendesk', '--recipe', 'zendesk', '--app-url', appUrl]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stderr).toBe('');
+    const { lines, json } = linesAndJson(done.stdout);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(new RegExp(`^Integration: [0-9a-z]{26}$`));
+    expect(lines[1]).toMatch(new RegExp(`^Webhook URL: ${appUrl.replace(/[.]/g, '\\.')}/inbound/ticket-status/${URL_SECRET}$`));
+    expect(lines[2]).toMatch(new RegExp(`^Trigger URL: ${appUrl.replace(/[.]/g, '\\.')}/inbound/ticket-trigger/${URL_SECRET}$`));
+    integrationId = lines[0].slice('Integration: '.length);
+    webhookUrl = lines[1].slice('Webhook URL: '.length);
+    triggerUrl = lines[2].slice('Trigger URL: '.length);
+    expect(integrationId).toMatch(ULID);
+    expect(json).toMatchObject({ integration: { id: integrationId, object: 'integration', name: 'Zendesk', recipe: 'zendesk', enabled: true }, webhook_url: webhookUrl, trigger_url: triggerUrl });
+
+    const statusSecret = webhookUrl.split('/').pop()!;
+    const triggerSecret = triggerUrl.split('/').pop()!;
+    expect(statusSecret).not.toBe(triggerSecret);
+    const items = await scanTable(service);
+    for (const secret of [statusSecret, triggerSecret]) {
+      expect(items.filter((item) => JSON.stringify(item).includes(secret)), 'items holding the URL secret').toEqual([]);
+      expect(await getItem(keys.inboundSecret(sha256Hex(secret)))).toMatchObject({ orgId: org.orgId, integrationId });
+    }
+    expect((await integrationItem(integrationId))!.secretHashes).toEqual({ status: sha256Hex(statusSecret), trigger: sha256Hex(triggerSecret) });
+  });
+
+  it('the printed webhook URL works against the service: 202 and the ticket status recorded', async () => {
+    const ticket = `${Date.now()}${++seq}`;
+    const request = await createRequest(ticket);
+    const answer = await postTo(webhookUrl, { ticket: { id: ticket, status: 'Pending' } });
+    expect(answer.status, answer.text).toBe(202);
+    expect(answer.body).toMatchObject({ accepted: true, url: 'webhook', ticket_id: ticket, status: 'pending', problem: null });
+    expect(await ticketOf(request.id)).toMatchObject({ ref: ticket, status: 'pending' });
+  });
+
+  it('rotate-integration-secret prints two new URLs; the old ones answer 404, the new one 202', async () => {
+    const done = await integrationCli('rotate-integration-secret', ['--org', org.orgId, '--integration', integrationId]);
+    expect(done.code, done.stderr).toBe(0);
+    const { lines, json } = linesAndJson(done.stdout);
+    expect(lines).toHaveLength(2);
+    const newWebhook = lines[0].slice('Webhook URL: '.length);
+    const newTrigger = lines[1].slice('Trigger URL: '.length);
+    expect(lines[0]).toMatch(new RegExp(`^Webhook URL: .*/inbound/ticket-status/${URL_SECRET}$`));
+    expect(lines[1]).toMatch(new RegExp(`^Trigger URL: .*/inbound/ticket-trigger/${URL_SECRET}$`));
+    expect(newWebhook).not.toBe(webhookUrl);
+    expect(newTrigger).not.toBe(triggerUrl);
+    expect(json).toMatchObject({ integration: { id: integrationId }, webhook_url: newWebhook, trigger_url: newTrigger });
+
+    const ticket = `${Date.now()}${++seq}`;
+    expect((await postTo(webhookUrl, { ticket: { id: ticket, status: 'open' } })).status).toBe(404);
+    expect((await postTo(triggerUrl, { ticket_id: ticket, subject: { name: 'Jane Doe' } })).status).toBe(404);
+    expect(await getItem(keys.inboundSecret(sha256Hex(webhookUrl.split('/').pop()!)))).toBeUndefined();
+    expect(await getItem(keys.inboundSecret(sha256Hex(triggerUrl.split('/').pop()!)))).toBeUndefined();
+    const fresh = await postTo(newWebhook, { ticket: { id: ticket, status: 'open' } });
+    expect(fresh.status, fresh.text).toBe(202);
+    webhookUrl = newWebhook;
+  });
+
+  it('set-integration --enabled false: a post answers 409 conflict', async () => {
+    const off = await integrationCli('set-integration', ['--org', org.orgId, '--integration', integrationId, '--enabled', 'false']);
+    expect(off.code, off.stderr).toBe(0);
+    expect(JSON.parse(off.stdout)).toMatchObject({ id: integrationId, enabled: false });
+    const refused = await postTo(webhookUrl, { ticket: { id: 'T-1', status: 'closed' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ message: expect.any(String), code: 'conflict' });
+    // Disabled is refused before anything is read: no activity entry, no change.
+    expect((await integrationItem(integrationId))!.enabled).toBe(false);
+  });
+});
+
+describe('set-integration', () => {
+  it('mapping, status map, field, rate limit and default preset show in the printed view and take effect', async () => {
+    await service.admin.savePreset(org.orgId, 'vpn-reset', 'VPN reset', {});
+    const { integration, webhook_url } = await connected('Generic desk');
+    const done = await integrationCli('set-integration', [
+      '--org', org.orgId,
+      '--integration', integration.id,
+      '--status-map', 'Solved=closed,4=resolved',
+      '--ticket-id-path', 'a.b',
+      '--status-path', 'c',
+      '--field', 'subject.name=x.y',
+      '--rate-limit', '50',
+      '--default-preset', 'vpn-reset',
+    ]);
+    expect(done.code, done.stderr).toBe(0);
+    const view = JSON.parse(done.stdout);
+    expect(view).toMatchObject({
+      id: integration.id,
+      object: 'integration',
+      mapping: { ticket_id: ['a.b'], status: ['c'], fields: { 'subject.name': ['x.y'] } },
+      status_map: { Solved: 'closed', '4': 'resolved' },
+      rate_limit_per_minute: 50,
+      default_preset: 'vpn-reset',
+      auth: { mode: 'none', header_name: null, secret_set: false },
+    });
+    // The mapping is what the service reads now.
+    const ticket = `M-${Date.now()}-${++seq}`;
+    const request = await createRequest(ticket);
+    const answer = await postTo(webhook_url, { a: { b: ticket }, c: 4 });
+    expect(answer.status, answer.text).toBe(202);
+    expect(answer.body).toMatchObject({ ticket_id: ticket, status: 'resolved', status_received: '4', problem: null });
+    expect(await ticketOf(request.id)).toMatchObject({ status: 'resolved' });
+  });
+
+  it('a bad --status-map or --auth hmac without --signing-secret exits 1 with a message and changes nothing', async () => {
+    const { integration } = await connected('Refusing desk');
+    const before = await integrationItem(integration.id);
+    const [badMap, hmac] = await Promise.all([
+      integrationCli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--status-map', 'Solved=done']),
+      integrationCli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--auth', 'hmac']),
+    ]);
+    expect(badMap).toMatchObject({ code: 1, stdout: '' });
+    expect(badMap.stderr).toMatch(/Bad status map pair "Solved=done"/);
+    expect(hmac).toMatchObject({ code: 1, stdout: '' });
+    expect(hmac.stderr).toMatch(/signing_secret/);
+    expect(hmac.stderr).toMatch(/Required for --auth hmac/);
+    expect(await integrationItem(integration.id)).toEqual(before);
+  });
+
+  it('--auth header stores the value sealed (never in plain text); the service then requires the header', async () => {
+    const { integration, webhook_url } = await connected('Header desk');
+    const value = `hdr-${sha256Hex(String(Math.random())).slice(0, 24)}`;
+    const done = await integrationCli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--auth', 'header', '--header-name', 'X-Token', '--header-value', value]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).not.toContain(value);
+    expect(JSON.parse(done.stdout)).toMatchObject({ id: integration.id, auth: { mode: 'header', header_name: 'X-Token', secret_set: true } });
+
+    const items = await scanTable(service);
+    expect(items.filter((item) => JSON.stringify(item).includes(value)), 'items holding the header value').toEqual([]);
+    const stored = (await integrationItem(integration.id))!.auth;
+    expect(stored).toMatchObject({ mode: 'header', headerName: 'X-Token', secret: { v: 1, alg: 'A256GCM' } });
+    expect(typeof stored.secret.keyId).toBe('string');
+
+    // Sealed with the key file the service shares: it can open it and check posts.
+    const ticket = `H-${Date.now()}-${++seq}`;
+    expect((await postTo(webhook_url, { ticket_id: ticket, status: 'open' })).status).toBe(401);
+    expect((await postTo(webhook_url, { ticket_id: ticket, status: 'open' }, { 'X-Token': `${value}x` })).status).toBe(401);
+    expect((await postTo(webhook_url, { ticket_id: ticket, status: 'open' }, { 'X-Token': value })).status).toBe(202);
+  });
+});
+
+describe('integration-activity', () => {
+  it("lists an unusable post's reason", async () => {
+    const { integration, webhook_url } = await connected('Activity desk');
+    const missing = await postTo(webhook_url, { status: 'closed' });
+    expect(missing.status).toBe(202);
+    expect(missing.body.problem).toBe('No ticket id at ticket_id.');
+    const unmapped = await postTo(webhook_url, { ticket_id: 'A-1', status: 'Waiting on customer' });
+    expect(unmapped.status).toBe(202);
+
+    const done = await integrationCli('integration-activity', ['--org', org.orgId, '--integration', integration.id]);
+    expect(done.code, done.stderr).toBe(0);
+    const listed = JSON.parse(done.stdout) as Array<Record<string, unknown>>;
+    expect(listed).toHaveLength(2);
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        { at: expect.any(String), url: 'webhook', reason: 'No ticket id at ticket_id.', ticket_id: null, status: 'closed' },
+        {
+          at: expect.any(String),
+          url: 'webhook',
+          reason: `Status "waiting on customer" is not understood; map it in the integration's status map.`,
+          ticket_id: 'A-1',
+          status: 'waiting on customer',
+        },
+      ]),
+    );
+    expect(listed[0].at! >= listed[1].at!).toBe(true);
+  });
+});
+
+describe('presets and policy', () => {
+  it('save-preset --requester-from-ticket true --fallback-requester EMAIL is stored on the preset item', async () => {
+    const done = await cli('save-preset', [
+      '--org', org.orgId,
+      '--slug', 'ticket-preset',
+      '--name', 'Ticket preset',
+      '--requester-from-ticket', 'true',
+      '--fallback-requester', org.member.email.toUpperCase(),
+    ]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(await getItem(keys.preset(org.orgId, 'ticket-preset'))).toMatchObject({
+      kind: 'preset',
+      slug: 'ticket-preset',
+      requesterFromTicket: true,
+      fallbackRequester: org.member.email.toLowerCase(),
+    });
+  });
+
+  it('set-default-preset for the organisation and for a client', async () => {
+    await service.admin.savePreset(org.orgId, 'org-default', 'Org default', {});
+    const client = await service.admin.createClient(org.orgId, 'Acme');
+    const [forOrg, forClient] = await Promise.all([
+      cli('set-default-preset', ['--org', org.orgId, '--preset', 'org-default']),
+      cli('set-default-preset', ['--org', org.orgId, '--client', client.id, '--preset', 'org-default']),
+    ]);
+    expect(forOrg.code, forOrg.stderr).toBe(0);
+    expect(JSON.parse(forOrg.stdout)).toEqual({ client_id: null, default_preset: 'org-default' });
+    expect(forClient.code, forClient.stderr).toBe(0);
+    expect(JSON.parse(forClient.stdout)).toEqual({ client_id: client.id, default_preset: 'org-default' });
+    expect((await getItem(keys.organisation(org.orgId)))!.defaultPreset).toBe('org-default');
+    expect((await getItem(keys.client(org.orgId, client.id)))!.defaultPreset).toBe('org-default');
+  });
+
+  it("set-policy's ticket flags are stored in the organisation's policy", async () => {
+    const done = await cli('set-policy', [
+      '--org', org.orgId,
+      '--trust-unverified-webhooks', 'true',
+      '--grace-minutes', '30',
+      '--close-statuses', 'closed',
+      '--revoke-unsubmitted-on-close', 'true',
+    ]);
+    expect(done.code, done.stderr).toBe(0);
+    const expected = { trustUnverifiedWebhooks: true, gracePeriodMinutes: 30, closeStatuses: ['closed'], revokeUnsubmittedOnClose: true };
+    expect(JSON.parse(done.stdout).ticket).toEqual(expected);
+    expect((await getItem(keys.organisation(org.orgId)))!.policy.ticket).toEqual(expected);
+    expect((await service.admin.directory.getOrganisation(org.orgId))!.policy.ticket).toEqual(expected);
+  });
+});

@@ -287,6 +287,10 @@ describe('trigger URL: the preset and the requester', () => {
     const ignored = await created({ preset: fixed, requester_email: org.member.email });
     expect(ignored.requester, 'requester_email is ignored when the preset does not take it from the ticket').toEqual(owner);
     expect(ignored.recipients).toEqual([recipient(org.owner)]);
+
+    const notAMember = await created({ preset: fromTicket, requester_email: 'agent-without-membership@example.com' });
+    expect(notAMember.requester, 'a ticket requester who is not a member falls back').toEqual(owner);
+    expect(notAMember.recipients).toEqual([recipient(org.owner)]);
   });
 
   it('reads mapped field positions', async () => {

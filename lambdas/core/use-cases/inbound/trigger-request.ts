@@ -57,7 +57,7 @@ const decide = async (deps: TriggerDeps, org: Organisation, integration: Integra
   if (!trigger.subjectName) return failed('No subject name: the post has no subject.name.', slug);
   const preset = slug ? await deps.directory.getPreset(org.id, slug) : null;
   if (slug && !preset) return failed(`No preset has the slug ${slug}.`, slug);
-  const requester = requesterOf(preset, trigger.requesterEmail);
+  const requester = await requesterOf(deps, org.id, preset, trigger.requesterEmail);
   if (!requester) {
     return failed(
       preset
@@ -90,9 +90,18 @@ const decide = async (deps: TriggerDeps, org: Organisation, integration: Integra
   }
 };
 
-const requesterOf = (preset: Preset | null, fromTicket: string | null) => {
+/**
+ * The ticket's requester when the preset takes it from the ticket and they are an active member
+ * (a helpdesk agent who is not one falls back too), else the preset's fallback requester.
+ */
+const requesterOf = async (deps: TriggerDeps, orgId: string, preset: Preset | null, fromTicket: string | null) => {
   if (!preset) return fromTicket;
-  return (preset.requesterFromTicket ? fromTicket : null) ?? preset.fallbackRequester ?? null;
+  const fallback = preset.fallbackRequester ?? null;
+  if (!preset.requesterFromTicket || !fromTicket) return fallback;
+  if (!fallback) return fromTicket;
+  const members = await deps.directory.listMembers(orgId);
+  const isMember = members.some((member) => member.active && member.email.toLowerCase() === fromTicket.toLowerCase());
+  return isMember ? fromTicket : fallback;
 };
 
 /** POST /requests' body for the trigger; the preset's defaults apply inside createRequestFor. */

@@ -16,6 +16,7 @@ import { createClient } from './http-client.ts';
 import { bundleSizes } from './bundle-sizes.ts';
 import { drainReport, fanOutReport, measureBacklogDrain, measureFanOut, type DrainResult, type FanOutResult } from './fan-out.ts';
 import { formatMs, measure, type Measurement } from './stats.ts';
+import { inboundReport, measureInbound, type InboundResult } from './inbound.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'ERROR';
@@ -38,6 +39,8 @@ const FANOUT_EVENTS = Number(process.env.BENCH_FANOUT_EVENTS ?? 1000) || 0;
  * that keeps up.
  */
 const FANOUT_CONCURRENCY = Number(process.env.BENCH_FANOUT_CONCURRENCY ?? CONCURRENCY);
+/** Closing posts timed to the credential's destruction (0 skips the inbound webhook figures). */
+const INBOUND_PURGES = Number(process.env.BENCH_INBOUND_PURGES ?? 200);
 
 type Documents = Awaited<ReturnType<typeof startLocalService>>['deps']['db'];
 
@@ -233,6 +236,16 @@ const run = async (dynamo: RunningDynamo) => {
       await drainDynamo.stop();
     }
   }
+  // The inbound webhook on an engine of its own too.
+  let inbound: InboundResult | null = null;
+  if (INBOUND_PURGES > 0) {
+    const inboundDynamo = await startDynamoLocal();
+    try {
+      inbound = await measureInbound({ dynamoEndpoint: inboundDynamo.endpoint, iterations: ITERATIONS, total: TOTAL, concurrency: CONCURRENCY, purges: INBOUND_PURGES });
+    } finally {
+      await inboundDynamo.stop();
+    }
+  }
   const sizes = await bundleSizes();
 
   const line = (cells: string[], widths: number[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
@@ -259,6 +272,7 @@ const run = async (dynamo: RunningDynamo) => {
   }
   if (fanOut) for (const text of fanOutReport(fanOut, rawTransact)) console.log(text);
   if (drain) for (const text of drainReport(drain)) console.log(text);
+  if (inbound) for (const text of inboundReport(inbound)) console.log(text);
   console.log('\nLambda bundles (esbuild, minified ESM, as the stack builds them):');
   for (const { name, bytes } of sizes) {
     console.log(`  ${name.padEnd(18)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB${bytes > BUNDLE_LIMIT_BYTES ? '  OVER 1 MB' : ''}`);

@@ -197,6 +197,36 @@ describe('set-integration', () => {
     expect(await ticketOf(request.id)).toMatchObject({ status: 'resolved' });
   });
 
+  it("--status-map words are one word in any capitals: a later mapping replaces the recipe's or an earlier one", async () => {
+    // The map's words are compared in any capitals, so `Solved=closed` maps the Zendesk recipe's
+    // word "solved" (resolved) anew, and a later `solved=pending` maps it again; the latest mapping
+    // must apply. Both entries are kept side by side today, and which one applies depends on the
+    // order of the map's keys as stored, so one of the two steps below gets the other's status.
+    const { integration, webhook_url } = await connected('Zendesk override', 'zendesk');
+    const ticket = `${Date.now()}${++seq}`;
+    const request = await createRequest(ticket);
+
+    const first = await integrationCli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--status-map', 'Solved=closed']);
+    expect(first.code, first.stderr).toBe(0);
+    const afterFirst = await postTo(webhook_url, { ticket: { id: ticket, status: 'Solved' } });
+    expect(afterFirst.status, afterFirst.text).toBe(202);
+
+    const second = await integrationCli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--status-map', 'solved=pending']);
+    expect(second.code, second.stderr).toBe(0);
+    const afterSecond = await postTo(webhook_url, { ticket: { id: ticket, status: 'SOLVED' } });
+    expect(afterSecond.status, afterSecond.text).toBe(202);
+
+    expect({ afterFirst: afterFirst.body.status, afterSecond: afterSecond.body.status }).toEqual({ afterFirst: 'closed', afterSecond: 'pending' });
+    expect(await ticketOf(request.id)).toMatchObject({ status: 'pending' });
+    // The printed view holds one answer for the one word.
+    const mappingsOfSolved = (stdout: string) =>
+      Object.entries((JSON.parse(stdout) as { status_map: Record<string, string> }).status_map)
+        .filter(([word]) => word.toLowerCase() === 'solved')
+        .map(([, status]) => status);
+    expect(mappingsOfSolved(first.stdout)).toEqual(['closed']);
+    expect(mappingsOfSolved(second.stdout)).toEqual(['pending']);
+  });
+
   it('a bad --status-map or --auth hmac without --signing-secret exits 1 with a message and changes nothing', async () => {
     const { integration } = await connected('Refusing desk');
     const before = await integrationItem(integration.id);

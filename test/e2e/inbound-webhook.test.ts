@@ -415,6 +415,24 @@ describe('inbound generic ticket webhook (real clock)', () => {
       expect(await h.activity(integration)).toEqual([refusal(REASON.missing), refusal(REASON.stale), refusal(REASON.mismatch), refusal(REASON.mismatch)]);
     });
 
+    it('hmac: the exact sent bytes are signed, also when they are not UTF-8 (a Latin-1 body)', async () => {
+      const integration = await connect(plain, 'HMAC bytes');
+      await h.configure(integration, { auth: { mode: 'hmac', secret: HMAC_SECRET } });
+      // `{"ticket_id":"LAT-1","status":"closed","note":"café"}` in ISO-8859-1: é is the single byte 0xE9.
+      const bytes = Buffer.concat([Buffer.from('{"ticket_id":"LAT-1","status":"closed","note":"caf', 'latin1'), Buffer.from([0xe9]), Buffer.from('"}', 'latin1')]);
+      const t = Math.floor(Date.now() / 1000);
+      const signature = createHmac('sha256', HMAC_SECRET).update(Buffer.concat([Buffer.from(`${t}.`), bytes])).digest('hex');
+      const response = await fetch(`${service.appUrl.replace('localhost', '127.0.0.1')}${integration.path}`, {
+        method: 'POST',
+        body: bytes,
+        headers: { 'Content-Type': 'application/json; charset=iso-8859-1', 'X-Service-Signature': `t=${t},v1=${signature}` },
+      });
+      const text = await response.text();
+      answers.push(text);
+      expect(response.status, text).toBe(202);
+      expect(JSON.parse(text)).toEqual(ack('LAT-1', 'closed', 'closed'));
+    });
+
     it('hub-sha256: X-Hub-Signature-256 (or X-Hub-Signature) sha256=<hex>', async () => {
       const integration = await connect(plain, 'Hub 256');
       await h.configure(integration, { auth: { mode: 'hub-sha256', secret: HUB256_SECRET } });
@@ -469,6 +487,7 @@ describe('inbound generic ticket webhook (real clock)', () => {
     urlSecrets.push(newPath.split('/').pop()!, new URL(rotated.trigger_url).pathname.split('/').pop()!);
     expect(newPath).not.toBe(integration.path);
     notFound(await h.postJson(integration.path, body));
+    notFound(await h.postJson(integration.triggerPath, { ticket_id: 'ROT-1', subject: { name: 'Jane Doe' } }));
     const fresh = await h.postJson(newPath, body);
     expect(fresh.status, fresh.text).toBe(202);
     expect(fresh.body).toEqual(ack('ROT-1', 'open', 'open'));

@@ -119,6 +119,20 @@ describe('422 validation_failed', () => {
     expect(await statusEntries()).toHaveLength(before);
   });
 
+  it('the 120-character limit counts characters as POST /requests does: a ref of 120 characters outside the BMP is matched', async () => {
+    // POST /requests takes this ticket_ref (120 characters, 240 UTF-16 code units); SPEC.md gives the
+    // same limit, "at most 120 characters (filter, path and body)", so the path must take it too.
+    const ticket = `${'\u{1F3AB}'.repeat(119)}${String.fromCharCode(65 + (++seq % 26))}`;
+    expect([...ticket]).toHaveLength(120);
+    const request = await create({ ticket_ref: ticket });
+    expect(request.ticket?.ref).toBe(ticket);
+    const answer = await markStatus(ticket, { status: 'open' });
+    expect(answer.status, answer.text).toBe(202);
+    expect(answer.body.matched).toEqual({ ticket_links: 1, requests: [request.id], shares: [] });
+    // 121 characters is over the limit either way.
+    expectError(await markStatus(`${ticket}x`, { status: 'open' }), 422, 'validation_failed', ['ref']);
+  });
+
   it('status missing or not one of open, pending, resolved, closed answers errors.status', async () => {
     const ticket = ref();
     expectError(await markStatus(ticket, {}), 422, 'validation_failed', ['status']);

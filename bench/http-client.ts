@@ -18,7 +18,7 @@ export const createClient = (baseUrl: string, apiKey: string) => {
         {
           host: url.hostname === 'localhost' ? '127.0.0.1' : url.hostname,
           port: url.port,
-          path: `${url.pathname}${path}`,
+          path: `${url.pathname.replace(/\/$/, '')}${path}`,
           method,
           agent,
           headers: {

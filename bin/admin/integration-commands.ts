@@ -33,9 +33,10 @@ const sealerFor = async (flags: Flags, context: CommandContext): Promise<SecretS
   return new KmsSealer({ keyId });
 };
 
-const depsFor = async (admin: AdminStore, flags: Flags, context: CommandContext): Promise<IntegrationDeps> => {
-  const appUrl = optional(flags, 'app-url') ?? context.appUrl;
-  if (!appUrl) throw new UsageError('--app-url URL (the web application address the stack was deployed with) is required for a deployed table');
+/** `printsUrls`: the command shows the inbound URLs, which are built on the web application's address. */
+const depsFor = async (admin: AdminStore, flags: Flags, context: CommandContext, printsUrls = false): Promise<IntegrationDeps> => {
+  const appUrl = optional(flags, 'app-url') ?? context.appUrl ?? (printsUrls ? null : '');
+  if (appUrl === null) throw new UsageError('--app-url URL (the web application address the stack was deployed with) is required for a deployed table');
   return {
     integrations: new DynamoIntegrations(context.db, context.tableName, context.audit),
     directory: admin.directory,
@@ -95,7 +96,7 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
     summary: 'connect a generic ticketing integration; prints its webhook and trigger URLs once',
     usage: '--org ORG_ID --name NAME [--client CLIENT_ID] [--recipe zendesk|jira|freshdesk|servicenow|zammad|halopsa|connectwise|autotask] [--app-url URL] [--kms-key KEY_ARN]',
     run: async (admin, f, context) => {
-      const connected = await connectIntegration(await depsFor(admin, f, context), OPERATOR_ACTOR, {
+      const connected = await connectIntegration(await depsFor(admin, f, context, true), OPERATOR_ACTOR, {
         orgId: required(f, 'org'),
         name: required(f, 'name'),
         clientId: optional(f, 'client') ?? null,
@@ -119,7 +120,7 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
     summary: "replace both of an integration's URL secrets; the old URLs answer 404 at once",
     usage: '--org ORG_ID --integration ID [--app-url URL]',
     run: async (admin, f, context) => {
-      const rotated = await rotateIntegrationSecrets(await depsFor(admin, f, context), OPERATOR_ACTOR, required(f, 'org'), required(f, 'integration'));
+      const rotated = await rotateIntegrationSecrets(await depsFor(admin, f, context, true), OPERATOR_ACTOR, required(f, 'org'), required(f, 'integration'));
       return { lines: [`Webhook URL: ${rotated.webhook_url}`, `Trigger URL: ${rotated.trigger_url}`], note: SHOWN_ONCE, ...rotated };
     },
   },

@@ -38,7 +38,7 @@ export const createGateway = (deps: AppDeps): Server => {
   return createServer(async (req, res) => {
     let result: ApiResult;
     try {
-      const body = await readBody(req);
+      const body = asEventBody(await readBody(req));
       const url = new URL(req.url ?? '/', 'http://localhost');
       const method = (req.method ?? 'GET').toUpperCase();
       const match = matchRoute(method, url.pathname);
@@ -55,7 +55,7 @@ export const createGateway = (deps: AppDeps): Server => {
 };
 
 const readBody = (req: IncomingMessage) =>
-  new Promise<string>((done, fail) => {
+  new Promise<Buffer>((done, fail) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
@@ -67,9 +67,18 @@ const readBody = (req: IncomingMessage) =>
       }
       chunks.push(chunk);
     });
-    req.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => done(Buffer.concat(chunks)));
     req.on('error', fail);
   });
+
+/**
+ * The body as API Gateway passes it: text as it is, anything that is not valid UTF-8 as base64 with
+ * `isBase64Encoded` (a signature over the exact bytes must still verify).
+ */
+const asEventBody = (raw: Buffer) => {
+  const text = raw.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(raw) ? { text, base64: false } : { text: raw.toString('base64'), base64: true };
+};
 
 /** IPv4 callers arrive on a dual-stack socket as ::ffff:a.b.c.d; API Gateway reports a.b.c.d. */
 const sourceIpOf = (req: IncomingMessage) => (req.socket.remoteAddress ?? '').replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
@@ -77,7 +86,7 @@ const sourceIpOf = (req: IncomingMessage) => (req.socket.remoteAddress ?? '').re
 const toEvent = (
   req: IncomingMessage,
   url: URL,
-  body: string,
+  body: { text: string; base64: boolean },
   route: Route | null,
   pathParameters: Record<string, string> | undefined,
 ): ApiEvent => {
@@ -111,8 +120,8 @@ const toEvent = (
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
     },
-    body: body === '' ? undefined : body,
-    isBase64Encoded: false,
+    body: body.text === '' ? undefined : body.text,
+    isBase64Encoded: body.base64,
   };
 };
 

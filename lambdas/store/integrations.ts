@@ -95,12 +95,14 @@ export class DynamoIntegrations implements IntegrationRepository {
         ReturnValues: 'UPDATED_NEW',
       }),
     );
-    const slot = ((Attributes?.n as number) - 1) % ACTIVITY_CAP;
+    const n = Attributes?.n as number;
+    const slot = (n - 1) % ACTIVITY_CAP;
     const expires = Math.floor((Date.parse(activity.at) + ACTIVITY_RETENTION_DAYS * DAY_MS) / 1000);
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...keys.integrationActivity(integrationId, slot), kind: 'integration_activity', [TTL_ATTRIBUTE]: expires, ...activity },
+        // `n` orders posts that share a millisecond.
+        Item: { ...keys.integrationActivity(integrationId, slot), kind: 'integration_activity', [TTL_ATTRIBUTE]: expires, n, ...activity },
       }),
     );
   }
@@ -117,15 +119,15 @@ export class DynamoIntegrations implements IntegrationRepository {
     // DynamoDB TTL deletes late (up to days): the retention is applied on the way out too.
     const oldest = new Date(now.getTime() - ACTIVITY_RETENTION_DAYS * DAY_MS).toISOString();
     return (Items ?? [])
+      .filter((item) => (item.at as string) >= oldest)
+      .sort((a, b) => (b.n as number) - (a.n as number))
       .map((item) => ({
         at: item.at as string,
         purpose: item.purpose as InboundPurpose,
         reason: item.reason as string,
         ticketId: (item.ticketId as string | null) ?? null,
         statusWord: (item.statusWord as string | null) ?? null,
-      }))
-      .filter((entry) => entry.at >= oldest)
-      .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+      }));
   }
 
   private lookupPut(integration: Integration, purpose: InboundPurpose): TransactItem {

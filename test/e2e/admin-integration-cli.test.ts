@@ -183,7 +183,7 @@ describe('set-integration', () => {
       id: integration.id,
       object: 'integration',
       mapping: { ticket_id: ['a.b'], status: ['c'], fields: { 'subject.name': ['x.y'] } },
-      status_map: { Solved: 'closed', '4': 'resolved' },
+      status_map: { solved: 'closed', '4': 'resolved' }, // words are stored as they are compared: lower case
       rate_limit_per_minute: 50,
       default_preset: 'vpn-reset',
       auth: { mode: 'none', header_name: null, secret_set: false },

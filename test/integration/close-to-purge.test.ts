@@ -6,8 +6,6 @@
  * of it in the audit chain and the event feed, and no item holds the credential afterwards.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../lambdas/core/clock.ts';
-import type { PurgeScheduler } from '../../lambdas/core/ports.ts';
 import { toRequestView } from '../../lambdas/core/request-view.ts';
 import { submit } from '../../lambdas/core/subject-flow.ts';
 import { connectIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
@@ -16,36 +14,16 @@ import { createHandler as createPurgeWorker } from '../../lambdas/workers/purge.
 import { createHandler as createSweepWorker } from '../../lambdas/workers/sweep.ts';
 import { auditEntriesOfRequest, expectCreationResult, materialItems, requestItem, type RequestObject } from '../support/shapes.ts';
 import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { recordingScheduler } from '../support/schedulers.ts';
+import { movableClock } from '../support/webhooks.ts';
 
 const MINUTE = 60_000;
 /** Each request's stand-in ciphertext names it, so a leftover can be traced to its request. */
 const sealedOf = (requestId: string) => `sealed-credential-of-${requestId}`;
 
-const movableClock = () => {
-  let now = Date.now();
-  return {
-    now: () => new Date(now),
-    set: (at: number) => {
-      now = at;
-    },
-    advance: (ms: number) => {
-      now += ms;
-    },
-  } satisfies Clock & Record<string, unknown>;
-};
-
-const recordingPurges = () => {
-  const calls: string[] = [];
-  const scheduler: PurgeScheduler = {
-    schedule: async (requestId, atIso) => void calls.push(`schedule ${requestId} ${atIso}`),
-    cancel: async (requestId) => void calls.push(`cancel ${requestId}`),
-  };
-  return { calls, scheduler };
-};
-
 describe('close-to-purge', () => {
   const clock = movableClock();
-  const purges = recordingPurges();
+  const purges = recordingScheduler();
   let service: TestService;
   let org: TestOrganisation;
   let ticketsKey: string;

@@ -6,13 +6,13 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../lambdas/core/clock.ts';
-import type { ExpiryScheduler } from '../../lambdas/core/ports.ts';
 import { toRequestView } from '../../lambdas/core/request-view.ts';
 import { submit } from '../../lambdas/core/subject-flow.ts';
 import { createHandler as createExpireWorker } from '../../lambdas/workers/expire.ts';
 import { createHandler as createSweepWorker } from '../../lambdas/workers/sweep.ts';
 import { auditEntriesOfRequest, expectCreationResult, materialItems, requestItem, type RequestObject } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { recordingScheduler } from '../support/schedulers.ts';
 
 const MINUTE = 60_000;
 
@@ -25,16 +25,6 @@ const movableClock = () => {
       now = typeof at === 'number' ? at : Date.parse(at);
     },
   } satisfies Clock & Record<string, unknown>;
-};
-
-/** Records what the handlers ask of the scheduler; it fires nothing. */
-const recordingScheduler = () => {
-  const calls: string[] = [];
-  const scheduler: ExpiryScheduler = {
-    schedule: async (requestId, atIso) => void calls.push(`schedule ${requestId} ${atIso}`),
-    cancel: async (requestId) => void calls.push(`cancel ${requestId}`),
-  };
-  return { calls, scheduler };
 };
 
 const createVia = async (service: TestService, org: TestOrganisation) => {

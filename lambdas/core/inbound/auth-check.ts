@@ -13,8 +13,8 @@ export interface InboundAuthInput {
   mode: InboundAuthMode;
   /** Header names in lower case. */
   headers: Record<string, string | undefined>;
-  /** The exact bytes received, as UTF-8: a signature covers them, not a re-serialisation. */
-  rawBody: string;
+  /** The exact bytes received (a string is taken as its UTF-8 bytes): a signature covers them, not a re-serialisation. */
+  rawBody: string | Buffer;
   /** The header value for 'header', the signing secret otherwise. */
   secret: string | null;
   headerName: string | null;
@@ -39,7 +39,9 @@ const headerOf = (headers: Record<string, string | undefined>, name: string): st
   return undefined;
 };
 
-const hmac = (algorithm: 'sha256' | 'sha1', secret: string, text: string) => createHmac(algorithm, secret).update(text);
+/** HMAC over a text prefix (a timestamp) then the body's exact bytes. */
+const hmac = (algorithm: 'sha256' | 'sha1', secret: string, prefix: string, body: string | Buffer) =>
+  createHmac(algorithm, secret).update(prefix).update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
 
 const isStale = (signedAtMs: number, now: Date) => {
   const nowMs = now.getTime();
@@ -77,7 +79,7 @@ const checkServiceHmac = (input: InboundAuthInput): AuthOutcome => {
   const header = headerOf(input.headers, 'x-service-signature');
   const parsed = header === undefined ? null : parseServiceSignature(header);
   if (parsed === null) return 'missing';
-  const expected = hmac('sha256', input.secret, `${parsed.timestamp}.${input.rawBody}`).digest('hex');
+  const expected = hmac('sha256', input.secret, `${parsed.timestamp}.`, input.rawBody).digest('hex');
   // Every entry is compared, so the time taken does not say which one matched.
   const matched = parsed.signatures.map((signature) => sameText(signature, expected)).includes(true);
   if (!matched) return 'mismatch';
@@ -94,7 +96,7 @@ const checkZendesk = (input: InboundAuthInput): AuthOutcome => {
   if (!signature || !timestamp || !ISO_8601.test(timestamp)) return 'missing';
   const signedAt = Date.parse(timestamp);
   if (!Number.isFinite(signedAt)) return 'missing';
-  const expected = hmac('sha256', input.secret, `${timestamp}${input.rawBody}`).digest('base64');
+  const expected = hmac('sha256', input.secret, timestamp, input.rawBody).digest('base64');
   if (!sameText(signature, expected)) return 'mismatch';
   return isStale(signedAt, input.now) ? 'stale' : 'ok';
 };
@@ -113,7 +115,7 @@ const checkHub = (input: InboundAuthInput, algorithm: 'sha256' | 'sha1'): AuthOu
     .filter((value): value is string => value !== undefined && value.toLowerCase().startsWith(prefix))
     .map((value) => value.slice(prefix.length).toLowerCase());
   if (given.length === 0) return 'missing';
-  const expected = hmac(algorithm, input.secret, input.rawBody).digest('hex');
+  const expected = hmac(algorithm, input.secret, '', input.rawBody).digest('hex');
   return given.map((signature) => sameText(signature, expected)).includes(true) ? 'ok' : 'mismatch';
 };
 

@@ -52,7 +52,8 @@ const orDefault = (paths: readonly string[] | undefined, fallback: readonly stri
 const ticketIdOf = (value: unknown): string | null => {
   if (typeof value === 'string') {
     const id = value.trim();
-    return id.length >= 1 && id.length <= MAX_TICKET_ID_LENGTH ? id : null;
+    const characters = [...id].length; // characters, as POST /requests counts ticket_ref
+    return characters >= 1 && characters <= MAX_TICKET_ID_LENGTH ? id : null;
   }
   // Many helpdesks send numeric ids as JSON numbers; a fraction or negative is no ticket id.
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);

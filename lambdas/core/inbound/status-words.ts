@@ -49,6 +49,23 @@ const lookUp = (statusMap: StatusMap, word: string): KnownTicketStatus | null =>
   return null;
 };
 
+/**
+ * `overrides` laid over `base`, one entry per word however it is written: a word is one word in
+ * any capitals, so `Solved=closed` replaces a recipe's `solved: resolved` instead of sitting
+ * beside it (which of two such entries a look-up met first would depend on storage order).
+ */
+export const mergeStatusMaps = (base: StatusMap, overrides: StatusMap = {}): StatusMap => {
+  const merged: Array<[string, KnownTicketStatus]> = [];
+  for (const [key, target] of [...Object.entries(base), ...Object.entries(overrides)]) {
+    const word = normaliseWord(key);
+    if (word === null || !isKnown(target)) continue;
+    const at = merged.findIndex(([existing]) => existing === word);
+    if (at >= 0) merged[at] = [word, target];
+    else merged.push([word, target]);
+  }
+  return Object.fromEntries(merged) as StatusMap;
+};
+
 export const normaliseTicketStatus = (
   raw: unknown,
   statusMap: StatusMap = {},

@@ -30,7 +30,8 @@ export const inboundHandler = (deps: AppDeps, purpose: InboundPurpose): ApiLambd
       const ack = await receiveInboundPost(inbound, purpose, {
         secret: event.pathParameters?.secret ?? '',
         headers,
-        rawBody: event.isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body,
+        // API Gateway hands over a body that is not text as base64: either way, the bytes as sent.
+        rawBody: Buffer.from(body, event.isBase64Encoded ? 'base64' : 'utf8'),
         contentType: headers['content-type'],
         query: event.queryStringParameters ?? {},
       });

@@ -23,7 +23,8 @@ export interface InboundDeps extends Omit<TicketStatusDeps, 'requests'>, Omit<Tr
 export interface InboundPost {
   secret: string;
   headers: Record<string, string | undefined>;
-  rawBody: string;
+  /** The exact bytes received: signatures are checked over them, the fields read from their UTF-8 text. */
+  rawBody: Buffer;
   contentType: string | undefined;
   query: Record<string, string | undefined>;
 }
@@ -54,13 +55,14 @@ export const receiveInboundPost = async (deps: InboundDeps, purpose: InboundPurp
   const org = await deps.directory.getOrganisation(integration.orgId);
   if (!org) throw unknownUrl();
 
-  const payload = readInboundPayload({ body: post.rawBody, contentType: post.contentType, query: post.query });
+  const payload = readInboundPayload({ body: post.rawBody.toString('utf8'), contentType: post.contentType, query: post.query });
   const understood = interpret(payload.fields, integration.mapping, integration.statusMap);
   const unusable = payload.problem ?? problemOf(understood, purpose);
-  if (unusable) {
-    await logUnusable(deps, integration, purpose, understood, unusable);
-    return ack(purpose, understood, null, unusable);
-  }
+  if (unusable) await logUnusable(deps, integration, purpose, understood, unusable);
+  // A status word nobody mapped is still the ticket's latest status: recorded as `unknown` (which
+  // never destroys anything), beside the activity entry that asks for a mapping.
+  const unmappedStatus = purpose === 'status' && !payload.problem && understood.ticketId !== null && understood.statusWord !== null;
+  if (unusable && !unmappedStatus) return ack(purpose, understood, null, unusable);
   const ticketId = understood.ticketId!;
   if (purpose === 'trigger') {
     const outcome = await triggerRequest(deps, org, integration, { ...understood, ticketId });
@@ -78,7 +80,7 @@ export const receiveInboundPost = async (deps: InboundDeps, purpose: InboundPurp
     onlyIntegration: null,
     clientId: integration.clientId,
   });
-  return ack(purpose, understood, null, null);
+  return ack(purpose, understood, null, unusable);
 };
 
 const integrationOf = async (deps: InboundDeps, purpose: InboundPurpose, secret: string) => {

@@ -4,7 +4,7 @@ import { randomToken, sha256Hex } from '../../hashing.ts';
 import { newId } from '../../ids.ts';
 import { DEFAULT_MAPPING, TRIGGER_FIELDS, type FieldMapping, type TriggerField } from '../../inbound/mapping.ts';
 import { isRecipeName, RECIPES, type InboundAuthMode, type RecipeName } from '../../inbound/recipes.ts';
-import type { StatusMap } from '../../inbound/status-words.ts';
+import { mergeStatusMaps, type StatusMap } from '../../inbound/status-words.ts';
 import {
   DEFAULT_INBOUND_RATE_LIMIT,
   integrationSecretContext,
@@ -93,7 +93,7 @@ export const connectIntegration = async (
     clientId: input.clientId ?? null,
     recipe: recipe?.name ?? null,
     mapping: recipe?.mapping ?? DEFAULT_MAPPING,
-    statusMap: recipe?.statusMap ?? {},
+    statusMap: mergeStatusMaps(recipe?.statusMap ?? {}),
     auth: { mode: 'none', headerName: null, secret: null },
     defaultPreset: null,
     rateLimitPerMinute: DEFAULT_INBOUND_RATE_LIMIT,
@@ -161,7 +161,7 @@ export const configureIntegration = async (deps: IntegrationDeps, actor: Actor, 
     enabled: changes.enabled ?? before.enabled,
     recipe: recipe?.name ?? before.recipe,
     mapping: { ticketId: changes.ticketIdPaths ?? base.ticketId, status: changes.statusPaths ?? base.status, fields },
-    statusMap: { ...(recipe?.statusMap ?? before.statusMap), ...changes.statusMap },
+    statusMap: mergeStatusMaps(recipe?.statusMap ?? before.statusMap, changes.statusMap),
     auth,
     defaultPreset: changes.defaultPreset === undefined ? before.defaultPreset : changes.defaultPreset,
     rateLimitPerMinute: changes.rateLimitPerMinute ?? before.rateLimitPerMinute,

@@ -25,7 +25,9 @@ export const markTicketStatus = async (
   ref: string,
   rawBody: unknown,
 ) => {
-  if (ref.length < 1 || ref.length > MAX_TICKET_REF) throw fieldError('ref', `Must be 1 to ${MAX_TICKET_REF} characters.`);
+  // Characters, not UTF-16 units, as POST /requests counts ticket_ref: a ref it accepted must match here.
+  const characters = [...ref].length;
+  if (characters < 1 || characters > MAX_TICKET_REF) throw fieldError('ref', `Must be 1 to ${MAX_TICKET_REF} characters.`);
   const body = parseOrThrow(ticketStatusBody, rawBody ?? {});
   const onlyIntegration = body.integration_id ?? null;
   if (onlyIntegration && !(await deps.directory.integrationExists(caller.org.id, onlyIntegration))) {

@@ -205,6 +205,16 @@ describe('close-to-purge', () => {
     await setPolicy({ revokeUnsubmittedOnClose: false });
   });
 
+  it('a burst of 16 concurrent statuses for one ticket all answer 202, each audited once', async () => {
+    await setPolicy({ trustUnverifiedWebhooks: false });
+    const ticket = ref();
+    const request = await create(ticket);
+    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => markStatus(ticket, i % 2 ? 'pending' : 'open')));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(16).fill(202));
+    const received = (await types(request.id)).filter((type) => type === 'ticket.status_received');
+    expect(received).toHaveLength(16);
+  });
+
   it('resolved does not close when the policy counts only closed', async () => {
     await setPolicy({ trustUnverifiedWebhooks: true, gracePeriodMinutes: 0, closeStatuses: ['closed'] });
     const ticket = ref();

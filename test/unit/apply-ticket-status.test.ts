@@ -533,7 +533,7 @@ describe('races (WriteConflict)', () => {
     expect(await applyTicketStatus(deps(), input({ status: 'open' }))).toEqual({ ticketLinks: 1, changed: [], trusted: false });
   });
 
-  it('gives up after five lost races with the WriteConflict', async () => {
+  it('gives up after thirty lost races with the WriteConflict', async () => {
     seed(1, 'opened');
     let attempts = 0;
     requests.beforeUpdate = () => {
@@ -541,8 +541,8 @@ describe('races (WriteConflict)', () => {
       throw new WriteConflict('always losing');
     };
     await expect(applyTicketStatus(deps(), input({ status: 'open' }))).rejects.toBeInstanceOf(WriteConflict);
-    expect(attempts).toBe(5);
-    expect(requests.getCalls).toBe(4);
+    expect(attempts).toBe(30);
+    expect(requests.getCalls).toBe(29);
   });
 
   it('does not retry other errors', async () => {

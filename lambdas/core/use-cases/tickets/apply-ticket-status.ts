@@ -50,7 +50,13 @@ export interface TicketStatusOutcome {
   trusted: boolean;
 }
 
-const MAX_RACES = 5;
+/**
+ * A helpdesk can post a burst of statuses for one ticket (every edit of it re-sends the status), and
+ * each takes the request's version in turn: enough rounds for a burst of that size to settle, with
+ * jittered waits so the losers spread out.
+ */
+const MAX_RACES = 30;
+const backoff = (race: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** race)));
 
 /** Whether `request`'s ticket is the one this status is about, for this channel and scope. */
 const matches = (request: HandoffRequest, input: TicketStatusInput) => {
@@ -97,6 +103,7 @@ const applyToOne = async (deps: TicketStatusDeps, input: TicketStatusInput, trus
       return decision;
     } catch (error) {
       if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
+      await backoff(race);
       before = await deps.requests.get(first.id);
     }
   }

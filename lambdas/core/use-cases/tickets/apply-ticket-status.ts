@@ -5,6 +5,7 @@ import type { Actor, HandoffRequest, Organisation, TicketStatus } from '../../mo
 import type { AuditEntryInput, PurgeScheduler, RequestRepository } from '../../ports.ts';
 import { requestAuditEntry } from '../../request-audit.ts';
 import { toRequestView, type PublicUrls, type RequestView } from '../../request-view.ts';
+import { KeyedQueue } from '../../keyed-queue.ts';
 import { decideTicketChange, TICKET_CLOSED, type TicketAction, type TicketDecision } from '../../ticket-lifecycle.ts';
 
 export interface TicketStatusDeps extends ExpiryScheduling {
@@ -90,8 +91,14 @@ export const applyTicketStatus = async (deps: TicketStatusDeps, input: TicketSta
   return { ticketLinks: found.length, changed, trusted };
 };
 
-const applyToOne = async (deps: TicketStatusDeps, input: TicketStatusInput, trusted: boolean, first: HandoffRequest) => {
-  let before: HandoffRequest | null = first;
+/** Statuses for one request, one at a time in this process (a burst for one ticket would only race itself). */
+const perRequest = new KeyedQueue();
+
+const applyToOne = (deps: TicketStatusDeps, input: TicketStatusInput, trusted: boolean, first: HandoffRequest) =>
+  perRequest.run(first.id, async (waited) => decideAndWrite(deps, input, trusted, first, waited ? await deps.requests.get(first.id) : first));
+
+const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, trusted: boolean, first: HandoffRequest, current: HandoffRequest | null) => {
+  let before: HandoffRequest | null = current;
   for (let race = 1; ; race++) {
     if (!before) return null;
     const decision = decideTicketChange(before, { status: input.status, verified: input.verified, trusted }, input.org.policy.ticket, deps.clock.now());

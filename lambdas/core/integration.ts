@@ -1,6 +1,7 @@
 import type { FieldMapping } from './inbound/mapping.ts';
 import type { InboundAuthMode, RecipeName } from './inbound/recipes.ts';
 import type { StatusMap } from './inbound/status-words.ts';
+import type { Actor } from './model.ts';
 import type { AuditEntryInput } from './ports.ts';
 import type { SealedSecret } from './sealing.ts';
 
@@ -95,3 +96,6 @@ export const toIntegrationView = (integration: Integration) => ({
   created_at: integration.createdAt,
   updated_at: integration.updatedAt,
 });
+
+/** The integration acting (a status it posted, a request its trigger created): a system actor named after it. */
+export const integrationActor = (integration: Pick<Integration, 'id' | 'name'>): Actor => ({ type: 'system', label: integration.name, id: integration.id });

@@ -120,7 +120,7 @@ export interface HandoffRepository extends RequestRepository {
 export interface OutboundMessage {
   /** Correlates the message with the request's `delivery.id`. */
   id: string;
-  purpose: 'request_link' | 'sign_in' | 'email_code';
+  purpose: 'request_link' | 'sign_in' | 'email_code' | 'requester_notice';
 }
 export interface Notifier {
   sendEmail(message: OutboundMessage & { to: string; subject: string; text: string }): Promise<void>;

@@ -3,12 +3,11 @@ import type { AppDeps } from '../app-deps.ts';
 
 /**
  * The dependencies of the ticket use cases (the status API, the inbound URLs) from the wired
- * ones: the integration's inbound limit is counted by the API's rate limiter, and failed link
- * deliveries and schedules are logged by id only (the sweep covers a schedule).
+ * ones: the integration's inbound limit is counted by the API's rate limiter, and a failed link
+ * delivery is logged by id only (a failed schedule is logged by the wired scheduler itself).
  */
 export const ticketDeps = (deps: AppDeps): InboundDeps => ({
   ...deps,
   inboundRate: deps.rateLimiter,
   onDeliveryFailure: (error, requestId) => deps.logger.error('link delivery failed', { requestId, errorName: (error as Error)?.name }),
-  onScheduleFailure: (error, requestId) => deps.logger.warn('schedule failed; the sweep will cover it', { requestId, errorName: (error as Error)?.name }),
 });

@@ -48,7 +48,7 @@ export class DynamoIntegrations implements IntegrationRepository {
   }
 
   async findBySecretHash(secretHash: string): Promise<InboundSecretTarget | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.inboundSecret(secretHash) }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.inboundSecret(secretHash), ConsistentRead: true }));
     return Item ? { orgId: Item.orgId as string, integrationId: Item.integrationId as string, purpose: Item.purpose as InboundPurpose } : null;
   }
 

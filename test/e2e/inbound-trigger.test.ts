@@ -193,7 +193,7 @@ describe('trigger URL: a request linked to the ticket, delivered as the preset s
     await expectLinkOf(sent[0].text, request.id);
   });
 
-  it('creates the request for a ticket_reply preset and sends nothing', async () => {
+  it('creates the request for a ticket_reply preset, sends nothing to the customer and gives the link to the requester', async () => {
     const slug = await preset(
       { justification: 'Reply in the ticket with the link', ttl_minutes: 60, verification_mode: 'none', recipients: [org.owner.email], delivery: { method: 'ticket_reply' } },
       { fallbackRequester: org.owner.email },
@@ -212,7 +212,36 @@ describe('trigger URL: a request linked to the ticket, delivered as the preset s
     const request = await onlyRequestOf(ticket);
     expect(request.status).toBe('pending');
     expect(request.ticket).toEqual({ ref: ticket, url: null, external_id: ticket, integration_id: integration.integrationId, status: null });
-    expect(outboxFiles(), 'the outbox is unchanged').toEqual(before);
+    // Nothing to the customer: only the requester hears of it, with the link to pass on themselves.
+    const sent = newMessages(before);
+    expect(sent.map((message) => [message.channel, message.purpose, message.to])).toEqual([['email', 'requester_notice', org.owner.email]]);
+    expect(sent[0]!.text).toContain('The link was not sent to the customer');
+    await expectLinkOf(sent[0]!.text, request.id);
+  });
+
+  it('tells the requester the challenge code, never in the message with the link', async () => {
+    const slug = await preset(
+      { justification: 'Needs the code read out on the phone', ttl_minutes: 60, verification_mode: 'challenge', recipients: [org.owner.email], delivery: { method: 'email' } },
+      { fallbackRequester: org.owner.email },
+    );
+    const integration = await connect();
+    const ticket = ticketId();
+    const before = outboxFiles();
+    const answer = await post(integration, { ticket_id: ticket, preset: slug, subject: { name: 'Jane Doe', email: 'jane@example.com' } });
+    expect(answer.body).toEqual(ack(ticket, slug));
+    const request = await onlyRequestOf(ticket);
+    const sent = newMessages(before);
+    const toSubject = sent.filter((message) => message.to === 'jane@example.com');
+    const toRequester = sent.filter((message) => message.to === org.owner.email);
+    expect(toSubject.map((message) => message.purpose)).toEqual(['request_link']);
+    expect(toRequester.map((message) => message.purpose)).toEqual(['requester_notice']);
+    const code = /Challenge code to read out to Jane Doe: ([0-9]{6})/.exec(toRequester[0]!.text)?.[1];
+    expect(code, toRequester[0]!.text).toMatch(/^[0-9]{6}$/);
+    expect(toRequester[0]!.text).not.toMatch(LINK);
+    expect(toSubject[0]!.text).not.toContain(code);
+    // The code is the request's: only its hash is stored, and it matches.
+    const { challengeCodeHash } = await import('../../lambdas/core/use-cases/create-request.ts');
+    expect((await requestItem(service, request.id))!.challengeCodeHash).toBe(challengeCodeHash(request.id, code!));
   });
 });
 
@@ -487,6 +516,28 @@ describe('trigger URL: failures', () => {
       expect(problem).toContain('subject_phone'),
     );
     expect(outboxFiles()).toEqual(before);
+  });
+
+  it('a post with no ticket id is a failed trigger too: audited with the reason', async () => {
+    const integration = await connect({ name: 'No Ticket Desk' });
+    const answer = await post(integration, { subject: { name: 'Jane Doe' } });
+    expect(answer.status, answer.text).toBe(202);
+    expect(answer.body).toEqual(ack(null, null, 'No ticket id at ticket_id.'));
+    const failures = (await auditEntries(service, org.orgId)).filter(
+      (entry) => entry.type === 'ticket.trigger_failed' && entry.data.details?.integration_id === integration.integrationId,
+    );
+    expect(failures.map((entry) => entry.data.details)).toEqual([
+      { integration_id: integration.integrationId, ticket_id: null, preset: null, reason: 'No ticket id at ticket_id.' },
+    ]);
+  });
+
+  it('a preset slug longer than 40 characters creates nothing (and never reaches the table as a key)', async () => {
+    const integration = await connect({ name: 'Long Preset Desk' });
+    const ticket = ticketId('F');
+    const answer = await post(integration, { ticket_id: ticket, preset: 'p'.repeat(1100), subject: { name: 'Jane Doe' } });
+    expect(answer.status, answer.text).toBe(202);
+    expect(answer.body).toMatchObject({ ticket_id: ticket, preset: null, problem: 'The preset is longer than 40 characters.' });
+    expect((await requestItemsOf(service, org.orgId)).filter((item) => item.ticket?.ref === ticket)).toEqual([]);
   });
 
   it('the Free plan creates nothing and says why', async () => {

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../lambdas/core/errors.ts';
+import type { Integration } from '../../lambdas/core/integration.ts';
 import type { HandoffRequest, Organisation } from '../../lambdas/core/model.ts';
 import { DEFAULT_POLICY } from '../../lambdas/core/policy.ts';
 import { markTicketStatus, MAX_TICKET_REF } from '../../lambdas/core/use-cases/tickets/mark-ticket-status.ts';
@@ -21,7 +22,13 @@ class FakeTicketRequests extends FakeRequestRepository {
 
 let requests: FakeTicketRequests;
 let directory: FakeDirectory;
-const deps = () => ({ requests, directory, clock: fixedClock(), urls: URLS });
+/** Integrations as the store answers them: those the directory knows, each of the client given here (default none). */
+const integrationClients: Record<string, string | null> = {};
+const integrations = {
+  get: async (orgId: string, integrationId: string) =>
+    directory.integrations.includes(integrationId) ? ({ id: integrationId, orgId, clientId: integrationClients[integrationId] ?? null } as Integration) : null,
+};
+const deps = () => ({ requests, directory, integrations, clock: fixedClock(), urls: URLS });
 const trusting = (): Partial<Organisation> => ({ policy: { ...structuredClone(DEFAULT_POLICY), ticket: { ...DEFAULT_POLICY.ticket, trustUnverifiedWebhooks: true } } });
 
 const seed = (n: number, status: HandoffRequest['status'], overrides: Partial<HandoffRequest> = {}) => {
@@ -49,6 +56,25 @@ beforeEach(() => {
 });
 
 describe('markTicketStatus: validation (422 by field)', () => {
+  it('lists every bad field at once: the path and the body', async () => {
+    expect(await fieldErrorsOf(markTicketStatus(deps(), makeCaller(), '', { status: 'gone' }))).toEqual({
+      ref: ['Must be 1 to 120 characters.'],
+      status: ['Must be one of open, pending, resolved, closed.'],
+    });
+  });
+
+  it("a client-scoped key does not learn of another client's integration", async () => {
+    integrationClients[INT_A] = OTHER_CLIENT_ID;
+    try {
+      const scoped = makeCaller({}, { clientId: CLIENT_ID });
+      expect(await fieldErrorsOf(markTicketStatus(deps(), scoped, 'INC-1', { status: 'closed', integration_id: INT_A }))).toEqual({
+        integration_id: ['No such ticketing integration.'],
+      });
+    } finally {
+      delete integrationClients[INT_A];
+    }
+  });
+
   it('ref must be 1 to 120 characters', async () => {
     expect(MAX_TICKET_REF).toBe(120);
     expect(await fieldErrorsOf(markTicketStatus(deps(), makeCaller(), '', { status: 'closed' }))).toEqual({ ref: ['Must be 1 to 120 characters.'] });

@@ -4,11 +4,11 @@ import { sha256Hex } from '../../hashing.ts';
 import { checkInboundAuth } from '../../inbound/auth-check.ts';
 import { readInboundPayload } from '../../inbound/inbound-payload.ts';
 import { interpret, problemOf, type Interpreted } from '../../inbound/mapping.ts';
-import { integrationSecretContext, type InboundPurpose, type Integration, type IntegrationRepository } from '../../integration.ts';
+import { integrationActor, integrationSecretContext, type InboundPurpose, type Integration, type IntegrationRepository } from '../../integration.ts';
 import type { Directory } from '../../ports.ts';
 import type { SecretSealer } from '../../sealing.ts';
 import { applyTicketStatus, type TicketStatusDeps } from '../tickets/apply-ticket-status.ts';
-import { integrationActor, triggerRequest, type TriggerDeps } from './trigger-request.ts';
+import { recordTriggerFailure, triggerRequest, type TriggerDeps } from './trigger-request.ts';
 
 export interface InboundDeps extends Omit<TicketStatusDeps, 'requests'>, Omit<TriggerDeps, 'requests'> {
   requests: TicketStatusDeps['requests'] & TriggerDeps['requests'];
@@ -54,7 +54,9 @@ export const receiveInboundPost = async (deps: InboundDeps, purpose: InboundPurp
     deps.inboundRate.countIntegration(target.integrationId),
     deps.directory.getOrganisation(target.orgId),
   ]);
-  if (!integration || !org) throw unknownUrl();
+  // A rotated URL is 404 at once: the look-up item goes in the rotation's transaction, and the
+  // integration must still name this secret (a late copy of the old look-up changes nothing).
+  if (!integration || !org || integration.secretHashes[purpose] !== target.secretHash) throw unknownUrl();
   if (rate.count > integration.rateLimitPerMinute) throw rateLimited(Math.max(1, rate.resetAt - rate.nowSeconds));
   await checkAuth(deps, integration, purpose, post);
   if (!integration.enabled) throw new ApiError(409, 'conflict', 'This integration is disabled.');
@@ -65,8 +67,12 @@ export const receiveInboundPost = async (deps: InboundDeps, purpose: InboundPurp
   if (unusable) await logUnusable(deps, integration, purpose, understood, unusable);
   // A status word nobody mapped is still the ticket's latest status: recorded as `unknown` (which
   // never destroys anything), beside the activity entry that asks for a mapping.
-  const unmappedStatus = purpose === 'status' && !payload.problem && understood.ticketId !== null && understood.statusWord !== null;
-  if (unusable && !unmappedStatus) return ack(purpose, understood, null, unusable);
+  const recordsStatus = purpose === 'status' && !payload.problem && understood.ticketId !== null && understood.statusWord !== null;
+  if (unusable && !recordsStatus) {
+    // A trigger that can create nothing is a failed trigger, whatever the reason.
+    if (purpose === 'trigger') await recordTriggerFailure(deps, org, integration, understood.ticketId, { reason: unusable, preset: understood.trigger.preset?.slice(0, 40) ?? null });
+    return ack(purpose, understood, understood.trigger.preset, unusable);
+  }
   const ticketId = understood.ticketId!;
   if (purpose === 'trigger') {
     const outcome = await triggerRequest(deps, org, integration, { ...understood, ticketId });
@@ -89,10 +95,11 @@ export const receiveInboundPost = async (deps: InboundDeps, purpose: InboundPurp
 
 const targetOf = async (deps: InboundDeps, purpose: InboundPurpose, secret: string) => {
   if (!URL_SECRET.test(secret)) throw unknownUrl();
-  const target = await deps.integrations.findBySecretHash(sha256Hex(secret));
+  const secretHash = sha256Hex(secret);
+  const target = await deps.integrations.findBySecretHash(secretHash);
   // A trigger secret on the webhook URL (or the other way round) is as unknown as a wrong one.
   if (!target || target.purpose !== purpose) throw unknownUrl();
-  return target;
+  return { ...target, secretHash };
 };
 
 const AUTH_REASONS = { missing: 'The signature or shared header is missing.', mismatch: 'The signature or shared header does not match.', stale: 'The signature timestamp is more than five minutes away.' };
@@ -120,4 +127,4 @@ const logUnusable = (deps: InboundDeps, integration: Integration, purpose: Inbou
 const ack = (purpose: InboundPurpose, understood: Interpreted, preset: string | null, problem: string | null): InboundAck =>
   purpose === 'status'
     ? { accepted: true, url: 'webhook', ticket_id: understood.ticketId, status: understood.status, status_received: understood.statusWord, problem }
-    : { accepted: true, url: 'trigger', ticket_id: understood.ticketId, preset: preset ?? understood.trigger.preset, problem };
+    : { accepted: true, url: 'trigger', ticket_id: understood.ticketId, preset, problem };

@@ -1,8 +1,9 @@
 import { ApiError, WriteConflict } from '../../errors.ts';
 import type { Interpreted } from '../../inbound/mapping.ts';
-import type { Integration } from '../../integration.ts';
-import type { Actor, Organisation, Preset } from '../../model.ts';
+import { integrationActor, type Integration } from '../../integration.ts';
+import type { Organisation, Preset } from '../../model.ts';
 import type { AuditTrail, Directory, TriggerGuard } from '../../ports.ts';
+import { newId } from '../../ids.ts';
 import { createRequestFor, type CreateRequestDeps } from '../create-request.ts';
 
 export interface TriggerDeps extends CreateRequestDeps {
@@ -20,12 +21,16 @@ export type TriggerOutcome =
   | { kind: 'failed'; reason: string; preset: string | null };
 
 const LIVE = new Set(['pending', 'opened', 'submitted']);
-const MAX_RACES = 5;
+/** Concurrent triggers for one ticket lose to the first and then find its request: a few rounds settle them. */
+const MAX_RACES = 10;
+const backoff = (race: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** race)));
+/** SPEC.md: a preset slug is at most 40 characters. */
+const MAX_PRESET = 40;
+/** SPEC.md: ticket_external_id is at most 64 characters. */
+const MAX_EXTERNAL_ID = 64;
+const characters = (text: string) => [...text].length;
 /** The justification of a request made from policy defaults, when no preset or template gives one. */
 const ticketJustification = (ticketId: string) => `Needed to work on ticket ${ticketId}.`;
-
-/** The integration acting: a system actor named after it, as the audit trail and events show it. */
-export const integrationActor = (integration: Integration): Actor => ({ type: 'system', label: integration.name, id: integration.id });
 
 const failed = (reason: string, preset: string | null): TriggerOutcome => ({ kind: 'failed', reason, preset });
 
@@ -45,13 +50,14 @@ export const triggerRequest = async (
   post: Interpreted & { ticketId: string },
 ): Promise<TriggerOutcome> => {
   const outcome = await decide(deps, org, integration, post);
-  if (outcome.kind === 'failed') await recordFailure(deps, org, integration, post.ticketId, outcome);
+  if (outcome.kind === 'failed') await recordTriggerFailure(deps, org, integration, post.ticketId, outcome);
   return outcome;
 };
 
 const decide = async (deps: TriggerDeps, org: Organisation, integration: Integration, post: Interpreted & { ticketId: string }): Promise<TriggerOutcome> => {
   const { trigger } = post;
   const client = integration.clientId ? await deps.directory.getClient(org.id, integration.clientId) : null;
+  if (trigger.preset && characters(trigger.preset) > MAX_PRESET) return failed(`The preset is longer than ${MAX_PRESET} characters.`, null);
   const slug = trigger.preset ?? integration.defaultPreset ?? client?.defaultPreset ?? org.defaultPreset ?? null;
   if (org.plan === 'free') return failed('The trigger URL needs the Team plan or above; nothing was created.', slug);
   if (!trigger.subjectName) return failed('No subject name: the post has no subject.name.', slug);
@@ -81,11 +87,13 @@ const decide = async (deps: TriggerDeps, org: Organisation, integration: Integra
         bodyOf(preset, post, requester, integration),
         { triggerGuard: { ...guardKey, previousRequestId: previous } },
       );
+      await tellRequester(deps, result, post.ticketId);
       return { kind: 'created', requestId: result.request.id, preset: slug };
     } catch (error) {
       if (error instanceof ApiError && error.status === 422) return failed(reasonOf(error), slug);
       // Another trigger for the same ticket and preset committed first: read its guard again.
       if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
+      await backoff(race);
     }
   }
 };
@@ -118,7 +126,7 @@ const bodyOf = (preset: Preset | null, post: Interpreted & { ticketId: string },
     // This integration cannot post to the ticket: a preset that replies in the ticket creates the request unsent.
     ...(defaults.delivery?.method === 'ticket_reply' ? { delivery: { method: 'none' } } : {}),
     ticket_ref: post.ticketId,
-    ...(post.ticketId.length <= 64 ? { ticket_external_id: post.ticketId } : {}),
+    ...(characters(post.ticketId) <= MAX_EXTERNAL_ID ? { ticket_external_id: post.ticketId } : {}),
     ticket_integration_id: integration.id,
     ...(integration.clientId ? { client_id: integration.clientId } : {}),
   };
@@ -130,7 +138,31 @@ const reasonOf = (error: ApiError) => {
   return `The request could not be created (${fields.join('; ') || error.message}).`;
 };
 
-const recordFailure = async (deps: TriggerDeps, org: Organisation, integration: Integration, ticketId: string, outcome: { reason: string; preset: string | null }) => {
+/**
+ * What only the trigger's caller would otherwise have seen goes to the requester, the technician
+ * who owns the request: the spoken challenge code (to read out to the subject, never sent with the
+ * link), and the link itself when the service did not send it (a preset that delivers nothing or
+ * replies in the ticket). Without this, such a request could never be completed.
+ */
+const tellRequester = async (deps: TriggerDeps, result: Awaited<ReturnType<typeof createRequestFor>>, ticketId: string) => {
+  const to = result.request.requester.email;
+  const unsentLink = result.delivery === null ? result.link : null;
+  if (!to || (!result.challenge_code && !unsentLink)) return;
+  const lines = [
+    `A credential request was created for ticket ${ticketId} (${result.request.subject.name}).`,
+    ...(result.challenge_code ? ['', `Challenge code to read out to ${result.request.subject.name}: ${result.challenge_code}`, 'Give it by phone or in person, never in the same message as the link.'] : []),
+    ...(unsentLink ? ['', `The link was not sent to the customer. Send it to them yourself: ${unsentLink}`] : []),
+    '',
+    `Request: ${result.request.links.app}`,
+  ];
+  try {
+    await deps.notifier.sendEmail({ id: newId(), purpose: 'requester_notice', to, subject: `Credential request for ticket ${ticketId}`, text: lines.join('\n') });
+  } catch (error) {
+    deps.onDeliveryFailure(error, result.request.id);
+  }
+};
+
+export const recordTriggerFailure = async (deps: TriggerDeps, org: Organisation, integration: Integration, ticketId: string | null, outcome: { reason: string; preset: string | null }) => {
   const actor = integrationActor(integration);
   await deps.audit.record({
     orgId: org.id,

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { apiActor, type Caller } from '../../caller.ts';
-import { fieldError } from '../../errors.ts';
-import type { Directory } from '../../ports.ts';
-import { parseOrThrow, ulidString } from '../../validation.ts';
+import { validationFailed, type FieldErrors } from '../../errors.ts';
+import { MAX_TICKET_ID_LENGTH } from '../../inbound/mapping.ts';
+import type { IntegrationRepository } from '../../integration.ts';
+import { fieldErrorsOf, ulidString } from '../../validation.ts';
 import { applyTicketStatus, type TicketStatusDeps } from './apply-ticket-status.ts';
 import { ticketStatusNote } from './status-note.ts';
 
-export const MAX_TICKET_REF = 120;
+/** SPEC.md: a ticket reference is 1 to 120 characters (filter, path and body), as the inbound ticket id. */
+export const MAX_TICKET_REF = MAX_TICKET_ID_LENGTH;
 
 /** POST /tickets/{ref}/status body. */
 export const ticketStatusBody = z.strictObject({
@@ -20,19 +22,27 @@ export const ticketStatusBody = z.strictObject({
  * API key are unverified, so they destroy only when the organisation trusts unverified statuses.
  */
 export const markTicketStatus = async (
-  deps: TicketStatusDeps & { directory: Pick<Directory, 'integrationExists'> },
+  deps: TicketStatusDeps & { integrations: Pick<IntegrationRepository, 'get'> },
   caller: Caller,
   ref: string,
   rawBody: unknown,
 ) => {
+  const errors: FieldErrors = {};
   // Characters, not UTF-16 units, as POST /requests counts ticket_ref: a ref it accepted must match here.
   const characters = [...ref].length;
-  if (characters < 1 || characters > MAX_TICKET_REF) throw fieldError('ref', `Must be 1 to ${MAX_TICKET_REF} characters.`);
-  const body = parseOrThrow(ticketStatusBody, rawBody ?? {});
-  const onlyIntegration = body.integration_id ?? null;
-  if (onlyIntegration && !(await deps.directory.integrationExists(caller.org.id, onlyIntegration))) {
-    throw fieldError('integration_id', 'No such ticketing integration.');
+  if (characters < 1 || characters > MAX_TICKET_REF) errors.ref = [`Must be 1 to ${MAX_TICKET_REF} characters.`];
+  const parsed = ticketStatusBody.safeParse(rawBody ?? {});
+  if (!parsed.success) Object.assign(errors, fieldErrorsOf(parsed.error));
+  const onlyIntegration = parsed.success ? (parsed.data.integration_id ?? null) : null;
+  if (onlyIntegration) {
+    // Another client's integration is as unknown to a client-scoped key as one that does not exist.
+    const integration = await deps.integrations.get(caller.org.id, onlyIntegration);
+    if (!integration || (caller.apiKey.clientId && integration.clientId !== caller.apiKey.clientId)) {
+      errors.integration_id = ['No such ticketing integration.'];
+    }
   }
+  if (Object.keys(errors).length > 0 || !parsed.success) throw validationFailed(errors);
+  const body = parsed.data;
   const outcome = await applyTicketStatus(deps, {
     org: caller.org,
     ref,

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.ts';
 import type { Actor, HandoffRequest } from '../../model.ts';
-import type { Directory, HandoffRepository, PurgeScheduler } from '../../ports.ts';
+import type { Directory, HandoffRepository } from '../../ports.ts';
 import type { ExpiryScheduling } from '../../expiry-schedule.ts';
 import type { PublicUrls } from '../../request-view.ts';
 import { TICKET_CLOSED } from '../../ticket-lifecycle.ts';
@@ -10,7 +10,6 @@ import { expireRequest, type ExpiryOutcome } from '../expire-request.ts';
 export interface PurgeDeps extends ExpiryScheduling {
   requests: Pick<HandoffRepository, 'get' | 'update' | 'dueBy'>;
   directory: Pick<Directory, 'getOrganisation'>;
-  purgeScheduler?: PurgeScheduler;
   clock: Clock;
   urls: PublicUrls;
 }

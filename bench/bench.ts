@@ -5,14 +5,14 @@
  * The bench organisation's rate limits are raised through configuration, so every call still
  * passes authentication, the rate limiter and (for POST) idempotency.
  */
-import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { newId } from '../lambdas/core/ids.ts';
+import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { startDynamoLocal, type RunningDynamo } from '../lambdas/local/dynamodb-local.ts';
 import { startLocalService } from '../lambdas/local/local-service.ts';
 import { keys } from '../lambdas/store/keys.ts';
 import { INDEXES } from '../lambdas/store/table.ts';
 import { newIdentityPublicKey } from '../lambdas/local/demo-identity.ts';
 import { createClient } from './http-client.ts';
+import { rawAuditedWrite } from './raw-calls.ts';
 import { bundleSizes } from './bundle-sizes.ts';
 import { drainReport, fanOutReport, measureBacklogDrain, measureFanOut, type DrainResult, type FanOutResult } from './fan-out.ts';
 import { formatMs, measure, type Measurement } from './stats.ts';
@@ -152,23 +152,11 @@ const run = async (dynamo: RunningDynamo) => {
   );
   results.push([await measure('GET /v1/requests (50)', () => client.call('GET', '/requests'), options), rawQuery]);
 
-  const rawTransact = await measure(
-    'raw TransactWriteItems (4)',
-    () => {
-      const id = newId();
-      return db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Update: { TableName: tableName, Key: { pk: `BENCH#${id}`, sk: 'HEAD' }, UpdateExpression: 'SET n = :n', ConditionExpression: 'attribute_not_exists(n)', ExpressionAttributeValues: { ':n': 1 } } },
-            { Put: { TableName: tableName, Item: { pk: `BENCH#${id}`, sk: 'SEQ#1', ...created.request }, ConditionExpression: 'attribute_not_exists(pk)' } },
-            { Put: { TableName: tableName, Item: { pk: `BENCHREQ#${id}`, sk: 'REQ', ...created.request }, ConditionExpression: 'attribute_not_exists(pk)' } },
-            { Put: { TableName: tableName, Item: { pk: `BENCHLINK#${id}`, sk: 'LINK', requestId: id }, ConditionExpression: 'attribute_not_exists(pk)' } },
-          ],
-        }),
-      );
-    },
-    { ...options, iterations: Math.min(ITERATIONS, 500), total: Math.min(TOTAL, 1000) },
-  );
+  const rawTransact = await measure('raw TransactWriteItems (4)', () => rawAuditedWrite(db, tableName, created.request), {
+    ...options,
+    iterations: Math.min(ITERATIONS, 500),
+    total: Math.min(TOTAL, 1000),
+  });
   results.push([
     await measure('POST /v1/requests', () => client.call('POST', '/requests', createBody), {
       ...options,

@@ -5,7 +5,7 @@
  * the same run; then the time from a closing post to the credential's destruction, with no
  * grace period (the purge happens inside the post, so the answer is the destruction).
  */
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../lambdas/core/ids.ts';
 import { OPERATOR_ACTOR } from '../lambdas/core/model.ts';
 import { toRequestView } from '../lambdas/core/request-view.ts';
@@ -15,6 +15,7 @@ import { newIdentityPublicKey } from '../lambdas/local/demo-identity.ts';
 import { startLocalService } from '../lambdas/local/local-service.ts';
 import { keys } from '../lambdas/store/keys.ts';
 import { createClient } from './http-client.ts';
+import { rawAuditedWrite } from './raw-calls.ts';
 import { formatMs, latency, measure, percentile, type Measurement } from './stats.ts';
 
 export interface InboundResult {
@@ -53,22 +54,7 @@ export const measureInbound = async (options: { dynamoEndpoint: string; iteratio
     const recordedStatus = await measure('POST webhook URL, status recorded', () => inbound.call('POST', webhookPath, { ticket_id: liveTicket, status: 'pending' }), perMinute);
     const { db, tableName } = deps;
     const rawGet = await measure('raw GetItem', () => db.send(new GetCommand({ TableName: tableName, Key: keys.inboundSecret('0'.repeat(64)) })), perMinute);
-    const rawTransact = await measure(
-      'raw TransactWriteItems (3)',
-      () => {
-        const id = newId();
-        return db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Update: { TableName: tableName, Key: { pk: `BENCH#${id}`, sk: 'HEAD' }, UpdateExpression: 'SET n = :n', ConditionExpression: 'attribute_not_exists(n)', ExpressionAttributeValues: { ':n': 1 } } },
-              { Put: { TableName: tableName, Item: { pk: `BENCH#${id}`, sk: 'SEQ#1', kind: 'bench' }, ConditionExpression: 'attribute_not_exists(pk)' } },
-              { Put: { TableName: tableName, Item: { pk: `BENCHREQ#${id}`, sk: 'REQ', kind: 'bench' } } },
-            ],
-          }),
-        );
-      },
-      perMinute,
-    );
+    const rawTransact = await measure('raw TransactWriteItems (3)', () => rawAuditedWrite(db, tableName, { kind: 'bench' }, 2), perMinute);
 
     // Close-to-purge: submitted requests, each closed by its own post; timed from sending the post
     // to its answer, and each request is then read back to check it was completed and its material gone.

@@ -107,7 +107,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     options.timers === false
       ? null
       : new TimerScheduler({
-          expire: (requestId) => workers!.expire({ requestId }),
+          fire: (requestId) => workers!.expire({ requestId }),
           sweep: () => workers!.sweep(),
           now: () => clock.now().getTime(),
           onError: (error, requestId) => deps.logger.error('local expiry timer failed', { requestId, errorName: (error as Error)?.name }),
@@ -117,7 +117,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     options.timers === false
       ? null
       : new TimerScheduler({
-          expire: (requestId) => workers!.purge({ requestId }),
+          fire: (requestId) => workers!.purge({ requestId }),
           now: () => clock.now().getTime(),
           onError: (error, requestId) => deps.logger.error('local purge timer failed', { requestId, errorName: (error as Error)?.name }),
         });

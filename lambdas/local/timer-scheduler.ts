@@ -6,7 +6,7 @@ export const LOCAL_SWEEP_INTERVAL_MS = 60_000;
 
 export interface TimerSchedulerOptions {
   /** The worker (expiry or purge), called with the request id once it falls due. */
-  expire(requestId: string): Promise<unknown>;
+  fire(requestId: string): Promise<unknown>;
   /** The sweep worker, called every `sweepIntervalMs` and once at start; none for a scheduler without one. */
   sweep?(): Promise<unknown>;
   sweepIntervalMs?: number;
@@ -77,7 +77,7 @@ export class TimerScheduler implements ExpiryScheduler {
       this.timers.delete(requestId);
       // Not there yet (a capped delay, or a clock behind the timer): wait again.
       if (this.now() < at) this.arm(requestId, at);
-      else this.track(this.options.expire(requestId), requestId);
+      else this.track(this.options.fire(requestId), requestId);
     }, delay);
     timer.unref();
     this.timers.set(requestId, timer);

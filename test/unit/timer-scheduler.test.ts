@@ -8,9 +8,9 @@ let expired: string[];
 let sweeps: number;
 let scheduler: TimerScheduler;
 
-const make = (options: { expire?: (id: string) => Promise<unknown>; onError?: (e: unknown, id: string | null) => void } = {}) =>
+const make = (options: { fire?: (id: string) => Promise<unknown>; onError?: (e: unknown, id: string | null) => void } = {}) =>
   new TimerScheduler({
-    expire: options.expire ?? (async (id) => void expired.push(id)),
+    fire: options.fire ?? (async (id) => void expired.push(id)),
     sweep: async () => {
       sweeps += 1;
     },
@@ -82,7 +82,7 @@ describe('TimerScheduler', () => {
     let running = 0;
     let maxRunning = 0;
     const slow = new TimerScheduler({
-      expire: async () => undefined,
+      fire: async () => undefined,
       sweep: () => {
         sweeps += 1;
         running += 1;
@@ -110,7 +110,7 @@ describe('TimerScheduler', () => {
   it('reports a failing worker call and carries on', async () => {
     const errors: Array<string | null> = [];
     scheduler = make({
-      expire: async () => {
+      fire: async () => {
         throw new Error('table gone');
       },
       onError: (_e, id) => errors.push(id),
@@ -124,7 +124,7 @@ describe('TimerScheduler', () => {
     let finish!: () => void;
     let finished = false;
     scheduler = make({
-      expire: () =>
+      fire: () =>
         new Promise<void>((done) => {
           finish = () => {
             finished = true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseTicketStatus, parseStatusMap } from '../../../lambdas/core/inbound/status-words.ts';
+import { mergeStatusMaps, normaliseTicketStatus, parseStatusMap } from '../../../lambdas/core/inbound/status-words.ts';
 
 const SPEC_WORDS = [
   ['open', 'open'],
@@ -100,5 +100,19 @@ describe('parseStatusMap', () => {
     expect(() => parseStatusMap('Solved')).toThrow('Bad status map pair "Solved"');
     expect(() => parseStatusMap('=closed')).toThrow('Bad status map pair "=closed"');
     expect(() => parseStatusMap('a=')).toThrow('Bad status map pair "a="');
+  });
+});
+
+describe('mergeStatusMaps', () => {
+  it('keeps one entry per word in any capitals, the later one winning, stored lower case', () => {
+    expect(mergeStatusMaps({ solved: 'resolved', '4': 'resolved' }, { Solved: 'closed', ' On  Hold ': 'pending' })).toEqual({
+      solved: 'closed',
+      '4': 'resolved',
+      'on hold': 'pending',
+    });
+  });
+
+  it('drops entries whose target is not a known status', () => {
+    expect(mergeStatusMaps({ done: 'finished' as never, open: 'open' })).toEqual({ open: 'open' });
   });
 });

@@ -6,8 +6,6 @@
  * of it in the audit chain and the event feed, and no item holds the credential afterwards.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toRequestView } from '../../lambdas/core/request-view.ts';
-import { submit } from '../../lambdas/core/subject-flow.ts';
 import { connectIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
 import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
 import { createHandler as createPurgeWorker } from '../../lambdas/workers/purge.ts';
@@ -15,6 +13,7 @@ import { createHandler as createSweepWorker } from '../../lambdas/workers/sweep.
 import { auditEntriesOfRequest, expectCreationResult, materialItems, requestItem, type RequestObject } from '../support/shapes.ts';
 import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 import { recordingScheduler } from '../support/schedulers.ts';
+import { submitAsSubject } from '../support/submission.ts';
 import { movableClock } from '../support/webhooks.ts';
 
 const MINUTE = 60_000;
@@ -50,15 +49,10 @@ describe('close-to-purge', () => {
   /** Submitted as the subject's browser would: the request and its ciphertext in one transaction. */
   const submitted = async (ticketRef: string, extra: Record<string, unknown> = {}) => {
     const created = await create(ticketRef, extra);
-    const before = (await service.deps.requests.get(created.id))!;
-    const after = submit(before, clock.now(), 1);
-    const actor = { type: 'subject' as const, label: before.subject.name };
-    await service.deps.requests.submit(
-      before,
-      after,
-      { envelope: { v: 1, ciphertext: sealedOf(created.id), recipients: [] }, attachments: [{ iv: 'aXY', ciphertext: sealedOf(created.id) }] },
-      { orgId: org.orgId, type: 'request.submitted', actor, clientId: after.client.id, requestId: after.id, data: { request: toRequestView(after, service.deps.urls), actor, details: {} } },
-    );
+    await submitAsSubject(service, created.id, clock, {
+      envelope: { v: 1, ciphertext: sealedOf(created.id), recipients: [] },
+      attachments: [{ iv: 'aXY', ciphertext: sealedOf(created.id) }],
+    });
     expect(await materialItems(service, created.id)).toHaveLength(2);
     return created;
   };

@@ -6,13 +6,12 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../lambdas/core/clock.ts';
-import { toRequestView } from '../../lambdas/core/request-view.ts';
-import { submit } from '../../lambdas/core/subject-flow.ts';
 import { createHandler as createExpireWorker } from '../../lambdas/workers/expire.ts';
 import { createHandler as createSweepWorker } from '../../lambdas/workers/sweep.ts';
 import { auditEntriesOfRequest, expectCreationResult, materialItems, requestItem, type RequestObject } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 import { recordingScheduler } from '../support/schedulers.ts';
+import { submitAsSubject } from '../support/submission.ts';
 
 const MINUTE = 60_000;
 
@@ -61,23 +60,10 @@ describe('expiry with a fake clock', () => {
   /** A request created over the API, then submitted as the subject's browser would, with its ciphertext. */
   const submitted = async () => {
     const created = await createVia(service, org);
-    const before = (await service.deps.requests.get(created.id))!;
-    const after = submit(before, clock.now(), 1);
-    const actor = { type: 'subject' as const, label: before.subject.name };
-    await service.deps.requests.submit(
-      before,
-      after,
-      { envelope: { v: 1, ciphertext: 'c2VhbGVk', recipients: [] }, attachments: [{ name: 'a.txt', iv: 'aXY', ciphertext: 'YXR0' }] },
-      {
-        orgId: org.orgId,
-        type: 'request.submitted',
-        actor,
-        clientId: after.client.id,
-        requestId: after.id,
-        data: { request: toRequestView(after, service.deps.urls), actor, details: {} },
-      },
-    );
-    return after;
+    return submitAsSubject(service, created.id, clock, {
+      envelope: { v: 1, ciphertext: 'c2VhbGVk', recipients: [] },
+      attachments: [{ name: 'a.txt', iv: 'aXY', ciphertext: 'YXR0' }],
+    });
   };
 
   it('arms the expiry at link_expires_at on creation and cancels it on revoke', async () => {

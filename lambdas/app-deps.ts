@@ -14,6 +14,9 @@ import type { DynamoEventFeed } from '#store/event-feed.ts';
 import type { DynamoWebhooks } from '#store/webhooks.ts';
 import type { DynamoIntegrations } from '#store/integrations.ts';
 import type { WebhookUrlOptions } from '#core/webhook-url.ts';
+import type { CertificateSigner } from '#core/use-cases/certificates/certificate-signer.ts';
+import type { DynamoCertificateSource } from '#store/certificate-source.ts';
+import type { DynamoShares } from '#store/shares.ts';
 
 /** Everything a handler may need, built once per process (wiring.ts) or by a test. */
 export interface AppDeps {
@@ -41,6 +44,12 @@ export interface AppDeps {
   webhooks: DynamoWebhooks;
   /** Ticketing integrations, their inbound URL look-ups and activity logs. */
   integrations: DynamoIntegrations;
+  /** Outbound one-time shares made in the member app. */
+  shares: DynamoShares;
+  /** The audit chain as custody certificates read it. */
+  certificates: DynamoCertificateSource;
+  /** Signs certificates and publishes the keys (KMS deployed, key files locally). */
+  signer: CertificateSigner;
   /**
    * Which webhook URLs a subscription may name. `allowLoopback` is for local and test use only
    * (a receiver on this machine); the deployed wiring leaves it false.

@@ -8,6 +8,9 @@ import { createRepositories } from '#store/repositories.ts';
 import { EventBridgeExpiryScheduler, type ScheduleKind } from '#adapters/eventbridge-scheduler.ts';
 import { KmsSealer } from '#adapters/kms-sealer.ts';
 import { AwsNotifier } from '#adapters/ses-sns-notifier.ts';
+import { KmsSigningCustody } from '#adapters/kms-signing.ts';
+import type { SigningKeyCustody } from '#core/signing-keys.ts';
+import { CertificateSigner } from '#core/use-cases/certificates/certificate-signer.ts';
 import type { AppDeps } from './app-deps.ts';
 import { createLogger } from './logger.ts';
 
@@ -24,6 +27,8 @@ export interface WiringOptions {
   db?: Documents;
   clock?: Clock;
   logger?: Logger;
+  /** Keeps the certificate signing keys' private halves (key files locally, KMS deployed); default: none, signing fails. */
+  signingCustody?: SigningKeyCustody;
   /** Local and test use only: let webhook subscriptions name a loopback receiver. Default false. */
   allowLoopbackWebhooks?: boolean;
 }
@@ -39,6 +44,7 @@ export const createAppDeps = (options: WiringOptions): AppDeps => {
   const scheduler = reportingFailures('expire', options.scheduler ?? NO_SCHEDULER, logger);
   const purgeScheduler = reportingFailures('purge', options.purgeScheduler ?? NO_SCHEDULER, logger);
   const webhookPolicy = { allowLoopback: options.allowLoopbackWebhooks ?? false };
+  const signer = new CertificateSigner(options.signingCustody ?? NO_SIGNING, repositories.signingKeys, clock);
   return {
     clock,
     logger,
@@ -50,8 +56,22 @@ export const createAppDeps = (options: WiringOptions): AppDeps => {
     purgeScheduler,
     sealer: options.sealer ?? NO_SEALER,
     webhookPolicy,
+    signer,
     ...repositories,
   };
+};
+
+/** For callers that never sign: any use is a wiring mistake, so it fails loudly. */
+const NO_SIGNING: SigningKeyCustody = {
+  initialKey: async () => {
+    throw new Error('no signing key custody is configured');
+  },
+  newKey: async () => {
+    throw new Error('no signing key custody is configured');
+  },
+  sign: async () => {
+    throw new Error('no signing key custody is configured');
+  },
 };
 
 /** For callers that never touch a sealed secret: any use is a wiring mistake, so it fails loudly. */
@@ -124,7 +144,27 @@ export const wiring = (): AppDeps =>
     scheduler: eventBridgeScheduler('expire'),
     purgeScheduler: eventBridgeScheduler('purge'),
     sealer: kmsSealer(),
+    signingCustody: kmsSigning(),
   }));
+
+/**
+ * KMS signing keys, configured from SIGNING_KEY_ARN (the stack's key) and SIGNING_KEY_TAG
+ * (`key=value`, the tag every signing key carries), built on first use: only the certificate and
+ * key-publishing functions have the variables and the rights.
+ */
+export const kmsSigning = (): SigningKeyCustody => {
+  let built: KmsSigningCustody | undefined;
+  const custody = () => {
+    if (built) return built;
+    const [key, value] = required('SIGNING_KEY_TAG').split('=');
+    return (built = new KmsSigningCustody({ initialKeyArn: required('SIGNING_KEY_ARN'), tag: { key, value } }));
+  };
+  return {
+    initialKey: () => custody().initialKey(),
+    newKey: () => custody().newKey(),
+    sign: (keyRef, message) => custody().sign(keyRef, message),
+  };
+};
 
 /**
  * KMS envelope encryption with SEALING_KEY_ID, built on first use: only the functions that read

@@ -36,6 +36,8 @@ export interface AuditEntryInput {
   actor: Actor;
   clientId: string | null;
   requestId: string | null;
+  /** The share the entry is about (share custody events); absent otherwise. */
+  shareId?: string | null;
   /** Event `data` as SPEC.md's Event object carries it; never a secret. */
   data: Record<string, unknown>;
 }
@@ -167,4 +169,13 @@ export interface WebhookRequest {
 /** Posts a webhook and answers the HTTP status; throws when no answer came (refused, timeout, network). */
 export interface WebhookPoster {
   post(request: WebhookRequest): Promise<{ status: number }>;
+}
+
+/** The audit chain as certificates read it (DESIGN.md: certificates are built from the chain alone). */
+export interface CertificateSource {
+  /** The chain entries about a request, whole (content and hash), ascending by seq. */
+  entriesOfRequest(orgId: string, requestId: string): Promise<AuditEntry[]>;
+  entriesOfShare(orgId: string, shareId: string): Promise<AuditEntry[]>;
+  /** The organisation's chain head now. */
+  head(orgId: string): Promise<{ seq: number; hash: string }>;
 }

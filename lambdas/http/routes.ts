@@ -15,7 +15,7 @@ export interface Route {
    * signed-in member's session (`session`), the secret in an inbound ticket URL (`url_secret`), or
    * anyone (`public`: pages, sign-in).
    */
-  scope: Scope | 'any' | 'link' | 'session' | 'url_secret' | 'public';
+  scope: Scope | 'any' | 'link' | 'share_link' | 'session' | 'url_secret' | 'public';
   entry: string;
   /** Outbound messages the handler sends, so the stack grants exactly those rights. */
   sends?: ReadonlyArray<'email' | 'sms'>;
@@ -23,6 +23,8 @@ export interface Route {
 
 const handlerFile = (name: string) => `lambdas/http/handlers/${name}.ts`;
 const subjectFile = (name: string) => `lambdas/http/subject/${name}.ts`;
+/** One function serves every certificate route, so only it bundles the PDF renderer. */
+const CERTIFICATE_ENTRY = 'lambdas/http/certificates/handler.ts';
 
 export const ROUTES = {
   ping: { name: 'ping', method: 'GET', path: '/v1/ping', scope: 'any', entry: handlerFile('ping') },
@@ -34,6 +36,9 @@ export const ROUTES = {
   completeRequest: { name: 'completeRequest', method: 'POST', path: '/v1/requests/{id}/complete', scope: 'requests:write', entry: handlerFile('complete-request') },
 
   markTicketStatus: { name: 'markTicketStatus', method: 'POST', path: '/v1/tickets/{ref}/status', scope: 'tickets:write', entry: handlerFile('ticket-status') },
+
+  requestCertificate: { name: 'requestCertificate', method: 'GET', path: '/v1/requests/{id}/certificate', scope: 'events:read', entry: CERTIFICATE_ENTRY },
+  shareCertificate: { name: 'shareCertificate', method: 'GET', path: '/v1/shares/{id}/certificate', scope: 'events:read', entry: CERTIFICATE_ENTRY },
 
   listEvents: { name: 'listEvents', method: 'GET', path: '/v1/events', scope: 'events:read', entry: handlerFile('list-events') },
   listWebhooks: { name: 'listWebhooks', method: 'GET', path: '/v1/webhooks', scope: 'webhooks:write', entry: handlerFile('list-webhooks') },
@@ -58,8 +63,21 @@ export const ROUTES = {
   appRequest: { name: 'appRequest', method: 'GET', path: '/app/api/requests/{id}', scope: 'session', entry: 'lambdas/http/app/request.ts' },
   appReveal: { name: 'appReveal', method: 'POST', path: '/app/api/requests/{id}/reveal', scope: 'session', entry: 'lambdas/http/app/reveal.ts' },
   appComplete: { name: 'appComplete', method: 'POST', path: '/app/api/requests/{id}/complete', scope: 'session', entry: 'lambdas/http/app/complete.ts' },
+  appRequestCertificate: { name: 'appRequestCertificate', method: 'GET', path: '/app/api/requests/{id}/certificate', scope: 'session', entry: CERTIFICATE_ENTRY },
+  appShares: { name: 'appShares', method: 'GET', path: '/app/api/shares', scope: 'session', entry: 'lambdas/http/app/shares.ts' },
+  appCreateShare: { name: 'appCreateShare', method: 'POST', path: '/app/api/shares', scope: 'session', entry: 'lambdas/http/app/create-share.ts' },
+  appShare: { name: 'appShare', method: 'GET', path: '/app/api/shares/{id}', scope: 'session', entry: 'lambdas/http/app/share.ts' },
+  appPurgeShare: { name: 'appPurgeShare', method: 'POST', path: '/app/api/shares/{id}/purge', scope: 'session', entry: 'lambdas/http/app/purge-share.ts' },
+  appShareCertificate: { name: 'appShareCertificate', method: 'GET', path: '/app/api/shares/{id}/certificate', scope: 'session', entry: CERTIFICATE_ENTRY },
   appMembers: { name: 'appMembers', method: 'GET', path: '/app/api/members', scope: 'session', entry: 'lambdas/http/app/members.ts' },
   appApproveKey: { name: 'appApproveKey', method: 'POST', path: '/app/api/members/{id}/approve-key', scope: 'session', entry: 'lambdas/http/app/approve-key.ts' },
+
+  // A share's recipient page endpoints (docs/web-api.md, Shares).
+  shareDescribe: { name: 'shareDescribe', method: 'GET', path: '/share/describe', scope: 'share_link', entry: 'lambdas/http/share/describe.ts' },
+  shareOpen: { name: 'shareOpen', method: 'POST', path: '/share/open', scope: 'share_link', entry: 'lambdas/http/share/open.ts' },
+
+  // The certificate signing keys, current and retired (RFC 7517), for verify-custody-certificate.
+  jwks: { name: 'jwks', method: 'GET', path: '/.well-known/jwks.json', scope: 'public', entry: 'lambdas/http/certificates/jwks.ts' },
 
   // The inbound ticket URLs of a ticketing integration, outside /v1 (SPEC.md, Inbound generic ticket webhook).
   inboundTicketStatus: { name: 'inboundTicketStatus', method: 'POST', path: '/inbound/ticket-status/{secret}', scope: 'url_secret', entry: 'lambdas/http/inbound/status.ts' },
@@ -67,6 +85,7 @@ export const ROUTES = {
 
   // The pages and their assets: one static function (docs/web-api.md, "Pages").
   pageSubject: { name: 'pageSubject', method: 'GET', path: '/r/{token}', scope: 'public', entry: 'lambdas/http/static/serve.ts' },
+  pageShare: { name: 'pageShare', method: 'GET', path: '/s/{token}', scope: 'public', entry: 'lambdas/http/static/serve.ts' },
   pageApp: { name: 'pageApp', method: 'GET', path: '/app', scope: 'public', entry: 'lambdas/http/static/serve.ts' },
   pageAppDeep: { name: 'pageAppDeep', method: 'GET', path: '/app/{path+}', scope: 'public', entry: 'lambdas/http/static/serve.ts' },
   assets: { name: 'assets', method: 'GET', path: '/assets/{file}', scope: 'public', entry: 'lambdas/http/static/serve.ts' },

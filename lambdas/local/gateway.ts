@@ -145,7 +145,8 @@ const send = (res: ServerResponse, result: ApiResult) => {
   for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
   // Payload 2.0 returns cookies beside the headers; API Gateway sends each as a Set-Cookie header.
   if (result.cookies?.length) res.setHeader('Set-Cookie', result.cookies);
-  res.end(result.body ?? '');
+  // A binary answer (a PDF) comes back base64 with isBase64Encoded, which API Gateway decodes.
+  res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
 };
 
 /** Listens on loopback; port 0 picks a free one. */

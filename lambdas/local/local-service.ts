@@ -23,9 +23,12 @@ import { StreamPoller } from './stream-poller.ts';
 import { TableStreamCheckpoints } from './stream-checkpoints.ts';
 import { TimerQueue } from './timer-queue.ts';
 import { KeyFileSealer } from './key-file-sealer.ts';
+import { KeyFileSigningCustody } from './key-file-signing.ts';
 
 /** The key that seals integration secrets locally, beside the data it protects (DESIGN.md). */
 export const SEALING_KEY_FILE = 'sealing.key';
+/** The local certificate signing keys (one PEM file per key), beside the sealing key. */
+export const SIGNING_KEYS_FOLDER = 'signing-keys';
 
 export const LOCAL_TABLE_NAME = 'credential-handoff';
 
@@ -132,9 +135,12 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     scheduler: options.scheduler ?? timers ?? undefined,
     purgeScheduler: options.purgeScheduler ?? purgeTimers ?? undefined,
     sealer,
+    signingCustody: options.dataDir ? KeyFileSigningCustody.inFolder(join(options.dataDir, SIGNING_KEYS_FOLDER)) : KeyFileSigningCustody.inMemory(),
     db,
     clock,
   });
+  // The first signing key is made at first start, so the JWKS is published before any certificate.
+  if (options.dataDir) await deps.signer.currentKey();
   workers = { expire: createExpireWorker(deps), purge: createPurgeWorker(deps), sweep: createSweepWorker(deps) };
   const server = createGateway(deps);
   const port = await listen(server, options.port ?? 0, host);

@@ -142,18 +142,22 @@ export class AuditLog implements AuditTrail {
           },
         }),
       ),
-      ...entries.flatMap((entry) => (entry.requestId ? [this.trailWrite(entry, entry.requestId)] : [])),
+      ...entries.flatMap((entry) => {
+        if (entry.requestId) return [this.trailWrite(entry, keys.trailEntry(entry.requestId, entry.seq))];
+        if (entry.shareId) return [this.trailWrite(entry, keys.shareTrailEntry(entry.shareId, entry.seq))];
+        return [];
+      }),
     ];
   }
 
-  /** A copy of the entry's summary beside its request, so a request's trail is one query. */
-  private trailWrite(entry: AuditEntry, requestId: string): TransactItem {
+  /** A copy of the entry's summary beside its request or share, so a record's trail is one query. */
+  private trailWrite(entry: AuditEntry, key: { pk: string; sk: string }): TransactItem {
     const details = (entry.data as { details?: unknown }).details ?? {};
     return {
       Put: {
         TableName: this.tableName,
         Item: {
-          ...keys.trailEntry(requestId, entry.seq),
+          ...key,
           kind: 'audit_trail',
           seq: entry.seq,
           type: entry.type,

@@ -52,6 +52,13 @@ export const keys = {
   /** Audit entries about a request, copied beside it for the request's trail. */
   trailPrefix: 'TRAIL#',
   trailEntry: (requestId: string, seq: number): ItemKey => ({ pk: `REQ#${requestId}`, sk: `TRAIL#${String(seq).padStart(12, '0')}` }),
+  share: (shareId: string): ItemKey => ({ pk: `SHARE#${shareId}`, sk: 'SHARE' }),
+  shareEnvelope: (shareId: string): ItemKey => ({ pk: `SHARE#${shareId}`, sk: 'MATERIAL#envelope' }),
+  shareTrailEntry: (shareId: string, seq: number): ItemKey => ({ pk: `SHARE#${shareId}`, sk: `TRAIL#${String(seq).padStart(12, '0')}` }),
+  /** A share's link token, looked up by hash; names the share. */
+  shareLinkToken: (tokenHash: string): ItemKey => ({ pk: `SHARELINK#${tokenHash}`, sk: 'LINK' }),
+  sharesOfOrg: (orgId: string) => `${org(orgId)}#SHARES`,
+  sharesOfTicket: (orgId: string, ticketRef: string) => `${org(orgId)}#SHARETICKET#${ticketRef}`,
   envelope: (requestId: string): ItemKey => ({ pk: `REQ#${requestId}`, sk: 'MATERIAL#envelope' }),
   attachment: (requestId: string, index: number): ItemKey => ({ pk: `REQ#${requestId}`, sk: `MATERIAL#attachment#${String(index).padStart(3, '0')}` }),
 
@@ -65,6 +72,12 @@ export const keys = {
   session: (tokenHash: string): ItemKey => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
 
   linkToken: (tokenHash: string): ItemKey => ({ pk: `LINK#${tokenHash}`, sk: 'LINK' }),
+
+  /** The certificate signing keys (public halves and references), and the pointer to the current one. */
+  signingKeysPartition: 'SIGNING_KEYS',
+  signingKeyPrefix: 'KEY#',
+  signingKey: (kid: string): ItemKey => ({ pk: 'SIGNING_KEYS', sk: `KEY#${kid}` }),
+  currentSigningKey: (): ItemKey => ({ pk: 'SIGNING_KEYS', sk: 'CURRENT' }),
 
   auditHead: (orgId: string): ItemKey => ({ pk: `AUDIT#${orgId}`, sk: 'HEAD' }),
   auditEntry: (orgId: string, seq: number): ItemKey => ({ pk: `AUDIT#${orgId}`, sk: auditSortKey(seq) }),

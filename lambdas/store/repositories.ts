@@ -9,6 +9,9 @@ import { DynamoRequests } from './requests.ts';
 import { DynamoEventFeed } from './event-feed.ts';
 import { DynamoWebhooks } from './webhooks.ts';
 import { DynamoIntegrations } from './integrations.ts';
+import { DynamoShares } from './shares.ts';
+import { DynamoCertificateSource } from './certificate-source.ts';
+import { DynamoSigningKeys } from './signing-keys.ts';
 
 /** All repositories over one table. */
 export const createRepositories = (
@@ -28,5 +31,8 @@ export const createRepositories = (
     events: new DynamoEventFeed(db, tableName),
     webhooks: new DynamoWebhooks(db, tableName, audit),
     integrations: new DynamoIntegrations(db, tableName, audit),
+    shares: new DynamoShares(db, tableName, audit),
+    certificates: new DynamoCertificateSource(db, tableName),
+    signingKeys: new DynamoSigningKeys(db, tableName),
   };
 };

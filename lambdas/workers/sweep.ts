@@ -1,5 +1,7 @@
 import { sweepDue, type SweepOptions } from '#core/use-cases/expire-request.ts';
 import { settleDueRequest, type PurgeDeps } from '#core/use-cases/tickets/purge-request.ts';
+import { sweepDueShares } from '#core/use-cases/shares/share-lifecycle.ts';
+import type { ShareDeps } from '#core/use-cases/shares/share-ports.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { wiring } from '../wiring.ts';
 
@@ -7,16 +9,18 @@ export interface SweepSummary {
   expired: number;
   purged: number;
   failed: number;
+  sharesExpired: number;
 }
 
 /**
  * The sweep, run every five minutes deployed (every minute locally): expires every live request
  * already due, and completes every submitted request whose ticket-close grace period has ended,
- * found through the byDue index, whatever became of their one-time schedules. A request it
+ * found through the byDue index, whatever became of their one-time schedules, and expires every
+ * live share past its expiry. A request it
  * cannot settle is logged by id and left for the next sweep. Logs counts and ids only.
  */
 export const createHandler = (
-  deps: PurgeDeps & { logger: Pick<AppDeps['logger'], 'info' | 'error' | 'debug'> },
+  deps: PurgeDeps & Partial<ShareDeps> & { logger: Pick<AppDeps['logger'], 'info' | 'error' | 'debug'> },
   options: Omit<SweepOptions, 'onFailure' | 'settle'> = {},
 ) =>
   async (): Promise<SweepSummary> => {
@@ -25,8 +29,13 @@ export const createHandler = (
       settle: (requestId) => settleDueRequest(deps, requestId),
       onFailure: (error, requestId) => deps.logger.error('sweep could not settle a request', { requestId, errorName: (error as Error)?.name }),
     });
-    const summary = { expired: result.expired, purged: result.purged, failed: result.failed.length };
-    if (summary.expired > 0 || summary.purged > 0 || summary.failed > 0) deps.logger.info('expiry sweep', summary);
+    const shares = deps.shares
+      ? await sweepDueShares({ ...deps, shares: deps.shares }, (error, shareId) =>
+          deps.logger.error('sweep could not expire a share', { shareId, errorName: (error as Error)?.name }),
+        )
+      : { expired: 0, failed: 0 };
+    const summary = { expired: result.expired, purged: result.purged, failed: result.failed.length + shares.failed, sharesExpired: shares.expired };
+    if (summary.expired > 0 || summary.purged > 0 || summary.failed > 0 || summary.sharesExpired > 0) deps.logger.info('expiry sweep', summary);
     else deps.logger.debug('expiry sweep', summary);
     return summary;
   };

@@ -87,7 +87,7 @@ export const startTestService = async (
       (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
     }
     // `/v1` paths by default; the pages, their endpoints and the inbound ticket URLs sit at the root.
-    const root = /^\/(subject|app|r|assets|inbound)(\/|$)/.test(path) ? service.appUrl : service.baseUrl;
+    const root = /^\/(subject|app|r|s|share|assets|inbound|\.well-known)(\/|$)/.test(path) ? service.appUrl : service.baseUrl;
     const response = await fetch(`${root.replace('localhost', '127.0.0.1')}${path}`, init);
     const text = await response.text();
     let parsed: unknown = undefined;

@@ -18,6 +18,7 @@ const outcome = (actions: TicketAction[], options: { trusted?: boolean; links?: 
     purgeScheduledAt: action === 'purge_scheduled' ? DEADLINE : null,
   })),
   trusted: options.trusted ?? true,
+  shares: [],
 });
 
 describe('ticketStatusNote', () => {

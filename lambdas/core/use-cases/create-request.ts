@@ -162,7 +162,17 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
     actor,
     clientId: request.client.id,
     requestId: id,
-    data: { request: view, actor: { type: actor.type, label: actor.label }, justification: request.justification, details: {} },
+    data: {
+      request: view,
+      actor: { type: actor.type, label: actor.label },
+      justification: request.justification,
+      details: {},
+      // What the custody certificate states about sealing; events never carry it (events.ts copies only SPEC.md's members).
+      custody: {
+        recipients: request.recipients.map((r) => ({ membership_id: r.membershipId, label: r.label, fingerprint: r.fingerprint })),
+        commitment: { value: commit, computed_by: 'server' },
+      },
+    },
   }, options.triggerGuard);
   // Arms the expiry at link_expires_at; a failure is reported, never fails the request (the sweep covers it).
   await syncExpirySchedule(deps, request);

@@ -5,6 +5,7 @@ import { isId } from '#core/ids.ts';
 import { SESSION_SECONDS, type MemberCaller } from '#core/member-access.ts';
 import { csrfMatches, resolveSession } from '#core/use-cases/member-sign-in.ts';
 import type { AppDeps } from '../../app-deps.ts';
+import { idempotency } from '../middleware/idempotency.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { respond } from '../middleware/respond.ts';
 import { withHeaders } from '../responses.ts';
@@ -112,9 +113,20 @@ export interface SessionCall {
   deps: MemberAppDeps;
 }
 
-/** An endpoint for a signed-in member. */
-export const sessionHandler = (deps: AppDeps, handle: (call: SessionCall) => Promise<ApiResult>): ApiLambda => {
+/**
+ * An endpoint for a signed-in member. `idempotent`: a POST that takes an `Idempotency-Key` as the
+ * API's do (SPEC.md idempotency rules, the member's keys apart from any API key's), its
+ * `secretFields` null in every replay.
+ */
+export const sessionHandler = (
+  deps: AppDeps,
+  handle: (call: SessionCall) => Promise<ApiResult>,
+  options: { idempotent?: { secretFields: readonly string[] } } = {},
+): ApiLambda => {
   const member = memberDeps(deps);
+  const replays = options.idempotent
+    ? [idempotency(deps.idempotency, options.idempotent.secretFields, (state) => `member:${(state.member as MemberCaller).member.id}`)]
+    : [];
   return middy<ApiEvent, ApiResult, Error, Context, ApiState>()
     .use(memberAnswers({ clearCookieOn401: true }))
     .use(respond(deps.logger))
@@ -122,6 +134,7 @@ export const sessionHandler = (deps: AppDeps, handle: (call: SessionCall) => Pro
     .use(authenticateSession(member))
     .use(requireCsrf())
     .use(jsonBody())
+    .use(replays)
     .use(handOver)
     .handler(async (event, context) => {
       const { member: caller, body } = context as MemberContext;

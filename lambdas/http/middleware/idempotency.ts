@@ -18,9 +18,11 @@ const REPLAYED_HEADERS = ['Content-Type', 'Location'];
 export const idempotency = (
   store: Pick<DynamoIdempotency, 'start' | 'finish' | 'release'>,
   secretFields: readonly string[],
+  /** Whose keys these are: the API key by default; a member endpoint names the member. */
+  ownerOf: (state: ApiState) => string = (state) => state.caller!.apiKey.id,
 ): ApiMiddleware => {
   const keep = async (state: ApiState, response: ApiResult) => {
-    const apiKeyId = state.caller!.apiKey.id;
+    const apiKeyId = ownerOf(state);
     if (response.statusCode >= 500) return store.release(apiKeyId, state.idempotencyKey!);
     return store.finish(apiKeyId, state.idempotencyKey!, forReplay(response, secretFields));
   };
@@ -33,11 +35,10 @@ export const idempotency = (
       if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
         throw fieldError('Idempotency-Key', `Must be 1 to ${MAX_KEY_LENGTH} characters.`);
       }
-      const caller = request.internal.caller!;
       const fingerprint = sha256Hex(
         `${request.event.requestContext.http.method} ${request.event.rawPath}\n${canonicalize(request.internal.body ?? null)}`,
       );
-      const started = await store.start(caller.apiKey.id, key, fingerprint);
+      const started = await store.start(ownerOf(request.internal), key, fingerprint);
       if (started.outcome === 'mismatch') throw idempotencyKeyReused();
       if (started.outcome === 'in_progress') throw conflict('A request with this Idempotency-Key is still being processed.');
       if (started.outcome === 'replay') {

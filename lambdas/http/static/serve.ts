@@ -97,6 +97,7 @@ const ASSET_FILE = /^[a-z0-9][a-z0-9-]*\.(js|css)$/;
 /** The file a path asks for, or null. */
 export const fileFor = (path: string): string | null => {
   if (/^\/r\/[^/]+$/.test(path)) return 'subject.html';
+  if (/^\/s\/[^/]+$/.test(path)) return 'share.html';
   if (path.startsWith('/app/api/')) return null; // an unknown member endpoint is a 404, not the page
   if (path === '/app' || /^\/app\/.+/.test(path)) return 'app.html';
   const file = /^\/assets\/([^/]+)$/.exec(path)?.[1];

@@ -6,6 +6,8 @@ import type { AuditEntryInput, PurgeScheduler, RequestRepository } from '../../p
 import { requestAuditEntry } from '../../request-audit.ts';
 import { toRequestView, type PublicUrls, type RequestView } from '../../request-view.ts';
 import { KeyedQueue } from '../../keyed-queue.ts';
+import type { ShareDeps } from '../shares/share-ports.ts';
+import { applyTicketStatusToShares } from './apply-share-ticket-status.ts';
 import { decideTicketChange, TICKET_CLOSED, type TicketAction, type TicketDecision } from '../../ticket-lifecycle.ts';
 
 export interface TicketStatusDeps extends ExpiryScheduling {
@@ -13,6 +15,8 @@ export interface TicketStatusDeps extends ExpiryScheduling {
   purgeScheduler?: PurgeScheduler;
   clock: Clock;
   urls: PublicUrls;
+  /** Shares that quote the ticket take the status too; absent, none are matched. */
+  shares?: ShareDeps['shares'];
 }
 
 /** How a status arrived: through an API key, or through an integration's own webhook URL. */
@@ -49,6 +53,8 @@ export interface TicketStatusOutcome {
   /** The requests that took the status (not ended), oldest first, with what it did to each. */
   changed: Array<{ requestId: string; action: TicketAction; purgeScheduledAt: string | null }>;
   trusted: boolean;
+  /** The live shares quoting the ticket, which a trusted close destroyed. */
+  shares: string[];
 }
 
 /**
@@ -88,7 +94,8 @@ export const applyTicketStatus = async (deps: TicketStatusDeps, input: TicketSta
     const decision = await applyToOne(deps, input, trusted, request);
     if (decision) changed.push({ requestId: request.id, action: decision.action, purgeScheduledAt: decision.after.purgeScheduledAt });
   }
-  return { ticketLinks: found.length, changed, trusted };
+  const shares = deps.shares ? await applyTicketStatusToShares({ ...deps, shares: deps.shares }, input, trusted) : [];
+  return { ticketLinks: found.length, changed, trusted, shares };
 };
 
 /** Statuses for one request, one at a time in this process (a burst for one ticket would only race itself). */

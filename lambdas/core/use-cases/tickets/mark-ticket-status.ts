@@ -59,8 +59,7 @@ export const markTicketStatus = async (
     matched: {
       ticket_links: outcome.ticketLinks,
       requests: outcome.changed.map((change) => change.requestId),
-      // Shares do not exist yet; the field is there so integrators can rely on its shape.
-      shares: [] as string[],
+      shares: outcome.shares,
     },
     verified: false as const,
     note: ticketStatusNote(outcome, body.status, caller.org.policy.ticket),

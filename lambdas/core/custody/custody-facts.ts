@@ -1,0 +1,53 @@
+import type { ChainEntryContent, CustodyFact } from './document.ts';
+
+/** What each audit type means in a custody timeline, in the words a person reads. */
+const EVENT_WORDS: Record<string, string> = {
+  'request.created': 'created',
+  'request.opened': 'opened',
+  'subject.email_code_sent': 'email code sent',
+  'subject.verified': 'subject verified',
+  'subject.verification_failed': 'verification failed',
+  'request.link_locked': 'link locked',
+  'request.submitted': 'submitted',
+  'request.revealed': 'revealed',
+  'request.completed': 'completed',
+  'credential.rotation_recommended': 'rotation recommended',
+  'request.expired': 'expired',
+  'request.revoked': 'revoked',
+  'request.reported': 'reported',
+  'request.purge_scheduled': 'purge scheduled',
+  'request.purge_cancelled': 'purge cancelled',
+  'ticket.status_received': 'ticket status received',
+  'share.created': 'created',
+  'share.revealed': 'revealed',
+  'share.expired': 'expired',
+  'share.purged': 'purged',
+};
+
+export const eventWord = (type: string) => EVENT_WORDS[type] ?? type;
+
+/** The types after which no credential remains: the facts that end custody. */
+export const ENDING_TYPES = new Set(['request.completed', 'request.expired', 'request.revoked', 'share.expired', 'share.purged']);
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null);
+
+/** Why, where the entry says: a purge or revoke reason, a ticket status, a share's ending reason. */
+const reasonOf = (content: ChainEntryContent): string | null => {
+  const data = content.data;
+  const details = isObject(data.details) ? data.details : {};
+  const view = isObject(data.request) ? data.request : isObject(data.share) ? data.share : {};
+  if (content.type === 'request.completed' || content.type === 'request.expired') return text(view.purge_reason) ?? text(details.purge_reason);
+  if (content.type === 'request.revoked') return text(view.revoked_reason) ?? text(details.reason);
+  return text(details.reason) ?? text(details.purge_reason) ?? (content.type === 'ticket.status_received' ? text(details.status) : null);
+};
+
+/** The timeline fact an entry records. */
+export const factOf = (content: ChainEntryContent): CustodyFact => ({
+  event: eventWord(content.type),
+  at: content.occurredAt,
+  seq: content.seq,
+  type: content.type,
+  actor: { type: content.actor.type, label: content.actor.label ?? null },
+  reason: reasonOf(content),
+});

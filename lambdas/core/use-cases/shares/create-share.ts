@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { validationFailed } from '../../errors.ts';
+import { sha256Hex, randomToken } from '../../hashing.ts';
+import { newId } from '../../ids.ts';
+import { memberActor, type MemberCaller } from '../../member-access.ts';
+import { SHARE_LIMITS, toShareView, type Share } from '../../share.ts';
+import { parseOrThrow } from '../../validation.ts';
+import { shareAuditEntry } from './share-audit.ts';
+import type { ShareDeps } from './share-ports.ts';
+
+const base64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'Must be base64.');
+const fingerprint = z.string().regex(/^[0-9a-f]{64}$/, 'Must be a lower-case hex SHA-256 fingerprint.');
+
+/** The envelope the member's browser made: the same construction as a request's, sealed to one one-time key. */
+const shareEnvelope = z.strictObject({
+  version: z.literal(1),
+  alg: z.literal('ECDH-ES+HKDF-SHA256+A256GCM'),
+  ephemeral_public_key: base64.max(200),
+  iv: base64.max(40),
+  ciphertext: base64.max(SHARE_LIMITS.envelopeBytes),
+  recipients: z
+    .array(z.strictObject({ membership_id: z.literal('share-recipient'), fingerprint, iv: base64.max(40), wrapped_key: base64.max(200) }))
+    .length(1, 'A share is sealed to exactly one one-time recipient key.'),
+});
+
+export const createShareBody = z.strictObject({
+  envelope: shareEnvelope,
+  sealed_to_fingerprint: fingerprint,
+  label: z.string().trim().max(SHARE_LIMITS.label.max).nullish(),
+  ticket_ref: z.string().min(1).max(120).nullish(),
+  expires_in_minutes: z.number().int().min(SHARE_LIMITS.expiresInMinutes.min).max(SHARE_LIMITS.expiresInMinutes.max).default(SHARE_LIMITS.expiresInMinutes.default),
+  view_limit: z.number().int().min(SHARE_LIMITS.viewLimit.min).max(SHARE_LIMITS.viewLimit.max).default(SHARE_LIMITS.viewLimit.default),
+});
+
+/**
+ * POST /app/api/shares. The link holds a random token (only its hash is stored); the member's
+ * browser appends the one-time private key as the fragment, which never reaches the service. The
+ * answer shows the link once: an idempotent replay answers it null (SPEC.md idempotency rule 2).
+ */
+export const createShare = async (deps: ShareDeps, caller: MemberCaller, rawBody: unknown) => {
+  const body = parseOrThrow(createShareBody, rawBody ?? {});
+  if (body.envelope.recipients[0].fingerprint !== body.sealed_to_fingerprint) {
+    throw validationFailed({ sealed_to_fingerprint: ['Must be the fingerprint the envelope is sealed to.'] });
+  }
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const id = newId();
+  const token = randomToken();
+  const share: Share = {
+    id,
+    orgId: caller.org.id,
+    status: 'active',
+    label: body.label ? body.label : null,
+    ticketRef: body.ticket_ref ?? null,
+    createdBy: { membershipId: caller.member.id, name: caller.member.name, email: caller.member.email },
+    sealedToFingerprint: body.sealed_to_fingerprint,
+    viewLimit: body.view_limit,
+    views: 0,
+    expiresAt: new Date(now.getTime() + body.expires_in_minutes * 60_000).toISOString(),
+    createdAt: at,
+    lastViewedAt: null,
+    endedAt: null,
+    endReason: null,
+    purgeScheduledAt: null,
+    updatedAt: at,
+    version: 1,
+  };
+  const audit = shareAuditEntry(share, memberActor(caller.member), 'share.created', {
+    view_limit: share.viewLimit,
+    expires_at: share.expiresAt,
+    ...(share.ticketRef ? { ticket_ref: share.ticketRef } : {}),
+  });
+  await deps.shares.create(share, sha256Hex(token), body.envelope, audit);
+  // Best effort, as for requests: the sweep expires a share whose schedule was lost.
+  await deps.scheduler?.schedule(id, share.expiresAt).catch(() => undefined);
+  return { share: toShareView(share), link: `${deps.urls.appUrl}/s/${token}` };
+};

@@ -1,0 +1,19 @@
+import type { Actor } from '../../model.ts';
+import type { AuditEntryInput } from '../../ports.ts';
+import { toShareView, type Share } from '../../share.ts';
+
+/** The share custody events of the audit chain (never events of the feed: SPEC.md lists none for shares). */
+export type ShareAuditType = 'share.created' | 'share.revealed' | 'share.expired' | 'share.purged';
+
+/** An entry about a share: the share as it is after the change, who did it, the details. Never the ciphertext or the link. */
+export const shareAuditEntry = (share: Share, actor: Actor, type: ShareAuditType, details: Record<string, unknown>): AuditEntryInput => ({
+  orgId: share.orgId,
+  type,
+  actor,
+  clientId: null,
+  requestId: null,
+  shareId: share.id,
+  data: { share: toShareView(share), actor: { type: actor.type, label: actor.label }, details },
+});
+
+export const SYSTEM_ACTOR: Actor = { type: 'system', label: null };

@@ -1,0 +1,108 @@
+import { ApiError, notFound, WriteConflict } from '../../errors.ts';
+import { sha256Hex } from '../../hashing.ts';
+import type { Actor } from '../../model.ts';
+import { ended, isShareLive, toShareView, viewed, type Share, type ShareEndReason } from '../../share.ts';
+import { shareAuditEntry, SYSTEM_ACTOR } from './share-audit.ts';
+import type { ShareDeps } from './share-ports.ts';
+
+const MAX_RACES = 20;
+const SHARE_LINK_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+const gone = (message: string) => new ApiError(410, 'gone', message);
+
+/** The share a link token names; an unknown or malformed token is 404, as for request links. */
+const shareOfToken = async (deps: ShareDeps, token: string | undefined) => {
+  const share = SHARE_LINK_TOKEN.test(token ?? '') ? await deps.shares.findByLinkTokenHash(sha256Hex(token!)) : null;
+  if (!share) throw notFound('This link is not valid.');
+  return share;
+};
+
+const expiredByTime = (deps: ShareDeps, share: Share) => Date.parse(share.expiresAt) <= deps.clock.now().getTime();
+
+/** What the recipient's page shows before opening: never the ciphertext, and opening nothing. */
+export const describeShare = async (deps: ShareDeps, token: string | undefined) => {
+  const share = await shareOfToken(deps, token);
+  const live = isShareLive(share) && !expiredByTime(deps, share);
+  return {
+    status: live ? share.status : share.status === 'active' ? 'expired' : share.status,
+    sealed_to_fingerprint: share.sealedToFingerprint,
+    expires_at: share.expiresAt,
+    views_left: live ? share.viewLimit - share.views : 0,
+    from: share.createdBy.name,
+    organisation: null,
+  };
+};
+
+/**
+ * POST /share/open: hands the ciphertext to the recipient's browser and counts the view; the last
+ * allowed view destroys the ciphertext in the same transaction as its `share.revealed` and
+ * `share.purged` entries, so two racing opens of a one-view share cannot both succeed.
+ */
+export const openShare = async (deps: ShareDeps, token: string | undefined) => {
+  let share = await shareOfToken(deps, token);
+  for (let race = 1; ; race++) {
+    if (!isShareLive(share)) throw gone('This share has already been opened or destroyed.');
+    if (expiredByTime(deps, share)) throw gone('This share has expired.');
+    const envelope = await deps.shares.envelope(share.id);
+    if (!envelope) throw gone('This share has already been opened or destroyed.');
+    const at = deps.clock.now().toISOString();
+    const after = viewed(share, at);
+    const actor: Actor = { type: 'subject', label: 'share recipient' };
+    const last = after.status !== 'active';
+    const entries = [shareAuditEntry(after, actor, 'share.revealed', { views: after.views, view_limit: after.viewLimit })];
+    if (last) entries.push(shareAuditEntry(after, actor, 'share.purged', { reason: 'view_limit_reached' }));
+    try {
+      await deps.shares.update(share, after, entries, last);
+      return { envelope, share: { sealed_to_fingerprint: after.sealedToFingerprint, views_left: after.viewLimit - after.views, destroyed: last } };
+    } catch (error) {
+      if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
+      share = (await deps.shares.get(share.id)) ?? share;
+    }
+  }
+};
+
+/**
+ * Ends a live share and destroys its ciphertext (expiry, a trusted ticket close, the member);
+ * answers the share as it now is, or null when it had already ended. An expiry that is not yet
+ * due does nothing (an early or repeated trigger).
+ */
+export const endShare = async (
+  deps: ShareDeps,
+  shareId: string,
+  reason: ShareEndReason,
+  actor: Actor = SYSTEM_ACTOR,
+  details: Record<string, unknown> = {},
+): Promise<Share | null> => {
+  let share = await deps.shares.get(shareId);
+  for (let race = 1; ; race++) {
+    if (!share || !isShareLive(share)) return null;
+    if (reason === 'expired' && !expiredByTime(deps, share)) return null;
+    const after = ended(share, deps.clock.now().toISOString(), reason);
+    const type = reason === 'expired' ? 'share.expired' : 'share.purged';
+    try {
+      await deps.shares.update(share, after, [shareAuditEntry(after, actor, type, { reason, ...details })], true);
+      if (reason !== 'expired') await deps.scheduler?.cancel(share.id).catch(() => undefined);
+      return after;
+    } catch (error) {
+      if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
+      share = await deps.shares.get(shareId);
+    }
+  }
+};
+
+/** The sweep's part for shares: expires every live share already due. */
+export const sweepDueShares = async (deps: ShareDeps, onFailure: (error: unknown, shareId: string) => void) => {
+  let expired = 0;
+  let failed = 0;
+  for (const id of await deps.shares.dueBy(deps.clock.now())) {
+    try {
+      if (await endShare(deps, id, 'expired')) expired++;
+    } catch (error) {
+      failed++;
+      onFailure(error, id);
+    }
+  }
+  return { expired, failed };
+};
+
+export const shareViewOf = toShareView;

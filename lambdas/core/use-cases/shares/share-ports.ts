@@ -1,0 +1,25 @@
+import type { Clock } from '../../clock.ts';
+import type { AuditEntry, AuditEntryInput, ExpiryScheduler } from '../../ports.ts';
+import type { PublicUrls } from '../../request-view.ts';
+import type { Share } from '../../share.ts';
+
+export interface ShareRepository {
+  get(shareId: string): Promise<Share | null>;
+  findByLinkTokenHash(tokenHash: string): Promise<Share | null>;
+  envelope(shareId: string): Promise<object | null>;
+  /** The share, its ciphertext, its link token's hash and the `share.created` entry, in one transaction. */
+  create(share: Share, linkTokenHash: string, envelope: object, audit: AuditEntryInput): Promise<AuditEntry>;
+  /** Replaces `before` with `after` if unchanged meanwhile (else WriteConflict), deleting the ciphertext when `purgeMaterial`, with the entries. */
+  update(before: Share, after: Share, entries: AuditEntryInput[], purgeMaterial: boolean): Promise<AuditEntry>;
+  list(orgId: string, limit: number, cursor?: string): Promise<{ items: Share[]; nextCursor: string | null }>;
+  findByTicket(orgId: string, ref: string): Promise<Share[]>;
+  dueBy(now: Date, limit?: number): Promise<string[]>;
+}
+
+export interface ShareDeps {
+  shares: ShareRepository;
+  clock: Clock;
+  urls: PublicUrls;
+  /** Arms the share's expiry (the same one-time triggers as requests, told apart by id). */
+  scheduler?: ExpiryScheduler;
+}

@@ -1,0 +1,19 @@
+import { createShare } from '#core/use-cases/shares/create-share.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { lazyHandler } from '../api-handler.ts';
+import { json } from '../responses.ts';
+import { sessionHandler } from './session-handler.ts';
+
+/** POST /app/api/shares: stores the ciphertext the member's browser sealed; the link is shown once. */
+export const createHandler = (deps: AppDeps) =>
+  sessionHandler(
+    deps,
+    async ({ caller, body }) => {
+      const result = await createShare(deps, caller, body);
+      return json(201, result, { Location: `${deps.urls.appUrl}/app/api/shares/${result.share.id}` });
+    },
+    { idempotent: { secretFields: ['link'] } },
+  );
+
+export const handler = lazyHandler(() => createHandler(wiring()));

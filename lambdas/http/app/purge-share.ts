@@ -1,0 +1,12 @@
+import { purgeMemberShare } from '#core/use-cases/shares/member-shares.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { lazyHandler } from '../api-handler.ts';
+import { json } from '../responses.ts';
+import { pathIdOf, sessionHandler } from './session-handler.ts';
+
+/** POST /app/api/shares/{id}/purge: destroys a live share before it is opened. */
+export const createHandler = (deps: AppDeps) =>
+  sessionHandler(deps, async ({ caller, event }) => json(200, await purgeMemberShare(deps, caller, pathIdOf(event, 'share'))));
+
+export const handler = lazyHandler(() => createHandler(wiring()));

@@ -1,0 +1,27 @@
+import type { Context } from 'aws-lambda';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { errorResponse } from '../responses.ts';
+import type { ApiEvent, ApiResult } from '../types.ts';
+
+/**
+ * GET /.well-known/jwks.json: every certificate signing key ever used (RFC 7517), the current one
+ * first, retired ones marked `retired_at` and kept, so a certificate verifies for years. Public and
+ * cacheable for a few minutes: a rotation shows within that time.
+ */
+export const createHandler = (deps: Pick<AppDeps, 'signer' | 'logger'>) => async (_event: ApiEvent, _context?: Context): Promise<ApiResult> => {
+  try {
+    const jwks = await deps.signer.jwks();
+    return {
+      statusCode: 200,
+      headers: { 'Content-Type': 'application/jwk-set+json', 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' },
+      body: JSON.stringify(jwks),
+    };
+  } catch (error) {
+    deps.logger.error('signing keys could not be read', { errorName: (error as Error)?.name });
+    return errorResponse(error);
+  }
+};
+
+let built: ReturnType<typeof createHandler> | undefined;
+export const handler = (event: ApiEvent, context: Context) => (built ??= createHandler(wiring()))(event, context);

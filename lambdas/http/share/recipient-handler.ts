@@ -1,0 +1,15 @@
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import type { AppDeps } from '../../app-deps.ts';
+import { respond } from '../middleware/respond.ts';
+import { json } from '../responses.ts';
+import type { ApiEvent, ApiLambda, ApiResult, ApiState } from '../types.ts';
+
+/**
+ * The share recipient's endpoints: errors as everywhere, the share's link token in `X-Share-Token`
+ * (the page reads it from its own path; the private key in the fragment never leaves the browser).
+ */
+export const recipientHandler = (deps: AppDeps, run: (token: string | undefined) => Promise<unknown>): ApiLambda =>
+  middy<ApiEvent, ApiResult, Error, Context, ApiState>()
+    .use(respond(deps.logger))
+    .handler(async (event) => json(200, await run(event.headers?.['x-share-token']), { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }));

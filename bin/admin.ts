@@ -9,9 +9,10 @@ import { COMMANDS, UsageError, type Command, type Flags } from './admin/commands
 import { openTarget } from './admin/target.ts';
 import { WEBHOOK_COMMANDS } from './admin/webhook-commands.ts';
 import { INTEGRATION_COMMANDS } from './admin/integration-commands.ts';
+import { SIGNING_COMMANDS } from './admin/signing-commands.ts';
 
-/** Every command, the directory ones and the webhook ones. */
-const ALL_COMMANDS: Record<string, Command> = { ...COMMANDS, ...WEBHOOK_COMMANDS, ...INTEGRATION_COMMANDS };
+/** Every command: directory, webhook, integration and signing-key ones. */
+const ALL_COMMANDS: Record<string, Command> = { ...COMMANDS, ...WEBHOOK_COMMANDS, ...INTEGRATION_COMMANDS, ...SIGNING_COMMANDS };
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 

@@ -54,6 +54,12 @@ export interface ApiFunctionsProps {
   expiry: ExpiryScheduling;
   /** The key that seals integration secrets: the functions of SEALED_SECRET_ROUTES may open them. */
   sealing: { readonly environment: Readonly<Record<string, string>>; grantOpen(fn: lambda.IFunction): void };
+  /** The certificate signing keys: SIGNING_ROUTES may sign, KEY_PUBLISHING_ROUTES read public keys. */
+  signing: {
+    readonly environment: Readonly<Record<string, string>>;
+    grantSign(fn: lambda.IFunction): void;
+    grantReadPublicKeys(fn: lambda.IFunction): void;
+  };
   /** How long function logs are kept. */
   logRetention?: logs.RetentionDays;
 }
@@ -99,6 +105,12 @@ export const PURGE_SCHEDULING_ROUTES: readonly string[] = ['markTicketStatus', '
 /** The routes that open sealed integration secrets: the inbound URLs check a shared header or signature. */
 export const SEALED_SECRET_ROUTES: readonly string[] = ['inboundTicketStatus', 'inboundTicketTrigger'];
 
+/** The routes that sign custody certificates (one function: the certificate handler). */
+export const SIGNING_ROUTES: readonly string[] = ['requestCertificate', 'shareCertificate', 'appRequestCertificate', 'appShareCertificate'];
+
+/** The route that publishes the signing keys' public halves (and registers the stack's key when none is). */
+export const KEY_PUBLISHING_ROUTES: readonly string[] = ['jwks'];
+
 /** Entries that serve the built pages: no table, no secrets, the web build beside the handler. */
 export const isStaticEntry = (entry: string) => entry.startsWith('lambdas/http/static/');
 /** Where the static function finds the built pages, relative to its task root (read by lambdas/http/static/serve.ts). */
@@ -132,7 +144,7 @@ export class ApiFunctions extends Construct {
     const retention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     const byRoute = new Map<string, NodejsFunction>();
     const routes = routeList();
-    for (const [list, names] of Object.entries({ SCHEDULING_ROUTES, PURGE_SCHEDULING_ROUTES, SEALED_SECRET_ROUTES })) {
+    for (const [list, names] of Object.entries({ SCHEDULING_ROUTES, PURGE_SCHEDULING_ROUTES, SEALED_SECRET_ROUTES, SIGNING_ROUTES, KEY_PUBLISHING_ROUTES })) {
       for (const name of names) {
         if (!routes.some((route) => route.name === name)) throw new Error(`${list} names ${name}, which is not in the route table`);
       }
@@ -143,6 +155,8 @@ export class ApiFunctions extends Construct {
       const schedules = group.routes.some((route) => SCHEDULING_ROUTES.includes(route.name));
       const purges = group.routes.some((route) => PURGE_SCHEDULING_ROUTES.includes(route.name));
       const opensSecrets = group.routes.some((route) => SEALED_SECRET_ROUTES.includes(route.name));
+      const signs = group.routes.some((route) => SIGNING_ROUTES.includes(route.name));
+      const publishesKeys = group.routes.some((route) => KEY_PUBLISHING_ROUTES.includes(route.name));
       if (isStatic && schedules) throw new Error(`${group.entry}: a static entry cannot schedule expiries`);
       const sends = new Set(group.routes.flatMap((route) => route.sends ?? []));
       const part = new Construct(this, group.id);
@@ -158,9 +172,12 @@ export class ApiFunctions extends Construct {
               ...(schedules ? props.expiry.schedulingEnvironment : {}),
               ...(purges ? props.expiry.purgeSchedulingEnvironment : {}),
               ...(opensSecrets ? props.sealing.environment : {}),
+              ...(signs || publishesKeys ? props.signing.environment : {}),
               ...loggingEnvironment,
             },
-        bundling: isStatic ? staticBundling() : undefined,
+        bundling: isStatic ? staticBundling() : signs ? certificateBundling() : undefined,
+        // Rendering a PDF is the heaviest work any API function does.
+        memorySize: signs ? 512 : undefined,
       });
       if (!isStatic) props.table.grantReadWriteData(fn);
       if (sends.has('email')) grantEmail(fn, props.appEnvironment.EMAIL_FROM_ADDRESS);
@@ -168,6 +185,8 @@ export class ApiFunctions extends Construct {
       if (schedules) props.expiry.grantScheduling(fn);
       if (purges) props.expiry.grantPurgeScheduling(fn);
       if (opensSecrets) props.sealing.grantOpen(fn);
+      if (signs) props.signing.grantSign(fn);
+      else if (publishesKeys) props.signing.grantReadPublicKeys(fn);
 
       for (const route of group.routes) {
         // A function of its own keeps the route id it always had; shared ones name each route.
@@ -245,6 +264,9 @@ const staticBundling = (): BundlingOptions => {
   };
 };
 
+/** The certificate function: the usual bundle; the PDF renderer's needs are met by certificateBundling's options. */
+const certificateBundling = (): BundlingOptions => ({ ...BUNDLING });
+
 const loggingEnvironment = { LOG_LEVEL: 'INFO', POWERTOOLS_SERVICE_NAME: SERVICE_NAME };
 
 export interface HandlerFunctionOptions {
@@ -256,6 +278,8 @@ export interface HandlerFunctionOptions {
   timeout?: Duration;
   /** Default BUNDLING. */
   bundling?: BundlingOptions;
+  /** Default 256 MB. */
+  memorySize?: number;
 }
 
 /**
@@ -283,7 +307,7 @@ export const handlerFunction = (scope: Construct, options: HandlerFunctionOption
     depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
     runtime: lambda.Runtime.NODEJS_22_X,
     architecture: lambda.Architecture.ARM_64,
-    memorySize: 256,
+    memorySize: options.memorySize ?? 256,
     timeout: options.timeout ?? Duration.seconds(10),
     description: truncate(options.description, 256),
     environment: options.environment,

@@ -7,6 +7,7 @@ import { ApiFunctions } from './api-functions.ts';
 import { Expiry } from './expiry.ts';
 import { HandoffTable } from './table.ts';
 import { SealingKey } from './sealing.ts';
+import { CertificateSigningKey } from './signing.ts';
 import { Webhooks } from './webhooks.ts';
 
 export const DEFAULT_EMAIL_FROM = 'no-reply@example.com';
@@ -31,6 +32,7 @@ export class HandoffStack extends Stack {
   readonly expiry: Expiry;
   readonly webhooks: Webhooks;
   readonly sealing: SealingKey;
+  readonly signing: CertificateSigningKey;
 
   constructor(scope: Construct, id: string, props: HandoffStackProps = {}) {
     super(scope, id, props);
@@ -66,18 +68,25 @@ export class HandoffStack extends Stack {
     // The expiry worker is no API function: the API functions may name its ARN without a cycle.
     this.expiry = new Expiry(this, 'Expiry', { table: this.table.table, appEnvironment });
     this.sealing = new SealingKey(this, 'Sealing');
+    this.signing = new CertificateSigningKey(this, 'CertificateSigning');
     this.functions = new ApiFunctions(this, 'Routes', {
       httpApi: this.api,
       table: this.table.table,
       appEnvironment,
       expiry: this.expiry,
       sealing: this.sealing,
+      signing: this.signing,
     });
 
     this.webhooks = new Webhooks(this, 'Webhooks', { table: this.table.table, appEnvironment });
 
     new CfnOutput(this, 'ApiUrl', { value: baseUrl, description: 'The API root ({base_url})' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName });
+    new CfnOutput(this, 'SigningKeyArn', {
+      value: this.signing.key.keyArn,
+      description: 'KMS key signing custody certificates (npm run admin -- rotate-signing-key ... --signing-key-tag <SigningKeyTag>)',
+    });
+    new CfnOutput(this, 'SigningKeyTag', { value: this.signing.environment.SIGNING_KEY_TAG, description: 'The tag every signing key of this stack carries' });
     new CfnOutput(this, 'SealingKeyArn', {
       value: this.sealing.key.keyArn,
       description: 'KMS key sealing integration secrets (npm run admin -- set-integration ... --kms-key <this>)',

@@ -17,6 +17,7 @@ import { bundleSizes } from './bundle-sizes.ts';
 import { drainReport, fanOutReport, measureBacklogDrain, measureFanOut, type DrainResult, type FanOutResult } from './fan-out.ts';
 import { formatMs, measure, type Measurement } from './stats.ts';
 import { inboundReport, measureInbound, type InboundResult } from './inbound.ts';
+import { certificateReport, measureCertificates, type CertificateResult } from './certificates.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'ERROR';
@@ -39,6 +40,8 @@ const FANOUT_EVENTS = Number(process.env.BENCH_FANOUT_EVENTS ?? 1000) || 0;
  * that keeps up.
  */
 const FANOUT_CONCURRENCY = Number(process.env.BENCH_FANOUT_CONCURRENCY ?? CONCURRENCY);
+/** Custody certificate issue times (0 skips them). */
+const CERTIFICATES = (process.env.BENCH_CERTIFICATES ?? '1') !== '0';
 /** Closing posts timed to the credential's destruction (0 skips the inbound webhook figures). */
 const INBOUND_PURGES = Number(process.env.BENCH_INBOUND_PURGES ?? 200);
 
@@ -234,6 +237,16 @@ const run = async (dynamo: RunningDynamo) => {
       await inboundDynamo.stop();
     }
   }
+  // Certificates on an engine of their own too.
+  let certificates: CertificateResult | null = null;
+  if (CERTIFICATES) {
+    const certificateDynamo = await startDynamoLocal();
+    try {
+      certificates = await measureCertificates({ dynamoEndpoint: certificateDynamo.endpoint, iterations: ITERATIONS, total: TOTAL, concurrency: CONCURRENCY });
+    } finally {
+      await certificateDynamo.stop();
+    }
+  }
   const sizes = await bundleSizes();
 
   const line = (cells: string[], widths: number[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
@@ -261,9 +274,10 @@ const run = async (dynamo: RunningDynamo) => {
   if (fanOut) for (const text of fanOutReport(fanOut, rawTransact)) console.log(text);
   if (drain) for (const text of drainReport(drain)) console.log(text);
   if (inbound) for (const text of inboundReport(inbound)) console.log(text);
-  console.log('\nLambda bundles (esbuild, minified ESM, as the stack builds them):');
-  for (const { name, bytes } of sizes) {
-    console.log(`  ${name.padEnd(18)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB${bytes > BUNDLE_LIMIT_BYTES ? '  OVER 1 MB' : ''}`);
+  if (certificates) for (const text of certificateReport(certificates)) console.log(text);
+  console.log('\nLambda bundles (esbuild, minified ESM, as the stack builds them; one per handler entry, named by its routes):');
+  for (const { name, bytes, pdfRenderer } of sizes) {
+    console.log(`  ${name.padEnd(18)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB${pdfRenderer ? '  carries the PDF renderer' : ''}${bytes > BUNDLE_LIMIT_BYTES ? '  OVER 1 MB' : ''}`);
   }
   const getRatio = results[0][0].p50 / results[0][1].p50;
   console.log(`\nGET /v1/requests/{id} p50 is ${getRatio.toFixed(2)}x a raw GetItem p50 (target: within 4x).`);

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { systemClock, type Clock } from '#core/clock.ts';
 import type { ExpiryScheduler, PurgeScheduler } from '#core/ports.ts';
 import type { SecretSealer } from '#core/sealing.ts';
+import type { SigningKeyCustody } from '#core/signing-keys.ts';
 import { createHandler as createExpireWorker } from '#workers/expire.ts';
 import { createHandler as createPurgeWorker } from '#workers/purge.ts';
 import { createHandler as createSweepWorker } from '#workers/sweep.ts';
@@ -58,6 +59,8 @@ export interface LocalServiceOptions {
   purgeScheduler?: PurgeScheduler;
   /** Default: the key file `<dataDir>/sealing.key` (made at first start), or a key in memory without a data folder. */
   sealer?: SecretSealer;
+  /** Default: the key files under `<dataDir>/signing-keys/` (the first made at start), or keys in memory without a data folder. */
+  signingCustody?: SigningKeyCustody;
   /**
    * Outbound webhooks (default on): the stream poller reads the table's stream into the fan-out,
    * a timer queue feeds the delivery worker, and the delivery sweep runs every minute.
@@ -135,7 +138,9 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     scheduler: options.scheduler ?? timers ?? undefined,
     purgeScheduler: options.purgeScheduler ?? purgeTimers ?? undefined,
     sealer,
-    signingCustody: options.dataDir ? KeyFileSigningCustody.inFolder(join(options.dataDir, SIGNING_KEYS_FOLDER)) : KeyFileSigningCustody.inMemory(),
+    signingCustody:
+      options.signingCustody ??
+      (options.dataDir ? KeyFileSigningCustody.inFolder(join(options.dataDir, SIGNING_KEYS_FOLDER)) : KeyFileSigningCustody.inMemory()),
     db,
     clock,
   });

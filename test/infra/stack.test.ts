@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FALLBACK_ENTRY, routeList, type Route } from '../../lambdas/http/routes.ts';
 import { INDEXES, indexList, TABLE_KEYS, TTL_ATTRIBUTE } from '../../lambdas/store/table.ts';
 import { WEB_ASSET_NAMES } from '../../web/build.ts';
-import { isStaticEntry, PURGE_SCHEDULING_ROUTES, REPO_ROOT, SCHEDULING_ROUTES, SEALED_SECRET_ROUTES, WEB_ASSETS_DIR } from '../../lib/api-functions.ts';
+import {
+  isStaticEntry,
+  KEY_PUBLISHING_ROUTES,
+  PURGE_SCHEDULING_ROUTES,
+  REPO_ROOT,
+  SCHEDULING_ROUTES,
+  SEALED_SECRET_ROUTES,
+  SIGNING_ROUTES,
+  WEB_ASSETS_DIR,
+} from '../../lib/api-functions.ts';
 import { EXPIRE_ENTRY, PURGE_ENTRY, SWEEP_ENTRY } from '../../lib/expiry.ts';
 import { DEFAULT_EMAIL_FROM, HandoffStack } from '../../lib/handoff-stack.ts';
 import { DELIVER_ENTRY, DELIVERY_SWEEP_ENTRY, FAN_OUT_ENTRY } from '../../lib/webhooks.ts';
@@ -22,6 +31,8 @@ import { DELIVER_ENTRY, DELIVERY_SWEEP_ENTRY, FAN_OUT_ENTRY } from '../../lib/we
 const SYNTH_TIMEOUT = 180_000;
 /** Lambda has no hard limit this low; ours is a cold-start budget (see lib/api-functions.ts). */
 const BUNDLE_LIMIT_BYTES = 1_000_000;
+/** The certificate function alone carries the PDF renderer and its standard fonts. */
+const CERTIFICATE_BUNDLE_LIMIT_BYTES = 2_500_000;
 
 type Json = Record<string, any>;
 
@@ -101,7 +112,15 @@ const dataEntries = () => entries().filter((entry) => !isStaticEntry(entry));
 const schedulingRoutes = () => routeList().filter((route) => SCHEDULING_ROUTES.includes(route.name));
 const purgeSchedulingRoutes = () => routeList().filter((route) => PURGE_SCHEDULING_ROUTES.includes(route.name));
 const sealedSecretRoutes = () => routeList().filter((route) => SEALED_SECRET_ROUTES.includes(route.name));
-const sealingKeyId = () => onlyId('AWS::KMS::Key');
+/** The two KMS keys: the symmetric one sealing integration secrets, the Ed25519 one signing certificates. */
+const kmsKeyIdBySpec = (spec: string | undefined) => {
+  const found = ofType('AWS::KMS::Key').filter(([, key]) => key.Properties.KeySpec === spec);
+  expect(found, `KMS key of spec ${spec}`).toHaveLength(1);
+  return found[0]![0];
+};
+const sealingKeyId = () => kmsKeyIdBySpec(undefined);
+const signingKeyId = () => kmsKeyIdBySpec('ECC_NIST_EDWARDS25519');
+const signingRoutes = () => routeList().filter((route) => SIGNING_ROUTES.includes(route.name));
 const sendersOf = (channel: 'email' | 'sms') => new Set(routeList().filter((route) => route.sends?.includes(channel)).map(functionIdOf));
 
 /** The worker functions, by their (unique) handler description. */
@@ -228,9 +247,9 @@ describe('HTTP API', () => {
     }
   });
 
-  it('serves the four page routes from one static function', () => {
+  it('serves the five page routes from one static function', () => {
     const pages = routeList().filter((route) => isStaticEntry(route.entry));
-    expect(pages.map(routeKeyOf).sort()).toEqual(['GET /app', 'GET /app/{path+}', 'GET /assets/{file}', 'GET /r/{token}']);
+    expect(pages.map(routeKeyOf).sort()).toEqual(['GET /app', 'GET /app/{path+}', 'GET /assets/{file}', 'GET /r/{token}', 'GET /s/{token}']);
     expect(new Set(pages.map(functionIdOf)).size).toBe(1);
   });
 
@@ -314,6 +333,7 @@ describe('functions', () => {
         ...(has(SCHEDULING_ROUTES) ? schedulingEnvironment() : {}),
         ...(has(PURGE_SCHEDULING_ROUTES) ? { PURGE_FUNCTION_ARN: arn(purgeFunctionId()) } : {}),
         ...(has(SEALED_SECRET_ROUTES) ? { SEALING_KEY_ID: arn(sealingKeyId()) } : {}),
+        ...(has(SIGNING_ROUTES) || has(KEY_PUBLISHING_ROUTES) ? { SIGNING_KEY_ARN: arn(signingKeyId()), SIGNING_KEY_TAG: 'handoff-custody-signing=HandoffTest' } : {}),
       });
     }
   });
@@ -558,7 +578,7 @@ describe('expiry', () => {
     const openers = new Set(sealedSecretRoutes().map((route) => roleIdOfFunction(functionIdOf(route))));
     expect(openers.size).toBe(SEALED_SECRET_ROUTES.length);
     for (const [roleId] of ofType('AWS::IAM::Role')) {
-      const statements = statementsOfRole(roleId).filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
+      const statements = statementsOfRole(roleId).filter((s) => actionsOf(s).some((a) => a === 'kms:Decrypt'));
       expect(statements, roleId).toEqual(
         openers.has(roleId)
           ? [
@@ -580,6 +600,41 @@ describe('expiry', () => {
     expect(key.Properties.EnableKeyRotation).toBe(true);
     expect(key.DeletionPolicy).toBe('Retain');
     expect(template.findOutputs('SealingKeyArn').SealingKeyArn.Value).toEqual(arn(sealingKeyId()));
+  });
+
+  it('signs certificates with an Ed25519 KMS key that outlives the stack, tagged so rotated keys share its rights', () => {
+    const key = resources[signingKeyId()]!;
+    expect(key.Properties.KeyUsage).toBe('SIGN_VERIFY');
+    expect(key.DeletionPolicy).toBe('Retain');
+    expect(key.Properties.Tags).toEqual([{ Key: 'handoff-custody-signing', Value: 'HandoffTest' }]);
+    expect(template.findOutputs('SigningKeyArn').SigningKeyArn.Value).toEqual(arn(signingKeyId()));
+  });
+
+  it('lets only the certificate function sign (pure Ed25519, by tag), and the key-publishing one read public keys', () => {
+    const signers = new Set(signingRoutes().map((route) => roleIdOfFunction(functionIdOf(route))));
+    expect(signers.size).toBe(1);
+    const publishers = new Set(routeList().filter((route) => KEY_PUBLISHING_ROUTES.includes(route.name)).map((route) => roleIdOfFunction(functionIdOf(route))));
+    const tagged = { 'aws:ResourceTag/handoff-custody-signing': 'HandoffTest' };
+    const keys = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':kms:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':key/*']] };
+    const readPublicKeys = { Sid: 'ReadSigningPublicKeys', Effect: 'Allow', Action: 'kms:GetPublicKey', Resource: keys, Condition: { StringEquals: tagged } };
+    for (const [roleId] of ofType('AWS::IAM::Role')) {
+      const statements = statementsOfRole(roleId).filter((s) => actionsOf(s).some((a) => a === 'kms:Sign' || a === 'kms:GetPublicKey'));
+      const expected = signers.has(roleId)
+        ? [
+            {
+              Sid: 'SignCustodyCertificates',
+              Effect: 'Allow',
+              Action: 'kms:Sign',
+              Resource: keys,
+              Condition: { StringEquals: { ...tagged, 'kms:SigningAlgorithm': 'ED25519_SHA_512', 'kms:MessageType': 'RAW' } },
+            },
+            readPublicKeys,
+          ]
+        : publishers.has(roleId)
+          ? [readPublicKeys]
+          : [];
+      expect(statements, roleId).toEqual(expected);
+    }
   });
 
   it('keeps paths (link tokens, inbound URL secrets) out of the access log', () => {
@@ -792,7 +847,17 @@ describe('bundles', () => {
       sizes[name] = statSync(file).size;
     }
     console.info('bundle sizes (bytes):', sizes);
-    for (const [name, size] of Object.entries(sizes)) expect(size, name).toBeLessThan(BUNDLE_LIMIT_BYTES);
+    const certificateFunction = signingRoutes().map((route) => route.name).join('+');
+    for (const [name, size] of Object.entries(sizes)) {
+      expect(size, name).toBeLessThan(name === certificateFunction ? CERTIFICATE_BUNDLE_LIMIT_BYTES : BUNDLE_LIMIT_BYTES);
+    }
+  });
+
+  it('carry the PDF renderer in the certificate function only', () => {
+    const certificateFunction = functionIdOf(signingRoutes()[0]!);
+    for (const { name, functionId } of bundles()) {
+      expect(readFileSync(bundleOf(functionId), 'utf8').includes('PDFKit'), name).toBe(functionId === certificateFunction);
+    }
   });
 
   it('start with the createRequire banner and leave the AWS SDK to the runtime', () => {

@@ -7,6 +7,7 @@ import { normaliseIdentityKey } from '../../lambdas/core/fingerprint.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import type { ExpiryScheduler, PurgeScheduler } from '../../lambdas/core/ports.ts';
 import type { SecretSealer } from '../../lambdas/core/sealing.ts';
+import type { SigningKeyCustody } from '../../lambdas/core/signing-keys.ts';
 import { SCOPES, type Plan, type Scope } from '../../lambdas/core/model.ts';
 import { startLocalService, type LocalService } from '../../lambdas/local/local-service.ts';
 import { generateKeyPairSync } from 'node:crypto';
@@ -57,6 +58,8 @@ export const startTestService = async (
     purgeScheduler?: PurgeScheduler;
     /** Seals integration secrets; default a key in memory (pass a key file's sealer to share it with the CLI). */
     sealer?: SecretSealer;
+    /** Keeps the certificate signing keys; default keys in memory (pass a key folder's custody to share it with the CLI). */
+    signingCustody?: SigningKeyCustody;
     /** The local webhook pipeline (stream poller, timer queue, delivery worker); off by default. */
     webhooks?: boolean;
     /** Lets webhooks go to loopback receivers; off by default. */
@@ -73,6 +76,7 @@ export const startTestService = async (
     scheduler: options.scheduler,
     purgeScheduler: options.purgeScheduler,
     sealer: options.sealer,
+    signingCustody: options.signingCustody,
     webhooks: options.webhooks ?? false,
     allowLoopbackWebhooks: options.allowLoopbackWebhooks ?? false,
     announce: () => undefined,

@@ -93,7 +93,10 @@ export const SCHEDULING_ROUTES: readonly string[] = [
   'completeRequest',
   'subjectSubmit',
   'appComplete',
-  // A ticket status completes or revokes (cancelling the expiry); the trigger creates (arming it).
+  // A share arms its expiry when made, and cancels it when its creator destroys it.
+  'appCreateShare',
+  'appPurgeShare',
+  // A ticket status completes or revokes (cancelling the expiry) and destroys shares; the trigger creates (arming it).
   'markTicketStatus',
   'inboundTicketStatus',
   'inboundTicketTrigger',

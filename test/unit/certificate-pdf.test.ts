@@ -1,0 +1,254 @@
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import PDFDocument from 'pdfkit';
+import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { describe, expect, it } from 'vitest';
+import type { CertificateChainEntry, CustodyFact, SignedCertificate } from '../../lambdas/core/custody/document.ts';
+import { extractEmbeddedCertificate, extractEmbeddedFiles } from '../../lambdas/core/custody/pdf-attachment.ts';
+import { certificateFileName, renderCertificatePdf } from '../../lambdas/http/certificates/render-pdf.ts';
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+// ---- A plausible certificate (signature value is not checked here; rendering only) ----
+const ORG_ID = 'org_01JQ7ZV3M2K8Y4T6R0P9N5B1C3';
+const ORG_NAME = 'Northwind IT Services – Zürich';
+const REQUEST_ID = 'req_01JQ80A7XH5V9W3N2M4K6P8R0T';
+const SHARE_ID = 'shr_01JQ80C2D4F6G8H0J2K4M6N8P0';
+const KID = 'Xq3f0cR1v8nJt2bW6yZp4LkHs9dAeMuG7oTiQ5xC0vE';
+
+type Step = [type: string, event: string, actor: CustodyFact['actor'], reason: string | null];
+const ada = { type: 'member', label: 'Ada Lovelace' };
+const subject = { type: 'subject', label: 'Zoë Ångström' };
+const system = { type: 'system', label: null };
+const REQUEST_STEPS: Step[] = [
+  ['request.created', 'created', ada, null],
+  ['request.opened', 'opened', subject, null],
+  ['subject.email_code_sent', 'email code sent', system, null],
+  ['subject.verified', 'subject verified', subject, null],
+  ['request.submitted', 'submitted', subject, null],
+  ['request.revealed', 'revealed', ada, null],
+  ['ticket.status_received', 'ticket status received', { type: 'integration', label: 'Zendesk' }, 'solved'],
+  ['request.completed', 'completed', system, 'ticket closed'],
+];
+const SHARE_STEPS: Step[] = [
+  ['share.created', 'created', ada, null],
+  ['share.revealed', 'revealed', { type: 'recipient', label: null }, null],
+  ['share.purged', 'purged', system, 'view limit reached'],
+];
+
+/** `factCount` facts: the steps in order, a long timeline repeating the middle ones. */
+const makeCertificate = (kind: 'request' | 'share', factCount: number): SignedCertificate => {
+  const steps = kind === 'request' ? REQUEST_STEPS : SHARE_STEPS;
+  const middle = steps.slice(1, -1);
+  const plan = factCount <= steps.length ? steps : [steps[0], ...Array.from({ length: factCount - 2 }, (_, i) => middle[i % middle.length]), steps[steps.length - 1]];
+  const entries: CertificateChainEntry[] = [];
+  const timeline: CustodyFact[] = [];
+  let prevHash = sha256('earlier entries');
+  plan.forEach(([type, event, actor, reason], i) => {
+    const seq = 1041 + i * 3;
+    const at = new Date(Date.UTC(2026, 2, 9, 9, 14 + i * 7, 31)).toISOString();
+    const content = {
+      orgId: ORG_ID,
+      seq,
+      type,
+      occurredAt: at,
+      prevHash,
+      actor: { ...actor, id: null },
+      clientId: 'cli_01JQ7ZW0',
+      requestId: kind === 'request' ? REQUEST_ID : null,
+      ...(kind === 'share' && { shareId: SHARE_ID }),
+      data: reason ? { details: { reason } } : {},
+    };
+    const hash = sha256(JSON.stringify(content));
+    entries.push({ seq, type, occurred_at: at, prev_hash: prevHash, hash, content });
+    timeline.push({ event, at, seq, type, actor, reason });
+    prevHash = hash;
+  });
+  const last = timeline[timeline.length - 1];
+  const common = {
+    format: 'service-custody/v1' as const,
+    certificate_id: 'cert_01JQ81B5S7T9V1W3X5Y7Z9A1B3',
+    issued_at: '2026-03-09T17:02:44.512Z',
+    issuer: { name: 'Credential Handoff', app_url: 'https://handoff.example.com', jwks_url: 'https://api.handoff.example.com/.well-known/jwks.json' },
+    final: true,
+    organisation: { id: ORG_ID, name: ORG_NAME },
+    client: { id: 'cli_01JQ7ZW0', name: 'Contoso Pharmaceuticals' },
+    ticket: { ref: 'INC-20417', external_id: '20417', integration_id: 'int_01', url: 'https://northwind.zendesk.com/agent/tickets/20417' },
+    timeline,
+    destruction: { destroyed: true, at: last.at, reason: last.reason, seq: last.seq },
+    chain: { organisation_id: ORG_ID, head: { seq: last.seq + 12, hash: sha256('head') }, entries },
+    signature: { alg: 'Ed25519', kid: KID, value: 'c2lnbmF0dXJlLW5vdC1jaGVja2VkLWhlcmU' },
+  };
+  if (kind === 'share') {
+    return {
+      ...common,
+      subject_kind: 'share',
+      share: {
+        id: SHARE_ID,
+        status: 'purged',
+        created_by: { membership_id: 'mem_01JQ7ZX1', name: 'Ada Lovelace', email: 'ada@northwind.example' },
+        sealed_to: { fingerprint: sha256('one-time key') },
+        view_limit: 1,
+        views: 1,
+        expires_at: '2026-03-16T09:14:31.000Z',
+      },
+    };
+  }
+  return {
+    ...common,
+    subject_kind: 'request',
+    request: {
+      id: REQUEST_ID,
+      status: 'completed',
+      subject_name: 'Zoë Ångström',
+      requester: { membership_id: 'mem_01JQ7ZX1', name: 'Ada Lovelace', email: 'ada@northwind.example' },
+      recipients: [
+        { membership_id: 'mem_01JQ7ZX1', label: 'Ada Lovelace (laptop)', fingerprint: sha256('ada key') },
+        { membership_id: 'mem_01JQ7ZX9', label: 'Grace Hopper', fingerprint: sha256('grace key') },
+      ],
+      commitment: { value: sha256('commitment'), computed_by: 'browser' },
+    },
+  };
+};
+
+/** The JSON as a service might serve it; non-ASCII included so "byte-identical" means something. */
+const servedJson = (certificate: SignedCertificate) => `${JSON.stringify(certificate, null, 2)}\n`;
+
+// ---- Reading the PDF back with an independent reader (pdf.js) ----
+const standardFontDataUrl = join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts/');
+
+const readPdf = async (pdf: Buffer) => {
+  const document = await getDocument({ data: new Uint8Array(pdf), standardFontDataUrl, verbosity: VerbosityLevel.ERRORS, isEvalSupported: false }).promise;
+  const pages: string[] = [];
+  for (let n = 1; n <= document.numPages; n++) {
+    const content = await (await document.getPage(n)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  const attachments = (await document.getAttachments()) as Record<string, { filename: string; content: Uint8Array }> | null;
+  await document.destroy();
+  return { pages, text: pages.join('\n'), attachments };
+};
+
+const squeezed = (text: string) => text.replace(/\s+/g, '');
+
+describe('renderCertificatePdf', () => {
+  it('renders a request certificate with every fact a person needs and the JSON attached', async () => {
+    const certificate = makeCertificate('request', 8);
+    if (certificate.subject_kind !== 'request') throw new Error('fixture');
+    expect(certificate.timeline).toHaveLength(8);
+    const json = servedJson(certificate);
+    const pdf = await renderCertificatePdf(certificate, json);
+
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const embedded = extractEmbeddedCertificate(pdf);
+    expect(Buffer.from(embedded, 'utf8').equals(Buffer.from(json, 'utf8'))).toBe(true);
+
+    const { pages, text, attachments } = await readPdf(pdf);
+    // pdf.js, reading independently, finds the same one attachment under the same name.
+    expect(Object.values(attachments ?? {}).map((file) => file.filename)).toEqual([certificateFileName(certificate)]);
+    expect(Buffer.from(Object.values(attachments!)[0].content).toString('utf8')).toBe(json);
+
+    expect(text).toContain('Custody certificate');
+    expect(text).toContain(ORG_NAME);
+    expect(text).toContain(REQUEST_ID);
+    expect(text).toContain('Zoë Ångström');
+    expect(text).toContain('INC-20417');
+    expect(text).toContain(KID);
+    expect(text).toContain('Ed25519');
+    expect(text).toContain('verify-custody-certificate');
+    expect(text).toContain(certificate.issuer.jwks_url);
+    const flat = squeezed(text);
+    for (const recipient of certificate.request.recipients) expect(flat).toContain(recipient.fingerprint);
+    expect(flat).toContain(certificate.request.commitment.value);
+    expect(flat).toContain(sha256(json));
+    expect(flat).toContain(certificate.chain.head.hash);
+    for (const fact of certificate.timeline) {
+      expect(text.toLowerCase()).toContain(fact.event.toLowerCase());
+      expect(text).toContain(String(fact.seq));
+    }
+    expect(text).toContain('ticket closed');
+    expect(pages[0]).toContain(`Page 1 of ${pages.length}`);
+  });
+
+  it('shows a share certificate with the fingerprint of the key it was sealed to', async () => {
+    const certificate = makeCertificate('share', 3);
+    if (certificate.subject_kind !== 'share') throw new Error('fixture');
+    const json = servedJson(certificate);
+    const pdf = await renderCertificatePdf(certificate, json);
+    expect(extractEmbeddedCertificate(pdf)).toBe(json);
+    const { text } = await readPdf(pdf);
+    expect(text).toContain(SHARE_ID);
+    expect(squeezed(text)).toContain(certificate.share.sealed_to.fingerprint);
+    for (const fact of certificate.timeline) expect(text.toLowerCase()).toContain(fact.event);
+    expect(text).toContain('view limit reached');
+  });
+
+  it('breaks a long timeline across pages and numbers them', async () => {
+    const certificate = makeCertificate('request', 60);
+    expect(certificate.timeline).toHaveLength(60);
+    const json = servedJson(certificate);
+    const pdf = await renderCertificatePdf(certificate, json);
+    expect(extractEmbeddedCertificate(pdf)).toBe(json);
+    const { pages, text } = await readPdf(pdf);
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages[1]).toContain(`Page 2 of ${pages.length}`);
+    // Every fact's chain seq appears: no row was lost at a page break.
+    for (const fact of certificate.timeline) expect(text).toContain(String(fact.seq));
+  });
+
+  it('gives the same bytes for the same inputs', async () => {
+    const certificate = makeCertificate('request', 8);
+    const json = servedJson(certificate);
+    const [a, b] = await Promise.all([renderCertificatePdf(certificate, json), renderCertificatePdf(certificate, json)]);
+    expect(a.equals(b)).toBe(true);
+  });
+});
+
+// ---- Extraction errors, on PDFs made with pdfkit's Node build (no certificate renderer involved) ----
+const plainPdf = (attach: Array<{ name: string; body: string }> = [], compress = true) =>
+  new Promise<Buffer>((resolve) => {
+    const doc = new PDFDocument({ compress, info: { CreationDate: new Date('2026-01-01T00:00:00Z') } });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    for (const file of attach) doc.file(Buffer.from(file.body, 'utf8'), { name: file.name, type: 'application/json' });
+    doc.text('Not a certificate');
+    doc.end();
+  });
+
+describe('extractEmbeddedCertificate', () => {
+  it('refuses what is not a PDF', () => {
+    expect(() => extractEmbeddedCertificate(Buffer.from('{"format":"service-custody/v1"}'))).toThrow(/Not a PDF/);
+    expect(() => extractEmbeddedCertificate(new Uint8Array())).toThrow(/Not a PDF/);
+  });
+
+  it('says so when a PDF has no attachment', async () => {
+    const pdf = await plainPdf();
+    expect(extractEmbeddedFiles(pdf)).toEqual([]);
+    expect(() => extractEmbeddedCertificate(pdf)).toThrow(/no embedded certificate/);
+  });
+
+  it('names the other attachments when none is JSON', async () => {
+    const pdf = await plainPdf([{ name: 'notes.txt', body: 'hello' }]);
+    expect(() => extractEmbeddedCertificate(pdf)).toThrow(/no embedded certificate.*notes\.txt/);
+  });
+
+  it('refuses a PDF carrying several JSON files', async () => {
+    const pdf = await plainPdf([
+      { name: 'a.json', body: '{"a":1}' },
+      { name: 'b.json', body: '{"b":2}' },
+    ]);
+    expect(extractEmbeddedFiles(pdf).map((file) => file.name)).toEqual(['a.json', 'b.json']);
+    expect(() => extractEmbeddedCertificate(pdf)).toThrow(/2 embedded \.json files/);
+  });
+
+  it('reads uncompressed attachments and notices a damaged one', async () => {
+    const pdf = await plainPdf([{ name: 'c.json', body: '{"name":"Grüße"}' }], false);
+    expect(extractEmbeddedCertificate(pdf)).toBe('{"name":"Grüße"}');
+    const damaged = Buffer.from(pdf);
+    const at = damaged.indexOf('"name"');
+    damaged.write('"nome"', at, 'latin1');
+    expect(() => extractEmbeddedCertificate(damaged)).toThrow(/damaged/);
+  });
+});

@@ -24,7 +24,7 @@ export interface Route {
 const handlerFile = (name: string) => `lambdas/http/handlers/${name}.ts`;
 const subjectFile = (name: string) => `lambdas/http/subject/${name}.ts`;
 /** One function serves every certificate route, so only it bundles the PDF renderer. */
-const CERTIFICATE_ENTRY = 'lambdas/http/certificates/handler.ts';
+export const CERTIFICATE_ENTRY = 'lambdas/http/certificates/handler.ts';
 
 export const ROUTES = {
   ping: { name: 'ping', method: 'GET', path: '/v1/ping', scope: 'any', entry: handlerFile('ping') },

@@ -141,12 +141,17 @@ describe('createRequest: the happy path', () => {
         actor: { type: 'api', label: 'Helpdesk integration' },
         justification: JUSTIFICATION,
         details: {},
+        // The sealing facts the custody certificate states: public keys' fingerprints and the
+        // commitment over them (a hash anyone holding the public keys can compute), never a secret.
+        custody: {
+          recipients: requests.created[0].request.recipients.map((r) => ({ membership_id: r.membershipId, label: r.label, fingerprint: r.fingerprint })),
+          commitment: { value: result.commit, computed_by: 'server' },
+        },
       },
     });
     const text = JSON.stringify(audit);
     expect(text).not.toContain(result.link_without_fragment);
     expect(text).not.toContain(`"${result.challenge_code}"`);
-    expect(text).not.toContain(result.commit);
   });
 
   it('gives no challenge code when the mode needs none', async () => {

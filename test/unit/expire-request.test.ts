@@ -434,7 +434,7 @@ describe('workers', () => {
     seed(live('submitted', { id: '01hrequest0000000000000002' }));
     clock.set('2025-03-12T00:00:00.000Z');
     const sweep = createSweepWorker({ requests, clock, urls: URLS, logger, directory: { getOrganisation: async () => null } });
-    expect(await sweep()).toEqual({ expired: 2, purged: 0, failed: 0 });
-    expect(logged).toEqual([{ level: 'info', message: 'expiry sweep', extra: { expired: 2, purged: 0, failed: 0 } }]);
+    expect(await sweep()).toEqual({ expired: 2, purged: 0, failed: 0, sharesExpired: 0 });
+    expect(logged).toEqual([{ level: 'info', message: 'expiry sweep', extra: { expired: 2, purged: 0, failed: 0, sharesExpired: 0 } }]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute, routeList, ROUTES, FALLBACK_ENTRY } from '../../lambdas/http/routes.ts';
+import { CERTIFICATE_ENTRY, matchRoute, routeList, ROUTES, FALLBACK_ENTRY } from '../../lambdas/http/routes.ts';
 
 const ID = '01hrequest0000000000000001';
 
@@ -30,9 +30,16 @@ describe('route table', () => {
     const rows = routeList();
     expect(new Set(rows.map((r) => r.name)).size).toBe(rows.length);
     expect(new Set(rows.map((r) => `${r.method} ${r.path}`)).size).toBe(rows.length);
-    const apiEntries = rows.filter((r) => r.path.startsWith('/v1/')).map((r) => r.entry);
+    // One function per API row, but for the certificate routes, which share the one function that carries the PDF renderer.
+    const apiEntries = rows.filter((r) => r.path.startsWith('/v1/') && r.entry !== CERTIFICATE_ENTRY).map((r) => r.entry);
     expect(new Set(apiEntries).size).toBe(apiEntries.length);
     for (const entry of apiEntries) expect(entry).toMatch(/^lambdas\/http\/handlers\/[a-z-]+\.ts$/);
+    expect(rows.filter((r) => r.entry === CERTIFICATE_ENTRY).map((r) => r.path).sort()).toEqual([
+      '/app/api/requests/{id}/certificate',
+      '/app/api/shares/{id}/certificate',
+      '/v1/requests/{id}/certificate',
+      '/v1/shares/{id}/certificate',
+    ]);
     expect(FALLBACK_ENTRY).toBe('lambdas/http/handlers/fallback.ts');
   });
 
@@ -41,6 +48,7 @@ describe('route table', () => {
       if (route.path.startsWith('/v1/')) expect(route.scope).not.toMatch(/^(link|session|public)$/);
       if (route.path.startsWith('/subject/')) expect(route.scope).toBe('link');
       if (route.path.startsWith('/inbound/')) expect(route.scope).toBe('url_secret');
+      if (route.path.startsWith('/share/')) expect(route.scope).toBe('share_link');
       if (route.path.startsWith('/app/api/') && !/sign-in|session$/.test(route.path)) expect(route.scope).toBe('session');
     }
   });

@@ -4,9 +4,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 /**
- * Builds the browser side: the subject's link page and the member application, each a TypeScript
- * entry bundled by esbuild (WebCrypto code and `canonicalize` included) into one ES module, the
- * style sheet, and the two HTML shells that load them from /assets/.
+ * Builds the browser side: the subject's link page, the member application and a share's recipient
+ * page, each a TypeScript entry bundled by esbuild (WebCrypto code and `canonicalize` included)
+ * into one ES module, the style sheet, and the three HTML shells that load them from /assets/.
  *
  * Used two ways: in memory by the static handler when it runs locally (lambdas/http/static/serve.ts),
  * and as a CLI that writes the files to a folder for the deployed function:
@@ -19,7 +19,7 @@ export interface WebAsset {
 }
 
 /** The file names the build produces; the static handler serves nothing else. */
-export const WEB_ASSET_NAMES = ['subject.html', 'app.html', 'subject.js', 'app.js', 'styles.css'] as const;
+export const WEB_ASSET_NAMES = ['subject.html', 'app.html', 'share.html', 'subject.js', 'app.js', 'share.js', 'styles.css'] as const;
 
 const WEB_ROOT = dirname(fileURLToPath(import.meta.url));
 
@@ -37,6 +37,7 @@ export const buildWebAssets = async (): Promise<Map<string, WebAsset>> => {
     entryPoints: {
       subject: join(WEB_ROOT, 'subject/main.ts'),
       app: join(WEB_ROOT, 'app/main.ts'),
+      share: join(WEB_ROOT, 'share/main.ts'),
       styles: join(WEB_ROOT, 'styles.css'),
     },
     outdir: join(WEB_ROOT, 'dist'),
@@ -58,7 +59,7 @@ export const buildWebAssets = async (): Promise<Map<string, WebAsset>> => {
     const name = file.path.slice(file.path.lastIndexOf('/') + 1);
     assets.set(name, { contentType: contentTypeOf(name), body: file.text });
   }
-  for (const page of ['subject.html', 'app.html']) {
+  for (const page of ['subject.html', 'app.html', 'share.html']) {
     const folder = page.replace('.html', '');
     assets.set(page, { contentType: contentTypeOf(page), body: await readFile(join(WEB_ROOT, folder, 'index.html'), 'utf8') });
   }

@@ -275,6 +275,88 @@ const main = async () => {
       await rita.waitForFunction(() => document.querySelector('.badge')?.textContent === 'Completed');
     }, rita);
 
+    // --- Custody certificates and the Verify page -----------------------------------------------
+    let certificate = '';
+    await step('app: the ended request offers its certificate', async () => {
+      await rita.waitForSelector('#download-certificate-json');
+      certificate = await rita.evaluate(async (id) => (await fetch(`/app/api/requests/${id}/certificate?format=json`)).text(), requestId);
+      if (!certificate.includes('service-custody/v1')) throw new Error('no certificate JSON');
+    }, rita);
+    await step('app: verify page, valid', async () => {
+      await rita.click('a[href="/app/verify"]');
+      await rita.waitForSelector('#certificate-file');
+      await rita.setInputFiles('#certificate-file', { name: `custody-certificate-${requestId}.json`, mimeType: 'application/json', buffer: Buffer.from(certificate) });
+      await rita.waitForSelector('#verify-result[data-valid="true"]');
+      await rita.evaluate(() => window.scrollTo(0, 0));
+      await shot(rita, 'app-verify-valid');
+    }, rita);
+    await step('app: verify page, a changed byte', async () => {
+      const changed = certificate.replace(/"subject_name":"Jane Doe"/, '"subject_name":"Jane Dot"');
+      if (changed === certificate) throw new Error('nothing to change');
+      await rita.setInputFiles('#certificate-file', { name: 'custody-certificate-edited.json', mimeType: 'application/json', buffer: Buffer.from(changed) });
+      await rita.waitForSelector('#verify-result[data-valid="false"]');
+      await rita.evaluate(() => window.scrollTo(0, 0));
+      await shot(rita, 'app-verify-invalid');
+    }, rita);
+
+    // --- A share: made in the app, opened by someone outside -------------------------------------
+    let shareLink = '';
+    await step('app: new share', async () => {
+      await rita.click('a[href="/app/shares"]');
+      await rita.waitForSelector('#new-share');
+      await rita.click('#new-share');
+      await rita.waitForSelector('#share-form');
+      await rita.fill('#share-credential', 'Fr0nt-desk-WiFi-2026!');
+      await rita.fill('#share-label', 'Wi-Fi for the Acme front desk');
+      await rita.fill('#share-ticket', 'T-4712');
+      await rita.selectOption('#share-expiry', '10080');
+      await shot(rita, 'app-share-new');
+    }, rita);
+    await step('app: the share link, shown once', async () => {
+      await rita.press('#share-ticket', 'Enter');
+      await rita.waitForSelector('#share-link');
+      shareLink = await rita.inputValue('#share-link');
+      if (!/\/s\/[\w-]{43}#[\w-]{43}\.[\w-]{43}\.[\w-]{43}$/.test(shareLink)) throw new Error(`link ${shareLink}`);
+      await rita.evaluate(() => window.scrollTo(0, 0));
+      await shot(rita, 'app-share-created');
+    }, rita);
+    const recipient = await (await context()).newPage();
+    consoleOf(recipient, 'recipient');
+    await step('share: the recipient page before opening', async () => {
+      await recipient.goto(shareLink);
+      await recipient.waitForSelector('#share-describe');
+      if (recipient.url().includes('#')) throw new Error('the key stayed in the address bar');
+      await shot(recipient, 'share-describe');
+    }, recipient);
+    await step('share: opened, last view', async () => {
+      await recipient.click('#open');
+      await recipient.waitForSelector('#share-destroyed');
+      await recipient.click('#toggle-credential');
+      await shot(recipient, 'share-opened');
+    }, recipient);
+    await step('share: the link again', async () => {
+      await recipient.goto('about:blank');
+      await recipient.goto(shareLink);
+      await recipient.waitForSelector('#share-gone');
+      await shot(recipient, 'share-gone');
+    }, recipient);
+    await step('app: shares list and detail', async () => {
+      await rita.click('a[href="/app/shares"]');
+      await rita.click('#new-share');
+      await rita.waitForSelector('#share-form');
+      await rita.fill('#share-credential', 'nas-admin-0ne-t1me');
+      await rita.fill('#share-label', 'Backup NAS admin for Bo');
+      await rita.selectOption('#share-views', '3');
+      await rita.click('#create-share');
+      await rita.waitForSelector('#share-link');
+      await rita.click('a[href="/app/shares"]');
+      await rita.waitForSelector('#shares');
+      await shot(rita, 'app-shares');
+      await rita.click('#shares a[data-share-id]:text("Wi-Fi for the Acme front desk")');
+      await rita.waitForSelector('#download-certificate-json');
+      await shot(rita, 'app-share-detail');
+    }, rita);
+
     // --- A replaced key, approved by an admin ---------------------------------------------------
     const tom = await (await context()).newPage();
     consoleOf(tom, 'tom');

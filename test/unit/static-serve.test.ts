@@ -150,7 +150,7 @@ describe('asset sources', () => {
     expect(fromEnv.get('app.html')?.body).toBe(built.get('app.html')!.body);
     await expect(defaultAssetSource({ LAMBDA_TASK_ROOT: join(folder, 'nowhere') })()).rejects.toThrow();
     const inMemory = await defaultAssetSource({})();
-    expect([...inMemory.keys()].sort()).toEqual(['app.html', 'app.js', 'styles.css', 'subject.html', 'subject.js']);
+    expect([...inMemory.keys()].sort()).toEqual(['app.html', 'app.js', 'share.html', 'share.js', 'styles.css', 'subject.html', 'subject.js']);
   }, 60_000);
 });
 

@@ -40,7 +40,7 @@ describe('web build', () => {
   });
 
   it('HTML shells load only same-origin assets, declare English and carry a skip link and live regions', () => {
-    for (const [page, script] of [['subject.html', '/assets/subject.js'], ['app.html', '/assets/app.js']] as const) {
+    for (const [page, script] of [['subject.html', '/assets/subject.js'], ['app.html', '/assets/app.js'], ['share.html', '/assets/share.js']] as const) {
       const html = assets.get(page)!.body;
       expect(html).toContain('<html lang="en">');
       expect(html).toContain(`<script type="module" src="${script}"></script>`);

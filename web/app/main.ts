@@ -6,7 +6,8 @@
  *
  * Routes: /app/sign-in (also the emailed link /app/sign-in#token=…), /app and /app/requests (my
  * requests), /app/requests/<id> (detail, audit trail, reveal, complete), /app/key (set up or
- * import my key), /app/members (owners and admins: approve replaced keys).
+ * import my key), /app/members (owners and admins: approve replaced keys), /app/shares… (shares,
+ * web/app/pages/shares.ts), /app/verify (certificates, also signed out: web/app/pages/verify.ts).
  *
  * Stable hooks for automated tests:
  *   #status, #error                     live regions (role="status" / role="alert")
@@ -17,7 +18,7 @@
  *              import form #import-file #import-backup #import-passphrase #import-key;
  *              #register-key when this browser's key is not the registered one
  *   requests:  #requests (table), each row's link a[data-request-id="<id>"]
- *   detail:    #request-facts, #audit (list, li[data-type]), #reveal, #complete;
+ *   detail:    #request-facts, #audit (list, li[data-type]), #reveal, #complete, #certificate (ended);
  *              after reveal #revealed: #revealed-credential #toggle-credential #copy-credential
  *              #revealed-note, #revealed-attachments a[download]
  *   members:   #members (table), #approve-<membershipId>
@@ -26,7 +27,11 @@ import { open, openAttachment, type Envelope, type SealedAttachment } from '../c
 import { exportBackup, fingerprintOf, generateIdentityPair, importBackup, lockPrivateKey, type KeyBackup } from '../crypto/identity.ts';
 import { ApiFailure, call, messageOf } from '../shared/api.ts';
 import { busy, byId, clearMessages, facts, field, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../shared/dom.ts';
+import { certificateSection } from './certificate-download.ts';
+import type { AppContext } from './context.ts';
 import { loadKey, saveKey, type StoredKey } from './keystore.ts';
+import { newSharePage, shareDetailPage, sharesPage } from './pages/shares.ts';
+import { verifyPage } from './pages/verify.ts';
 
 // --- Shapes of the answers ---------------------------------------------------------------------
 
@@ -95,8 +100,8 @@ interface Revealed {
 const session: { me: Me | null } = { me: null };
 
 const get = <T>(path: string) => call<T>('GET', path);
-const post = <T>(path: string, body?: unknown) =>
-  call<T>('POST', path, { body, headers: session.me ? { 'X-CSRF-Token': session.me.csrf_token } : {} });
+const post = <T>(path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  call<T>('POST', path, { body, headers: { ...headers, ...(session.me ? { 'X-CSRF-Token': session.me.csrf_token } : {}) } });
 
 const refreshMe = async () => {
   session.me = await get<Me>('/app/api/me');
@@ -144,7 +149,22 @@ const ROUTES: Array<[RegExp, Page, string]> = [
   [/^\/app\/requests\/([0-9a-z]{26})\/?$/, (match) => detailPage(match[1]), 'requests'],
   [/^\/app\/key\/?$/, () => keyPage(), 'key'],
   [/^\/app\/members\/?$/, () => membersPage(), 'members'],
+  [/^\/app\/shares\/?$/, () => sharesPage(app), 'shares'],
+  [/^\/app\/shares\/new\/?$/, () => newSharePage(app), 'shares'],
+  [/^\/app\/shares\/([0-9a-z]{26})\/?$/, (match) => shareDetailPage(app, match[1]), 'shares'],
+  [/^\/app\/verify\/?$/, () => verifyPage(app), 'verify'],
 ];
+/** Pages that also work signed out. */
+const PUBLIC_PAGE = /^\/app\/verify\/?$/;
+
+/** What the page modules (web/app/pages/) get: calls, navigation, re-rendering. */
+const app: AppContext = {
+  get,
+  post,
+  navigate: (path, options) => navigate(path, options),
+  render: (options) => render(options),
+  member: () => session.me?.member ?? null,
+};
 
 let renderCount = 0;
 
@@ -164,9 +184,12 @@ const render = async (options: { focus?: boolean; keepMessages?: boolean } = {})
   try {
     if (!session.me) await refreshMe();
   } catch (error) {
-    if (error instanceof ApiFailure && error.status === 401) return navigate('/app/sign-in', { replace: true, keepMessages: true, focus: !!options.focus });
-    replaceChildren(content(), h('h1', {}, 'Credential Handoff'), h('p', {}, 'The service could not be reached.'));
-    return sayError(messageOf(error));
+    const signedOut = error instanceof ApiFailure && error.status === 401;
+    if (signedOut && !PUBLIC_PAGE.test(location.pathname)) return navigate('/app/sign-in', { replace: true, keepMessages: true, focus: !!options.focus });
+    if (!signedOut) {
+      replaceChildren(content(), h('h1', {}, 'Credential Handoff'), h('p', {}, 'The service could not be reached.'));
+      return sayError(messageOf(error));
+    }
   }
   const route = ROUTES.map(([pattern, page, section]) => [pattern.exec(location.pathname), page, section] as const).find(([match]) => match);
   forgetRevealed(/^\/app\/requests\/([0-9a-z]{26})\/?$/.exec(location.pathname)?.[1] ?? null);
@@ -221,6 +244,8 @@ const renderNav = (current: string | null) => {
       {},
       item('/app/requests', 'My requests', 'requests'),
       item('/app/key', 'My key', 'key'),
+      item('/app/shares', 'Shares', 'shares'),
+      item('/app/verify', 'Verify', 'verify'),
       isAdmin() ? item('/app/members', 'Members', 'members') : null,
       h('li', { class: 'who' }, `${session.me.member.name ?? session.me.member.email ?? ''} · ${session.me.organisation.name}`),
       h('li', {}, signOut),
@@ -604,6 +629,7 @@ const detailPage = async (id: string) => {
   if (request.status === 'submitted' && !isRecipient) {
     actions.prepend(h('p', {}, 'You are not a recipient of this request, so you cannot open its credential.'));
   }
+  const ended = ['completed', 'revoked', 'expired'].includes(request.status);
 
   const shown = revealed.get(id);
   return h(
@@ -632,6 +658,7 @@ const detailPage = async (id: string) => {
     ]),
     actions,
     shown ? revealedSection(shown) : null,
+    ended ? certificateSection('requests', request.id) : null,
     h(
       'section',
       { 'aria-labelledby': 'audit-heading' },

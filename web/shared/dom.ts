@@ -83,3 +83,17 @@ export const focusHeading = (heading: HTMLElement) => {
   heading.setAttribute('tabindex', '-1');
   heading.focus();
 };
+
+/** A SHA-256 hex fingerprint in groups of four, for reading aloud and comparing by eye. */
+export const fingerprintCode = (fingerprint: string, id?: string) =>
+  h('code', { class: 'fingerprint', id: id ?? null }, fingerprint.match(/.{1,4}/g)?.join(' ') ?? fingerprint);
+
+/** Copies `text`, then says so in the live region (or how to copy by hand when the browser refuses). */
+export const copyText = async (text: string, done: string) => {
+  try {
+    await navigator.clipboard.writeText(text);
+    say(done);
+  } catch {
+    sayError('Your browser did not allow copying. Select the text and copy it by hand.');
+  }
+};

@@ -15,20 +15,29 @@ export const findMemberShare = async (deps: ShareDeps, caller: MemberCaller, sha
   return share;
 };
 
+/**
+ * The share as a member should see it now: one past its expiry is expired, even in the minutes
+ * before the expiry trigger or the sweep has destroyed it (the recipient's link already refuses it).
+ */
+const asSeenNow = (deps: ShareDeps, share: Share) =>
+  toShareView(share.status === 'active' && Date.parse(share.expiresAt) <= deps.clock.now().getTime() ? { ...share, status: 'expired' } : share);
+
 /** GET /app/api/shares: the member's own shares (all of them for owners and admins), newest first. */
 export const listMemberShares = async (deps: ShareDeps, caller: MemberCaller) => {
   const { items } = await deps.shares.list(caller.org.id, MEMBER_SHARE_WINDOW);
   const visible = items.filter((share) => share.createdBy.membershipId === caller.member.id || isManager(caller.member));
-  return { object: 'list' as const, data: visible.map(toShareView) };
+  return { object: 'list' as const, data: visible.map((share) => asSeenNow(deps, share)) };
 };
 
 export const readMemberShare = async (deps: ShareDeps, caller: MemberCaller, shareId: string) =>
-  toShareView(await findMemberShare(deps, caller, shareId));
+  asSeenNow(deps, await findMemberShare(deps, caller, shareId));
 
 /** POST /app/api/shares/{id}/purge: the creator (or a manager) destroys a live share before it is opened. */
 export const purgeMemberShare = async (deps: ShareDeps, caller: MemberCaller, shareId: string) => {
   const share = await findMemberShare(deps, caller, shareId);
   if (share.status !== 'active') throw illegalTransition('This share has already ended.');
-  const after = await endShare(deps, share.id, 'purged_by_member', memberActor(caller.member));
+  // Past its expiry, the share ends as expired (what it is), not as destroyed by the member.
+  const reason = Date.parse(share.expiresAt) <= deps.clock.now().getTime() ? 'expired' : 'purged_by_member';
+  const after = await endShare(deps, share.id, reason, memberActor(caller.member));
   return toShareView(after ?? (await findMemberShare(deps, caller, shareId)));
 };

@@ -29,7 +29,6 @@ export const describeShare = async (deps: ShareDeps, token: string | undefined) 
     expires_at: share.expiresAt,
     views_left: live ? share.viewLimit - share.views : 0,
     from: share.createdBy.name,
-    organisation: null,
   };
 };
 

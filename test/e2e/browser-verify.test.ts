@@ -1,0 +1,170 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../support/test-service.ts';
+
+/**
+ * Custody certificates in headless Chromium: a request goes the whole way (the subject submits in
+ * a browser, the member reveals and completes), the member downloads its certificate from the
+ * request's page, and the Verify page checks it in the browser: the genuine JSON and PDF are
+ * Valid, a copy with one changed byte is Not valid with a reason. The page also works signed out.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
+
+const OWNER_EMAIL = 'vera@verify.example';
+const ORG_NAME = 'Verify MSP';
+
+let service: TestService;
+let browser: Browser;
+let member: BrowserContext;
+let memberPage: Page;
+let apiKey: string;
+
+const launch = () =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+
+const latestSignInLink = () => {
+  const messages = readdirSync(service.outboxDir)
+    .sort()
+    .map((file) => JSON.parse(readFileSync(join(service.outboxDir, file), 'utf8')))
+    .filter((message) => message.purpose === 'sign_in');
+  return /(http\S+\/app\/sign-in#token=\S+)/.exec(messages.pop().text)![1];
+};
+
+const download = async (page: Page, selector: string) => {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  return { name: file.suggestedFilename(), bytes: readFileSync((await file.path())!) };
+};
+
+const upload = async (page: Page, name: string, mimeType: string, buffer: Buffer) => {
+  await page.evaluate(() => document.getElementById('verify-result')?.remove());
+  await page.setInputFiles('#certificate-file', { name, mimeType, buffer });
+  await page.waitForSelector('#verify-result');
+  return page.getAttribute('#verify-result', 'data-valid');
+};
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  service = await startTestService();
+  const org = await service.admin.createOrganisation({ name: ORG_NAME, plan: 'team' });
+  await service.admin.addMember({ orgId: org.id, name: 'Vera Owner', email: OWNER_EMAIL, role: 'owner' });
+  apiKey = await service.createKey(org.id, { name: 'Verify test key' });
+  browser = await launch();
+  member = await browser.newContext();
+  memberPage = await member.newPage();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+describe.skipIf(!haveChromium)('the Verify page', () => {
+  let json: Buffer;
+  let pdf: Buffer;
+  let requestId = '';
+
+  it('an ended request offers its certificate as JSON and PDF', async () => {
+    await memberPage.goto(`${service.appUrl}/app/sign-in`);
+    await memberPage.fill('#email', OWNER_EMAIL);
+    await memberPage.click('#sign-in');
+    await memberPage.waitForSelector('#check-email');
+    await memberPage.goto(latestSignInLink());
+    await memberPage.waitForSelector('#sign-out');
+    await memberPage.goto(`${service.appUrl}/app/key`);
+    await memberPage.fill('#passphrase', 'a long passphrase for tests');
+    await memberPage.fill('#passphrase-confirm', 'a long passphrase for tests');
+    await memberPage.click('#create-key');
+    await memberPage.waitForSelector('#backup-json', { state: 'attached' });
+    await memberPage.waitForFunction(() => document.querySelector('#key-status')?.textContent?.includes('Verified'));
+
+    const created = await service.call('POST', '/requests', {
+      key: apiKey,
+      body: { subject_name: 'Jane Doe', justification: 'Router admin password', recipients: [OWNER_EMAIL], verification_mode: 'none' },
+    });
+    expect(created.status, created.text).toBe(201);
+    requestId = created.body.request.id;
+
+    const subject = await browser.newContext();
+    const subjectPage = await subject.newPage();
+    await subjectPage.goto(created.body.link);
+    await subjectPage.waitForSelector('#credential');
+    await subjectPage.fill('#credential', 'router-admin-Pa55');
+    await subjectPage.click('#submit');
+    await subjectPage.waitForSelector('#submitted');
+    await subject.close();
+
+    await memberPage.goto(`${service.appUrl}/app/requests/${requestId}`);
+    await memberPage.waitForSelector('#reveal');
+    expect(await memberPage.locator('#certificate').count()).toBe(0); // not ended yet
+    await memberPage.click('#reveal');
+    await memberPage.waitForSelector('#revealed-credential');
+    await memberPage.click('#complete');
+    await memberPage.waitForSelector('#download-certificate-json');
+
+    const fromJson = await download(memberPage, '#download-certificate-json');
+    expect(fromJson.name).toBe(`custody-certificate-${requestId}.json`);
+    json = fromJson.bytes;
+    expect(JSON.parse(json.toString('utf8'))).toMatchObject({ subject_kind: 'request', final: true, request: { id: requestId, status: 'completed' } });
+    const fromPdf = await download(memberPage, '#download-certificate-pdf');
+    expect(fromPdf.name).toBe(`custody-certificate-${requestId}.pdf`);
+    pdf = fromPdf.bytes;
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  }, 120_000);
+
+  it('says Valid for the genuine JSON and PDF, and Not valid, with the reason, for a changed byte', async () => {
+    await memberPage.click('#nav a[href="/app/verify"]');
+    await memberPage.waitForSelector('#certificate-file');
+    // The file input is reached by keyboard.
+    for (let presses = 0; presses < 40 && (await memberPage.evaluate(() => document.activeElement?.id)) !== 'certificate-file'; presses++) {
+      await memberPage.keyboard.press('Tab');
+    }
+    expect(await memberPage.evaluate(() => document.activeElement?.id)).toBe('certificate-file');
+
+    expect(await upload(memberPage, 'certificate.json', 'application/json', json)).toBe('true');
+    const facts = await memberPage.textContent('#certificate-facts');
+    expect(facts).toContain(ORG_NAME);
+    expect(facts).toContain(`Request ${requestId}`);
+    expect(facts).toContain('Yes: it had ended');
+    expect(await memberPage.textContent('#verify-summary')).toContain(`request ${requestId}`);
+    const kid = JSON.parse(json.toString('utf8')).signature.kid;
+    expect(await memberPage.textContent('#verify-key')).toBe(kid);
+    const events = await memberPage.locator('#certificate-timeline tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-type')));
+    expect(events).toEqual(expect.arrayContaining(['request.created', 'request.submitted', 'request.revealed', 'request.completed']));
+
+    const changed = Buffer.from(json);
+    const at = changed.indexOf(ORG_NAME);
+    changed[at + ORG_NAME.length - 1] = 'Q'.charCodeAt(0); // "Verify MSP" → "Verify MSQ"
+    expect(await upload(memberPage, 'changed.json', 'application/json', changed)).toBe('false');
+    expect(await memberPage.textContent('#verify-reason')).toContain('signature does not verify');
+    expect(await memberPage.textContent('#verify-result h2')).toContain('Not valid');
+
+    expect(await upload(memberPage, 'certificate.pdf', 'application/pdf', pdf)).toBe('true');
+    expect(await memberPage.textContent('#verify-result')).toContain('attached to the PDF');
+
+    expect(await upload(memberPage, 'notes.txt', 'text/plain', Buffer.from('not a certificate'))).toBe('false');
+    expect(await memberPage.textContent('#verify-reason')).toContain('not JSON');
+  }, 60_000);
+
+  it('works signed out, and reads the file without uploading it anywhere', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() !== 'GET') posts.push(request.url());
+    });
+    await page.goto(`${service.appUrl}/app/verify`);
+    await page.waitForSelector('#certificate-file');
+    expect(new URL(page.url()).pathname).toBe('/app/verify');
+    expect(await page.isVisible('#nav')).toBe(false);
+    expect(await upload(page, 'certificate.json', 'application/json', json)).toBe('true');
+    expect(posts).toEqual([]);
+    await context.close();
+  }, 60_000);
+});

@@ -6,6 +6,7 @@ import { parseJwks, verifyCertificate } from '../../lambdas/core/custody/verify.
 import { makeShareKey, sealShare } from '../../web/crypto/share-key.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
 import { scanTable, startTestService, type TestService } from '../support/test-service.ts';
+import { runVerifier, withOneByteChanged } from '../support/verifier-cli.ts';
 
 /**
  * Shares in headless Chromium: a member makes a share in the app (by keyboard), another person
@@ -203,6 +204,15 @@ describe.skipIf(!haveChromium)('shares in a browser', () => {
     const pdf = await download(memberPage, '#download-certificate-pdf');
     expect(pdf.name).toBe(`custody-certificate-${shareId}.pdf`);
     expect(pdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+    // The published command accepts both, and refuses the JSON with one byte changed.
+    const accepted = await runVerifier([json.bytes], jwks);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.stdout).toMatch(new RegExp(`^valid: share ${shareId} `));
+    expect((await runVerifier([pdf.bytes], jwks, { pdf: true })).code).toBe(0);
+    const refused = await runVerifier([withOneByteChanged(json.bytes, json.bytes.indexOf('"issued_at"') + 20)], jwks);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^invalid: /);
   }, 60_000);
 
   it('refuses a link whose fragment is missing, damaged or another key, without opening the share', async () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/test-service.ts';
+import { runVerifier, withOneByteChanged } from '../support/verifier-cli.ts';
 
 /**
  * Custody certificates in headless Chromium: a request goes the whole way (the subject submits in
@@ -116,6 +117,17 @@ describe.skipIf(!haveChromium)('the Verify page', () => {
     expect(fromPdf.name).toBe(`custody-certificate-${requestId}.pdf`);
     pdf = fromPdf.bytes;
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+    // The published command accepts both, offline against the service's JWKS, and refuses a changed byte with a reason.
+    const jwks = await (await fetch(`${service.appUrl}/.well-known/jwks.json`)).json();
+    const accepted = await runVerifier([json], jwks);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.stdout).toMatch(new RegExp(`^valid: request ${requestId} .*\\(final\\)`));
+    const fromThePdf = await runVerifier([pdf], jwks, { pdf: true });
+    expect(fromThePdf.code, fromThePdf.stderr).toBe(0);
+    const refused = await runVerifier([withOneByteChanged(json, json.indexOf('"issued_at"') + 20)], jwks);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^invalid: .+: .+/);
   }, 120_000);
 
   it('says Valid for the genuine JSON and PDF, and Not valid, with the reason, for a changed byte', async () => {

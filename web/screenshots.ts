@@ -7,7 +7,8 @@
  * Needs Java (DynamoDB Local) and a Chromium (Debian: apt-get install chromium). It is a
  * walkthrough, not a test: each step logs what it saw and the script goes on where it can.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -281,6 +282,16 @@ const main = async () => {
       await rita.waitForSelector('#download-certificate-json');
       certificate = await rita.evaluate(async (id) => (await fetch(`/app/api/requests/${id}/certificate?format=json`)).text(), requestId);
       if (!certificate.includes('service-custody/v1')) throw new Error('no certificate JSON');
+    }, rita);
+    await step('app: the certificate as PDF, first page as PNG (needs pdftoppm from poppler-utils)', async () => {
+      const pdf = await rita.evaluate(async (id) => {
+        const bytes = new Uint8Array(await (await fetch(`/app/api/requests/${id}/certificate?format=pdf`)).arrayBuffer());
+        return Array.from(bytes);
+      }, requestId);
+      const file = join(dataDir, 'certificate.pdf');
+      writeFileSync(file, Buffer.from(pdf));
+      // -singlefile writes <prefix>.png for the first page only.
+      execFileSync('pdftoppm', ['-png', '-r', '80', '-singlefile', file, join(outDir, 'certificate-pdf')]);
     }, rita);
     await step('app: verify page, valid', async () => {
       await rita.click('a[href="/app/verify"]');

@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportPublicKey, fingerprintOf, generateIdentityPair } from '../../web/crypto/identity.ts';
+import { chromiumPresent, expectEveryControlNamed, latestSignInLink, launch } from '../support/browser.ts';
 import { scanTable, startTestService, type TestService } from '../support/test-service.ts';
 
 /**
@@ -13,9 +14,7 @@ import { scanTable, startTestService, type TestService } from '../support/test-s
  * with a file, the member reveals and completes. At each step no table item may hold the
  * credential, the file's content or a private key.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
+const haveChromium = chromiumPresent();
 
 const CREDENTIAL = 'C0rrect-Horse-Battery-Staple!42';
 const FILE_CONTENT = 'totally-secret-recovery-codes-6f1e';
@@ -25,12 +24,6 @@ let browser: Browser;
 let orgId: string;
 let apiKey: string;
 const ownerEmail = 'owner@browser.example';
-
-const launch = () =>
-  chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
 
 const tableText = async () => JSON.stringify(await scanTable(service));
 
@@ -43,20 +36,12 @@ const expectNoSecretsStored = async () => {
   expect(text).not.toMatch(/PRIVATE KEY|pkcs8|"d":"/);
 };
 
-const latestOutboxMessage = (purpose: string) => {
-  const messages = readdirSync(service.outboxDir)
-    .sort()
-    .map((file) => JSON.parse(readFileSync(join(service.outboxDir, file), 'utf8')));
-  return messages.filter((message) => message.purpose === purpose).pop();
-};
-
 const signIn = async (page: Page) => {
   await page.goto(`${service.appUrl}/app/sign-in`);
   await page.fill('#email', ownerEmail);
   await page.click('#sign-in');
   await page.waitForSelector('#check-email');
-  const link = /(http\S+\/app\/sign-in#token=\S+)/.exec(latestOutboxMessage('sign_in').text)![1];
-  await page.goto(link);
+  await page.goto(latestSignInLink(service.outboxDir));
   await page.waitForSelector('#sign-out');
 };
 
@@ -222,24 +207,3 @@ describe.skipIf(!haveChromium)('the handoff in a browser', () => {
     await expectEveryControlNamed(memberPage);
   }, 90_000);
 });
-
-/** Every visible form control has a label or an ARIA name; every button says what it does. */
-const expectEveryControlNamed = async (page: Page) => {
-  const unnamed = await page.evaluate(() => {
-    const visible = (el: Element) => (el as HTMLElement).offsetParent !== null;
-    const problems: string[] = [];
-    for (const control of Array.from(document.querySelectorAll('input, textarea, select'))) {
-      const input = control as HTMLInputElement;
-      if (!visible(input) || input.type === 'hidden') continue;
-      const named = (input.labels?.length ?? 0) > 0 || input.getAttribute('aria-label') || input.getAttribute('aria-labelledby');
-      if (!named) problems.push(`${control.tagName}#${control.id}`);
-    }
-    for (const button of Array.from(document.querySelectorAll('button, a[href]'))) {
-      if (visible(button) && !(button.textContent?.trim() || button.getAttribute('aria-label'))) problems.push(`${button.tagName}#${button.id}`);
-    }
-    if (!document.documentElement.lang) problems.push('html without lang');
-    if (!document.querySelector('h1')) problems.push('no h1');
-    return problems;
-  });
-  expect(unnamed).toEqual([]);
-};

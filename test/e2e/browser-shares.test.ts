@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJwks, verifyCertificate } from '../../lambdas/core/custody/verify.ts';
 import { makeShareKey, sealShare } from '../../web/crypto/share-key.ts';
+import { chromiumPresent, expectEveryControlNamed, latestSignInLink, launch, download } from '../support/browser.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
 import { scanTable, startTestService, type TestService } from '../support/test-service.ts';
 import { runVerifier, withOneByteChanged } from '../support/verifier-cli.ts';
@@ -14,9 +14,7 @@ import { runVerifier, withOneByteChanged } from '../support/verifier-cli.ts';
  * custody certificate downloads and verifies. A link whose fragment holds another key is refused
  * before anything is opened. The server never holds the credential or the one-time private key.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
+const haveChromium = chromiumPresent();
 
 const CREDENTIAL = 'Sh4red-VPN-passw0rd!for-Dana';
 const OWNER_EMAIL = 'olivia@shares.example';
@@ -28,26 +26,12 @@ let member: BrowserContext;
 let memberPage: Page;
 let api: MemberBrowser;
 
-const launch = () =>
-  chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-
-const latestSignInLink = () => {
-  const messages = readdirSync(service.outboxDir)
-    .sort()
-    .map((file) => JSON.parse(readFileSync(join(service.outboxDir, file), 'utf8')))
-    .filter((message) => message.purpose === 'sign_in');
-  return /(http\S+\/app\/sign-in#token=\S+)/.exec(messages.pop().text)![1];
-};
-
 const signIn = async (page: Page) => {
   await page.goto(`${service.appUrl}/app/sign-in`);
   await page.fill('#email', OWNER_EMAIL);
   await page.click('#sign-in');
   await page.waitForSelector('#check-email');
-  await page.goto(latestSignInLink());
+  await page.goto(latestSignInLink(service.outboxDir));
   await page.waitForSelector('#sign-out');
 };
 
@@ -72,11 +56,6 @@ const createSealedShare = async (credential: string, body: Record<string, unknow
   const answer = await api.call('POST', '/app/api/shares', { body: { envelope, sealed_to_fingerprint: key.fingerprint, ...body } });
   expect(answer.status, answer.text).toBe(201);
   return { id: answer.body.share.id as string, link: `${answer.body.link}#${key.fragment}`, bare: answer.body.link as string, key };
-};
-
-const download = async (page: Page, selector: string) => {
-  const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
-  return { name: file.suggestedFilename(), bytes: readFileSync((await file.path())!) };
 };
 
 beforeAll(async () => {
@@ -322,24 +301,3 @@ describe.skipIf(!haveChromium)('shares in a browser', () => {
     }
   }, 60_000);
 });
-
-/** Every visible form control has a label or an ARIA name; every button says what it does. */
-const expectEveryControlNamed = async (page: Page) => {
-  const unnamed = await page.evaluate(() => {
-    const visible = (el: Element) => (el as HTMLElement).offsetParent !== null;
-    const problems: string[] = [];
-    for (const control of Array.from(document.querySelectorAll('input, textarea, select'))) {
-      const input = control as HTMLInputElement;
-      if (!visible(input) || input.type === 'hidden') continue;
-      const named = (input.labels?.length ?? 0) > 0 || input.getAttribute('aria-label') || input.getAttribute('aria-labelledby');
-      if (!named) problems.push(`${control.tagName}#${control.id}`);
-    }
-    for (const button of Array.from(document.querySelectorAll('button, a[href]'))) {
-      if (visible(button) && !(button.textContent?.trim() || button.getAttribute('aria-label'))) problems.push(`${button.tagName}#${button.id}`);
-    }
-    if (!document.documentElement.lang) problems.push('html without lang');
-    if (document.querySelectorAll('h1').length !== 1) problems.push(`${document.querySelectorAll('h1').length} h1 elements`);
-    return problems;
-  });
-  expect(unnamed).toEqual([]);
-};

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPresent, latestSignInLink, launch, download } from '../support/browser.ts';
 import { startTestService, type TestService } from '../support/test-service.ts';
 import { runVerifier, withOneByteChanged } from '../support/verifier-cli.ts';
 
@@ -11,9 +11,7 @@ import { runVerifier, withOneByteChanged } from '../support/verifier-cli.ts';
  * request's page, and the Verify page checks it in the browser: the genuine JSON and PDF are
  * Valid, a copy with one changed byte is Not valid with a reason. The page also works signed out.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
+const haveChromium = chromiumPresent();
 
 const OWNER_EMAIL = 'vera@verify.example';
 const ORG_NAME = 'Verify MSP';
@@ -23,25 +21,6 @@ let browser: Browser;
 let member: BrowserContext;
 let memberPage: Page;
 let apiKey: string;
-
-const launch = () =>
-  chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-
-const latestSignInLink = () => {
-  const messages = readdirSync(service.outboxDir)
-    .sort()
-    .map((file) => JSON.parse(readFileSync(join(service.outboxDir, file), 'utf8')))
-    .filter((message) => message.purpose === 'sign_in');
-  return /(http\S+\/app\/sign-in#token=\S+)/.exec(messages.pop().text)![1];
-};
-
-const download = async (page: Page, selector: string) => {
-  const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
-  return { name: file.suggestedFilename(), bytes: readFileSync((await file.path())!) };
-};
 
 const upload = async (page: Page, name: string, mimeType: string, buffer: Buffer) => {
   await page.evaluate(() => document.getElementById('verify-result')?.remove());
@@ -76,7 +55,7 @@ describe.skipIf(!haveChromium)('the Verify page', () => {
     await memberPage.fill('#email', OWNER_EMAIL);
     await memberPage.click('#sign-in');
     await memberPage.waitForSelector('#check-email');
-    await memberPage.goto(latestSignInLink());
+    await memberPage.goto(latestSignInLink(service.outboxDir));
     await memberPage.waitForSelector('#sign-out');
     await memberPage.goto(`${service.appUrl}/app/key`);
     await memberPage.fill('#passphrase', 'a long passphrase for tests');

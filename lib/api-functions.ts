@@ -93,9 +93,10 @@ export const SCHEDULING_ROUTES: readonly string[] = [
   'completeRequest',
   'subjectSubmit',
   'appComplete',
-  // A share arms its expiry when made, and cancels it when its creator destroys it.
+  // A share arms its expiry when made, and cancels it when its last view or its creator destroys it.
   'appCreateShare',
   'appPurgeShare',
+  'shareOpen',
   // A ticket status completes or revokes (cancelling the expiry) and destroys shares; the trigger creates (arming it).
   'markTicketStatus',
   'inboundTicketStatus',

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Notifier, OutboundMessage } from '#core/ports.ts';
 
@@ -22,8 +22,13 @@ export class OutboxNotifier implements Notifier {
 
   private async write(channel: string, id: string, content: object) {
     await mkdir(this.folder, { recursive: true });
-    const file = join(this.folder, `${new Date().toISOString().replace(/[:.]/g, '-')}-${channel}-${id}.json`);
-    await writeFile(file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${channel}-${id}.json`;
+    const file = join(this.folder, name);
+    // Written beside the outbox, then renamed into it: whoever reads the outbox never sees half a message.
+    const partial = `${this.folder}.partial`;
+    await mkdir(partial, { recursive: true });
+    await writeFile(join(partial, name), `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+    await rename(join(partial, name), file);
     this.announce(`[outbox] ${channel} to ${(content as { to: string }).to} written to ${file}`);
   }
 }

@@ -15,7 +15,8 @@ export const createHandler = (deps: ExpiryDeps & Partial<ShareDeps> & { logger: 
   requestTriggerHandler('expiry', deps.logger, async (id) => {
     const outcome = await expireRequest(deps, id);
     if (outcome !== 'missing' || !deps.shares) return outcome;
-    return (await endShare({ ...deps, shares: deps.shares }, id, 'expired')) ? ('share_expired' as const) : ('share_not_due' as const);
+    // A share not yet due, already ended, or no record at all: nothing to do.
+    return (await endShare({ ...deps, shares: deps.shares }, id, 'expired')) ? ('share_expired' as const) : ('share_unchanged' as const);
   });
 
 let built: ReturnType<typeof createHandler> | undefined;

@@ -139,18 +139,18 @@ describe('expiry with a fake clock', () => {
     const keptRecord = Date.parse(c.recordExpiresAt!) > clock.now().getTime();
 
     const summary = await sweep();
-    expect(summary).toEqual({ expired: keptRecord ? 2 : 3, purged: 0, failed: 0 });
+    expect(summary).toEqual({ expired: keptRecord ? 2 : 3, purged: 0, failed: 0, sharesExpired: 0 });
     for (const id of [a.id, b.id]) expect((await readVia(service, org, id)).status).toBe('expired');
     expect((await readVia(service, org, fresh.id)).status).toBe('pending');
     expect((await readVia(service, org, c.id)).status).toBe(keptRecord ? 'submitted' : 'expired');
 
     // Later, the submitted record and the fresh link fall due too; a second sweep gets them.
     clock.set(Math.max(Date.parse(c.recordExpiresAt!), Date.parse(fresh.link_expires_at!)) + MINUTE);
-    expect(await sweep()).toEqual({ expired: keptRecord ? 2 : 1, purged: 0, failed: 0 });
+    expect(await sweep()).toEqual({ expired: keptRecord ? 2 : 1, purged: 0, failed: 0, sharesExpired: 0 });
     expect((await readVia(service, org, c.id)).status).toBe('expired');
     expect((await readVia(service, org, fresh.id)).status).toBe('expired');
     expect(await materialItems(service, c.id)).toEqual([]);
-    expect(await sweep()).toEqual({ expired: 0, purged: 0, failed: 0 });
+    expect(await sweep()).toEqual({ expired: 0, purged: 0, failed: 0, sharesExpired: 0 });
   });
 });
 

@@ -28,6 +28,18 @@ describe('ticketStatusNote', () => {
     );
   });
 
+  it('shares quoting the ticket: destroyed by a trusted close, only matched otherwise, beside the requests', () => {
+    const shares = (n: number) => Array.from({ length: n }, (_, i) => `01hshare${String(i).padStart(18, '0')}`);
+    expect(ticketStatusNote({ ...outcome([], { links: 0 }), shares: shares(1) }, 'closed', policy())).toBe('Destroyed 1 share quoting this ticket.');
+    expect(ticketStatusNote({ ...outcome([], { links: 0, trusted: false }), shares: shares(2) }, 'closed', policy())).toBe(
+      'Matched 2 shares quoting this ticket (nothing destroyed).',
+    );
+    expect(ticketStatusNote({ ...outcome(['completed']), shares: shares(1) }, 'closed', policy())).toBe(
+      'Destroyed the stored credential of 1 request and completed it. Destroyed 1 share quoting this ticket.',
+    );
+    expect(ticketStatusNote({ ...outcome([], { links: 0 }), shares: shares(1) }, 'open', policy())).toBe('Matched 1 share quoting this ticket (nothing destroyed).');
+  });
+
   it('every linked request has ended', () => {
     expect(ticketStatusNote(outcome([], { links: 3 }), 'closed', policy())).toBe(
       'Every request linked to this ticket has already ended, so nothing changed.',

@@ -35,7 +35,8 @@ const commonPart = (context: CertificateContext, view: Record<string, any>, ende
   const entries = [...context.entries].sort((a, b) => a.seq - b.seq).map(chainEntryOf);
   const timeline = entries.map((entry) => factOf(entry.content));
   const ending = [...timeline].reverse().find((fact) => ENDING_TYPES.has(fact.type));
-  const ticket = isObject(view.ticket) ? view.ticket : null;
+  // A request's view holds a ticket object; a share's only the reference it quotes (`ticket_ref`).
+  const ticket = isObject(view.ticket) ? view.ticket : typeof view.ticket_ref === 'string' ? { ref: view.ticket_ref } : null;
   return {
     format: CERTIFICATE_FORMAT as typeof CERTIFICATE_FORMAT,
     certificate_id: context.certificateId,

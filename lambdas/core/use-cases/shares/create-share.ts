@@ -4,7 +4,7 @@ import { sha256Hex, randomToken } from '../../hashing.ts';
 import { newId } from '../../ids.ts';
 import { memberActor, type MemberCaller } from '../../member-access.ts';
 import { SHARE_LIMITS, toShareView, type Share } from '../../share.ts';
-import { parseOrThrow } from '../../validation.ts';
+import { fieldErrorsOf } from '../../validation.ts';
 import { shareAuditEntry } from './share-audit.ts';
 import type { ShareDeps } from './share-ports.ts';
 
@@ -38,10 +38,17 @@ export const createShareBody = z.strictObject({
  * answer shows the link once: an idempotent replay answers it null (SPEC.md idempotency rule 2).
  */
 export const createShare = async (deps: ShareDeps, caller: MemberCaller, rawBody: unknown) => {
-  const body = parseOrThrow(createShareBody, rawBody ?? {});
-  if (body.envelope.recipients[0].fingerprint !== body.sealed_to_fingerprint) {
-    throw validationFailed({ sealed_to_fingerprint: ['Must be the fingerprint the envelope is sealed to.'] });
+  // Every bad field at once: a mismatched fingerprint is listed beside the body's other errors.
+  const parsed = createShareBody.safeParse(rawBody ?? {});
+  const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+  const raw = rawBody as { sealed_to_fingerprint?: unknown; envelope?: { recipients?: Array<{ fingerprint?: unknown }> } } | null;
+  const sealedTo = raw?.sealed_to_fingerprint;
+  const inEnvelope = Array.isArray(raw?.envelope?.recipients) ? raw.envelope.recipients[0]?.fingerprint : undefined;
+  if (!errors.sealed_to_fingerprint && typeof sealedTo === 'string' && typeof inEnvelope === 'string' && sealedTo !== inEnvelope) {
+    errors.sealed_to_fingerprint = ['Must be the fingerprint the envelope is sealed to.'];
   }
+  if (!parsed.success || Object.keys(errors).length > 0) throw validationFailed(errors);
+  const body = parsed.data;
   const now = deps.clock.now();
   const at = now.toISOString();
   const id = newId();

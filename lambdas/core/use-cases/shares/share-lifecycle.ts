@@ -52,6 +52,8 @@ export const openShare = async (deps: ShareDeps, token: string | undefined) => {
     if (last) entries.push(shareAuditEntry(after, actor, 'share.purged', { reason: 'view_limit_reached' }));
     try {
       await deps.shares.update(share, after, entries, last);
+      // The last view ended it: its expiry trigger has nothing left to do (best effort; a late one does nothing).
+      if (last) await deps.scheduler?.cancel(share.id).catch(() => undefined);
       return { envelope, share: { sealed_to_fingerprint: after.sealedToFingerprint, views_left: after.viewLimit - after.views, destroyed: last } };
     } catch (error) {
       if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;

@@ -6,6 +6,15 @@ const requests = (n: number) => `${n} request${n === 1 ? '' : 's'}`;
 
 /** One sentence that says what a ticket status did, for the acceptance's `note`. */
 export const ticketStatusNote = (outcome: TicketStatusOutcome, status: TicketStatus, policy: Policy['ticket']): string => {
+  const requestsNote = requestNote(outcome, status, policy);
+  const shares = outcome.shares.length;
+  if (shares === 0) return requestsNote;
+  const destroyed = outcome.trusted && countsAsClosed(status, policy);
+  const sharesNote = `${destroyed ? 'Destroyed' : 'Matched'} ${shares} share${shares === 1 ? '' : 's'} quoting this ticket${destroyed ? '' : ' (nothing destroyed)'}.`;
+  return outcome.ticketLinks === 0 ? sharesNote : `${requestsNote} ${sharesNote}`;
+};
+
+const requestNote = (outcome: TicketStatusOutcome, status: TicketStatus, policy: Policy['ticket']): string => {
   if (outcome.ticketLinks === 0) return 'No request within this key\'s scope quotes or links this ticket, so nothing changed.';
   if (outcome.changed.length === 0) return 'Every request linked to this ticket has already ended, so nothing changed.';
   const count = (action: TicketAction) => outcome.changed.filter((change) => change.action === action).length;

@@ -15,7 +15,7 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Jwks, SignedCertificate } from '#core/custody/document.ts';
-import { parseJwks, verifyAgreement, verifyCertificate } from '#core/custody/verify.ts';
+import { parseJwks, verifyAgreement, verifyCertificateText } from '#core/custody/verify.ts';
 
 export interface CliIo {
   stdout: (line: string) => void;
@@ -110,15 +110,16 @@ const issuerJwksUrl = (document: unknown, path: string) => {
 };
 
 const run = async (io: CliIo, paths: string[], options: { jwks?: string; pdf: boolean }) => {
-  const documents: unknown[] = [];
-  for (const path of paths) documents.push(parseJsonText(await certificateText(io, path, options.pdf), path));
-  const source = options.jwks ?? issuerJwksUrl(documents[0], paths[0]);
+  const texts: string[] = [];
+  for (const path of paths) texts.push(await certificateText(io, path, options.pdf));
+  const source = options.jwks ?? issuerJwksUrl(parseJsonText(texts[0], paths[0]), paths[0]);
+  if (!options.jwks) io.stderr(`note: the keys come from the address the certificate itself names (${source}); pass --jwks with your issuer's key set to check against keys you trust`);
   const jwks = await loadJwks(io, source);
 
   const lines: string[] = [];
   const certificates: SignedCertificate[] = [];
-  for (const [index, document] of documents.entries()) {
-    const outcome = await verifyCertificate(document, jwks);
+  for (const [index, text] of texts.entries()) {
+    const outcome = await verifyCertificateText(text, jwks);
     if (!outcome.ok) throw new Invalid(`${paths[index]}: ${outcome.reason}`);
     certificates.push(outcome.certificate);
     lines.push(`${outcome.summary} [${paths[index]}; keys from ${source}]`);

@@ -477,6 +477,22 @@ describe('certificates of one organisation', () => {
     expect(all.ok ? 'ok' : all.reason).toBe('ok');
   });
 
+  it('carries only the newest 20 of a routine kind (a ticket re-posting its status), counts the rest, and still verifies', async () => {
+    const created = await createRequest({ ticket_ref: 'CHATTY-1' });
+    for (let post = 0; post < 26; post++) {
+      const answer = await service.call('POST', '/tickets/CHATTY-1/status', { key: org.key, body: { status: post % 2 ? 'open' : 'pending' } });
+      expect(answer.status, answer.text).toBe(202);
+    }
+    const stored = (await auditEntriesOfRequest(service, org.orgId, created.request.id)).filter((entry) => entry.type === 'ticket.status_received');
+    expect(stored).toHaveLength(26);
+    const document = await certificate(requestCertificatePath(created.request.id));
+    const carried = document.chain.entries.filter((entry) => entry.type === 'ticket.status_received');
+    expect(carried.map((entry) => entry.seq)).toEqual(stored.slice(-20).map((entry) => entry.seq));
+    expect(document.chain.omitted_entries).toBe(6);
+    expect(document.chain.entries.some((entry) => entry.type === 'request.created')).toBe(true);
+    expect(document.timeline.filter((fact) => fact.type === 'ticket.status_received')).toHaveLength(20);
+  });
+
   it('no certificate served (JSON or embedded in a PDF) holds a link, token, code, ciphertext, wrapped key or API key secret', () => {
     expect(served.length).toBeGreaterThan(10);
     expect(secrets.length).toBeGreaterThan(20);

@@ -5,6 +5,7 @@
  */
 import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { canonicalJson } from '../../lambdas/core/custody/canonical.ts';
+import { signingInput } from '../../lambdas/core/custody/signing-input.ts';
 import {
   CERTIFICATE_FORMAT,
   GENESIS_HASH,
@@ -125,7 +126,7 @@ export const makeCertificate = (chain: CertificateChainEntry[], options: Certifi
     destruction: ending
       ? { destroyed: true, at: ending.at, reason: ending.reason ?? ending.event, seq: ending.seq }
       : { destroyed: false, at: null, reason: null, seq: null },
-    chain: { organisation_id: ORG_ID, head: options.head ?? { seq: last.seq, hash: last.hash }, entries },
+    chain: { organisation_id: ORG_ID, head: options.head ?? { seq: last.seq, hash: last.hash }, entries, omitted_entries: 0 },
   } as const;
   if (options.kind === 'share') {
     const share: ShareCertificateBody = {
@@ -161,6 +162,8 @@ export const makeCertificate = (chain: CertificateChainEntry[], options: Certifi
 /** Sign as document.ts says: Ed25519 over the UTF-8 of JCS(document without `signature`). */
 export const signCertificate = (unsigned: UnsignedCertificate | SignedCertificate, key: TestKey, alg: string = SIGNATURE_ALGORITHM): SignedCertificate => {
   const { signature: _previous, ...body } = unsigned as SignedCertificate;
-  const value = sign(null, Buffer.from(canonicalJson(body), 'utf8'), key.privateKey).toString('base64url');
+  // Independently of the service's signer: node:crypto's SHA-256 and Ed25519 over the signing input.
+  const digest = createHash('sha256').update(canonicalJson(body), 'utf8').digest('hex');
+  const value = sign(null, Buffer.from(signingInput(digest), 'utf8'), key.privateKey).toString('base64url');
   return { ...body, signature: { alg, kid: key.jwk.kid, value } } as SignedCertificate;
 };

@@ -33,6 +33,7 @@ const certificate: SignedCertificate = {
   chain: {
     organisation_id: 'org_01',
     head: { seq: 7, hash: hex(7) },
+    omitted_entries: 0,
     entries: [
       {
         seq: 7,

@@ -77,7 +77,7 @@ const makeCertificate = (kind: 'request' | 'share', factCount: number): SignedCe
     ticket: { ref: 'INC-20417', external_id: '20417', integration_id: 'int_01', url: 'https://northwind.zendesk.com/agent/tickets/20417' },
     timeline,
     destruction: { destroyed: true, at: last.at, reason: last.reason, seq: last.seq },
-    chain: { organisation_id: ORG_ID, head: { seq: last.seq + 12, hash: sha256('head') }, entries },
+    chain: { organisation_id: ORG_ID, head: { seq: last.seq + 12, hash: sha256('head') }, entries, omitted_entries: 0 },
     signature: { alg: 'Ed25519', kid: KID, value: 'c2lnbmF0dXJlLW5vdC1jaGVja2VkLWhlcmU' },
   };
   if (kind === 'share') {

@@ -3,7 +3,8 @@ import { base64urlToBytes, bytesToBase64url } from '../../lambdas/core/custody/b
 import { canonicalJson } from '../../lambdas/core/custody/canonical.ts';
 import type { SignedCertificate } from '../../lambdas/core/custody/document.ts';
 import { ed25519PublicJwk, jwkThumbprint } from '../../lambdas/core/custody/thumbprint.ts';
-import { ed25519Verify, parseJwks, verifyAgreement, verifyCertificate } from '../../lambdas/core/custody/verify.ts';
+import { signingInput } from '../../lambdas/core/custody/signing-input.ts';
+import { ed25519Verify, parseJwks, sha256Hex, verifyAgreement, verifyCertificate, verifyCertificateText } from '../../lambdas/core/custody/verify.ts';
 import { entryOf, jwksOf, makeCertificate, makeChain, makeKey, rewriteEntry, signCertificate } from '../support/custody-fixtures.ts';
 
 const hex = (text: string) => new Uint8Array(Buffer.from(text, 'hex'));
@@ -157,6 +158,42 @@ describe('verifyCertificate', () => {
     expect(verifiedAfterChange).toBe(0);
     // Most changes still parse: the loop tested verification, not just the JSON parser.
     expect(parsedAfterChange).toBeGreaterThan(bytes.length);
+  });
+
+  test('the served text: its canonical JSON verifies (a final line break allowed); any other spelling of the same document is refused', async () => {
+    const key = await makeKey();
+    const certificate = signCertificate(makeCertificate(makeChain(3), { seqs: [1, 3] }), key);
+    const jwks = jwksOf(key);
+    const text = canonicalJson(certificate);
+    expect(await verifyCertificateText(text, jwks)).toMatchObject({ ok: true });
+    expect(await verifyCertificateText(`${text}\n`, jwks)).toMatchObject({ ok: true });
+    // Each of these parses to a document that verifies, but is not the text the service issued.
+    const respelled = [
+      JSON.stringify(certificate, null, 2),
+      text.replace('{"certificate_id"', '{"final":false,"certificate_id"'), // a duplicate member a first-wins reader would see
+      text.replace('"seq":1,', '"seq":1.0,'),
+      text.replace('"format":"service-custody/v1"', '"format":"service-custody\\/v1"'),
+    ];
+    for (const variant of respelled) {
+      expect(variant).not.toBe(text);
+      // Parsed, each is the signed document (JSON.parse keeps the last of duplicate members)...
+      expect((await verifyCertificate(JSON.parse(variant), jwks)).ok, variant.slice(0, 60)).toBe(true);
+      // ...but the text a person or another parser reads is not what was signed.
+      const outcome = await verifyCertificateText(variant, jwks);
+      expect(outcome).toMatchObject({ ok: false, reason: expect.stringMatching(/not the canonical JSON/) });
+    }
+    expect(await verifyCertificateText('{"format":', jwks)).toMatchObject({ ok: false, reason: expect.stringMatching(/^not JSON/) });
+  });
+
+  test('the signature covers a short statement of the document digest, so KMS can sign a certificate of any size', async () => {
+    const key = await makeKey();
+    const certificate = signCertificate(makeCertificate(makeChain(60), { seqs: Array.from({ length: 60 }, (_, i) => i + 1) }), key);
+    expect(canonicalJson(certificate).length).toBeGreaterThan(4096);
+    const { signature, ...body } = certificate;
+    const input = signingInput(await sha256Hex(canonicalJson(body)));
+    expect(input).toMatch(/^\{"document_sha256":"[0-9a-f]{64}","format":"service-custody\/v1"\}$/);
+    expect(await ed25519Verify(key.jwk, new TextEncoder().encode(input), base64urlToBytes(signature.value)!)).toBe(true);
+    expect(await verifyCertificate(certificate, jwksOf(key))).toMatchObject({ ok: true });
   });
 
   test('a swapped kid fails: the kid of another published key, or a key set listing a key under another kid', async () => {

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { canonicalJson } from '../../lambdas/core/custody/canonical.ts';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -27,7 +28,7 @@ let jwksPath: string;
 
 const write = async (name: string, content: unknown) => {
   const path = join(dir, name);
-  await writeFile(path, typeof content === 'string' || content instanceof Uint8Array ? content : JSON.stringify(content, null, 2));
+  await writeFile(path, typeof content === 'string' || content instanceof Uint8Array ? content : canonicalJson(content));
   return path;
 };
 
@@ -54,7 +55,7 @@ describe('verify-custody-certificate, in-process', () => {
   });
 
   test('one changed byte: exit 1 with the reason', async () => {
-    const text = JSON.stringify(certificate).replace('"Acme Support"', '"Acme Supporu"');
+    const text = canonicalJson(certificate).replace('"Acme Support"', '"Acme Supporu"');
     const changed = await write('changed.json', text);
     const { code, stdout, stderr } = await runCli(['--jwks', jwksPath, changed]);
     expect({ code, stdout }).toEqual({ code: 1, stdout: [] });
@@ -62,7 +63,7 @@ describe('verify-custody-certificate, in-process', () => {
   });
 
   test('a file that is not JSON is a reason, not a crash', async () => {
-    const broken = await write('broken.json', JSON.stringify(certificate).slice(0, 100));
+    const broken = await write('broken.json', canonicalJson(certificate).slice(0, 100));
     const { code, stderr } = await runCli(['--jwks', jwksPath, broken]);
     expect(code).toBe(1);
     expect(stderr[0]).toMatch(new RegExp(`^invalid: ${broken.replace(/[.\\]/g, '\\$&')}: not JSON \\(`));
@@ -131,7 +132,7 @@ describe('verify-custody-certificate as a command', () => {
     expect(stderr).toBe('');
     expect(stdout).toMatch(/^valid: request req_01JTESTREQUEST .*\n$/);
 
-    const changed = await write('changed-for-shim.json', JSON.stringify(certificate).replace('"final":true', '"final":false'));
+    const changed = await write('changed-for-shim.json', canonicalJson(certificate).replace('"final":true', '"final":false'));
     const failed = await promisify(execFile)(process.execPath, [shim, '--jwks', jwksPath, changed], { cwd: ROOT }).catch((error) => error);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toBe(`invalid: ${changed}: signature does not verify with key ${key.jwk.kid}\n`);
@@ -154,12 +155,12 @@ describe('verify-custody-certificate --pdf', () => {
   };
 
   test('the signed JSON embedded in a PDF verifies; a changed one does not', async () => {
-    const good = await write('cert.pdf', await pdfWith([{ name: 'certificate.json', json: JSON.stringify(certificate) }]));
+    const good = await write('cert.pdf', await pdfWith([{ name: 'certificate.json', json: canonicalJson(certificate) }]));
     const valid = await runCli(['--pdf', '--jwks', jwksPath, good]);
     expect(valid).toMatchObject({ code: 0, stderr: [] });
     expect(valid.stdout).toEqual([expect.stringMatching(/^valid: request req_01JTESTREQUEST .* \[.*cert\.pdf; keys from /)]);
 
-    const changedJson = JSON.stringify(certificate).replace('"Acme Support"', '"Acme Supporu"');
+    const changedJson = canonicalJson(certificate).replace('"Acme Support"', '"Acme Supporu"');
     const bad = await write('changed.pdf', await pdfWith([{ name: 'certificate.json', json: changedJson }]));
     expect(await runCli(['--pdf', '--jwks', jwksPath, bad])).toMatchObject({
       code: 1,

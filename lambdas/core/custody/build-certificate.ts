@@ -30,9 +30,30 @@ const chainEntryOf = (entry: AuditEntry): CertificateChainEntry => {
   return { seq: entry.seq, type: entry.type, occurred_at: entry.occurredAt, prev_hash: entry.prevHash, hash, content: content as ChainEntryContent };
 };
 
+/** Entry kinds that can repeat without limit and change no custody: only the newest few are carried. */
+const ROUTINE_TYPES = new Set(['ticket.status_received', 'subject.verification_failed', 'subject.email_code_sent']);
+export const ROUTINE_ENTRIES_KEPT = 20;
+
+/** The entries a certificate carries: all of them but the older repeats of a routine kind. */
+const carried = (entries: AuditEntry[]) => {
+  const ascending = [...entries].sort((a, b) => a.seq - b.seq);
+  const seen = new Map<string, number>();
+  const kept = ascending
+    .reverse()
+    .filter((entry) => {
+      if (!ROUTINE_TYPES.has(entry.type)) return true;
+      const count = (seen.get(entry.type) ?? 0) + 1;
+      seen.set(entry.type, count);
+      return count <= ROUTINE_ENTRIES_KEPT;
+    })
+    .reverse();
+  return { kept, omitted: entries.length - kept.length };
+};
+
 /** The parts every certificate shares, from the entries alone. */
 const commonPart = (context: CertificateContext, view: Record<string, any>, endedWhen: (types: Set<string>) => boolean) => {
-  const entries = [...context.entries].sort((a, b) => a.seq - b.seq).map(chainEntryOf);
+  const { kept, omitted } = carried(context.entries);
+  const entries = kept.map(chainEntryOf);
   const timeline = entries.map((entry) => factOf(entry.content));
   const ending = [...timeline].reverse().find((fact) => ENDING_TYPES.has(fact.type));
   // A request's view holds a ticket object; a share's only the reference it quotes (`ticket_ref`).
@@ -52,7 +73,7 @@ const commonPart = (context: CertificateContext, view: Record<string, any>, ende
     destruction: ending
       ? { destroyed: true, at: ending.at, reason: ending.reason ?? ending.event, seq: ending.seq }
       : { destroyed: false, at: null, reason: null, seq: null },
-    chain: { organisation_id: context.organisation.id, head: context.head, entries },
+    chain: { organisation_id: context.organisation.id, head: context.head, entries, omitted_entries: omitted },
   };
 };
 

@@ -91,6 +91,13 @@ interface CertificateBody {
     head: { seq: number; hash: string };
     /** The entries behind the timeline, ascending by seq. */
     entries: CertificateChainEntry[];
+    /**
+     * Entries about the record left out: repeats of a routine kind (ticket statuses received,
+     * failed verification attempts, emailed codes) beyond the newest few of each, so a ticket
+     * that re-posts its status on every edit cannot grow a certificate without bound. Every fact
+     * that changed custody is always carried.
+     */
+    omitted_entries: number;
   };
 }
 

@@ -11,6 +11,7 @@
  */
 import { base64urlToBytes } from './base64url.ts';
 import { canonicalJson } from './canonical.ts';
+import { signedBody, signingInput } from './signing-input.ts';
 import {
   ACCEPTED_ALGORITHMS,
   CERTIFICATE_FORMAT,
@@ -175,8 +176,8 @@ const subjectOf = (doc: Json): string | null => {
 
 /**
  * Verify one certificate against a key set. Checks, in order: the format; the signature's alg,
- * kid and value; the named key (Ed25519, thumbprint = kid); the signature over
- * JCS(document without `signature`); then the chain and the facts. A retired key still verifies
+ * kid and value; the named key (Ed25519, thumbprint = kid); the signature over the signing input
+ * (signing-input.ts: the SHA-256 of JCS(document without `signature`)); then the chain and the facts. A retired key still verifies
  * (certificates must verify for years after a rotation); the summary says it was retired.
  */
 export const verifyCertificate = async (document: unknown, jwks: Jwks): Promise<VerifyOutcome> => {
@@ -195,10 +196,9 @@ export const verifyCertificate = async (document: unknown, jwks: Jwks): Promise<
   if (!named.ok) return named;
   const signatureBytes = base64urlToBytes(signature.value);
   if (signatureBytes?.length !== 64) return fail('the signature value is not a base64url Ed25519 signature (64 bytes)');
-  const { signature: _signature, ...unsigned } = document;
   let message: Uint8Array;
   try {
-    message = utf8(canonicalJson(unsigned));
+    message = utf8(signingInput(await sha256Hex(signedBody(document))));
   } catch (error) {
     return fail(`the certificate has no canonical JSON form: ${(error as Error).message}`);
   }
@@ -226,6 +226,32 @@ export const verifyCertificate = async (document: unknown, jwks: Jwks): Promise<
     `${chain.size} chain ${chain.size === 1 ? 'entry' : 'entries'} up to seq ${document.chain.head.seq}, ` +
     `signed by ${kid} (${signature.alg}${retired})`;
   return { ok: true, certificate: document as SignedCertificate, key, summary };
+};
+
+/**
+ * Verify a certificate file as its bytes were served: the service answers the RFC 8785 canonical
+ * JSON of the signed document, so the text must be exactly that (a final line break aside, which
+ * editors add). This refuses what a parser would let through unseen: a duplicate member (which a
+ * reader and JSON.parse may resolve differently), a number or string spelled another way, added
+ * whitespace. Then verifyCertificate. The command and the app's Verify page both call this.
+ */
+export const verifyCertificateText = async (text: string, jwks: Jwks): Promise<VerifyOutcome> => {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    return fail(`not JSON (${(error as Error).message})`);
+  }
+  let canonical: string;
+  try {
+    canonical = canonicalJson(document);
+  } catch (error) {
+    return fail(`the certificate has no canonical JSON form: ${(error as Error).message}`);
+  }
+  if (text.replace(/\r?\n$/, '') !== canonical) {
+    return fail('the file is not the canonical JSON the service issued (a member, number, string or space was changed or added)');
+  }
+  return verifyCertificate(document, jwks);
 };
 
 /**

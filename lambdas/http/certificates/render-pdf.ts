@@ -320,6 +320,13 @@ const chainSection = (doc: Doc, certificate: SignedCertificate) => {
     ],
     chain.entries.map((entry) => [String(entry.seq), entry.type, when(entry.occurred_at), shortHash(entry.prev_hash), shortHash(entry.hash)]),
   );
+  if (chain.omitted_entries > 0) {
+    paragraph(doc, {
+      text: `${chain.omitted_entries} older routine ${chain.omitted_entries === 1 ? 'entry' : 'entries'} (repeated ticket statuses, verification attempts, emailed codes) not carried; every entry that changed custody is.`,
+      size: 8,
+      color: MUTED,
+    });
+  }
 };
 
 const signatureSection = (doc: Doc, certificate: SignedCertificate, jsonSha256: string) => {

@@ -166,7 +166,7 @@ export const newSharePage = async (app: AppContext) => {
     ),
     h('div', { class: 'field generate' }, h('label', { for: 'generate-length' }, 'Length of a generated password'), h('div', { class: 'with-button' }, length, generate)),
     field('Label (optional)', label, 'For your list only, for example “VPN for Dana at Acme”. The recipient does not see it.'),
-    field('Ticket reference (optional)', ticket, 'Closing this ticket through an integration destroys the share.'),
+    field('Ticket reference (optional)', ticket, 'A trusted close of this ticket destroys the share (ticket statuses are trusted only when your organisation trusts unverified ticket statuses).'),
     field('Link expires after', expiry),
     field('Times it can be opened', views, 'After the last opening the service destroys its copy.'),
     submit,

@@ -12,7 +12,7 @@
  *   #certificate-timeline (table), #verify-key; or #verify-reason
  */
 import type { CustodyFact, PublicJwk, SignedCertificate } from '../../../lambdas/core/custody/document.ts';
-import { parseJwks, verifyCertificate } from '../../../lambdas/core/custody/verify.ts';
+import { parseJwks, verifyCertificateText } from '../../../lambdas/core/custody/verify.ts';
 import { call, messageOf } from '../../shared/api.ts';
 import { clearMessages, facts, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
@@ -41,14 +41,13 @@ const check = async (file: File): Promise<Outcome> => {
       return { ok: false, reason: 'The file is neither a PDF nor UTF-8 text, so it is not a certificate.' };
     }
   }
-  let document: unknown;
   try {
-    document = JSON.parse(text);
+    JSON.parse(text);
   } catch {
     return { ok: false, reason: 'The file is not JSON, so it is not a certificate (choose the .json certificate or the certificate PDF).' };
   }
   const jwks = parseJwks(await call<unknown>('GET', '/.well-known/jwks.json'));
-  const outcome = await verifyCertificate(document, jwks);
+  const outcome = await verifyCertificateText(text, jwks);
   return outcome.ok ? { ...outcome, fromPdf } : outcome;
 };
 

@@ -1,6 +1,8 @@
 import { WriteConflict } from '../../errors.ts';
 import type { Clock } from '../../clock.ts';
 import { canonicalJson } from '../../custody/canonical.ts';
+import { signingInput } from '../../custody/signing-input.ts';
+import { sha256Hex } from '../../hashing.ts';
 import { SIGNATURE_ALGORITHM, type Jwks, type SignedCertificate, type UnsignedCertificate } from '../../custody/document.ts';
 import { ed25519PublicJwk, jwkThumbprint } from '../../custody/thumbprint.ts';
 import { jwksOf, type SigningKeyCustody, type SigningKeyRecord, type SigningKeyRegistry } from '../../signing-keys.ts';
@@ -45,10 +47,10 @@ export class CertificateSigner {
     return key;
   }
 
-  /** The document with its `signature`: Ed25519 over the UTF-8 of its RFC 8785 canonical JSON. */
+  /** The document with its `signature`: Ed25519 over its signing input (the SHA-256 of its RFC 8785 canonical JSON). */
   async sign(document: UnsignedCertificate): Promise<SignedCertificate> {
     const key = await this.currentKey();
-    const message = new TextEncoder().encode(canonicalJson(document));
+    const message = new TextEncoder().encode(signingInput(sha256Hex(canonicalJson(document))));
     const signature = await this.custody.sign(key.keyRef, message);
     return { ...document, signature: { alg: SIGNATURE_ALGORITHM, kid: key.kid, value: Buffer.from(signature).toString('base64url') } };
   }

@@ -6,8 +6,8 @@
  * chain hashed), so a verifier recomputes each entry's hash, checks that consecutive entries link,
  * and checks that two certificates of one organisation agree on every entry both hold.
  *
- * The signature covers the RFC 8785 canonical JSON of the document without its `signature`
- * member. Nothing in it is secret: no credential, token, code, ciphertext or key material.
+ * The signature covers the SHA-256 of the RFC 8785 canonical JSON of the document without its
+ * `signature` member (signing-input.ts says exactly what is signed). Nothing in it is secret: no credential, token, code, ciphertext or key material.
  *
  * This file is shared by the service (which builds and signs), the `verify-custody-certificate`
  * tool and the browser's Verify page (which check): it must stay free of Node-only imports.
@@ -134,7 +134,7 @@ export interface CertificateSignature {
   alg: string;
   /** RFC 7638 thumbprint (SHA-256, base64url) of the signing key's public JWK. */
   kid: string;
-  /** Base64url Ed25519 signature over the UTF-8 of JCS(document without `signature`). */
+  /** Base64url Ed25519 signature over the signing input (signing-input.ts): the digest of JCS(document without `signature`). */
   value: string;
 }
 

@@ -346,7 +346,7 @@ const verifySection = (doc: Doc, certificate: SignedCertificate) => {
   // One argument a line (shell continuations) so the URL is never broken at one of its slashes.
   band(doc, { text: `npx verify-custody-certificate \\\n  --jwks ${certificate.issuer.jwks_url} \\\n  ${file}`, font: MONO, size: 9 }, '#eef1f5');
   paragraph(doc, {
-    text: `The signature is ${certificate.signature.alg} over the RFC 8785 canonical JSON without its signature member, made with key ${certificate.signature.kid}.`,
+    text: `The signature is ${certificate.signature.alg} over the SHA-256 of the RFC 8785 canonical JSON without its signature member, made with key ${certificate.signature.kid}.`,
     size: 8.5,
     color: MUTED,
   });

@@ -107,6 +107,15 @@ describe.skipIf(!haveChromium)('the Verify page', () => {
     const refused = await runVerifier([withOneByteChanged(json, json.indexOf('"issued_at"') + 20)], jwks);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^invalid: .+: .+/);
+
+    // The same certificate through the API (GET /v1/requests/{id}/certificate, JSON and PDF): accepted too, and agreeing with the app's.
+    const viaApi = await service.call('GET', `/requests/${requestId}/certificate`, { key: apiKey });
+    expect(viaApi.status, viaApi.text).toBe(200);
+    const pdfViaApi = Buffer.from(await (await fetch(`${service.baseUrl.replace('localhost', '127.0.0.1')}/requests/${requestId}/certificate?format=pdf`, { headers: { Authorization: `Bearer ${apiKey}` } })).arrayBuffer());
+    const both = await runVerifier([viaApi.text, json], jwks);
+    expect(both.code, both.stderr).toBe(0);
+    expect(both.stdout).toMatch(/agree/);
+    expect((await runVerifier([pdfViaApi], jwks, { pdf: true })).code).toBe(0);
   }, 120_000);
 
   it('says Valid for the genuine JSON and PDF, and Not valid, with the reason, for a changed byte', async () => {

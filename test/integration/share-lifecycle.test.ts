@@ -10,7 +10,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Jwks, SignedCertificate } from '../../lambdas/core/custody/document.ts';
-import { verifyCertificate } from '../../lambdas/core/custody/verify.ts';
+import { verifyCertificateText } from '../../lambdas/core/custody/verify.ts';
+import { runVerifier } from '../support/verifier-cli.ts';
 import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
 import type { ExpiryScheduler } from '../../lambdas/core/ports.ts';
 import { connectIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
@@ -101,12 +102,17 @@ describe('share lifecycle', () => {
     for (const secret of created.material.secrets) expect(items.filter((item) => item.includes(secret))).toEqual([]);
   };
 
+  /** Each share's last certificate text as served, with the key set it was checked against. */
+  const served = new Map<string, { text: string; jwks: Jwks }>();
+
   const certificateOf = async (id: string, key = org.key): Promise<ShareCertificate> => {
     const answer = await service.call('GET', `/shares/${id}/certificate`, { key });
     expect(answer.status, answer.text).toBe(200);
     const jwks = (await service.call('GET', '/.well-known/jwks.json')).body as Jwks;
-    const outcome = await verifyCertificate(answer.body, jwks);
+    // As the published command checks it: the served text, canonical and signed.
+    const outcome = await verifyCertificateText(answer.text, jwks);
     expect(outcome.ok ? 'ok' : outcome.reason).toBe('ok');
+    served.set(id, { text: answer.text, jwks });
     return answer.body as ShareCertificate;
   };
 
@@ -222,6 +228,10 @@ describe('share lifecycle', () => {
       ]);
       expect(certificate.ticket).toMatchObject({ ref: ticket });
       expectNoSecretIn(JSON.stringify(certificate), created);
+      // The published verify-custody-certificate command accepts it.
+      const run = await runVerifier([served.get(created.id)!.text], served.get(created.id)!.jwks);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^valid: share ${created.id} .*\\(final\\)`));
       // The share has ended: a later status matches nothing.
       const again = await markStatus(ticket, 'closed');
       expect(again.body.matched).toEqual({ ticket_links: 0, requests: [], shares: [] });

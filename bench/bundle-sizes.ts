@@ -2,7 +2,7 @@ import { build } from 'esbuild';
 import { groupByEntry } from '../lib/api-functions.ts';
 import { EXPIRE_ENTRY, PURGE_ENTRY, SWEEP_ENTRY } from '../lib/expiry.ts';
 import { DELIVER_ENTRY, DELIVERY_SWEEP_ENTRY, FAN_OUT_ENTRY } from '../lib/webhooks.ts';
-import { BUNDLING } from '../lib/api-functions.ts';
+import { esbuildOptionsOfStack } from '../lib/esbuild-options.ts';
 import { FALLBACK_ENTRY, routeList } from '../lambdas/http/routes.ts';
 
 /** The PDF renderer's own name, written into every PDF it makes: a bundle holding it carries pdfkit. */
@@ -24,20 +24,7 @@ export const bundleSizes = async () => {
   ];
   const sizes: Array<{ name: string; bytes: number; pdfRenderer: boolean }> = [];
   for (const { name, entry } of entries) {
-    const result = await build({
-      entryPoints: [entry],
-      bundle: true,
-      platform: 'node',
-      write: false,
-      outfile: 'index.mjs',
-      format: BUNDLING.format === 'esm' ? 'esm' : 'cjs',
-      target: BUNDLING.target,
-      minify: BUNDLING.minify,
-      mainFields: BUNDLING.mainFields,
-      external: BUNDLING.externalModules,
-      banner: BUNDLING.banner ? { js: BUNDLING.banner } : undefined,
-      logLevel: 'error',
-    });
+    const result = await build({ ...esbuildOptionsOfStack(), entryPoints: [entry], write: false, outfile: 'index.mjs' });
     const text = result.outputFiles!.map((file) => file.text).join('');
     sizes.push({ name, bytes: result.outputFiles!.reduce((sum, file) => sum + file.contents.byteLength, 0), pdfRenderer: text.includes(PDF_RENDERER_MARK) });
   }

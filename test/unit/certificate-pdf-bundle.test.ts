@@ -1,6 +1,6 @@
 /**
  * The certificate renderer must survive the deployment bundling: esbuild with the stack's own
- * options (lib/api-functions.ts BUNDLING, as bench/bundle-sizes.ts translates them) into one
+ * options (lib/api-functions.ts BUNDLING, as lib/esbuild-options.ts translates them) into one
  * file, run from a directory with no node_modules and no package.json. pdfkit's Node build fails
  * exactly there (its standard fonts are a runtime require the bundler cannot see), which is why
  * render-pdf.ts uses the browser build; this test keeps it that way.
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUNDLING } from '../../lib/api-functions.ts';
+import { esbuildOptionsOfStack } from '../../lib/esbuild-options.ts';
 import type { SignedCertificate } from '../../lambdas/core/custody/document.ts';
 import { extractEmbeddedCertificate } from '../../lambdas/core/custody/pdf-attachment.ts';
 
@@ -73,19 +73,7 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 describe('render-pdf.ts bundled as the stack bundles functions', () => {
   it('renders from a single esbuild file with nothing beside it', async () => {
     const outfile = join(outdir, 'index.mjs');
-    await build({
-      entryPoints: [fileURLToPath(new URL('../../lambdas/http/certificates/render-pdf.ts', import.meta.url))],
-      bundle: true,
-      platform: 'node',
-      outfile,
-      format: BUNDLING.format === 'esm' ? 'esm' : 'cjs',
-      target: BUNDLING.target,
-      minify: BUNDLING.minify,
-      mainFields: BUNDLING.mainFields,
-      external: BUNDLING.externalModules,
-      banner: BUNDLING.banner ? { js: BUNDLING.banner } : undefined,
-      logLevel: 'error',
-    });
+    await build({ ...esbuildOptionsOfStack(), entryPoints: [fileURLToPath(new URL('../../lambdas/http/certificates/render-pdf.ts', import.meta.url))], outfile });
     expect(readdirSync(outdir)).toEqual(['index.mjs']);
     // The Node build's runtime font lookup must not have been bundled.
     expect(readFileSync(outfile, 'utf8')).not.toContain('#standard-fonts');

@@ -26,7 +26,7 @@
 import { open, openAttachment, type Envelope, type SealedAttachment } from '../crypto/envelope.ts';
 import { exportBackup, fingerprintOf, generateIdentityPair, importBackup, lockPrivateKey, type KeyBackup } from '../crypto/identity.ts';
 import { ApiFailure, call, messageOf } from '../shared/api.ts';
-import { busy, byId, clearMessages, facts, field, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../shared/dom.ts';
+import { busy, byId, clearMessages, credentialField, facts, field, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../shared/dom.ts';
 import { certificateSection } from './certificate-download.ts';
 import type { AppContext } from './context.ts';
 import { loadKey, saveKey, type StoredKey } from './keystore.ts';
@@ -721,29 +721,11 @@ const doReveal = async (request: RequestView) => {
 };
 
 const revealedSection = (shown: Revealed) => {
-  const value = h('input', { id: 'revealed-credential', type: 'password', readonly: true, autocomplete: 'off', spellcheck: 'false' });
-  value.value = shown.credential;
-  const toggle = h('button', { id: 'toggle-credential', type: 'button', class: 'secondary', 'aria-controls': 'revealed-credential', 'aria-pressed': 'false' }, 'Show');
-  toggle.addEventListener('click', () => {
-    const showing = value.type === 'text';
-    value.type = showing ? 'password' : 'text';
-    toggle.textContent = showing ? 'Show' : 'Hide';
-    toggle.setAttribute('aria-pressed', String(!showing));
-  });
-  const copy = h('button', { id: 'copy-credential', type: 'button', class: 'secondary' }, 'Copy');
-  copy.addEventListener('click', async () => {
-    try {
-      await navigator.clipboard.writeText(shown.credential);
-      say('Copied. Clear your clipboard when you are done.');
-    } catch {
-      sayError('Your browser did not allow copying. Choose Show and copy it by hand.');
-    }
-  });
   return h(
     'section',
     { id: 'revealed', class: 'revealed', 'aria-labelledby': 'revealed-heading' },
     h('h2', { id: 'revealed-heading' }, 'The credential'),
-    h('div', { class: 'field' }, h('label', { for: 'revealed-credential' }, 'Credential'), h('div', { class: 'with-button' }, value, toggle, copy)),
+    credentialField('revealed-credential', shown.credential),
     shown.note ? h('div', {}, h('h3', {}, 'Note'), h('p', { id: 'revealed-note', class: 'note' }, shown.note)) : null,
     shown.files.length
       ? h(

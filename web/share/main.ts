@@ -24,7 +24,7 @@
 import type { Envelope } from '../crypto/envelope.ts';
 import { decodeShareFragment, openShare, sealedToOnly, ShareKeyError, type ShareKey, type SharePayload } from '../crypto/share-key.ts';
 import { ApiFailure, call, messageOf } from '../shared/api.ts';
-import { busy, byId, clearMessages, copyText, facts, fingerprintCode, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../shared/dom.ts';
+import { busy, byId, clearMessages, credentialField, facts, fingerprintCode, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../shared/dom.ts';
 
 interface Described {
   status: 'active' | 'purged' | 'expired' | string;
@@ -201,17 +201,6 @@ const doOpen = async (key: ShareKey) => {
 };
 
 const showOpened = (payload: SharePayload, share: Opened['share']) => {
-  const value = h('input', { id: 'share-credential', type: 'password', readonly: true, autocomplete: 'off', spellcheck: 'false' });
-  value.value = payload.credential;
-  const toggle = h('button', { id: 'toggle-credential', type: 'button', class: 'secondary', 'aria-controls': 'share-credential', 'aria-pressed': 'false' }, 'Show');
-  toggle.addEventListener('click', () => {
-    const showing = value.type === 'text';
-    value.type = showing ? 'password' : 'text';
-    toggle.textContent = showing ? 'Show' : 'Hide';
-    toggle.setAttribute('aria-pressed', String(!showing));
-  });
-  const copy = h('button', { id: 'copy-credential', type: 'button', class: 'secondary' }, 'Copy');
-  copy.addEventListener('click', () => copyText(payload.credential, 'Copied. Clear your clipboard when you are done.'));
   const aftermath = share.destroyed
     ? h('p', { id: 'share-destroyed', class: 'notice' }, 'This was the last view: the service has destroyed its copy. Save the credential somewhere safe now; this link will not open it again.')
     : h('p', { id: 'share-remaining', class: 'notice' }, `This link can be opened ${times(share.views_left)}. The service destroys its copy after the last view, or when the link expires.`);
@@ -220,7 +209,7 @@ const showOpened = (payload: SharePayload, share: Opened['share']) => {
       'section',
       { id: 'share-opened', class: 'revealed', 'aria-labelledby': 'opened-heading' },
       h('h2', { id: 'opened-heading' }, 'The credential'),
-      h('div', { class: 'field' }, h('label', { for: 'share-credential' }, 'Credential'), h('div', { class: 'with-button' }, value, toggle, copy)),
+      credentialField('share-credential', payload.credential),
       payload.note ? h('div', {}, h('h3', {}, 'Note'), h('p', { id: 'share-note', class: 'note' }, payload.note)) : null,
       aftermath,
     ),

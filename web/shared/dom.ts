@@ -97,3 +97,22 @@ export const copyText = async (text: string, done: string) => {
     sayError('Your browser did not allow copying. Select the text and copy it by hand.');
   }
 };
+
+/**
+ * A revealed credential: a read-only masked field, a Show/Hide toggle and a Copy button, labelled
+ * "Credential". Masked by default so that a shoulder or a screen share does not read it.
+ */
+export const credentialField = (id: string, credential: string) => {
+  const value = h('input', { id, type: 'password', readonly: true, autocomplete: 'off', spellcheck: 'false' });
+  value.value = credential;
+  const toggle = h('button', { id: 'toggle-credential', type: 'button', class: 'secondary', 'aria-controls': id, 'aria-pressed': 'false' }, 'Show');
+  toggle.addEventListener('click', () => {
+    const showing = value.type === 'text';
+    value.type = showing ? 'password' : 'text';
+    toggle.textContent = showing ? 'Show' : 'Hide';
+    toggle.setAttribute('aria-pressed', String(!showing));
+  });
+  const copy = h('button', { id: 'copy-credential', type: 'button', class: 'secondary' }, 'Copy');
+  copy.addEventListener('click', () => copyText(credential, 'Copied. Clear your clipboard when you are done.'));
+  return h('div', { class: 'field' }, h('label', { for: id }, 'Credential'), h('div', { class: 'with-button' }, value, toggle, copy));
+};

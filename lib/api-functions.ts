@@ -284,6 +284,8 @@ export interface HandlerFunctionOptions {
   bundling?: BundlingOptions;
   /** Default 256 MB. */
   memorySize?: number;
+  /** Reserved concurrency: a cap (and a guarantee) for background work; default none. */
+  reservedConcurrency?: number;
 }
 
 /**
@@ -312,6 +314,7 @@ export const handlerFunction = (scope: Construct, options: HandlerFunctionOption
     runtime: lambda.Runtime.NODEJS_22_X,
     architecture: lambda.Architecture.ARM_64,
     memorySize: options.memorySize ?? 256,
+    reservedConcurrentExecutions: options.reservedConcurrency,
     timeout: options.timeout ?? Duration.seconds(10),
     description: truncate(options.description, 256),
     environment: options.environment,

@@ -39,6 +39,9 @@ export interface ExpiryProps {
  *   change nor delete it;
  * - DynamoDB TTL on the material items (lib/table.ts) is the last safety net behind both.
  */
+/** How many expiry (and purge) workers may run at once. */
+export const WORKER_CONCURRENCY = 20;
+
 export class Expiry extends Construct implements ExpiryScheduling {
   readonly expiryFunction: NodejsFunction;
   /** Completes a submitted request when the grace period after its ticket closed ends. */
@@ -69,6 +72,8 @@ export class Expiry extends Construct implements ExpiryScheduling {
       retention,
       environment,
       timeout: Duration.seconds(30),
+      // Many schedules can fall due at one moment: they queue (Scheduler retries) instead of taking the account's concurrency.
+      reservedConcurrency: WORKER_CONCURRENCY,
     });
     this.purgeFunction = handlerFunction(new Construct(this, 'Purge'), {
       entry: PURGE_ENTRY,
@@ -76,6 +81,7 @@ export class Expiry extends Construct implements ExpiryScheduling {
       retention,
       environment,
       timeout: Duration.seconds(30),
+      reservedConcurrency: WORKER_CONCURRENCY,
     });
     this.sweepFunction = handlerFunction(new Construct(this, 'Sweep'), {
       entry: SWEEP_ENTRY,
@@ -83,6 +89,8 @@ export class Expiry extends Construct implements ExpiryScheduling {
       retention,
       environment,
       timeout: Duration.minutes(2),
+      // One sweep at a time: two would race each other over the same due requests.
+      reservedConcurrency: 1,
     });
     props.table.grantReadWriteData(this.expiryFunction);
     props.table.grantReadWriteData(this.purgeFunction);

@@ -4,13 +4,21 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ApiFunctions } from './api-functions.ts';
+import { routeList } from '../lambdas/http/routes.ts';
 import { Expiry } from './expiry.ts';
 import { HandoffTable } from './table.ts';
 import { SealingKey } from './sealing.ts';
 import { CertificateSigningKey } from './signing.ts';
 import { Webhooks } from './webhooks.ts';
+import { Operations } from './operations.ts';
 
 export const DEFAULT_EMAIL_FROM = 'no-reply@example.com';
+
+/** The whole stage: calls per second, and the burst above it. */
+export const STAGE_THROTTLE = { rateLimit: 200, burstLimit: 400 } as const;
+/** Each route anyone may call without a key (sign-in, session, subject, share recipient, pages). */
+export const PUBLIC_ROUTE_THROTTLE = { rateLimit: 20, burstLimit: 40 } as const;
+const PUBLIC_SCOPES = new Set<string>(['public', 'link', 'share_link']);
 
 export interface HandoffStackProps extends StackProps {
   /** The web application's address (APP_URL). Default: context `appUrl`, else the API endpoint. */
@@ -33,6 +41,7 @@ export class HandoffStack extends Stack {
   readonly webhooks: Webhooks;
   readonly sealing: SealingKey;
   readonly signing: CertificateSigningKey;
+  readonly operations: Operations;
 
   constructor(scope: Construct, id: string, props: HandoffStackProps = {}) {
     super(scope, id, props);
@@ -48,7 +57,7 @@ export class HandoffStack extends Stack {
     });
     // The `$default` stage, declared here for its structured (JSON) access log.
     const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH });
-    new apigwv2.HttpStage(this, 'DefaultStage', {
+    const stage = new apigwv2.HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
@@ -56,7 +65,15 @@ export class HandoffStack extends Stack {
         destination: new apigwv2.LogGroupLogDestination(accessLogs),
         format: accessLogFormat,
       },
+      throttle: STAGE_THROTTLE,
     });
+    // Tighter limits where anyone may call without a key: sign-in, session, the subject's and share recipient's endpoints, the pages.
+    (stage.node.defaultChild as apigwv2.CfnStage).routeSettings = Object.fromEntries(
+      routeList()
+        .filter((route) => PUBLIC_SCOPES.has(route.scope))
+        // Written as CloudFormation names them: the L1 passes this map through untouched.
+        .map((route) => [`${route.method} ${route.path}`, { ThrottlingRateLimit: PUBLIC_ROUTE_THROTTLE.rateLimit, ThrottlingBurstLimit: PUBLIC_ROUTE_THROTTLE.burstLimit }]),
+    );
 
     const endpoint = this.api.apiEndpoint;
     const baseUrl = `${endpoint}/v1`;
@@ -80,6 +97,21 @@ export class HandoffStack extends Stack {
 
     this.webhooks = new Webhooks(this, 'Webhooks', { table: this.table.table, appEnvironment });
 
+    const alarmEmail = contextString(this, 'alarmEmail');
+    this.operations = new Operations(this, 'Operations', { alarmEmail: alarmEmail ? emailAddress(alarmEmail) : undefined });
+    for (const alarm of this.webhooks.alarms) this.operations.notify(alarm);
+    this.operations.functionErrors('ExpiryErrors', this.expiry.expiryFunction, 'The expiry worker');
+    this.operations.functionErrors('PurgeErrors', this.expiry.purgeFunction, 'The purge worker');
+    this.operations.functionErrors('ExpirySweepErrors', this.expiry.sweepFunction, 'The expiry sweep');
+    this.operations.functionErrors('DeliverySweepErrors', this.webhooks.sweepFunction, 'The webhook delivery sweep');
+    this.operations.functionThrottles('ExpiryThrottles', this.expiry.expiryFunction, 'The expiry worker');
+    this.operations.functionThrottles('ExpirySweepThrottles', this.expiry.sweepFunction, 'The expiry sweep');
+    this.operations.scheduleFailures('ScheduleTargetErrors', this.expiry.scheduleGroup);
+    this.operations.apiServerErrors('ApiServerErrors', this.api);
+    this.operations.streamIteratorAge('FanOutIteratorAge', this.webhooks.fanOutFunction);
+    this.operations.queueAge('DeliveryQueueAge', this.webhooks.deliveryQueue);
+
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.operations.topic.topicArn, description: 'Every alarm notifies this topic (subscribe, or deploy with -c alarmEmail=...)' });
     new CfnOutput(this, 'ApiUrl', { value: baseUrl, description: 'The API root ({base_url})' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName });
     new CfnOutput(this, 'SigningKeyArn', {

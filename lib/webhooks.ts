@@ -18,6 +18,8 @@ export const DELIVERY_SWEEP_ENTRY = 'lambdas/workers/delivery-sweep.ts';
 export const DELIVERY_SWEEP_RATE = 'rate(5 minutes)';
 /** Each POST may take 10 s; a batch of deliveries runs in parallel. */
 const DELIVER_TIMEOUT = Duration.seconds(60);
+/** Delivery workers at once (the local runtime delivers 16 at a time too). */
+export const DELIVERY_CONCURRENCY = 16;
 
 export interface WebhooksProps {
   table: dynamodb.ITable;
@@ -60,7 +62,8 @@ export class Webhooks extends Construct {
     this.deliveryDlq = new sqs.Queue(this, 'DeliveryDlq', { ...queueDefaults, retentionPeriod: Duration.days(14) });
     this.deliveryQueue = new sqs.Queue(this, 'DeliveryQueue', {
       ...queueDefaults,
-      visibilityTimeout: Duration.seconds(DELIVER_TIMEOUT.toSeconds() * 3),
+      // Six times the worker's timeout, as AWS advises for a Lambda event source (retries and batching).
+      visibilityTimeout: Duration.seconds(DELIVER_TIMEOUT.toSeconds() * 6),
       retentionPeriod: Duration.days(4),
       deadLetterQueue: { queue: this.deliveryDlq, maxReceiveCount: 5 },
     });
@@ -92,6 +95,7 @@ export class Webhooks extends Construct {
       retention,
       environment,
       timeout: Duration.minutes(2),
+      reservedConcurrency: 1,
     });
     for (const fn of [this.fanOutFunction, this.deliverFunction, this.sweepFunction]) {
       props.table.grantReadWriteData(fn);
@@ -129,7 +133,10 @@ export class Webhooks extends Construct {
     // SqsDlq binds through the mapping's target: the fan-out may send to its DLQ.
     this.fanOutDlq.grantSendMessages(this.fanOutFunction);
 
-    this.deliverFunction.addEventSource(new SqsEventSource(this.deliveryQueue, { batchSize: 10, reportBatchItemFailures: true }));
+    // At most DELIVERY_CONCURRENCY workers at once, as locally: a burst of events never floods the receivers or the account.
+    this.deliverFunction.addEventSource(
+      new SqsEventSource(this.deliveryQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: DELIVERY_CONCURRENCY }),
+    );
 
     const defaultGroupArn = Stack.of(this).formatArn({ service: 'scheduler', resource: 'schedule-group', resourceName: 'default' });
     const sweepRole = schedulerRole(this, 'SweepScheduleRole', defaultGroupArn, this.sweepFunction, 'InvokeDeliverySweep');

@@ -3,8 +3,8 @@ import { HandoffStack } from '../lib/handoff-stack.ts';
 
 /**
  * The CDK app (`npx cdk synth` / `cdk deploy`). Context: `appUrl` (the web application's address,
- * default the API endpoint) and `emailFrom` (sender of link emails, default
- * no-reply@example.com), e.g. `cdk deploy -c appUrl=https://handoff.example.com -c emailFrom=...`.
+ * default the API endpoint) and `emailFrom` (sender of link emails, required: synth fails without
+ * it), e.g. `cdk deploy -c appUrl=https://handoff.example.com -c emailFrom=...`.
  * Account and region come from the CLI's environment when it has them; otherwise the template
  * stays environment-agnostic and deploys to any region.
  */

@@ -12,7 +12,6 @@ import { CertificateSigningKey } from './signing.ts';
 import { Webhooks } from './webhooks.ts';
 import { Operations } from './operations.ts';
 
-export const DEFAULT_EMAIL_FROM = 'no-reply@example.com';
 
 /** The whole stage: calls per second, and the burst above it. */
 export const STAGE_THROTTLE = { rateLimit: 200, burstLimit: 400 } as const;
@@ -23,7 +22,7 @@ const PUBLIC_SCOPES = new Set<string>(['public', 'link', 'share_link']);
 export interface HandoffStackProps extends StackProps {
   /** The web application's address (APP_URL). Default: context `appUrl`, else the API endpoint. */
   appUrl?: string;
-  /** Sender of link emails (EMAIL_FROM_ADDRESS). Default: context `emailFrom`, else no-reply@example.com. */
+  /** Sender of link emails (EMAIL_FROM_ADDRESS). Default: context `emailFrom`; required, there is no made-up default. */
   emailFrom?: string;
 }
 
@@ -46,7 +45,7 @@ export class HandoffStack extends Stack {
   constructor(scope: Construct, id: string, props: HandoffStackProps = {}) {
     super(scope, id, props);
 
-    const emailFrom = emailAddress(props.emailFrom ?? contextString(this, 'emailFrom') ?? DEFAULT_EMAIL_FROM);
+    const emailFrom = emailAddress(props.emailFrom ?? contextString(this, 'emailFrom') ?? missingSender());
     const appUrlSetting = props.appUrl ?? contextString(this, 'appUrl');
 
     this.table = new HandoffTable(this, 'Store');
@@ -148,6 +147,16 @@ const accessLogFormat = AccessLogFormat.custom(
     error: '$context.error.message',
   }),
 );
+
+/**
+ * A deploy must name its sender: an invented default would deploy a service that sends nothing
+ * (SES refuses an unverified identity) while every link delivery quietly fails.
+ */
+const missingSender = (): never => {
+  throw new Error(
+    'emailFrom is required: the sender of link, code and sign-in emails, an identity verified in SES. Deploy with -c emailFrom=handoff@your-domain.example',
+  );
+};
 
 const contextString = (stack: Stack, key: string): string | undefined => {
   const value: unknown = stack.node.tryGetContext(key);

@@ -19,7 +19,10 @@ import {
   WEB_ASSETS_DIR,
 } from '../../lib/api-functions.ts';
 import { EXPIRE_ENTRY, PURGE_ENTRY, SWEEP_ENTRY } from '../../lib/expiry.ts';
-import { DEFAULT_EMAIL_FROM, HandoffStack } from '../../lib/handoff-stack.ts';
+import { HandoffStack } from '../../lib/handoff-stack.ts';
+
+/** The sender the main test stack is deployed with. */
+const EMAIL_FROM = 'handoff@test.example';
 import { DELIVER_ENTRY, DELIVERY_SWEEP_ENTRY, FAN_OUT_ENTRY } from '../../lib/webhooks.ts';
 
 /**
@@ -43,7 +46,7 @@ let resources: Record<string, Json>;
 beforeAll(() => {
   outdir = mkdtempSync(path.join(tmpdir(), 'handoff-infra-'));
   const app = new App({ outdir });
-  const stack = new HandoffStack(app, 'HandoffTest');
+  const stack = new HandoffStack(app, 'HandoffTest', { emailFrom: EMAIL_FROM });
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
 }, SYNTH_TIMEOUT);
@@ -314,7 +317,7 @@ describe('functions', () => {
     TABLE_NAME: { Ref: tableId() },
     BASE_URL: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId(), 'ApiEndpoint'] }, '/v1']] },
     APP_URL: { 'Fn::GetAtt': [apiId(), 'ApiEndpoint'] },
-    EMAIL_FROM_ADDRESS: DEFAULT_EMAIL_FROM,
+    EMAIL_FROM_ADDRESS: EMAIL_FROM,
     LOG_LEVEL: 'INFO',
     POWERTOOLS_SERVICE_NAME: 'credential-handoff',
   });
@@ -451,7 +454,7 @@ describe('IAM', () => {
     for (const id of sendersOf('email')) {
       const ses = statementsOfRole(roleIdOfFunction(id)).filter((s) => actionsOf(s).includes('ses:SendEmail'));
       expect(ses, id).toHaveLength(1);
-      expect(ses[0]!.Condition).toEqual({ StringEquals: { 'ses:FromAddress': DEFAULT_EMAIL_FROM } });
+      expect(ses[0]!.Condition).toEqual({ StringEquals: { 'ses:FromAddress': EMAIL_FROM } });
       const resource = JSON.stringify(ses[0]!.Resource);
       expect(resource).toContain(':ses:');
       expect(resource).toContain('{"Ref":"AWS::AccountId"}');
@@ -889,7 +892,7 @@ describe('bundles', () => {
 describe('context', () => {
   /** Bundling skipped: only the template matters here. */
   const synth = (context: Record<string, unknown>) => {
-    const app = new App({ outdir: mkdtempSync(path.join(tmpdir(), 'handoff-infra-ctx-')), context: { 'aws:cdk:bundling-stacks': [], ...context } });
+    const app = new App({ outdir: mkdtempSync(path.join(tmpdir(), 'handoff-infra-ctx-')), context: { 'aws:cdk:bundling-stacks': [], emailFrom: 'links@mail.example.org', ...context } });
     try {
       return Template.fromStack(new HandoffStack(app, 'HandoffContext'));
     } finally {
@@ -920,6 +923,8 @@ describe('context', () => {
 
   it('refuses a sender that is not an email address, and an appUrl that is not https', () => {
     expect(() => synth({ emailFrom: 'not-an-address' })).toThrow(/emailFrom/);
+    // No sender at all fails the synth with what to do, rather than deploying a service that sends nothing.
+    expect(() => synth({ emailFrom: undefined })).toThrow(/emailFrom is required: .* -c emailFrom=/);
     expect(() => synth({ appUrl: 'http://handoff.example.org' })).toThrow(/appUrl/);
   }, SYNTH_TIMEOUT);
 });
@@ -962,7 +967,7 @@ describe('operations', () => {
   it('subscribes an email address only when one is given by context', () => {
     expect(ofType('AWS::SNS::Subscription')).toHaveLength(0);
     // Bundling skipped (as the context tests do): only the template matters here.
-    const app = new App({ outdir: mkdtempSync(path.join(tmpdir(), 'handoff-infra-alarm-')), context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'oncall@example.com' } });
+    const app = new App({ outdir: mkdtempSync(path.join(tmpdir(), 'handoff-infra-alarm-')), context: { 'aws:cdk:bundling-stacks': [], emailFrom: EMAIL_FROM, alarmEmail: 'oncall@example.com' } });
     try {
       const withEmail = Template.fromStack(new HandoffStack(app, 'WithAlarmEmail'));
       withEmail.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });

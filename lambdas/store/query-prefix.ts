@@ -1,5 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Documents } from './dynamo.ts';
+import type { IndexDefinition } from './table.ts';
 
 /** Every item of partition `pk` whose sort key starts with `prefix`, following all pages. */
 export const queryPrefix = async (
@@ -25,4 +26,26 @@ export const queryPrefix = async (
     start = page.LastEvaluatedKey;
   } while (start);
   return items;
+};
+
+/** The record ids (`id`) under one index partition, oldest first, following pages up to `limit`. */
+export const queryIds = async (db: Documents, tableName: string, index: IndexDefinition, partition: string, limit: number) => {
+  const ids: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: index.indexName,
+        KeyConditionExpression: `${index.partitionKey} = :partition`,
+        ExpressionAttributeValues: { ':partition': partition },
+        ProjectionExpression: 'id',
+        Limit: limit - ids.length,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) ids.push(item.id as string);
+    start = page.LastEvaluatedKey;
+  } while (start && ids.length < limit);
+  return ids;
 };

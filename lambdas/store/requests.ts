@@ -6,7 +6,7 @@ import type { AuditLog, TransactItem } from './audit-log.ts';
 import type { Documents } from './dynamo.ts';
 import { fromItem, toItem } from './items.ts';
 import { keys } from './keys.ts';
-import { queryPrefix } from './query-prefix.ts';
+import { queryIds, queryPrefix } from './query-prefix.ts';
 import { INDEXES, TTL_ATTRIBUTE, type IndexDefinition } from './table.ts';
 
 /** DynamoDB TTL removes stored material this long after it should have been purged, as a last safety net. */
@@ -219,28 +219,6 @@ export class DynamoRequests implements HandoffRepository {
     });
   }
 }
-
-/** The request ids under one index partition, oldest first, following pages up to `limit`. */
-const queryIds = async (db: Documents, tableName: string, index: IndexDefinition, partition: string, limit: number) => {
-  const ids: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: index.indexName,
-        KeyConditionExpression: `${index.partitionKey} = :partition`,
-        ExpressionAttributeValues: { ':partition': partition },
-        ProjectionExpression: 'id',
-        Limit: limit - ids.length,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) ids.push(item.id as string);
-    start = page.LastEvaluatedKey;
-  } while (start && ids.length < limit);
-  return ids;
-};
 
 /** The narrowest index for the filters given; the other filters are applied on the way out. */
 const chooseIndex = (query: RequestQuery): { index: IndexDefinition; partition: string; filters: Array<[string, string]> } => {

@@ -6,6 +6,7 @@ import type { AuditLog, TransactItem } from './audit-log.ts';
 import type { Documents } from './dynamo.ts';
 import { fromItem, toItem } from './items.ts';
 import { keys } from './keys.ts';
+import { queryIds } from './query-prefix.ts';
 import { INDEXES, TTL_ATTRIBUTE } from './table.ts';
 
 /** DynamoDB TTL removes a share's ciphertext this long after its expiry, as a last safety net. */
@@ -92,22 +93,7 @@ export class DynamoShares implements ShareRepository {
 
   /** Shares of the organisation quoting `ref`, each read again from the table (the index lags). */
   async findByTicket(orgId: string, ref: string): Promise<Share[]> {
-    const ids: string[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: INDEXES.byTicket.indexName,
-          KeyConditionExpression: 'gsi4pk = :partition',
-          ExpressionAttributeValues: { ':partition': keys.sharesOfTicket(orgId, ref) },
-          ProjectionExpression: 'id',
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of page.Items ?? []) ids.push(item.id as string);
-      start = page.LastEvaluatedKey;
-    } while (start && ids.length < 500);
+    const ids = await queryIds(this.db, this.tableName, INDEXES.byTicket, keys.sharesOfTicket(orgId, ref), 500);
     const shares = await Promise.all(ids.sort().map((id) => this.get(id)));
     return shares.filter((share): share is Share => share !== null && share.orgId === orgId);
   }

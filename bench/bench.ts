@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: the API's latency (p50/p99) and throughput over real HTTP on loopback, beside
  * the raw DynamoDB Local calls underneath measured in the same run, as ratios; the webhook fan-out
- * from commit to verified receipt on loopback (bench/fan-out.ts); and each Lambda bundle's size.
+ * from commit to verified receipt on loopback (bench/fan-out.ts); and each Lambda bundle's size
+ * against the budget and its import time against a DynamoDB-client baseline (bench/functions.ts),
+ * which fails the run when a bundle is over the budget.
  * The bench organisation's rate limits are raised through configuration, so every call still
  * passes authentication, the rate limiter and (for POST) idempotency.
  */
@@ -13,7 +15,7 @@ import { INDEXES } from '../lambdas/store/table.ts';
 import { newIdentityPublicKey } from '../lambdas/local/demo-identity.ts';
 import { createClient } from './http-client.ts';
 import { rawAuditedWrite } from './raw-calls.ts';
-import { bundleSizes } from './bundle-sizes.ts';
+import { functionsBench } from './functions.ts';
 import { drainReport, fanOutReport, measureBacklogDrain, measureFanOut, type DrainResult, type FanOutResult } from './fan-out.ts';
 import { formatMs, measure, type Measurement } from './stats.ts';
 import { inboundReport, measureInbound, type InboundResult } from './inbound.ts';
@@ -25,7 +27,6 @@ process.env.LOG_LEVEL ??= 'ERROR';
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const TOTAL = Number(process.env.BENCH_TOTAL ?? 2000);
-const BUNDLE_LIMIT_BYTES = 1024 * 1024;
 /** Stored events for the GET /v1/events figures, each size on top of the one before (comma-separated; empty to skip). */
 const EVENT_SIZES = (process.env.BENCH_EVENT_SIZES ?? '10000,100000').split(',').filter(Boolean).map(Number);
 /**
@@ -247,7 +248,6 @@ const run = async (dynamo: RunningDynamo) => {
       await certificateDynamo.stop();
     }
   }
-  const sizes = await bundleSizes();
 
   const line = (cells: string[], widths: number[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
   const widths = [26, 10, 10, 12, 28, 10, 10, 12, 10];
@@ -275,13 +275,10 @@ const run = async (dynamo: RunningDynamo) => {
   if (drain) for (const text of drainReport(drain)) console.log(text);
   if (inbound) for (const text of inboundReport(inbound)) console.log(text);
   if (certificates) for (const text of certificateReport(certificates)) console.log(text);
-  console.log('\nLambda bundles (esbuild, minified ESM, as the stack builds them; one per handler entry, named by its routes):');
-  for (const { name, bytes, pdfRenderer } of sizes) {
-    console.log(`  ${name.padEnd(18)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB${pdfRenderer ? '  carries the PDF renderer' : ''}${bytes > BUNDLE_LIMIT_BYTES ? '  OVER 1 MB' : ''}`);
-  }
   const getRatio = results[0][0].p50 / results[0][1].p50;
   console.log(`\nGET /v1/requests/{id} p50 is ${getRatio.toFixed(2)}x a raw GetItem p50 (target: within 4x).`);
-  console.log(`Largest bundle: ${(Math.max(...sizes.map((s) => s.bytes)) / 1024).toFixed(1)} KiB (limit 1024 KiB).`);
+  // Last, with every engine stopped: the bundles' sizes against the budget, and their import times.
+  if (!(await functionsBench())) process.exitCode = 1;
 };
 
 main().catch((error) => {

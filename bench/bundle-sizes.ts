@@ -1,32 +1,81 @@
-import { build } from 'esbuild';
-import { groupByEntry } from '../lib/api-functions.ts';
+import { mkdirSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import * as path from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { groupByEntry, REPO_ROOT } from '../lib/api-functions.ts';
 import { EXPIRE_ENTRY, PURGE_ENTRY, SWEEP_ENTRY } from '../lib/expiry.ts';
 import { DELIVER_ENTRY, DELIVERY_SWEEP_ENTRY, FAN_OUT_ENTRY } from '../lib/webhooks.ts';
 import { esbuildOptionsOfStack } from '../lib/esbuild-options.ts';
-import { FALLBACK_ENTRY, routeList } from '../lambdas/http/routes.ts';
+import { CERTIFICATE_ENTRY, FALLBACK_ENTRY, routeList } from '../lambdas/http/routes.ts';
 
-/** The PDF renderer's own name, written into every PDF it makes: a bundle holding it carries pdfkit. */
-const PDF_RENDERER_MARK = 'PDFKit';
+export interface FunctionEntry {
+  /** The route's name for a function of its own, else the stack's construct id; the workers by role. */
+  name: string;
+  /** The handler module, relative to the repository root. */
+  entry: string;
+}
+
+export interface FunctionBundle extends FunctionEntry {
+  bytes: number;
+  /** Whether the bundle holds the PDF renderer (only the certificate function should). */
+  pdfRenderer: boolean;
+  /** The packages the bundle leaves to the runtime (the AWS SDK), as it imports them; Node's own modules aside. */
+  external: string[];
+  /** Where the bundle was written, when an output directory was given. */
+  file?: string;
+}
+
+/** Every function the stack deploys: one per handler entry (as lib/api-functions.ts groups the route table), the fallback, the workers. */
+export const stackFunctions = (): FunctionEntry[] => [
+  ...groupByEntry(routeList()).map((group) => ({ name: group.routes.length === 1 ? group.routes[0].name : group.id, entry: group.entry })),
+  { name: 'fallback', entry: FALLBACK_ENTRY },
+  ...Object.entries({ expire: EXPIRE_ENTRY, purge: PURGE_ENTRY, sweep: SWEEP_ENTRY, fanOut: FAN_OUT_ENTRY, deliver: DELIVER_ENTRY, deliverySweep: DELIVERY_SWEEP_ENTRY }).map(
+    ([name, entry]) => ({ name, entry }),
+  ),
+];
+
+/** The one function allowed past the bundle budget: it carries the PDF renderer and its fonts. */
+export const isCertificateFunction = (fn: FunctionEntry) => fn.entry === CERTIFICATE_ENTRY;
 
 /**
- * Bundles every function the stack deploys (one per handler entry, as lib/api-functions.ts groups
- * the route table, plus the fallback and the workers) with the stack's own bundling options
- * (translated from the CDK's NodejsFunction props to esbuild's) and reports the bytes, and whether
- * the bundle carries the PDF renderer (only the certificate function should).
+ * Bundles one module with the stack's own bundling options (lib/api-functions.ts BUNDLING, as
+ * lib/esbuild-options.ts translates the CDK's NodejsFunction props to esbuild's). With `outfile`
+ * the bundle is written there, as the function's index.mjs would be.
  */
-export const bundleSizes = async () => {
-  const entries = [
-    ...groupByEntry(routeList()).map((group) => ({ name: group.routes.length === 1 ? group.routes[0].name : group.id, entry: group.entry })),
-    { name: 'fallback', entry: FALLBACK_ENTRY },
-    ...Object.entries({ expire: EXPIRE_ENTRY, purge: PURGE_ENTRY, sweep: SWEEP_ENTRY, fanOut: FAN_OUT_ENTRY, deliver: DELIVER_ENTRY, deliverySweep: DELIVERY_SWEEP_ENTRY }).map(
-      ([name, entry]) => ({ name, entry }),
-    ),
-  ];
-  const sizes: Array<{ name: string; bytes: number; pdfRenderer: boolean }> = [];
-  for (const { name, entry } of entries) {
-    const result = await build({ ...esbuildOptionsOfStack(), entryPoints: [entry], write: false, outfile: 'index.mjs' });
-    const text = result.outputFiles!.map((file) => file.text).join('');
-    sizes.push({ name, bytes: result.outputFiles!.reduce((sum, file) => sum + file.contents.byteLength, 0), pdfRenderer: text.includes(PDF_RENDERER_MARK) });
+export const bundleModule = async (entry: string, outfile?: string) => {
+  const result = await build({
+    ...esbuildOptionsOfStack(),
+    absWorkingDir: REPO_ROOT,
+    entryPoints: [entry],
+    write: outfile !== undefined,
+    outfile: outfile ?? 'index.mjs',
+    metafile: true,
+  });
+  const [output] = Object.values(result.metafile.outputs);
+  return { bytes: output.bytes, metafile: result.metafile };
+};
+
+const externalPackages = (metafile: Metafile) => {
+  const names = new Set<string>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const imported of output.imports) if (imported.external && !imported.path.startsWith('node:') && !builtinModules.includes(imported.path)) names.add(imported.path);
   }
-  return sizes;
+  return [...names].sort();
+};
+
+/**
+ * Bundles every function the stack deploys and reports its bytes, whether it carries the PDF
+ * renderer, and the runtime packages it imports. With `outdir`, each bundle is also written to
+ * `<outdir>/<name>/index.mjs` (the cold-start figures import them from there).
+ */
+export const bundleSizes = async ({ outdir }: { outdir?: string } = {}): Promise<FunctionBundle[]> => {
+  const bundles: FunctionBundle[] = [];
+  for (const fn of stackFunctions()) {
+    const file = outdir ? path.join(outdir, fn.name, 'index.mjs') : undefined;
+    if (file) mkdirSync(path.dirname(file), { recursive: true });
+    const { bytes, metafile } = await bundleModule(fn.entry, file);
+    const pdfRenderer = Object.keys(metafile.inputs).some((input) => input.includes('node_modules/pdfkit/'));
+    bundles.push({ ...fn, bytes, pdfRenderer, external: externalPackages(metafile), file });
+  }
+  return bundles;
 };

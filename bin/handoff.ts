@@ -4,7 +4,9 @@ import { HandoffStack } from '../lib/handoff-stack.ts';
 /**
  * The CDK app (`npx cdk synth` / `cdk deploy`). Context: `appUrl` (the web application's address,
  * default the API endpoint) and `emailFrom` (sender of link emails, required: synth fails without
- * it), e.g. `cdk deploy -c appUrl=https://handoff.example.com -c emailFrom=...`.
+ * it), e.g. `cdk deploy -c appUrl=https://handoff.example.com -c emailFrom=...`. Optional: `domainName`
+ * and `certificateArn` together (an ACM certificate in the stack's region) put the API on its own
+ * host name and turn the execute-api endpoint off; `alarmEmail` subscribes an address to the alarms.
  * Account and region come from the CLI's environment when it has them; otherwise the template
  * stays environment-agnostic and deploys to any region.
  */

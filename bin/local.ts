@@ -5,7 +5,9 @@
 import { join } from 'node:path';
 import { JavaMissingError } from '#local/dynamodb-local.ts';
 import { ensureDemoOrganisation, issueDemoKey } from '#local/demo-seed.ts';
-import { startLocalService } from '#local/local-service.ts';
+import { ENGINE_FOLDER } from '#local/engine-record.ts';
+import { EngineInUseError, stopOwnEngine } from '#local/leftover-engine.ts';
+import { startLocalService, type LocalService } from '#local/local-service.ts';
 import { stopOrphanedDynamo } from '#local/orphaned-dynamo.ts';
 import { removeRuntimeFile, writeRuntimeFile } from '#local/runtime-file.ts';
 
@@ -25,27 +27,43 @@ const loopbackWebhooksAllowed = () => {
   return host === '127.0.0.1' || host === '::1' || host === 'localhost';
 };
 
+const engineFolder = join(dataDir, ENGINE_FOLDER);
+
 const main = async () => {
+  let service: LocalService | undefined;
+  let stopping = false;
+  // In place before anything starts: DynamoDB Local runs in a process group of its own, so Ctrl-C
+  // in the terminal (or closing it) reaches only this process, which has to stop the engine.
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    // A closed terminal (SIGHUP) has nowhere left to print to.
+    if (signal !== 'SIGHUP') process.stdout.write('\nStopping the API and DynamoDB Local...\n');
+    if (service) {
+      removeRuntimeFile(dataDir);
+      await service.stop();
+    } else {
+      await stopOwnEngine(engineFolder);
+    }
+    process.exit(0);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
+
   const orphan = await stopOrphanedDynamo(dataDir);
   if (orphan) process.stdout.write(`Stopped the DynamoDB Local (process ${orphan}) left running by a service that was killed.\n`);
-  const service = await startLocalService({ dataDir, port, host: process.env.HOST, allowLoopbackWebhooks: loopbackWebhooksAllowed() });
+  service = await startLocalService({
+    dataDir,
+    port,
+    host: process.env.HOST,
+    allowLoopbackWebhooks: loopbackWebhooksAllowed(),
+    // Each function may do with the table only what its deployed IAM policy allows (lambdas/access/table-access.ts).
+    tableAccess: { enforce: true },
+  });
   // Lets `npm run admin` reach this DynamoDB Local while the service runs (no secret in it), and
   // the next start stop that DynamoDB Local should this process be killed outright.
   writeRuntimeFile(dataDir, { dynamoEndpoint: service.dynamoEndpoint, tableName: service.deps.tableName, baseUrl: service.baseUrl, pid: process.pid, dynamoPid: service.dynamoPid });
   const demo = await ensureDemoOrganisation(service.deps.db, service.deps.tableName, service.admin, join(dataDir, 'keys'));
   const { secret } = await issueDemoKey(service.admin, demo.orgId);
-
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write('\nStopping the API and DynamoDB Local...\n');
-    removeRuntimeFile(dataDir);
-    await service.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 
   process.stdout.write(
     [
@@ -68,13 +86,15 @@ const main = async () => {
   );
 };
 
-main().catch((error) => {
-  if (error instanceof JavaMissingError) {
+main().catch(async (error) => {
+  if (error instanceof JavaMissingError || error instanceof EngineInUseError) {
     process.stderr.write(`${error.message}\n`);
   } else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
     process.stderr.write(`Port ${port} is in use: stop what uses it or start with PORT=<another port> npm start.\n`);
   } else {
     process.stderr.write(`The local service could not start: ${(error as Error).stack ?? error}\n`);
   }
+  // An engine started before the failure (the API port taken, say) would outlive this process.
+  await stopOwnEngine(engineFolder).catch(() => undefined);
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Clock } from '#core/clock.ts';
 import type { SecretSealer } from '#core/sealing.ts';
+import type { CodeKey } from '#core/code-key.ts';
 import type { ExpiryScheduler, Notifier, PurgeScheduler } from '#core/ports.ts';
 import type { PublicUrls } from '#core/request-view.ts';
 import type { DynamoApiKeys } from '#store/api-keys.ts';
@@ -40,6 +41,8 @@ export interface AppDeps {
   events: DynamoEventFeed;
   /** Seals integration secrets the service reads back (a key file locally, KMS deployed). */
   sealer: SecretSealer;
+  /** Hashes the six-digit codes (a key file locally, a KMS HMAC key deployed). */
+  codeKey: CodeKey;
   /** Webhook subscriptions. */
   webhooks: DynamoWebhooks;
   /** Ticketing integrations, their inbound URL look-ups and activity logs. */

@@ -2,6 +2,8 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { systemClock, type Clock } from '#core/clock.ts';
 import type { ExpiryScheduler, Notifier, PurgeScheduler } from '#core/ports.ts';
 import type { SecretSealer } from '#core/sealing.ts';
+import type { CodeKey } from '#core/code-key.ts';
+import { KmsCodeKey } from '#adapters/kms-code-key.ts';
 import type { PublicUrls } from '#core/request-view.ts';
 import { createDocumentClient, type Documents } from '#store/dynamo.ts';
 import { createRepositories } from '#store/repositories.ts';
@@ -24,6 +26,8 @@ export interface WiringOptions {
   purgeScheduler?: PurgeScheduler;
   /** Seals the integration secrets the service must read back (a key file locally, KMS deployed); default: none, sealing fails. */
   sealer?: SecretSealer;
+  /** Hashes the six-digit codes (a key file locally, a KMS HMAC key deployed); default: none, hashing fails. */
+  codeKey?: CodeKey;
   db?: Documents;
   clock?: Clock;
   logger?: Logger;
@@ -55,6 +59,7 @@ export const createAppDeps = (options: WiringOptions): AppDeps => {
     scheduler,
     purgeScheduler,
     sealer: options.sealer ?? NO_SEALER,
+    codeKey: options.codeKey ?? NO_CODE_KEY,
     webhookPolicy,
     signer,
     ...repositories,
@@ -81,6 +86,13 @@ const NO_SEALER: SecretSealer = {
   },
   open: async () => {
     throw new Error('no secret sealer is configured');
+  },
+};
+
+/** For callers that never hash a code: any use is a wiring mistake, so it fails loudly. */
+const NO_CODE_KEY: CodeKey = {
+  mac: async () => {
+    throw new Error('no code key is configured');
   },
 };
 
@@ -144,8 +156,18 @@ export const wiring = (): AppDeps =>
     scheduler: eventBridgeScheduler('expire'),
     purgeScheduler: eventBridgeScheduler('purge'),
     sealer: kmsSealer(),
+    codeKey: kmsCodeKey(),
     signingCustody: kmsSigning(),
   }));
+
+/**
+ * The KMS HMAC key CODE_HASH_KEY_ID, built on first use: only the functions that hash or check
+ * codes have the variable (and kms:GenerateMac on the key).
+ */
+const kmsCodeKey = (): CodeKey => {
+  let built: KmsCodeKey | undefined;
+  return { mac: (message) => (built ??= new KmsCodeKey(required('CODE_HASH_KEY_ID'))).mac(message) };
+};
 
 /**
  * KMS signing keys, configured from SIGNING_KEY_ARN (the stack's key) and SIGNING_KEY_TAG
@@ -168,7 +190,8 @@ export const kmsSigning = (): SigningKeyCustody => {
 
 /**
  * KMS envelope encryption with SEALING_KEY_ID, built on first use: only the functions that read
- * or write integration secrets have the variable (and the key's rights).
+ * or write integration or webhook secrets have the variable (and the key's rights, each for its
+ * purpose).
  */
 const kmsSealer = (): SecretSealer => {
   let built: KmsSealer | undefined;

@@ -11,6 +11,9 @@ import { LogLevel, NodejsFunction, OutputFormat, type BundlingOptions } from 'aw
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { FALLBACK_ENTRY, routeList, type Route } from '../lambdas/http/routes.ts';
+import { WEBHOOK_SIGNING_PURPOSE } from '../lambdas/core/webhooks.ts';
+import { tableAccessOfEntry, touchesTable } from '../lambdas/access/table-access.ts';
+import type { TableAccessGranter } from './table-access.ts';
 
 /** The repository root: route entries are relative to it, and it holds package-lock.json. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,12 +51,20 @@ export const BUNDLING: BundlingOptions = {
 export interface ApiFunctionsProps {
   httpApi: apigwv2.IHttpApi;
   table: dynamodb.ITable;
+  /** Each function's table rights, from its routes' declarations (lambdas/access/table-access.ts). */
+  tableAccess: TableAccessGranter;
   /** BASE_URL, APP_URL and EMAIL_FROM_ADDRESS, as the API functions' wiring reads them. */
   appEnvironment: AppEnvironment;
   /** Expiry scheduling: the functions of SCHEDULING_ROUTES get its rights and settings (and PURGE_SCHEDULING_ROUTES the purge's). */
   expiry: ExpiryScheduling;
-  /** The key that seals integration secrets: the functions of SEALED_SECRET_ROUTES may open them. */
-  sealing: { readonly environment: Readonly<Record<string, string>>; grantOpen(fn: lambda.IFunction): void };
+  /** The key that seals secrets: SEALED_SECRET_ROUTES may open integration secrets, WEBHOOK_SEALING_ROUTES seal webhook secrets. */
+  sealing: {
+    readonly environment: Readonly<Record<string, string>>;
+    grantOpen(fn: lambda.IFunction): void;
+    grantSeal(fn: lambda.IFunction, purpose: typeof WEBHOOK_SIGNING_PURPOSE): void;
+  };
+  /** The key the six-digit codes are hashed with: the functions of CODE_HASH_ROUTES may use it. */
+  codeKey: { readonly environment: Readonly<Record<string, string>>; grantMac(fn: lambda.IFunction): void };
   /** The certificate signing keys: SIGNING_ROUTES may sign, KEY_PUBLISHING_ROUTES read public keys. */
   signing: {
     readonly environment: Readonly<Record<string, string>>;
@@ -109,6 +120,15 @@ export const PURGE_SCHEDULING_ROUTES: readonly string[] = ['markTicketStatus', '
 /** The routes that open sealed integration secrets: the inbound URLs check a shared header or signature. */
 export const SEALED_SECRET_ROUTES: readonly string[] = ['inboundTicketStatus', 'inboundTicketTrigger'];
 
+/** The routes that seal a new webhook signing secret (and never open one: only the delivery worker does). */
+export const WEBHOOK_SEALING_ROUTES: readonly string[] = ['createWebhook'];
+
+/**
+ * The routes that hash or check a six-digit code: creating a request (its challenge code, also
+ * through a ticket trigger), sending the subject an email code, and checking what the subject typed.
+ */
+export const CODE_HASH_ROUTES: readonly string[] = ['createRequest', 'inboundTicketTrigger', 'subjectEmailCode', 'subjectVerify'];
+
 /** The routes that sign custody certificates (one function: the certificate handler). */
 export const SIGNING_ROUTES: readonly string[] = ['requestCertificate', 'shareCertificate', 'appRequestCertificate', 'appShareCertificate'];
 
@@ -128,10 +148,10 @@ const WEB_BUILD_SCRIPT = 'web/build.ts';
  * an entry (the four page routes) share its function.
  *
  * Grants, least privilege:
- * - every API function reads AND writes the table: each call writes rate-limit counters, each
- *   POST an idempotency record, and a refused call (an IP allowlist refusal, even on GET) writes an
- *   audit entry. `grantReadWriteData` gives item-level actions on the table and its indexes only,
- *   never table administration (no DeleteTable, UpdateTable, `dynamodb:*`);
+ * - each function gets exactly the table rights its routes declare (lambdas/access/table-access.ts,
+ *   the union for routes sharing a function): the item actions it uses on the partitions it
+ *   touches, Query on the indexes it queries, the table key through DynamoDB; never Scan, never
+ *   table administration. A route without a declaration fails the synth;
  * - a function may send email (SES) only if one of its rows `sends` 'email', SMS (SNS) only if
  *   one `sends` 'sms';
  * - only the SCHEDULING_ROUTES functions may manage expiry schedules and pass the scheduler role;
@@ -148,7 +168,7 @@ export class ApiFunctions extends Construct {
     const retention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     const byRoute = new Map<string, NodejsFunction>();
     const routes = routeList();
-    for (const [list, names] of Object.entries({ SCHEDULING_ROUTES, PURGE_SCHEDULING_ROUTES, SEALED_SECRET_ROUTES, SIGNING_ROUTES, KEY_PUBLISHING_ROUTES })) {
+    for (const [list, names] of Object.entries({ SCHEDULING_ROUTES, PURGE_SCHEDULING_ROUTES, SEALED_SECRET_ROUTES, WEBHOOK_SEALING_ROUTES, CODE_HASH_ROUTES, SIGNING_ROUTES, KEY_PUBLISHING_ROUTES })) {
       for (const name of names) {
         if (!routes.some((route) => route.name === name)) throw new Error(`${list} names ${name}, which is not in the route table`);
       }
@@ -159,6 +179,8 @@ export class ApiFunctions extends Construct {
       const schedules = group.routes.some((route) => SCHEDULING_ROUTES.includes(route.name));
       const purges = group.routes.some((route) => PURGE_SCHEDULING_ROUTES.includes(route.name));
       const opensSecrets = group.routes.some((route) => SEALED_SECRET_ROUTES.includes(route.name));
+      const sealsWebhookSecrets = group.routes.some((route) => WEBHOOK_SEALING_ROUTES.includes(route.name));
+      const hashesCodes = group.routes.some((route) => CODE_HASH_ROUTES.includes(route.name));
       const signs = group.routes.some((route) => SIGNING_ROUTES.includes(route.name));
       const publishesKeys = group.routes.some((route) => KEY_PUBLISHING_ROUTES.includes(route.name));
       if (isStatic && schedules) throw new Error(`${group.entry}: a static entry cannot schedule expiries`);
@@ -175,7 +197,8 @@ export class ApiFunctions extends Construct {
               ...props.appEnvironment,
               ...(schedules ? props.expiry.schedulingEnvironment : {}),
               ...(purges ? props.expiry.purgeSchedulingEnvironment : {}),
-              ...(opensSecrets ? props.sealing.environment : {}),
+              ...(opensSecrets || sealsWebhookSecrets ? props.sealing.environment : {}),
+              ...(hashesCodes ? props.codeKey.environment : {}),
               ...(signs || publishesKeys ? props.signing.environment : {}),
               ...loggingEnvironment,
             },
@@ -183,12 +206,16 @@ export class ApiFunctions extends Construct {
         // Rendering a PDF is the heaviest work any API function does.
         memorySize: signs ? 512 : undefined,
       });
-      if (!isStatic) props.table.grantReadWriteData(fn);
+      const tableAccess = tableAccessOfEntry(group.entry);
+      if (isStatic && touchesTable(tableAccess)) throw new Error(`${group.entry}: a static entry has no table, but its routes declare table access`);
+      props.tableAccess.grantAccess(fn, tableAccess);
       if (sends.has('email')) grantEmail(fn, props.appEnvironment.EMAIL_FROM_ADDRESS);
       if (sends.has('sms')) grantSms(fn);
       if (schedules) props.expiry.grantScheduling(fn);
       if (purges) props.expiry.grantPurgeScheduling(fn);
       if (opensSecrets) props.sealing.grantOpen(fn);
+      if (sealsWebhookSecrets) props.sealing.grantSeal(fn, WEBHOOK_SIGNING_PURPOSE);
+      if (hashesCodes) props.codeKey.grantMac(fn);
       if (signs) props.signing.grantSign(fn);
       else if (publishesKeys) props.signing.grantReadPublicKeys(fn);
 

@@ -8,6 +8,8 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { Construct } from 'constructs';
 import { expiryScheduleName, purgeScheduleName } from '../lambdas/adapters/eventbridge-scheduler.ts';
 import { handlerFunction, type AppEnvironment, type ExpiryScheduling } from './api-functions.ts';
+import { tableAccessOfWorker } from '../lambdas/access/table-access.ts';
+import type { TableAccessGranter } from './table-access.ts';
 
 export const EXPIRE_ENTRY = 'lambdas/workers/expire.ts';
 export const SWEEP_ENTRY = 'lambdas/workers/sweep.ts';
@@ -18,6 +20,8 @@ const SCHEDULER_SERVICE = 'scheduler.amazonaws.com';
 
 export interface ExpiryProps {
   table: dynamodb.ITable;
+  /** Each worker's table rights, from its declaration (lambdas/access/table-access.ts). */
+  tableAccess: TableAccessGranter;
   appEnvironment: AppEnvironment;
   logRetention?: logs.RetentionDays;
 }
@@ -92,9 +96,9 @@ export class Expiry extends Construct implements ExpiryScheduling {
       // One sweep at a time: two would race each other over the same due requests.
       reservedConcurrency: 1,
     });
-    props.table.grantReadWriteData(this.expiryFunction);
-    props.table.grantReadWriteData(this.purgeFunction);
-    props.table.grantReadWriteData(this.sweepFunction);
+    props.tableAccess.grantAccess(this.expiryFunction, tableAccessOfWorker('expire'));
+    props.tableAccess.grantAccess(this.purgeFunction, tableAccessOfWorker('purge'));
+    props.tableAccess.grantAccess(this.sweepFunction, tableAccessOfWorker('sweep'));
 
     // Deleting the group deletes its schedules: none may outlive the stack and invoke nothing.
     this.scheduleGroup = new scheduler.ScheduleGroup(this, 'ScheduleGroup', { removalPolicy: RemovalPolicy.DESTROY });

@@ -1,5 +1,6 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -8,9 +9,12 @@ import { routeList } from '../lambdas/http/routes.ts';
 import { Expiry } from './expiry.ts';
 import { HandoffTable } from './table.ts';
 import { SealingKey } from './sealing.ts';
+import { CodeHashKey } from './code-key.ts';
 import { CertificateSigningKey } from './signing.ts';
 import { Webhooks } from './webhooks.ts';
 import { Operations } from './operations.ts';
+import { customDomainOf } from './custom-domain.ts';
+import { applyNagSuppressions } from './nag-suppressions.ts';
 
 
 /** The whole stage: calls per second, and the burst above it. */
@@ -24,6 +28,10 @@ export interface HandoffStackProps extends StackProps {
   appUrl?: string;
   /** Sender of link emails (EMAIL_FROM_ADDRESS). Default: context `emailFrom`; required, there is no made-up default. */
   emailFrom?: string;
+  /** The API's own host name (context `domainName`); needs `certificateArn`, and turns the execute-api endpoint off. */
+  domainName?: string;
+  /** An ACM certificate for `domainName` in the stack's region (context `certificateArn`). */
+  certificateArn?: string;
 }
 
 /**
@@ -39,6 +47,7 @@ export class HandoffStack extends Stack {
   readonly expiry: Expiry;
   readonly webhooks: Webhooks;
   readonly sealing: SealingKey;
+  readonly codeKey: CodeHashKey;
   readonly signing: CertificateSigningKey;
   readonly operations: Operations;
 
@@ -48,11 +57,18 @@ export class HandoffStack extends Stack {
     const emailFrom = emailAddress(props.emailFrom ?? contextString(this, 'emailFrom') ?? missingSender());
     const appUrlSetting = props.appUrl ?? contextString(this, 'appUrl');
 
+    const domain = customDomainOf(this, {
+      domainName: props.domainName ?? contextString(this, 'domainName'),
+      certificateArn: props.certificateArn ?? contextString(this, 'certificateArn'),
+    });
+
     this.table = new HandoffTable(this, 'Store');
 
     this.api = new apigwv2.HttpApi(this, 'Api', {
       description: 'Credential Handoff Service API',
       createDefaultStage: false,
+      // Behind a custom domain the execute-api address would be a second way in, around whatever guards the domain.
+      disableExecuteApiEndpoint: domain !== undefined,
     });
     // The `$default` stage, declared here for its structured (JSON) access log.
     const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH });
@@ -74,7 +90,20 @@ export class HandoffStack extends Stack {
         .map((route) => [`${route.method} ${route.path}`, { ThrottlingRateLimit: PUBLIC_ROUTE_THROTTLE.rateLimit, ThrottlingBurstLimit: PUBLIC_ROUTE_THROTTLE.burstLimit }]),
     );
 
-    const endpoint = this.api.apiEndpoint;
+    // The execute-api address is unavailable (and apiEndpoint throws) once it is disabled.
+    const endpoint = domain ? `https://${domain.domainName}` : this.api.apiEndpoint;
+    if (domain) {
+      const domainName = new apigwv2.DomainName(this, 'ApiDomain', {
+        domainName: domain.domainName,
+        certificate: acm.Certificate.fromCertificateArn(this, 'ApiCertificate', domain.certificateArn),
+      });
+      new apigwv2.ApiMapping(this, 'ApiMapping', { api: this.api, domainName, stage });
+      new CfnOutput(this, 'ApiDomainTarget', {
+        value: domainName.regionalDomainName,
+        description: `Point ${domain.domainName} here: a CNAME record (or a Route 53 alias with hosted zone ApiDomainHostedZoneId)`,
+      });
+      new CfnOutput(this, 'ApiDomainHostedZoneId', { value: domainName.regionalHostedZoneId, description: 'Hosted zone of ApiDomainTarget, for a Route 53 alias record' });
+    }
     const baseUrl = `${endpoint}/v1`;
     const appEnvironment = {
       BASE_URL: baseUrl,
@@ -82,19 +111,22 @@ export class HandoffStack extends Stack {
       EMAIL_FROM_ADDRESS: emailFrom,
     };
     // The expiry worker is no API function: the API functions may name its ARN without a cycle.
-    this.expiry = new Expiry(this, 'Expiry', { table: this.table.table, appEnvironment });
+    this.expiry = new Expiry(this, 'Expiry', { table: this.table.table, tableAccess: this.table, appEnvironment });
     this.sealing = new SealingKey(this, 'Sealing');
+    this.codeKey = new CodeHashKey(this, 'CodeHash');
     this.signing = new CertificateSigningKey(this, 'CertificateSigning');
     this.functions = new ApiFunctions(this, 'Routes', {
       httpApi: this.api,
       table: this.table.table,
+      tableAccess: this.table,
       appEnvironment,
       expiry: this.expiry,
       sealing: this.sealing,
+      codeKey: this.codeKey,
       signing: this.signing,
     });
 
-    this.webhooks = new Webhooks(this, 'Webhooks', { table: this.table.table, appEnvironment });
+    this.webhooks = new Webhooks(this, 'Webhooks', { table: this.table.table, tableAccess: this.table, appEnvironment, sealing: this.sealing });
 
     const alarmEmail = contextString(this, 'alarmEmail');
     this.operations = new Operations(this, 'Operations', { alarmEmail: alarmEmail ? emailAddress(alarmEmail) : undefined });
@@ -120,33 +152,41 @@ export class HandoffStack extends Stack {
     new CfnOutput(this, 'SigningKeyTag', { value: this.signing.environment.SIGNING_KEY_TAG, description: 'The tag every signing key of this stack carries' });
     new CfnOutput(this, 'SealingKeyArn', {
       value: this.sealing.key.keyArn,
-      description: 'KMS key sealing integration secrets (npm run admin -- set-integration ... --kms-key <this>)',
+      description: 'KMS key sealing integration and webhook secrets (npm run admin -- set-integration|rotate-webhook-secret|seal-stored-secrets ... --kms-key <this>)',
+    });
+    new CfnOutput(this, 'CodeHashKeyArn', {
+      value: this.codeKey.key.keyArn,
+      description: 'KMS HMAC key the six-digit codes are hashed with (npm run admin -- seal-stored-secrets ... --code-key <this>)',
     });
     new CfnOutput(this, 'ExpiryScheduleGroup', { value: this.expiry.scheduleGroup.scheduleGroupName, description: 'Schedule group of the per-request expiry schedules' });
+
+    applyNagSuppressions(this);
   }
 }
 
 /**
  * One JSON object per request. Only request metadata: API Gateway access logs carry no headers
- * or bodies, and no path either: the route key says which endpoint was called, while the path
- * itself holds a subject's link token (`/r/<token>`) or an inbound URL's secret.
+ * or bodies, and no path or query either: the route key (the template, `GET /r/{token}`) says
+ * which endpoint was called, while the path itself holds a subject's link token (`/r/<token>`)
+ * or an inbound URL's secret. Every field is a fixed gateway value or a number; the integration's
+ * error message is left out, as a function's error text may quote its input (the function's own
+ * log has the error).
  */
-const accessLogFormat = AccessLogFormat.custom(
-  JSON.stringify({
-    requestId: '$context.requestId',
-    requestTime: '$context.requestTime',
-    sourceIp: '$context.identity.sourceIp',
-    httpMethod: '$context.httpMethod',
-    routeKey: '$context.routeKey',
-    status: '$context.status',
-    responseLength: '$context.responseLength',
-    responseLatency: '$context.responseLatency',
-    integrationLatency: '$context.integrationLatency',
-    integrationStatus: '$context.integrationStatus',
-    integrationError: '$context.integrationErrorMessage',
-    error: '$context.error.message',
-  }),
-);
+export const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTime',
+  sourceIp: '$context.identity.sourceIp',
+  httpMethod: '$context.httpMethod',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  error: '$context.error.message',
+} as const;
+
+const accessLogFormat = AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS));
 
 /**
  * A deploy must name its sender: an invented default would deploy a service that sends nothing

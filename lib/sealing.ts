@@ -3,19 +3,32 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { WEBHOOK_SIGNING_PURPOSE } from '../lambdas/core/webhooks.ts';
 
 /** The encryption context every sealed integration secret carries (core/integration.ts integrationSecretContext). */
 export const SEALED_SECRET_PURPOSE = 'inbound_auth';
+/** The encryption context every sealed webhook signing secret carries (core/webhooks.ts webhookSecretContext). */
+export { WEBHOOK_SIGNING_PURPOSE };
+
+/** What a sealed value is for; each grant names one, so a function's rights reach no other kind of secret. */
+export type SealingPurpose = typeof SEALED_SECRET_PURPOSE | typeof WEBHOOK_SIGNING_PURPOSE;
+
+/** Statement ids by purpose: one function could hold rights for two purposes without a clash. */
+const OPEN_SID: Record<SealingPurpose, string> = { inbound_auth: 'OpenSealedIntegrationSecrets', webhook_signing: 'OpenWebhookSigningSecrets' };
+const SEAL_SID: Record<SealingPurpose, string> = { inbound_auth: 'SealIntegrationSecrets', webhook_signing: 'SealWebhookSigningSecrets' };
 
 /**
  * The customer-managed KMS key that seals the secrets the service must read back (an
- * integration's shared header value or signing secret): envelope encryption, the data key
- * wrapped by this key and bound to the secret's organisation, integration and purpose.
+ * integration's shared header value or signing secret, a webhook's signing secrets): envelope
+ * encryption, the data key wrapped by this key and bound to the secret's organisation, its
+ * integration or webhook, and its purpose.
  *
  * - Yearly automatic rotation; retained when the stack is deleted (losing it loses every sealed secret).
- * - Functions get only kms:Decrypt, and only for values sealed for an inbound URL check
- *   (`kms:EncryptionContext:purpose`). Sealing happens in the operator CLI (and later the app),
- *   with the operator's own credentials, through GenerateDataKey.
+ * - Every grant is for one purpose (`kms:EncryptionContext:purpose`): kms:Decrypt for a function
+ *   that opens (the inbound URLs: inbound_auth; the webhook delivery worker: webhook_signing),
+ *   kms:GenerateDataKey for one that seals (POST /v1/webhooks: webhook_signing). Integration
+ *   secrets and webhook rotations are sealed in the operator CLI, with the operator's own
+ *   credentials.
  */
 export class SealingKey extends Construct {
   readonly key: kms.Key;
@@ -31,13 +44,26 @@ export class SealingKey extends Construct {
     this.environment = { SEALING_KEY_ID: this.key.keyArn };
   }
 
-  grantOpen(fn: lambda.IFunction) {
+  /** kms:Decrypt of data keys sealed for `purpose` only. */
+  grantOpen(fn: lambda.IFunction, purpose: SealingPurpose = SEALED_SECRET_PURPOSE) {
     fn.addToRolePolicy(
       new iam.PolicyStatement({
-        sid: 'OpenSealedIntegrationSecrets',
+        sid: OPEN_SID[purpose],
         actions: ['kms:Decrypt'],
         resources: [this.key.keyArn],
-        conditions: { StringEquals: { 'kms:EncryptionContext:purpose': SEALED_SECRET_PURPOSE } },
+        conditions: { StringEquals: { 'kms:EncryptionContext:purpose': purpose } },
+      }),
+    );
+  }
+
+  /** kms:GenerateDataKey for values sealed for `purpose` only: the function can seal, never open. */
+  grantSeal(fn: lambda.IFunction, purpose: SealingPurpose) {
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: SEAL_SID[purpose],
+        actions: ['kms:GenerateDataKey'],
+        resources: [this.key.keyArn],
+        conditions: { StringEquals: { 'kms:EncryptionContext:purpose': purpose } },
       }),
     );
   }

@@ -1,7 +1,11 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import type { TableAccess } from '../lambdas/access/table-access-types.ts';
 import { indexList, TABLE_KEYS, TTL_ATTRIBUTE } from '../lambdas/store/table.ts';
+import { grantTableAccess, type TableAccessGranter } from './table-access.ts';
 
 /**
  * The single table. Key schema, TTL attribute and indexes come from lambdas/store/table.ts, the
@@ -11,14 +15,29 @@ import { indexList, TABLE_KEYS, TTL_ATTRIBUTE } from '../lambdas/store/table.ts'
  * - Point-in-time recovery, deletion protection and RETAIN: the table holds the audit chain and
  *   stored (encrypted) credentials; neither a stack deletion nor a replacement may drop it.
  * - No fixed table name, so the stack can be deployed more than once per account and region.
+ * - Encrypted (with its stream, indexes and backups) under a customer-managed key of its own,
+ *   rotated yearly and retained with the table: who may use the table's data is then also who
+ *   may use the key through DynamoDB, each function by its declaration (grantAccess), and key
+ *   use shows in CloudTrail.
  */
-export class HandoffTable extends Construct {
+export class HandoffTable extends Construct implements TableAccessGranter {
   readonly table: dynamodb.Table;
+  readonly key: kms.Key;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
 
+    this.key = new kms.Key(this, 'Key', {
+      description: 'Credential Handoff Service: encrypts the table, its indexes and its stream',
+      enableKeyRotation: true,
+      rotationPeriod: Duration.days(365),
+      // The table is retained; without its key its data (backups included) could never be read again.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
     this.table = new dynamodb.Table(this, 'Table', {
+      encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
+      encryptionKey: this.key,
       partitionKey: { name: TABLE_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: TABLE_KEYS.sortKey, type: dynamodb.AttributeType.STRING },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
@@ -37,5 +56,10 @@ export class HandoffTable extends Construct {
         projectionType: dynamodb.ProjectionType.ALL,
       });
     }
+  }
+
+  /** Exactly the table, index, stream and key rights of one function's declaration (lambdas/access/table-access.ts). */
+  grantAccess(fn: lambda.IFunction, access: TableAccess) {
+    grantTableAccess(fn, this.table, this.key, access);
   }
 }

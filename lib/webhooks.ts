@@ -1,7 +1,6 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -10,7 +9,10 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { handlerFunction, type AppEnvironment } from './api-functions.ts';
+import { tableAccessOfWorker } from '../lambdas/access/table-access.ts';
+import type { TableAccessGranter } from './table-access.ts';
 import { schedulerRole } from './expiry.ts';
+import { WEBHOOK_SIGNING_PURPOSE } from '../lambdas/core/webhooks.ts';
 
 export const FAN_OUT_ENTRY = 'lambdas/workers/fan-out.ts';
 export const DELIVER_ENTRY = 'lambdas/workers/deliver.ts';
@@ -23,7 +25,11 @@ export const DELIVERY_CONCURRENCY = 16;
 
 export interface WebhooksProps {
   table: dynamodb.ITable;
+  /** Each worker's table rights (the fan-out's stream included), from its declaration (lambdas/access/table-access.ts). */
+  tableAccess: TableAccessGranter;
   appEnvironment: AppEnvironment;
+  /** The key that seals webhook signing secrets: the delivery worker alone may open them (SEALING_KEY_ID and kms:Decrypt for webhook_signing). */
+  sealing: { readonly environment: Readonly<Record<string, string>>; grantOpen(fn: lambda.IFunction, purpose: typeof WEBHOOK_SIGNING_PURPOSE): void };
   logRetention?: logs.RetentionDays;
 }
 
@@ -39,8 +45,9 @@ export interface WebhooksProps {
  *   only invoke it) for deliveries whose message was lost;
  * - an alarm on each DLQ as soon as it holds a message.
  *
- * Grants, least privilege: the three functions read and write the table and send to the delivery
- * queue; the fan-out reads only this table's stream; the delivery worker consumes only its queue.
+ * Grants, least privilege: each of the three functions gets the table rights its declaration
+ * names (lambdas/access/table-access.ts) and may send to the delivery queue; only the fan-out
+ * reads this table's stream; the delivery worker consumes only its queue.
  */
 export class Webhooks extends Construct {
   readonly fanOutFunction: NodejsFunction;
@@ -86,7 +93,7 @@ export class Webhooks extends Construct {
       entry: DELIVER_ENTRY,
       description: 'webhook delivery: signs and POSTs one event to one subscription',
       retention,
-      environment,
+      environment: { ...environment, ...props.sealing.environment },
       timeout: DELIVER_TIMEOUT,
     });
     this.sweepFunction = handlerFunction(new Construct(this, 'Sweep'), {
@@ -97,21 +104,16 @@ export class Webhooks extends Construct {
       timeout: Duration.minutes(2),
       reservedConcurrency: 1,
     });
-    for (const fn of [this.fanOutFunction, this.deliverFunction, this.sweepFunction]) {
-      props.table.grantReadWriteData(fn);
-      this.deliveryQueue.grantSendMessages(fn);
-    }
+    props.tableAccess.grantAccess(this.fanOutFunction, tableAccessOfWorker('fanOut'));
+    props.tableAccess.grantAccess(this.deliverFunction, tableAccessOfWorker('deliver'));
+    props.tableAccess.grantAccess(this.sweepFunction, tableAccessOfWorker('deliverySweep'));
+    for (const fn of [this.fanOutFunction, this.deliverFunction, this.sweepFunction]) this.deliveryQueue.grantSendMessages(fn);
+    // Signing is the delivery worker's alone: the fan-out and the sweep read subscriptions but never open their secrets.
+    props.sealing.grantOpen(this.deliverFunction, WEBHOOK_SIGNING_PURPOSE);
 
-    // The stream, read by the fan-out only; every action on this table's stream ARN, nothing on `*`.
+    // The stream, read by the fan-out only (its declaration's stream rights, on this table's stream ARN).
     const streamArn = props.table.tableStreamArn;
     if (!streamArn) throw new Error('the table has no stream: the webhook fan-out needs one');
-    this.fanOutFunction.addToRolePolicy(
-      new iam.PolicyStatement({
-        sid: 'ReadTableStream',
-        actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
-        resources: [streamArn],
-      }),
-    );
     this.fanOutMapping = new lambda.EventSourceMapping(this, 'FanOutMapping', {
       target: this.fanOutFunction,
       eventSourceArn: streamArn,

@@ -1,8 +1,5 @@
-import { join } from 'node:path';
-import { KmsSealer } from '#adapters/kms-sealer.ts';
 import { parseStatusMap } from '#core/inbound/status-words.ts';
 import { OPERATOR_ACTOR } from '#core/model.ts';
-import type { SecretSealer } from '#core/sealing.ts';
 import {
   configureIntegration,
   connectIntegration,
@@ -11,27 +8,15 @@ import {
   type IntegrationChanges,
   type IntegrationDeps,
 } from '#core/use-cases/integrations/manage-integration.ts';
-import { KeyFileSealer } from '#local/key-file-sealer.ts';
-import { SEALING_KEY_FILE } from '#local/local-service.ts';
 import { DynamoIntegrations } from '#store/integrations.ts';
 import type { AdminStore } from '#store/admin-store.ts';
 import { text as required, UsageError, type Command, type Flags } from './commands.ts';
+import { sealerFor } from './secret-keys.ts';
 import type { CommandContext } from './target.ts';
 
 const optional = (flags: Flags, name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
 /** Path flags take alternatives separated by commas: the first present in a post wins. */
 const paths = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((path) => path.trim()).filter(Boolean));
-
-/**
- * The sealer of integration secrets: the local key file under the data folder (the one npm start
- * uses), or, for a deployed table, KMS with --kms-key (or SEALING_KEY_ID), the stack's sealing key.
- */
-const sealerFor = async (flags: Flags, context: CommandContext): Promise<SecretSealer> => {
-  if (context.localEngine) return KeyFileSealer.fromFile(join(context.dataDir, SEALING_KEY_FILE));
-  const keyId = optional(flags, 'kms-key') ?? process.env.SEALING_KEY_ID;
-  if (!keyId) throw new UsageError('--kms-key KEY_ARN (the stack output SealingKeyArn) is required for a deployed table');
-  return new KmsSealer({ keyId });
-};
 
 /** `printsUrls`: the command shows the inbound URLs, which are built on the web application's address. */
 const depsFor = async (admin: AdminStore, flags: Flags, context: CommandContext, printsUrls = false): Promise<IntegrationDeps> => {

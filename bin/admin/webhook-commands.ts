@@ -6,6 +6,7 @@ import { REFAN_MAX_ENTRIES, refanDeps, refanEvents } from '#workers/refan.ts';
 import { sweepDrivenQueue } from '#workers/delivery-sweep.ts';
 import { pingWebhook, redeliverEvent, rotateWebhookSecret, type AttemptResult, type WebhookActionDeps } from '#workers/webhook-actions.ts';
 import { text as required, UsageError, type Command, type Flags } from './commands.ts';
+import { sealerFor } from './secret-keys.ts';
 import type { CommandContext } from './target.ts';
 
 
@@ -37,8 +38,8 @@ const fanOutLogger = {
   error: (message: unknown, ...extra: unknown[]) => void process.stderr.write(`${String(message)}${extra.length ? ` ${JSON.stringify(extra[0])}` : ''}\n`),
 };
 
-/** The delivery worker's dependencies, for the one attempt the CLI makes itself. */
-const actionDeps = (context: CommandContext): WebhookActionDeps => ({
+/** The delivery worker's dependencies, for the one attempt the CLI makes itself; the sealer opens (and, rotating, seals) signing secrets. */
+const actionDeps = async (flags: Flags, context: CommandContext): Promise<WebhookActionDeps> => ({
   clock: context.clock,
   logger,
   deliveries: new DeliveryStore(context.db, context.tableName, context.audit),
@@ -48,7 +49,11 @@ const actionDeps = (context: CommandContext): WebhookActionDeps => ({
   queue: sweepDrivenQueue,
   // Loopback receivers only on the local table, as under `npm start`; never for a deployed one.
   http: new WebhookHttp({ allowLoopback: context.local }),
+  sealer: await sealerFor(flags, context),
 });
+
+/** Deployed, the signing secrets are sealed with the stack's sealing key. */
+const KMS_KEY_USAGE = '[--kms-key KEY_ARN (deployed: the stack output SealingKeyArn)]';
 
 const withRetryNote = (result: AttemptResult) =>
   result.outcome === 'retry'
@@ -58,14 +63,14 @@ const withRetryNote = (result: AttemptResult) =>
 export const WEBHOOK_COMMANDS: Record<string, Command> = {
   'webhook-ping': {
     summary: 'send a test ping event to one webhook now (an event in GET /events)',
-    usage: '--org ORG_ID --webhook WEBHOOK_ID',
-    run: async (_admin, f, context) => withRetryNote(await pingWebhook(actionDeps(context), required(f, 'org'), required(f, 'webhook'))),
+    usage: `--org ORG_ID --webhook WEBHOOK_ID ${KMS_KEY_USAGE}`,
+    run: async (_admin, f, context) => withRetryNote(await pingWebhook(await actionDeps(f, context), required(f, 'org'), required(f, 'webhook'))),
   },
   'redeliver-event': {
     summary: 'deliver an event to one webhook again (new webhook-id, same event id)',
-    usage: '--org ORG_ID --event EVENT_ID --webhook WEBHOOK_ID',
+    usage: `--org ORG_ID --event EVENT_ID --webhook WEBHOOK_ID ${KMS_KEY_USAGE}`,
     run: async (_admin, f, context) =>
-      withRetryNote(await redeliverEvent(actionDeps(context), required(f, 'org'), required(f, 'event'), required(f, 'webhook'))),
+      withRetryNote(await redeliverEvent(await actionDeps(f, context), required(f, 'org'), required(f, 'event'), required(f, 'webhook'))),
   },
   'refan-events': {
     summary: `create the missing webhook deliveries of a range of events again (after the fan-out DLQ alarm); at most ${REFAN_MAX_ENTRIES} entries a run`,
@@ -79,10 +84,10 @@ export const WEBHOOK_COMMANDS: Record<string, Command> = {
   },
   'rotate-webhook-secret': {
     summary: "replace a webhook's signing secret (printed once); the old one is still sent for the overlap",
-    usage: `--org ORG_ID --webhook WEBHOOK_ID [--overlap-hours N (default ${DEFAULT_OVERLAP_HOURS}; 0 drops the old secret at once)]`,
+    usage: `--org ORG_ID --webhook WEBHOOK_ID [--overlap-hours N (default ${DEFAULT_OVERLAP_HOURS}; 0 drops the old secret at once)] ${KMS_KEY_USAGE}`,
     run: async (_admin, f, context) => {
       const hours = overlapHours(f);
-      const rotated = await rotateWebhookSecret(actionDeps(context), required(f, 'org'), required(f, 'webhook'), hours);
+      const rotated = await rotateWebhookSecret(await actionDeps(f, context), required(f, 'org'), required(f, 'webhook'), hours);
       return {
         secret: rotated.secret,
         note: 'Shown once: store it now.',

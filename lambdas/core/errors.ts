@@ -45,10 +45,37 @@ export const idempotencyKeyReused = () =>
     'idempotency_key_reused',
     'This Idempotency-Key was already used with a different request body.',
   );
+/**
+ * Over-limit requests, named by their HTTP reason phrases (RFC 9110 "Content Too Large", once
+ * "Payload Too Large"; RFC 6585 "Request Header Fields Too Large") in the snake_case of SPEC.md's
+ * other codes, so a client that knows the status knows the code.
+ */
+export const payloadTooLarge = (limitBytes: number) =>
+  new ApiError(413, 'payload_too_large', `The request body is larger than the limit of ${limitBytes} bytes.`);
+export const headerFieldsTooLarge = (limitBytes: number) =>
+  new ApiError(
+    431,
+    'request_header_fields_too_large',
+    `The request line and header values together are larger than the limit of ${limitBytes} bytes.`,
+  );
 export const rateLimited = (retryAfterSeconds: number) =>
   new ApiError(429, 'rate_limited', 'Too many requests. Retry after the time in Retry-After.', undefined, {
     'Retry-After': String(retryAfterSeconds),
   });
+
+/**
+ * A dependency (the table, mostly) was throttled, contended or did not answer, after its own
+ * retries; nothing was half-written and the same call can succeed later. SPEC.md's table has
+ * `rate_limited` for the caller's own rate (429) and `error` for failures a retry will not mend;
+ * this is neither, so it gets its own code beside the status it names, and, as 429 does, a
+ * Retry-After header that tells a client when to send the same call again (with the same
+ * Idempotency-Key, if it used one).
+ */
+export const serviceUnavailable = (
+  retryAfterSeconds: number,
+  message = 'The service is briefly unavailable. Retry after the time in Retry-After.',
+  options?: { cause?: unknown },
+) => new ApiError(503, 'service_unavailable', message, undefined, { 'Retry-After': String(retryAfterSeconds) }, options);
 
 /** Thrown by stores when an optimistic write lost a race; use cases retry on it. */
 export class WriteConflict extends Error {

@@ -177,7 +177,7 @@ export interface HandoffRequest {
   revealCount: number;
   purgeReason: string | null;
   revokedReason: string | null;
-  /** SHA-256 of the spoken challenge code (salted with the request id); null when none. */
+  /** The spoken challenge code's keyed hash (core/codes.ts codeHash); null when none. */
   challengeCodeHash: string | null;
   createdAt: string;
   linkExpiresAt: string | null;
@@ -199,7 +199,7 @@ export interface SubjectVerification {
   failedAttempts: number;
   challengePassed: boolean;
   emailPassed: boolean;
-  /** SHA-256 of the emailed one-time code (salted with the request id), while one is outstanding. */
+  /** The emailed one-time code's keyed hash (core/codes.ts codeHash), while one is outstanding. */
   emailCodeHash: string | null;
   emailCodeExpiresAt: string | null;
   emailCodesSent: number;

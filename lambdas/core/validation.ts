@@ -1,16 +1,28 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 import { validationFailed, type FieldErrors } from './errors.ts';
 
+// zod/mini ships no locale: English keeps the messages the schemas leave to zod (types, options,
+// formats) as they have always read. Every schema is parsed through this module, which sets it first.
+z.config(en());
+
 /** Parses `input` with `schema`, or throws 422 `validation_failed` with `errors` keyed by field. */
-export const parseOrThrow = <S extends z.ZodType>(schema: S, input: unknown): z.infer<S> => {
-  const result = schema.safeParse(input);
+export const parseOrThrow = <S extends z.core.$ZodType>(schema: S, input: unknown): z.infer<S> => {
+  const result = z.safeParse(schema, input);
   if (result.success) return result.data;
   throw validationFailed(fieldErrorsOf(result.error));
 };
 
-export const fieldErrorsOf = (error: z.ZodError): FieldErrors => {
-  const errors: FieldErrors = {};
-  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+export const fieldErrorsOf = (error: z.core.$ZodError): FieldErrors => {
+  // Field names come from the caller's body or query (`constructor`, `__proto__`, `toString`):
+  // on a plain object they would read or set its prototype, so they are gathered in a Map and
+  // only then turned into own properties (Object.fromEntries defines, it never assigns).
+  const errors = new Map<string, string[]>();
+  const add = (field: string, message: string) => {
+    const messages = errors.get(field);
+    if (messages) messages.push(message);
+    else errors.set(field, [message]);
+  };
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
       const parent = issue.path.join('.');
@@ -19,15 +31,14 @@ export const fieldErrorsOf = (error: z.ZodError): FieldErrors => {
     }
     add(issue.path.length ? issue.path.join('.') : 'body', issue.message);
   }
-  return errors;
+  return Object.fromEntries(errors);
 };
 
-export const ulidString = () => z.string().regex(/^[0-9a-z]{26}$/, 'Must be a 26-character lower-case ULID.');
+export const ulidString = () => z.string().check(z.regex(/^[0-9a-z]{26}$/, 'Must be a 26-character lower-case ULID.'));
 
 /** Query-string integers: digits only, then a bounded integer. */
 export const queryInteger = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^[0-9]+$/, 'Must be an integer.')
-    .transform(Number)
-    .pipe(z.number().int().min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`));
+  z.pipe(
+    z.pipe(z.string().check(z.regex(/^[0-9]+$/, 'Must be an integer.')), z.transform(Number)),
+    z.number().check(z.int(), z.gte(min, `Must be at least ${min}.`), z.lte(max, `Must be at most ${max}.`)),
+  );

@@ -1,13 +1,15 @@
 import type { Actor } from './model.ts';
+import type { SealedSecret, SecretSealer } from './sealing.ts';
 
 /**
  * A webhook subscription as the service keeps it.
  *
- * The signing secrets are kept as they are, not hashed: every delivery computes an HMAC keyed
- * with the secret, and a hash cannot serve as that key (so the rule "never stored in plain text
- * where a hash serves" does not apply here). They are never logged, never put in an audit entry,
- * and never in an API answer except once, at creation. Several may be live at once (rotation): the
- * first is the current one; an older one stays until its `expiresAt`.
+ * The signing secrets are sealed (core/sealing.ts), not hashed: every delivery computes an HMAC
+ * keyed with the secret, so the service must read it back, and a hash cannot serve as that key.
+ * They are sealed where they are made (POST /webhooks, the operator's rotation) and opened only
+ * where deliveries are signed; never logged, never put in an audit entry, and never in an API
+ * answer except once, when made. Several may be live at once (rotation): the first is the current
+ * one; an older one stays until its `expiresAt`.
  */
 export interface WebhookSubscription {
   id: string;
@@ -22,12 +24,45 @@ export interface WebhookSubscription {
   failingSince: string | null;
   lastDeliveredAt: string | null;
   createdAt: string;
-  secrets: Array<{ secret: string; expiresAt: string | null }>;
+  secrets: StoredWebhookSecret[];
 }
 
-export type WebhookSecret = WebhookSubscription['secrets'][number];
+/** A signing secret as stored: sealed for its subscription (webhookSecretContext). */
+export interface WebhookSecret {
+  sealed: SealedSecret;
+  expiresAt: string | null;
+}
 
-const stillValid = (secret: WebhookSecret, now: Date) => secret.expiresAt === null || Date.parse(secret.expiresAt) > now.getTime();
+/**
+ * A signing secret as it was stored before secrets were sealed: still read (deliveries keep being
+ * signed), never written; `npm run admin -- seal-stored-secrets` seals it in place.
+ */
+export interface LegacyWebhookSecret {
+  secret: string;
+  expiresAt: string | null;
+}
+
+export type StoredWebhookSecret = WebhookSecret | LegacyWebhookSecret;
+
+/** The encryption context's purpose of a webhook signing secret; the stack grants KMS rights by it. */
+export const WEBHOOK_SIGNING_PURPOSE = 'webhook_signing';
+
+/** Where a sealed signing secret belongs: opening it for any other subscription fails. */
+export const webhookSecretContext = (orgId: string, webhookId: string) => ({ orgId, webhookId, purpose: WEBHOOK_SIGNING_PURPOSE });
+
+export const isLegacyWebhookSecret = (stored: StoredWebhookSecret): stored is LegacyWebhookSecret => typeof (stored as LegacyWebhookSecret).secret === 'string';
+
+/** A new signing secret, sealed for its subscription, current (no expiry). */
+export const sealedWebhookSecret = async (sealer: Pick<SecretSealer, 'seal'>, orgId: string, webhookId: string, secret: string): Promise<WebhookSecret> => ({
+  sealed: await sealer.seal(secret, webhookSecretContext(orgId, webhookId)),
+  expiresAt: null,
+});
+
+/** The secret in plain text, for signing: opens a sealed one; a legacy one is as it was stored. */
+export const openWebhookSecret = (sealer: Pick<SecretSealer, 'open'>, orgId: string, webhookId: string, stored: StoredWebhookSecret) =>
+  isLegacyWebhookSecret(stored) ? Promise.resolve(stored.secret) : sealer.open(stored.sealed, webhookSecretContext(orgId, webhookId));
+
+export const stillValid = (secret: Pick<StoredWebhookSecret, 'expiresAt'>, now: Date) => secret.expiresAt === null || Date.parse(secret.expiresAt) > now.getTime();
 
 /**
  * The secrets after a rotation to `fresh`: it comes first, current, with no expiry. The secret
@@ -36,13 +71,13 @@ const stillValid = (secret: WebhookSecret, now: Date) => secret.expiresAt === nu
  * secret alone. Expired ones are dropped. `oldSecretExpiresAt` is when the last old one stops
  * being sent (null: none is).
  */
-export const rotatedSecrets = (secrets: readonly WebhookSecret[], fresh: string, now: Date, overlapMs: number) => {
+export const rotatedSecrets = (secrets: readonly StoredWebhookSecret[], fresh: WebhookSecret, now: Date, overlapMs: number) => {
   const until = now.getTime() + overlapMs;
   const kept = overlapMs <= 0 ? [] : secrets
     .filter((s) => stillValid(s, now))
-    .map((s) => ({ secret: s.secret, expiresAt: new Date(s.expiresAt === null ? until : Math.min(Date.parse(s.expiresAt), until)).toISOString() }));
+    .map((s) => ({ ...s, expiresAt: new Date(s.expiresAt === null ? until : Math.min(Date.parse(s.expiresAt), until)).toISOString() }));
   return {
-    secrets: [{ secret: fresh, expiresAt: null }, ...kept] as WebhookSecret[],
+    secrets: [{ ...fresh, expiresAt: null }, ...kept] as StoredWebhookSecret[],
     oldSecretExpiresAt: kept.map((s) => s.expiresAt).sort().at(-1) ?? null,
   };
 };

@@ -70,8 +70,4 @@ export const apiHandler = <Prefetched = undefined>(deps: AppDeps, endpoint: Endp
   return chain;
 };
 
-/** Builds the wired handler on first use, so importing a handler module has no side effects. */
-export const lazyHandler = (build: () => ApiLambda) => {
-  let built: ApiLambda | undefined;
-  return (event: ApiEvent, context: Context) => (built ??= build())(event, context);
-};
+export { lazyHandler } from './lazy-handler.ts';

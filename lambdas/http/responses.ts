@@ -1,5 +1,6 @@
 import { ApiError } from '#core/errors.ts';
 import type { ApiResult } from './types.ts';
+import { unavailableError } from './unavailable.ts';
 
 export const json = (statusCode: number, body: unknown, headers: Record<string, string> = {}): ApiResult => ({
   statusCode,
@@ -9,8 +10,13 @@ export const json = (statusCode: number, body: unknown, headers: Record<string, 
 
 export const noContent = (): ApiResult => ({ statusCode: 204, headers: {}, body: '' });
 
-/** SPEC.md's error body. Anything that is not an ApiError is a 500 that tells nothing inside. */
+/**
+ * SPEC.md's error body. A transient failure of the table (throttled, contended, no answer) is a
+ * 503 with Retry-After; anything else that is not an ApiError is a 500 that tells nothing inside.
+ */
 export const errorResponse = (error: unknown): ApiResult => {
+  const unavailable = unavailableError(error);
+  if (unavailable) return errorResponse(unavailable);
   if (error instanceof ApiError) {
     const body: Record<string, unknown> = { message: error.message, code: error.code, ...error.extra };
     if (error.errors) body.errors = error.errors;

@@ -7,22 +7,37 @@ import type { AppDeps } from '../app-deps.ts';
 import { FALLBACK_ENTRY, matchRoute, type Route } from '../http/routes.ts';
 import type { ApiEvent, ApiResult } from '../http/types.ts';
 import { errorResponse } from '../http/responses.ts';
-import { ApiError } from '#core/errors.ts';
+import { ApiError, headerFieldsTooLarge } from '#core/errors.ts';
+import { MAX_REQUEST_LINE_AND_HEADER_VALUES_BYTES } from '../http/request-limits.ts';
+import {
+  answerClientError,
+  eventCookies,
+  eventHeaders,
+  eventQuery,
+  GATEWAY_SERVER_OPTIONS,
+  headersTooLarge,
+  readBody,
+  requestUrl,
+} from './gateway-request.ts';
 
 const REPOSITORY_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-/** The largest body API Gateway would pass to a Lambda function. */
-const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
 type Invoke = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 interface HandlerModule {
   createHandler(deps: AppDeps): Invoke;
 }
 
+export interface GatewayHooks {
+  /** Wraps each invocation, as the function serving `route` (null: the fallback) would run it deployed. */
+  aroundInvoke?: (route: Route | null, invoke: () => Promise<ApiResult>) => Promise<ApiResult>;
+}
+
 /**
  * Stands in for API Gateway (HTTP API, payload 2.0): turns each HTTP request into the event API
  * Gateway would send and calls the very handler the route table names, built with `deps`.
  */
-export const createGateway = (deps: AppDeps): Server => {
+export const createGateway = (deps: AppDeps, hooks: GatewayHooks = {}): Server => {
+  const around = hooks.aroundInvoke ?? ((_route, invoke) => invoke());
   const handlers = new Map<string, Promise<Invoke>>();
   const handlerFor = (entry: string) => {
     let handler = handlers.get(entry);
@@ -35,41 +50,34 @@ export const createGateway = (deps: AppDeps): Server => {
     return handler;
   };
 
-  return createServer(async (req, res) => {
+  const server = createServer(GATEWAY_SERVER_OPTIONS, async (req, res) => {
     let result: ApiResult;
     try {
+      // API Gateway's quota on the request line and header values comes first, as deployed; the
+      // body is still read to its end, so the client hears the answer instead of a reset.
+      if (headersTooLarge(req)) {
+        await readBody(req, { discard: true });
+        throw headerFieldsTooLarge(MAX_REQUEST_LINE_AND_HEADER_VALUES_BYTES);
+      }
       const body = asEventBody(await readBody(req));
-      const url = new URL(req.url ?? '/', 'http://localhost');
+      const url = requestUrl(req);
       const method = (req.method ?? 'GET').toUpperCase();
       const match = matchRoute(method, url.pathname);
       const route: Route | null = 'route' in match ? match.route : null;
       const event = toEvent(req, url, body, route, 'route' in match ? match.pathParameters : undefined);
       const invoke = await handlerFor(route?.entry ?? FALLBACK_ENTRY);
-      result = await invoke(event, lambdaContext(route?.name ?? 'fallback'));
+      result = await around(route, () => invoke(event, lambdaContext(route?.name ?? 'fallback')));
     } catch (error) {
       if (!(error instanceof ApiError)) deps.logger.error('local gateway failure', { errorName: (error as Error)?.name });
       result = errorResponse(error);
     }
+    // A body that was not read to its end (a client that kept sending far past the limit) ends the connection.
+    if (!req.complete) res.setHeader('Connection', 'close');
     send(res, result);
   });
+  server.on('clientError', answerClientError);
+  return server;
 };
-
-const readBody = (req: IncomingMessage) =>
-  new Promise<Buffer>((done, fail) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        fail(new ApiError(413, 'bad_request', 'The request body is too large.'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => done(Buffer.concat(chunks)));
-    req.on('error', fail);
-  });
 
 /**
  * The body as API Gateway passes it: text as it is, anything that is not valid UTF-8 as base64 with
@@ -90,12 +98,7 @@ const toEvent = (
   route: Route | null,
   pathParameters: Record<string, string> | undefined,
 ): ApiEvent => {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(',') : value;
-  }
-  const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const headers = eventHeaders(req);
   const now = new Date();
   const routeKey = route ? `${route.method} ${route.path}` : '$default';
   const method = (req.method ?? 'GET').toUpperCase();
@@ -104,9 +107,9 @@ const toEvent = (
     routeKey,
     rawPath: url.pathname,
     rawQueryString: url.search.replace(/^\?/, ''),
-    cookies: req.headers.cookie ? req.headers.cookie.split(/;\s*/) : undefined,
+    cookies: eventCookies(req),
     headers,
-    queryStringParameters: Object.keys(query).length ? query : undefined,
+    queryStringParameters: eventQuery(url),
     pathParameters,
     requestContext: {
       accountId: 'local',

@@ -30,6 +30,22 @@ const readKey = async (path: string): Promise<Buffer> => {
 };
 
 /**
+ * A 32-byte key kept in a file: read, or created with a new random key on first use. Shared by the
+ * local sealer and the local code key, each with a file of its own under `.data/`.
+ */
+export const keyFromFile = async (path: string): Promise<Buffer> => {
+  await mkdir(dirname(path), { recursive: true });
+  try {
+    // `wx` fails if the file exists, so two processes starting at once cannot both write a key.
+    await writeFile(path, `${randomBytes(KEY_BYTES).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if (!isCode(error, 'EEXIST')) throw error;
+  }
+  // Read back even after creating it, so whichever process won, all use the key on disk.
+  return readKey(path);
+};
+
+/**
  * The local sealer: AES-256-GCM straight under one key kept in a file (there is no KMS to wrap a
  * data key). Values it seals name the key by a hash prefix, so a value from another key file is
  * refused by name rather than failing as if it had been altered.
@@ -43,15 +59,7 @@ export class KeyFileSealer implements SecretSealer {
 
   /** Reads the key file, or creates it with a new random key on first use. */
   static async fromFile(path: string): Promise<KeyFileSealer> {
-    await mkdir(dirname(path), { recursive: true });
-    try {
-      // `wx` fails if the file exists, so two processes starting at once cannot both write a key.
-      await writeFile(path, `${randomBytes(KEY_BYTES).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
-    } catch (error) {
-      if (!isCode(error, 'EEXIST')) throw error;
-    }
-    // Read back even after creating it, so whichever process won, all use the key on disk.
-    return new KeyFileSealer(await readKey(path));
+    return new KeyFileSealer(await keyFromFile(path));
   }
 
   /** A random key that lives as long as the object: for tests. */

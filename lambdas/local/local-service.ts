@@ -3,13 +3,14 @@ import type { Server } from 'node:http';
 import { systemClock, type Clock } from '#core/clock.ts';
 import type { ExpiryScheduler, PurgeScheduler } from '#core/ports.ts';
 import type { SecretSealer } from '#core/sealing.ts';
+import type { CodeKey } from '#core/code-key.ts';
 import type { SigningKeyCustody } from '#core/signing-keys.ts';
 import { createHandler as createExpireWorker } from '#workers/expire.ts';
 import { createHandler as createPurgeWorker } from '#workers/purge.ts';
 import { createHandler as createSweepWorker } from '#workers/sweep.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { AdminStore } from '#store/admin-store.ts';
-import { createDocumentClient } from '#store/dynamo.ts';
+import { createDocumentClient, type DynamoConnection } from '#store/dynamo.ts';
 import { createAppDeps } from '../wiring.ts';
 import { startDynamoLocal, type RunningDynamo } from './dynamodb-local.ts';
 import { ensureTable } from './table-bootstrap.ts';
@@ -24,10 +25,15 @@ import { StreamPoller } from './stream-poller.ts';
 import { TableStreamCheckpoints } from './stream-checkpoints.ts';
 import { TimerQueue } from './timer-queue.ts';
 import { KeyFileSealer } from './key-file-sealer.ts';
+import { KeyFileCodeKey } from './key-file-code-key.ts';
 import { KeyFileSigningCustody } from './key-file-signing.ts';
+import { FunctionContext, type LocalTableAccessOptions } from './function-context.ts';
+import type { TableAccessGuard } from '../access/table-access-guard.ts';
 
 /** The key that seals integration secrets locally, beside the data it protects (DESIGN.md). */
 export const SEALING_KEY_FILE = 'sealing.key';
+/** The key the six-digit codes are hashed with locally (HMAC-SHA-256), beside the sealing key. */
+export const CODE_HASH_KEY_FILE = 'code-hash.key';
 /** The local certificate signing keys (one PEM file per key), beside the sealing key. */
 export const SIGNING_KEYS_FOLDER = 'signing-keys';
 
@@ -40,6 +46,8 @@ export interface LocalServiceOptions {
   host?: string;
   /** Reuse a running DynamoDB Local instead of starting one. */
   dynamoEndpoint?: string;
+  /** The SDK client's per-attempt timeout and attempts (tests that inject faults keep them short). */
+  dynamoClient?: Pick<DynamoConnection, 'requestTimeoutMs' | 'maxAttempts'>;
   tableName?: string;
   /** Where email and SMS are written; defaults to `<dataDir>/outbox`. */
   outboxDir?: string;
@@ -59,6 +67,8 @@ export interface LocalServiceOptions {
   purgeScheduler?: PurgeScheduler;
   /** Default: the key file `<dataDir>/sealing.key` (made at first start), or a key in memory without a data folder. */
   sealer?: SecretSealer;
+  /** Default: the key file `<dataDir>/code-hash.key` (made at first start), or a key in memory without a data folder. */
+  codeKey?: CodeKey;
   /** Default: the key files under `<dataDir>/signing-keys/` (the first made at start), or keys in memory without a data folder. */
   signingCustody?: SigningKeyCustody;
   /**
@@ -68,6 +78,11 @@ export interface LocalServiceOptions {
   webhooks?: boolean;
   /** Lets webhooks go to loopback receivers (plain http included): tests and `npm start` only. Default off. */
   allowLoopbackWebhooks?: boolean;
+  /**
+   * Holds each function to its table access declaration (lambdas/access/table-access.ts), as its
+   * IAM policy does deployed: `npm start` and the tests turn it on. Default off.
+   */
+  tableAccess?: LocalTableAccessOptions;
 }
 
 export interface LocalService {
@@ -82,8 +97,20 @@ export interface LocalService {
   server: Server;
   /** The webhook workers' dependencies, when webhooks are on. */
   webhooks: WebhookDeps | null;
+  /** The table access guard, when `tableAccess` asked for one: its `denials` are every call it refused. */
+  tableAccess: TableAccessGuard | null;
   stop(): Promise<void>;
 }
+
+/** Makes the table with `db`, or without a timeout when the service's client has a short one: creating a table can take seconds. */
+const bootstrapTable = async (endpoint: string, db: ReturnType<typeof createDocumentClient> | null, tableName: string) => {
+  const client = db ?? createDocumentClient({ endpoint });
+  try {
+    await ensureTable(client, tableName);
+  } finally {
+    if (!db) client.destroy();
+  }
+};
 
 /**
  * The whole service on one machine: DynamoDB Local, the table, and the API served through the
@@ -97,8 +124,8 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     dynamo = await startDynamoLocal({ dataDir: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined });
     endpoint = dynamo.endpoint;
   }
-  const db = createDocumentClient({ endpoint });
-  await ensureTable(db, tableName);
+  const db = createDocumentClient({ endpoint, ...options.dynamoClient });
+  await bootstrapTable(endpoint, options.dynamoClient ? null : db, tableName);
 
   const clock = options.clock ?? systemClock;
   const outbox = options.outboxDir ?? join(options.dataDir ?? join(process.cwd(), '.data'), 'outbox');
@@ -129,6 +156,8 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
         });
   const sealer =
     options.sealer ?? (options.dataDir ? await KeyFileSealer.fromFile(join(options.dataDir, SEALING_KEY_FILE)) : KeyFileSealer.inMemory());
+  const codeKey =
+    options.codeKey ?? (options.dataDir ? await KeyFileCodeKey.fromFile(join(options.dataDir, CODE_HASH_KEY_FILE)) : KeyFileCodeKey.inMemory());
   const deps = createAppDeps({
     tableName,
     urls,
@@ -138,6 +167,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     scheduler: options.scheduler ?? timers ?? undefined,
     purgeScheduler: options.purgeScheduler ?? purgeTimers ?? undefined,
     sealer,
+    codeKey,
     signingCustody:
       options.signingCustody ??
       (options.dataDir ? KeyFileSigningCustody.inFolder(join(options.dataDir, SIGNING_KEYS_FOLDER)) : KeyFileSigningCustody.inMemory()),
@@ -146,8 +176,13 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
   });
   // The first signing key is made at first start, so the JWKS is published before any certificate.
   if (options.dataDir) await deps.signer.currentKey();
-  workers = { expire: createExpireWorker(deps), purge: createPurgeWorker(deps), sweep: createSweepWorker(deps) };
-  const server = createGateway(deps);
+  const functions = FunctionContext.create(db, deps.logger, options.tableAccess);
+  workers = {
+    expire: functions.worker('expire', createExpireWorker(deps)),
+    purge: functions.worker('purge', createPurgeWorker(deps)),
+    sweep: functions.worker('sweep', createSweepWorker(deps)),
+  };
+  const server = createGateway(deps, { aroundInvoke: (route, invoke) => functions.route(route, invoke) });
   const port = await listen(server, options.port ?? 0, host);
   const shownHost = host === '127.0.0.1' || host === '::1' ? 'localhost' : host;
   urls.appUrl = `http://${shownHost}:${port}`;
@@ -155,7 +190,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
 
   const admin = new AdminStore(db, tableName, deps.audit, clock);
   timers?.start();
-  const webhooks = options.webhooks === false ? null : await startWebhooks(deps, endpoint, options.allowLoopbackWebhooks === true);
+  const webhooks = options.webhooks === false ? null : await startWebhooks(deps, endpoint, options.allowLoopbackWebhooks === true, functions);
   return {
     baseUrl: urls.baseUrl,
     appUrl: urls.appUrl,
@@ -166,6 +201,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     dynamoPid: dynamo?.process.pid ?? null,
     server,
     webhooks: webhooks?.deps ?? null,
+    tableAccess: functions.guard,
     stop: async () => {
       await timers?.stop();
       await purgeTimers?.stop();
@@ -184,23 +220,23 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
  * checkpoints, and every pending delivery is enqueued again, because the timer queue that held
  * their messages was in memory.
  */
-const startWebhooks = async (deps: AppDeps, endpoint: string, allowLoopback: boolean) => {
+const startWebhooks = async (deps: AppDeps, endpoint: string, allowLoopback: boolean, functions: FunctionContext) => {
   let deliver: ReturnType<typeof createDeliver> | undefined;
   const queue = new TimerQueue({
     deliver: (event) => deliver!(event),
     onError: (error, deliveryId) => deps.logger.error('local delivery failed', { deliveryId, errorName: (error as Error)?.name }),
   });
   const webhookDeps = createWebhookDeps(deps, { queue, allowLoopback });
-  deliver = createDeliver(webhookDeps);
+  deliver = functions.worker('deliver', createDeliver(webhookDeps));
   const poller = await new StreamPoller({
     db: deps.db,
     tableName: deps.tableName,
     endpoint,
-    handle: createFanOut(webhookDeps),
+    handle: functions.worker('fanOut', createFanOut(webhookDeps)),
     checkpoints: new TableStreamCheckpoints(deps.db, deps.tableName),
     onError: (error) => deps.logger.error('local stream poll failed', { errorName: (error as Error)?.name }),
   }).start();
-  const sweep = createDeliverySweep(webhookDeps);
+  const sweep = functions.worker('deliverySweep', createDeliverySweep(webhookDeps));
   await sweep({ allPending: true });
   const sweepTimer = setInterval(() => {
     sweep().catch((error: unknown) => deps.logger.error('local delivery sweep failed', { errorName: (error as Error)?.name }));

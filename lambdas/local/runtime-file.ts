@@ -7,7 +7,7 @@ export interface LocalRuntime {
   tableName: string;
   baseUrl: string;
   pid: number;
-  /** The DynamoDB Local it started (a child process that outlives it if it is killed outright). */
+  /** The DynamoDB Local it started (in a process group of its own, so it outlives a service killed outright). */
   dynamoPid?: number | null;
 }
 

@@ -7,6 +7,7 @@ import { sha256Hex } from '#core/hashing.ts';
 import type { AuditEntry, AuditEntryInput, AuditTrail } from '#core/ports.ts';
 import { cancellationCodes, type Documents } from './dynamo.ts';
 import { keys } from './keys.ts';
+import { isTransientCancellation } from './transient-failure.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 /**
@@ -17,6 +18,12 @@ export type EntryWrites = TransactItem[] | ((entries: AuditEntry[]) => TransactI
 
 const GENESIS_HASH = '0'.repeat(64);
 const MAX_ATTEMPTS = 200;
+/**
+ * Tries of a transaction cancelled for transient reasons (TransactionConflict, throttling) before
+ * the error goes to the caller: enough for writers racing on the head to settle, few enough that a
+ * table that keeps refusing answers 503 within about a second.
+ */
+const MAX_TRANSIENT_ATTEMPTS = 10;
 
 /**
  * The per-organisation audit chain. Every change appends one entry with the organisation's next
@@ -73,6 +80,7 @@ export class AuditLog implements AuditTrail {
   }
 
   private async appendWithRetry(inputs: AuditEntryInput[], writesFor: EntryWrites): Promise<AuditEntry[]> {
+    let transientFailures = 0;
     for (let attempt = 1; ; attempt++) {
       const head = await this.readHead(inputs[0].orgId);
       const entries: AuditEntry[] = [];
@@ -92,6 +100,13 @@ export class AuditLog implements AuditTrail {
       } catch (error) {
         const codes = cancellationCodes(error);
         if (!codes) throw error;
+        // Cancelled only because another transaction held an item, or throttled: worth a few quick
+        // tries, not the long contention budget; then the caller answers 503 (http/unavailable.ts).
+        if (isTransientCancellation(codes)) {
+          if (++transientFailures >= MAX_TRANSIENT_ATTEMPTS) throw error;
+          await backoff(attempt);
+          continue;
+        }
         // The head and the entry puts come first: one of them failing means another writer took the number.
         const lostSequence = codes.slice(0, 1 + entries.length).some((code) => code !== 'None');
         const otherFailed = codes.slice(own.length).some((code) => code === 'ConditionalCheckFailed');

@@ -4,11 +4,33 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 export interface DynamoConnection {
   endpoint?: string;
   region?: string;
+  /** How long one attempt may take before the SDK gives up on it (and retries); see DEPLOYED_TIMEOUTS. */
+  requestTimeoutMs?: number;
+  /** Attempts per call, the first included (the SDK's default is 3). */
+  maxAttempts?: number;
 }
 
+/**
+ * Against DynamoDB itself an attempt that has not answered in 2 s is stuck, not slow: the SDK
+ * abandons it and retries (a transaction with the same ClientRequestToken, so one that did commit
+ * is not applied twice), and three attempts end well inside the API functions' 10 s, so a caller
+ * gets a 503 with Retry-After instead of a gateway timeout. DynamoDB Local on a busy machine can
+ * pause for seconds, so a local client keeps no timeout unless asked for one.
+ */
+const DEPLOYED_TIMEOUTS = { connectionTimeoutMs: 1000, requestTimeoutMs: 2000 };
+
 /** One document client per process; built once at cold start by wiring.ts. */
-export const createDocumentClient = ({ endpoint, region }: DynamoConnection = {}) => {
+export const createDocumentClient = ({ endpoint, region, requestTimeoutMs, maxAttempts }: DynamoConnection = {}) => {
   const config: DynamoDBClientConfig = { region: region ?? process.env.AWS_REGION ?? 'eu-west-2' };
+  const timeoutMs = requestTimeoutMs ?? (endpoint ? undefined : DEPLOYED_TIMEOUTS.requestTimeoutMs);
+  if (timeoutMs !== undefined) {
+    config.requestHandler = {
+      connectionTimeout: Math.min(timeoutMs, DEPLOYED_TIMEOUTS.connectionTimeoutMs),
+      requestTimeout: timeoutMs,
+      throwOnRequestTimeout: true,
+    };
+  }
+  if (maxAttempts !== undefined) config.maxAttempts = maxAttempts;
   if (endpoint) {
     // DynamoDB Local accepts any credentials; fixed ones keep a developer's real profile out of it.
     config.endpoint = endpoint;

@@ -15,7 +15,8 @@ export interface StoredResponse {
 export type IdempotencyStart =
   | { outcome: 'started' }
   | { outcome: 'replay'; response: StoredResponse }
-  | { outcome: 'in_progress' }
+  /** `lockedForMs`: how long the claim holds at most, unless the call holding it answers first. */
+  | { outcome: 'in_progress'; lockedForMs: number }
   | { outcome: 'mismatch' };
 
 const RESPONSE_RETENTION_SECONDS = 24 * 60 * 60;
@@ -63,7 +64,7 @@ export class DynamoIdempotency {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
     if (!Item) return this.start(apiKeyId, idempotencyKey, fingerprint);
     if (Item.fingerprint !== fingerprint) return { outcome: 'mismatch' };
-    if (Item.status === 'in_progress') return { outcome: 'in_progress' };
+    if (Item.status === 'in_progress') return { outcome: 'in_progress', lockedForMs: Math.max(0, Number(Item.lockedUntil ?? nowMs) - nowMs) };
     return { outcome: 'replay', response: Item.response as StoredResponse };
   }
 

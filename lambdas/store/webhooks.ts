@@ -11,8 +11,8 @@ export const WEBHOOK_PREFIX = 'WEBHOOK#';
 
 /**
  * Webhook subscriptions under `ORG#<orgId>` / `WEBHOOK#<id>`; each change is written in one
- * transaction with its audit entry. The signing secrets are stored as they are (see
- * WebhookSubscription in core/webhooks.ts: an HMAC key cannot be replaced by its hash).
+ * transaction with its audit entry. The signing secrets arrive sealed (see WebhookSubscription in
+ * core/webhooks.ts: an HMAC key cannot be replaced by its hash, so it is sealed instead).
  */
 export class DynamoWebhooks implements WebhookRepository {
   constructor(

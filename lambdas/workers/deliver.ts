@@ -2,7 +2,9 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { epochSeconds, type Clock } from '#core/clock.ts';
 import { toEventObject } from '#core/events.ts';
 import type { DeliveryQueue, WebhookPoster } from '#core/ports.ts';
+import type { SecretSealer } from '#core/sealing.ts';
 import { signatureHeaders } from '#core/webhook-signature.ts';
+import { openWebhookSecret, stillValid } from '#core/webhooks.ts';
 import type { Delivery, DeliveryStore, WebhookTarget } from '#store/deliveries.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { webhookWiring } from './webhook-wiring.ts';
@@ -23,25 +25,27 @@ export interface DeliverDeps {
   deliveries: DeliveryStore;
   queue: DeliveryQueue;
   http: WebhookPoster;
+  /** Opens the subscription's sealed signing secrets (the only place they are opened). */
+  sealer: Pick<SecretSealer, 'open'>;
 }
 
 export type DeliveryOutcome = 'unknown' | 'finished' | 'hop' | 'busy' | 'delivered' | 'retry' | 'failed' | 'cancelled';
 
-/** The secrets valid now (several while one is rotated out), and the newest of them. */
-export const validSecrets = (subscription: Pick<WebhookTarget, 'secrets'>, now: Date) => {
-  const valid = (subscription.secrets ?? []).filter((s) => s.expiresAt === null || Date.parse(s.expiresAt) > now.getTime());
+/**
+ * The secrets valid now (several while one is rotated out), opened, the newest first: every one
+ * signs `webhook-signature`, and signatureHeaders signs the legacy header with the first.
+ */
+export const openValidSecrets = async (sealer: DeliverDeps['sealer'], subscription: Pick<WebhookTarget, 'orgId' | 'id' | 'secrets'>, now: Date) => {
+  const valid = (subscription.secrets ?? []).filter((s) => stillValid(s, now));
   // The current secret has no expiry; while rotating, the old one carries its expiresAt.
   const newest = valid.find((s) => s.expiresAt === null) ?? valid[0];
-  return { valid, newest };
+  const ordered = newest ? [newest, ...valid.filter((s) => s !== newest)] : [];
+  return Promise.all(ordered.map((s) => openWebhookSecret(sealer, subscription.orgId, subscription.id, s)));
 };
 
-/** The delivery's headers, exactly as SPEC.md lists them. */
-export const webhookHeaders = (delivery: Delivery, subscription: Pick<WebhookTarget, 'secrets'>, body: string, now: Date) => {
-  const { valid, newest } = validSecrets(subscription, now);
-  if (!newest) throw new Error('the subscription has no valid secret');
-  // Every valid secret signs `webhook-signature` (two while one is rotated out); the newest goes
-  // first, as signatureHeaders signs the legacy header with the first.
-  const secrets = [newest, ...valid.filter((s) => s !== newest)].map((s) => s.secret);
+/** The delivery's headers, exactly as SPEC.md lists them; `secrets` as openValidSecrets gives them. */
+export const webhookHeaders = (delivery: Delivery, secrets: readonly string[], body: string, now: Date) => {
+  if (secrets.length === 0) throw new Error('the subscription has no valid secret');
   return {
     'Content-Type': 'application/json',
     'User-Agent': USER_AGENT,
@@ -83,6 +87,10 @@ export const deliverOne = async (deps: DeliverDeps, deliveryId: string): Promise
     return failed ? 'failed' : 'finished';
   }
 
+  // Opened before the attempt is claimed: if KMS cannot open them now, the message is redelivered
+  // (and reaches the DLQ and its alarm if that lasts) without using up one of the receiver's attempts.
+  const secrets = await openValidSecrets(deps.sealer, subscription, now);
+
   const attempt = delivery.attempts + 1;
   const retryDelay = RETRY_DELAYS_SECONDS[attempt - 1] ?? LAST_ATTEMPT_LEASE_SECONDS;
   const retryAt = new Date(now.getTime() + retryDelay * 1000).toISOString();
@@ -95,7 +103,7 @@ export const deliverOne = async (deps: DeliverDeps, deliveryId: string): Promise
     const body = JSON.stringify(toEventObject(entry));
     const response = await deps.http.post({
       url: subscription.url,
-      headers: webhookHeaders(delivery, subscription, body, now),
+      headers: webhookHeaders(delivery, secrets, body, now),
       body,
       timeoutMs: WEBHOOK_TIMEOUT_MS,
     });

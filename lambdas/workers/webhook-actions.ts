@@ -4,7 +4,8 @@ import { newId } from '#core/ids.ts';
 import { OPERATOR_ACTOR } from '#core/model.ts';
 import type { AuditEntry, AuditEntryInput } from '#core/ports.ts';
 import { newWebhookSecret } from '#core/webhook-signature.ts';
-import { rotatedSecrets } from '#core/webhooks.ts';
+import type { SecretSealer } from '#core/sealing.ts';
+import { rotatedSecrets, sealedWebhookSecret } from '#core/webhooks.ts';
 import { pendingDelivery, type Delivery, type DeliveryStore } from '#store/deliveries.ts';
 import type { DynamoWebhooks } from '#store/webhooks.ts';
 import { deliverOne, type DeliverDeps } from './deliver.ts';
@@ -23,6 +24,8 @@ export class WebhookActionRefused extends Error {
 
 export interface WebhookActionDeps extends DeliverDeps {
   webhooks: Pick<DynamoWebhooks, 'get' | 'rotateSecret'>;
+  /** Opens the signing secrets for an attempt, seals the new one of a rotation. */
+  sealer: SecretSealer;
 }
 
 const subscriptionOf = async (deps: Pick<WebhookActionDeps, 'webhooks'>, orgId: string, webhookId: string) => {
@@ -114,15 +117,22 @@ export const redeliverEvent = async (deps: WebhookActionDeps, orgId: string, eve
 };
 
 /**
- * A new signing secret for a subscription, made as POST /webhooks makes one. It becomes current;
- * the old one is still sent alongside for `overlapHours` (deliver.ts signs with every valid
- * secret), then dropped. Answers the new secret: the caller shows it once and nowhere else.
+ * A new signing secret for a subscription, made as POST /webhooks makes one and sealed before it
+ * is stored. It becomes current; the old one is still sent alongside for `overlapHours`
+ * (deliver.ts signs with every valid secret), then dropped. Answers the new secret: the caller
+ * shows it once and nowhere else.
  */
-export const rotateWebhookSecret = async (deps: Pick<WebhookActionDeps, 'clock' | 'webhooks'>, orgId: string, webhookId: string, overlapHours: number) => {
+export const rotateWebhookSecret = async (
+  deps: Pick<WebhookActionDeps, 'clock' | 'webhooks'> & { sealer: Pick<SecretSealer, 'seal'> },
+  orgId: string,
+  webhookId: string,
+  overlapHours: number,
+) => {
   if (!(overlapHours >= 0)) throw new WebhookActionRefused('the overlap must be 0 or more hours');
   const before = await subscriptionOf(deps, orgId, webhookId);
   const secret = newWebhookSecret();
-  const { secrets, oldSecretExpiresAt } = rotatedSecrets(before.secrets ?? [], secret, deps.clock.now(), overlapHours * 3_600_000);
+  const fresh = await sealedWebhookSecret(deps.sealer, orgId, webhookId, secret);
+  const { secrets, oldSecretExpiresAt } = rotatedSecrets(before.secrets ?? [], fresh, deps.clock.now(), overlapHours * 3_600_000);
   try {
     const entry = await deps.webhooks.rotateSecret(before, secrets, oldSecretExpiresAt, OPERATOR_ACTOR);
     return { secret, oldSecretExpiresAt, subscription: { ...before, secrets }, entry };

@@ -14,6 +14,8 @@ export interface WebhookDeps {
   webhooks: Pick<DynamoWebhooks, 'listForOrg'>;
   queue: DeliveryQueue;
   http: WebhookPoster;
+  /** Opens the signing secrets for the delivery worker (KMS deployed, the key file locally). */
+  sealer: AppDeps['sealer'];
 }
 
 /** Builds them on top of app deps; the local runtime passes its own queue and loopback setting. */
@@ -26,6 +28,7 @@ export const createWebhookDeps = (deps: AppDeps, options: { queue: DeliveryQueue
     webhooks: new DynamoWebhooks(deps.db, deps.tableName, deps.audit),
     queue: options.queue,
     http: options.http ?? new WebhookHttp({ allowLoopback: options.allowLoopback === true }),
+    sealer: deps.sealer,
   };
 };
 

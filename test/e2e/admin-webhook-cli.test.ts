@@ -1,30 +1,48 @@
 /**
  * The operator CLI's webhook commands as a process (`node --import tsx bin/admin.ts ...`) on the
- * test's table through --endpoint/--table: the rotated secret printed once as JSON with exit code 0,
+ * test's table through --endpoint/--table, with a DATA_DIR holding the sealing key the service
+ * seals with: the rotated secret printed once as JSON with exit code 0 and stored sealed,
  * refusals with exit code 1 and a message, and a ping that, with --table, may not go to loopback.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../lambdas/core/ids.ts';
+import type { SealedSecret } from '../../lambdas/core/sealing.ts';
+import { webhookSecretContext } from '../../lambdas/core/webhooks.ts';
+import { KeyFileSealer } from '../../lambdas/local/key-file-sealer.ts';
+import { SEALING_KEY_FILE } from '../../lambdas/local/local-service.ts';
 import { runAdminCli } from '../support/admin-cli.ts';
 import { auditEntries, DATE_TIME, ULID } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 import { putSubscription } from '../support/webhooks.ts';
 
+let dataDir: string;
 let service: TestService;
 let org: TestOrganisation;
 
 beforeAll(async () => {
-  service = await startTestService();
+  dataDir = mkdtempSync(join(tmpdir(), 'handoff-cli-data-'));
+  service = await startTestService({ sealer: await KeyFileSealer.fromFile(join(dataDir, SEALING_KEY_FILE)) });
   org = await service.createOrganisation();
 });
-afterAll(() => service?.stop());
+afterAll(async () => {
+  await service?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
 
-const cli = (command: string, args: string[]) => runAdminCli(service.deps.tableName, command, args);
+const cli = (command: string, args: string[]) => runAdminCli(service.deps.tableName, command, args, { DATA_DIR: dataDir });
 
-const storedSecrets = async (webhookId: string) =>
-  (await service.deps.db.send(new GetCommand({ TableName: service.deps.tableName, Key: { pk: `ORG#${org.orgId}`, sk: `WEBHOOK#${webhookId}` }, ConsistentRead: true })))
-    .Item!.secrets as Array<{ secret: string; expiresAt: string | null }>;
+/** The stored secrets, opened with the service's sealer; each is sealed, none is in the item in plain text. */
+const storedSecrets = async (webhookId: string) => {
+  const item = (await service.deps.db.send(new GetCommand({ TableName: service.deps.tableName, Key: { pk: `ORG#${org.orgId}`, sk: `WEBHOOK#${webhookId}` }, ConsistentRead: true }))).Item!;
+  const secrets = item.secrets as Array<{ sealed: SealedSecret; expiresAt: string | null }>;
+  const opened = await Promise.all(secrets.map(async (s) => ({ secret: await service.deps.sealer.open(s.sealed, webhookSecretContext(org.orgId, webhookId)), expiresAt: s.expiresAt })));
+  for (const { secret } of opened) expect(JSON.stringify(item)).not.toContain(secret);
+  return opened;
+};
 
 describe('npm run admin -- <webhook command>', () => {
   it('rotate-webhook-secret prints the new secret once, as JSON, and stores it first', async () => {

@@ -178,7 +178,7 @@ describe('POST /app/api/requests/{id}/reveal', () => {
     const opened = await open(revealed.body.envelope as Envelope, rita.privateKey, rita.fingerprint, request.id);
     expect(opened.plaintext).toBe(SECRET);
     const notes = await openAttachment(opened.contentKey, revealed.body.attachments[0] as SealedAttachment, request.id);
-    expect(new TextDecoder().decode(notes)).toBe('admin / vlan 42');
+    expect({ ...notes, bytes: new TextDecoder().decode(notes.bytes) }).toEqual({ name: 'notes.txt', type: 'text/plain', bytes: 'admin / vlan 42' });
     // The other recipient opens the same envelope with theirs.
     const forRavi = await ravi.browser.call('POST', `/app/api/requests/${request.id}/reveal`);
     expect((await open(forRavi.body.envelope, ravi.privateKey, ravi.fingerprint, request.id)).plaintext).toBe(SECRET);

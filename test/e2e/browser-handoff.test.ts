@@ -18,6 +18,8 @@ const haveChromium = chromiumPresent();
 
 const CREDENTIAL = 'C0rrect-Horse-Battery-Staple!42';
 const FILE_CONTENT = 'totally-secret-recovery-codes-6f1e';
+/** A file name can itself be the secret: it is sealed with the contents. */
+const FILE_NAME = 'vpn-password-Hunter2-9c4d.txt';
 
 let service: TestService;
 let browser: Browser;
@@ -32,6 +34,7 @@ const expectNoSecretsStored = async () => {
   const text = await tableText();
   expect(text).not.toContain(CREDENTIAL);
   expect(text).not.toContain(FILE_CONTENT);
+  expect(text).not.toContain('Hunter2-9c4d');
   expect(text).not.toContain(Buffer.from(FILE_CONTENT).toString('base64'));
   expect(text).not.toMatch(/PRIVATE KEY|pkcs8|"d":"/);
 };
@@ -99,8 +102,12 @@ describe.skipIf(!haveChromium)('the handoff in a browser', () => {
     await subjectPage.click('#verify');
     await subjectPage.waitForSelector('#credential');
     await subjectPage.fill('#credential', CREDENTIAL);
-    const file = join(mkdtempSync(join(tmpdir(), 'handoff-file-')), 'codes.txt');
+    const file = join(mkdtempSync(join(tmpdir(), 'handoff-file-')), FILE_NAME);
     writeFileSync(file, FILE_CONTENT);
+    // The page says what is encrypted, file names included, and what is not.
+    const notice = await subjectPage.locator('#encryption-notice').textContent();
+    expect(notice).toContain('each file with its name and type');
+    expect(notice).toContain('Not encrypted');
     await subjectPage.setInputFiles('#attachments', file);
     await subjectPage.click('#submit');
     await subjectPage.waitForSelector('#submitted');
@@ -120,6 +127,7 @@ describe.skipIf(!haveChromium)('the handoff in a browser', () => {
     expect(await memberPage.getAttribute('#revealed-credential', 'type')).toBe('text');
     await memberPage.waitForSelector('#revealed-attachments a[download]');
     expect(await memberPage.locator('#revealed-attachments a[download]').count()).toBe(1);
+    expect(await memberPage.getAttribute('#revealed-attachments a[download]', 'download')).toBe(FILE_NAME);
     const afterReveal = await requestItem(requestId);
     expect(afterReveal.revealCount).toBe(1);
     expect(afterReveal.lastRevealedAt).toEqual(expect.any(String));

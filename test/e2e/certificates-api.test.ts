@@ -130,7 +130,7 @@ const submit = async (requestId: string) => {
         { membership_id: bob.id, fingerprint: bob.fingerprint, iv: piece(), wrapped_key: piece() },
       ],
     },
-    attachments: [{ name: 'notes.txt', iv: piece(), ciphertext: piece() }],
+    attachments: [{ iv: piece(), ciphertext: piece() }],
   };
   const { envelope, attachments } = material;
   secrets.push(envelope.ephemeral_public_key, envelope.ciphertext, ...envelope.recipients.flatMap((r) => [r.wrapped_key, r.iv]), attachments[0].ciphertext);
@@ -295,7 +295,7 @@ describe('GET /v1/requests/{id}/certificate: 200', () => {
 
   it('an expired request: final, destroyed by the expiry fact', async () => {
     const created = await createRequest();
-    const expire = createExpireWorker(service.deps);
+    const expire = service.asWorker('expire', createExpireWorker(service.deps));
     clock.set(Date.parse(created.request.link_expires_at!) + MINUTE);
     expect(await expire({ requestId: created.request.id })).toEqual({ requestId: created.request.id, outcome: 'expired' });
     const document = await certificate(requestCertificatePath(created.request.id));

@@ -241,7 +241,7 @@ describe('trigger URL: a request linked to the ticket, delivered as the preset s
     expect(toSubject[0]!.text).not.toContain(code);
     // The code is the request's: only its hash is stored, and it matches.
     const { challengeCodeHash } = await import('../../lambdas/core/use-cases/create-request.ts');
-    expect((await requestItem(service, request.id))!.challengeCodeHash).toBe(challengeCodeHash(request.id, code!));
+    expect((await requestItem(service, request.id))!.challengeCodeHash).toBe(await challengeCodeHash(service.deps.codeKey, request.id, code!));
   });
 });
 

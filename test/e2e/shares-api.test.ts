@@ -465,7 +465,7 @@ describe('POST /app/api/shares/{id}/purge', () => {
 describe('expiry', () => {
   it('an expired share opens no more (410) and the sweep destroys its ciphertext with share.expired', async () => {
     const created = await share(tom, { expires_in_minutes: 5 });
-    const sweep = createSweepWorker(service.deps);
+    const sweep = service.asWorker('sweep', createSweepWorker(service.deps));
     expect((await sweep()).sharesExpired).toBe(0);
     clock.advance(5 * MINUTE + 1_000);
     expect((await describeShare(created.token)).body).toMatchObject({ status: 'expired', views_left: 0 });
@@ -497,7 +497,7 @@ describe('expiry', () => {
       actor: { type: 'member', label: org.member.name },
       data: { details: { reason: 'expired' } },
     });
-    expect((await createSweepWorker(service.deps)()).sharesExpired).toBe(0);
+    expect((await service.asWorker('sweep', createSweepWorker(service.deps))()).sharesExpired).toBe(0);
   });
 });
 
@@ -547,7 +547,7 @@ describe('shares in the audit chain, the certificate and the API', () => {
 
     const expiring = await share(tom, { expires_in_minutes: 5 });
     clock.advance(5 * MINUTE + 1_000);
-    expect((await createSweepWorker(service.deps)()).sharesExpired).toBe(1);
+    expect((await service.asWorker('sweep', createSweepWorker(service.deps))()).sharesExpired).toBe(1);
     const expired = await shareCertificate(expiring.id);
     expect(expired).toMatchObject({ final: true, share: { status: 'expired' }, destruction: { destroyed: true, reason: 'expired' } });
     expect(expired.timeline.map((fact) => [fact.type, fact.event, fact.actor.type])).toEqual([

@@ -120,7 +120,7 @@ describe('webhook delivery', () => {
     const fanOut = createFanOut({ clock: service.deps.clock, logger, deliveries: store, webhooks: { listForOrg: async () => [subscription] }, queue });
     await fanOut({ Records: [{ eventID: 'x', eventName: 'INSERT', dynamodb: { NewImage: marshall({ kind: 'audit', ...entry }) as never } }] });
     expect(sent).toHaveLength(1);
-    expect(await deliverOne({ clock: service.deps.clock, logger, deliveries: store, queue, http }, sent[0]!)).toBe('retry');
+    expect(await deliverOne({ clock: service.deps.clock, logger, deliveries: store, queue, http, sealer: service.deps.sealer }, sent[0]!)).toBe('retry');
     expect((await store.get(sent[0]!))).toMatchObject({ attempts: 1, lastStatus: null, lastError: 'WebhookTargetRefused' });
     expect(received.filter((r) => r.path === '/rebound')).toEqual([]);
   });

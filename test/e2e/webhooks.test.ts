@@ -6,6 +6,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../../lambdas/core/events.ts';
+import { webhookSecretContext } from '../../lambdas/core/webhooks.ts';
 import { auditEntries, DATE_TIME, expectError, ULID } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 import { REFUSED_WEBHOOK_URLS } from '../support/refused-webhook-urls.ts';
@@ -17,6 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
+/** Another subscription's id, for a context the secret was not sealed for. */
+const ULID_OTHER = '01hzzzzzzzzzzzzzzzzzzzzwh9';
 const WEBHOOK_FIELDS = ['id', 'object', 'url', 'description', 'events', 'is_active', 'client_id', 'created_via', 'failing_since', 'last_delivered_at', 'created_at'];
 
 interface Org extends TestOrganisation {
@@ -70,14 +73,19 @@ describe('POST /webhooks', () => {
     });
     expect(answer.headers.get('location')).toBe(`${service.baseUrl}/webhooks/${webhook.id}`);
 
-    // Listed without the secret; the secret is stored to sign with, and the audit entry never holds it.
+    // Listed without the secret; the secret is stored sealed for this subscription (to sign with), and the audit entry never holds it.
     const listed = await service.call('GET', '/webhooks', { key: org.hooks });
     expect(listed.body.data).toContainEqual(webhook);
     expect(listed.text).not.toContain(secret);
     const stored = await service.deps.db.send(
       new GetCommand({ TableName: service.deps.tableName, Key: { pk: `ORG#${org.orgId}`, sk: `WEBHOOK#${webhook.id}` }, ConsistentRead: true }),
     );
-    expect(stored.Item?.secrets).toEqual([{ secret, expiresAt: null }]);
+    expect(stored.Item?.secrets).toEqual([{ sealed: expect.objectContaining({ v: 1, alg: 'A256GCM' }), expiresAt: null }]);
+    expect(JSON.stringify(stored.Item)).not.toContain(secret);
+    expect(JSON.stringify(stored.Item)).not.toContain(secret.slice('whsec_'.length));
+    expect(await service.deps.sealer.open(stored.Item!.secrets[0].sealed, webhookSecretContext(org.orgId, webhook.id))).toBe(secret);
+    // Bound to its subscription: it does not open as another's.
+    await expect(service.deps.sealer.open(stored.Item!.secrets[0].sealed, webhookSecretContext(org.orgId, ULID_OTHER))).rejects.toThrow();
     const audit = (await auditEntries(service, org.orgId)).filter((entry) => entry.type === 'webhook.created');
     expect(audit.map((entry) => entry.data.details.webhook_id)).toContain(webhook.id);
     expect(JSON.stringify(audit)).not.toContain(secret);

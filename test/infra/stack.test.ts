@@ -17,6 +17,8 @@ import {
   SEALED_SECRET_ROUTES,
   SIGNING_ROUTES,
   WEB_ASSETS_DIR,
+  WEBHOOK_SEALING_ROUTES,
+  CODE_HASH_ROUTES,
 } from '../../lib/api-functions.ts';
 import { EXPIRE_ENTRY, PURGE_ENTRY, SWEEP_ENTRY } from '../../lib/expiry.ts';
 import { HandoffStack } from '../../lib/handoff-stack.ts';
@@ -116,13 +118,22 @@ const schedulingRoutes = () => routeList().filter((route) => SCHEDULING_ROUTES.i
 const purgeSchedulingRoutes = () => routeList().filter((route) => PURGE_SCHEDULING_ROUTES.includes(route.name));
 const sealedSecretRoutes = () => routeList().filter((route) => SEALED_SECRET_ROUTES.includes(route.name));
 /** The two KMS keys: the symmetric one sealing integration secrets, the Ed25519 one signing certificates. */
+/** The table's own key (SSE), which table-access.test.ts covers. */
+const tableKeyId = (): string => resources[tableId()]!.Properties.SSESpecification.KMSMasterKeyId['Fn::GetAtt'][0];
 const kmsKeyIdBySpec = (spec: string | undefined) => {
-  const found = ofType('AWS::KMS::Key').filter(([, key]) => key.Properties.KeySpec === spec);
+  const found = ofType('AWS::KMS::Key').filter(([id, key]) => key.Properties.KeySpec === spec && id !== tableKeyId());
   expect(found, `KMS key of spec ${spec}`).toHaveLength(1);
   return found[0]![0];
 };
 const sealingKeyId = () => kmsKeyIdBySpec(undefined);
 const signingKeyId = () => kmsKeyIdBySpec('ECC_NIST_EDWARDS25519');
+/** The HMAC key the six-digit codes are hashed with. */
+const codeHashKeyId = () => kmsKeyIdBySpec('HMAC_256');
+/** The roles of the API functions serving any of `names`. */
+const rolesOfRoutes = (names: readonly string[]) => new Set(routeList().filter((route) => names.includes(route.name)).map((route) => roleIdOfFunction(functionIdOf(route))));
+/** A role's statements that name `keyId` as a resource. */
+const statementsOnKey = (roleId: string, keyId: string) =>
+  statementsOfRole(roleId).filter((s) => resourcesOf(s).some((r) => JSON.stringify(r) === JSON.stringify(arn(keyId))));
 const signingRoutes = () => routeList().filter((route) => SIGNING_ROUTES.includes(route.name));
 const sendersOf = (channel: 'email' | 'sms') => new Set(routeList().filter((route) => route.sends?.includes(channel)).map(functionIdOf));
 
@@ -335,7 +346,8 @@ describe('functions', () => {
         ...baseEnvironment(),
         ...(has(SCHEDULING_ROUTES) ? schedulingEnvironment() : {}),
         ...(has(PURGE_SCHEDULING_ROUTES) ? { PURGE_FUNCTION_ARN: arn(purgeFunctionId()) } : {}),
-        ...(has(SEALED_SECRET_ROUTES) ? { SEALING_KEY_ID: arn(sealingKeyId()) } : {}),
+        ...(has(SEALED_SECRET_ROUTES) || has(WEBHOOK_SEALING_ROUTES) ? { SEALING_KEY_ID: arn(sealingKeyId()) } : {}),
+        ...(has(CODE_HASH_ROUTES) ? { CODE_HASH_KEY_ID: arn(codeHashKeyId()) } : {}),
         ...(has(SIGNING_ROUTES) || has(KEY_PUBLISHING_ROUTES) ? { SIGNING_KEY_ARN: arn(signingKeyId()), SIGNING_KEY_TAG: 'handoff-custody-signing=HandoffTest' } : {}),
       });
     }
@@ -350,7 +362,9 @@ describe('functions', () => {
   it('give the webhook workers the table, the URLs, logging settings and the delivery queue, and no schedule settings', () => {
     const queueId = onlyQueue('DeliveryQueue');
     for (const id of webhookFunctionIds()) {
-      expect(resources[id]!.Properties.Environment.Variables, id).toEqual({ ...baseEnvironment(), DELIVERY_QUEUE_URL: { Ref: queueId } });
+      // The delivery worker alone signs, so it alone knows the sealing key.
+      const sealing = id === deliverFunctionId() ? { SEALING_KEY_ID: arn(sealingKeyId()) } : {};
+      expect(resources[id]!.Properties.Environment.Variables, id).toEqual({ ...baseEnvironment(), DELIVERY_QUEUE_URL: { Ref: queueId }, ...sealing });
     }
   });
 
@@ -397,7 +411,7 @@ describe('IAM', () => {
 
   it('scopes every DynamoDB action to the table and its indexes, and the stream actions to its stream', () => {
     const tableArn = { 'Fn::GetAtt': [tableId(), 'Arn'] };
-    const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
+    const indexArns = indexList().map((index) => ({ 'Fn::Join': ['', [tableArn, `/index/${index.indexName}`]] }));
     const streamArn = { 'Fn::GetAtt': [tableId(), 'StreamArn'] };
     // (CDK's table read grant names GetRecords and GetShardIterator too, on the table: harmless.)
     const streamActions = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
@@ -406,7 +420,7 @@ describe('IAM', () => {
       if (onStream) expect(actionsOf(statement).every((a) => streamActions.includes(a))).toBe(true);
       for (const resource of resourcesOf(statement)) {
         expect(resource).not.toBe('*');
-        expect(onStream ? [streamArn] : [tableArn, indexArn]).toContainEqual(resource);
+        expect(onStream ? [streamArn] : [tableArn, ...indexArns]).toContainEqual(resource);
       }
     }
   });
@@ -415,15 +429,6 @@ describe('IAM', () => {
     const actions = allStatements().flatMap(actionsOf);
     for (const forbidden of ['dynamodb:DeleteTable', 'dynamodb:UpdateTable', 'dynamodb:CreateTable', 'dynamodb:UpdateTimeToLive', 'dynamodb:RestoreTableToPointInTime']) {
       expect(actions).not.toContain(forbidden);
-    }
-  });
-
-  it('lets every API function and both workers read and write the table (rate limits, idempotency, audit, expiry)', () => {
-    for (const id of [...dataEntries().map(functionIdOfEntry), expiryFunctionId(), sweepFunctionId(), ...webhookFunctionIds()]) {
-      const actions = statementsOfRole(roleIdOfFunction(id)).flatMap(actionsOf);
-      expect(actions, id).toEqual(
-        expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem']),
-      );
     }
   });
 
@@ -577,22 +582,58 @@ describe('expiry', () => {
     }
   });
 
-  it('lets exactly the inbound URL functions open sealed integration secrets, with kms:Decrypt for that purpose only', () => {
+  it('lets exactly the inbound URL functions open sealed integration secrets, and the delivery worker webhook secrets, with kms:Decrypt for that purpose only', () => {
     const openers = new Set(sealedSecretRoutes().map((route) => roleIdOfFunction(functionIdOf(route))));
     expect(openers.size).toBe(SEALED_SECRET_ROUTES.length);
+    const signer = roleIdOfFunction(deliverFunctionId());
+    const opens = (sid: string, purpose: string) => ({
+      Sid: sid,
+      Effect: 'Allow',
+      Action: 'kms:Decrypt',
+      Resource: arn(sealingKeyId()),
+      Condition: { StringEquals: { 'kms:EncryptionContext:purpose': purpose } },
+    });
     for (const [roleId] of ofType('AWS::IAM::Role')) {
-      const statements = statementsOfRole(roleId).filter((s) => actionsOf(s).some((a) => a === 'kms:Decrypt'));
+      // (The table key's statements, through DynamoDB only, are table-access.test.ts's.)
+      const statements = statementsOfRole(roleId).filter((s) => actionsOf(s).some((a) => a === 'kms:Decrypt') && !resourcesOf(s).some((r) => JSON.stringify(r) === JSON.stringify(arn(tableKeyId()))));
       expect(statements, roleId).toEqual(
         openers.has(roleId)
-          ? [
-              {
-                Sid: 'OpenSealedIntegrationSecrets',
-                Effect: 'Allow',
-                Action: 'kms:Decrypt',
-                Resource: arn(sealingKeyId()),
-                Condition: { StringEquals: { 'kms:EncryptionContext:purpose': 'inbound_auth' } },
-              },
-            ]
+          ? [opens('OpenSealedIntegrationSecrets', 'inbound_auth')]
+          : roleId === signer
+            ? [opens('OpenWebhookSigningSecrets', 'webhook_signing')]
+            : [],
+      );
+    }
+  });
+
+  it('lets only POST /v1/webhooks seal webhook signing secrets (GenerateDataKey for that purpose), and nothing else use the sealing key', () => {
+    const sealers = rolesOfRoutes(WEBHOOK_SEALING_ROUTES);
+    expect(sealers.size).toBe(1);
+    const openers = rolesOfRoutes(SEALED_SECRET_ROUTES);
+    const signer = roleIdOfFunction(deliverFunctionId());
+    for (const [roleId] of ofType('AWS::IAM::Role')) {
+      const onKey = statementsOnKey(roleId, sealingKeyId());
+      const expected = sealers.has(roleId)
+        ? [{ Sid: 'SealWebhookSigningSecrets', Effect: 'Allow', Action: 'kms:GenerateDataKey', Resource: arn(sealingKeyId()), Condition: { StringEquals: { 'kms:EncryptionContext:purpose': 'webhook_signing' } } }]
+        : [];
+      expect(onKey.filter((s) => actionsOf(s).some((a) => a !== 'kms:Decrypt')), roleId).toEqual(expected);
+      // Sealing is not opening: the create function cannot read a secret back; only the signer and the inbound URLs decrypt.
+      if (!openers.has(roleId) && roleId !== signer) expect(onKey.flatMap(actionsOf), roleId).not.toContain('kms:Decrypt');
+    }
+  });
+
+  it('hashes codes with a KMS HMAC key that outlives the stack, usable (GenerateMac, HMAC-SHA-256) only by the functions that hash or check codes', () => {
+    const key = resources[codeHashKeyId()]!;
+    expect(key.Properties.KeyUsage).toBe('GENERATE_VERIFY_MAC');
+    expect(key.DeletionPolicy).toBe('Retain');
+    expect(template.findOutputs('CodeHashKeyArn').CodeHashKeyArn.Value).toEqual(arn(codeHashKeyId()));
+    const hashers = rolesOfRoutes(CODE_HASH_ROUTES);
+    // Creating a request, its ticket trigger, sending an email code and checking one: four functions.
+    expect(hashers.size).toBe(4);
+    for (const [roleId] of ofType('AWS::IAM::Role')) {
+      expect(statementsOnKey(roleId, codeHashKeyId()), roleId).toEqual(
+        hashers.has(roleId)
+          ? [{ Sid: 'HashCodes', Effect: 'Allow', Action: 'kms:GenerateMac', Resource: arn(codeHashKeyId()), Condition: { StringEquals: { 'kms:MacAlgorithm': 'HMAC_SHA_256' } } }]
           : [],
       );
     }

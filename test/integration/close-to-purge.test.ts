@@ -136,7 +136,7 @@ describe('close-to-purge', () => {
     expect(purges.calls.at(-1)).toBe(`cancel ${request.id}`);
     // A stale trigger of the cancelled schedule does nothing.
     clock.advance(25 * MINUTE);
-    const purge = createPurgeWorker(service.deps);
+    const purge = service.asWorker('purge', createPurgeWorker(service.deps));
     expect(await purge({ requestId: request.id })).toEqual({ requestId: request.id, outcome: 'not_scheduled' });
 
     // Closed again: a new window from now; the worker does nothing early and purges at the end.
@@ -174,7 +174,7 @@ describe('close-to-purge', () => {
     const ticket = ref();
     const request = await submitted(ticket);
     await markStatus(ticket, 'closed');
-    const sweep = createSweepWorker(service.deps);
+    const sweep = service.asWorker('sweep', createSweepWorker(service.deps));
     expect((await sweep()).purged).toBe(0);
     clock.advance(16 * MINUTE);
     expect(await sweep()).toMatchObject({ purged: 1, failed: 0 });

@@ -52,8 +52,8 @@ describe('expiry with a fake clock', () => {
   beforeAll(async () => {
     service = await startTestService({ clock, scheduler: recorded.scheduler });
     org = await service.createOrganisation({ name: 'Expiry Org' });
-    expire = createExpireWorker(service.deps);
-    sweep = createSweepWorker(service.deps);
+    expire = service.asWorker('expire', createExpireWorker(service.deps));
+    sweep = service.asWorker('sweep', createSweepWorker(service.deps));
   });
   afterAll(() => service?.stop());
 
@@ -62,7 +62,7 @@ describe('expiry with a fake clock', () => {
     const created = await createVia(service, org);
     return submitAsSubject(service, created.id, clock, {
       envelope: { v: 1, ciphertext: 'c2VhbGVk', recipients: [] },
-      attachments: [{ name: 'a.txt', iv: 'aXY', ciphertext: 'YXR0' }],
+      attachments: [{ iv: 'aXY', ciphertext: 'YXR0' }],
     });
   };
 

@@ -122,7 +122,7 @@ describe('share lifecycle', () => {
       const expiresAt = created.answer.body.share.expires_at;
       expect(expiresAt).toBe(new Date(clock.now().getTime() + 5 * MINUTE).toISOString());
       expect(schedules.calls.at(-1)).toBe(`schedule ${created.id} ${expiresAt}`);
-      const expire = createExpireWorker(service.deps);
+      const expire = service.asWorker('expire', createExpireWorker(service.deps));
 
       // An early trigger does nothing.
       clock.set(Date.parse(expiresAt) - 1_000);
@@ -160,7 +160,7 @@ describe('share lifecycle', () => {
       const created = await createShareAs(tom, { expires_in_minutes: 10 });
       schedules.state.failing = false;
       expect(schedules.calls).toHaveLength(before);
-      const sweep = createSweepWorker(service.deps);
+      const sweep = service.asWorker('sweep', createSweepWorker(service.deps));
 
       clock.advance(9 * MINUTE);
       expect(await sweep()).toMatchObject({ sharesExpired: 0, failed: 0 });
@@ -184,7 +184,7 @@ describe('share lifecycle', () => {
       const opened = await createShareAs(tom, { expires_in_minutes: 5 });
       expect((await service.call('POST', '/share/open', { headers: { 'X-Share-Token': opened.token } })).status).toBe(200);
       clock.advance(5 * MINUTE + 1_000);
-      expect((await createExpireWorker(service.deps)({ requestId: opened.id })).outcome).toBe('share_unchanged');
+      expect((await service.asWorker('expire', createExpireWorker(service.deps))({ requestId: opened.id })).outcome).toBe('share_unchanged');
       expect(await types(opened.id)).toEqual(['share.created', 'share.revealed', 'share.purged']);
     });
   });

@@ -5,11 +5,13 @@
  * a 3xx counted as a failure, and the sweep re-driving a lost message.
  */
 import { createHmac } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toEventObject } from '../../lambdas/core/events.ts';
 import type { AuditEntry } from '../../lambdas/core/ports.ts';
+import { newId } from '../../lambdas/core/ids.ts';
+import { webhookSecretContext } from '../../lambdas/core/webhooks.ts';
 import { DeliveryStore, type WebhookTarget } from '../../lambdas/store/deliveries.ts';
 import { deliverOne, MAX_QUEUE_DELAY_SECONDS, USER_AGENT, type DeliverDeps } from '../../lambdas/workers/deliver.ts';
 import { createHandler as createSweep } from '../../lambdas/workers/delivery-sweep.ts';
@@ -32,7 +34,7 @@ afterAll(async () => {
 beforeEach(() => clock.set(Date.now()));
 
 /** An event in the audit chain, fanned out to `subscription`: the delivery's id. */
-const fanOutEvent = (subscription: WebhookTarget, queue: DeliverDeps['queue']) => fanOutEventTo(service, org, subscription, { clock, deliveries: store, queue });
+const fanOutEvent = (subscription: Pick<WebhookTarget, 'id'>, queue: DeliverDeps['queue']) => fanOutEventTo(service, org, subscription, { clock, deliveries: store, queue });
 
 /** Plays the queue: takes the oldest message, moves the clock to when it is due, runs the worker. */
 const drain = async (deps: DeliverDeps, sent: Array<{ deliveryId: string; delaySeconds: number; at: number }>) => {
@@ -51,7 +53,7 @@ describe('delivery worker', () => {
     const subscription = await putSubscription(service, org.orgId);
     const { sent, queue } = recordingQueue(clock);
     const { calls, http } = scriptedHttp(clock, [500]);
-    const deps: DeliverDeps = { clock, logger: quietLogger, deliveries: store, queue, http };
+    const deps: DeliverDeps = { clock, logger: quietLogger, deliveries: store, queue, http, sealer: service.deps.sealer };
     const { deliveryId, entry } = await fanOutEvent(subscription, queue);
 
     const outcomes = await drain(deps, sent);
@@ -96,7 +98,7 @@ describe('delivery worker', () => {
     const { sent, queue } = recordingQueue(clock);
     const { calls, http } = scriptedHttp(clock, [204]);
     const { deliveryId, entry } = await fanOutEvent(subscription, queue);
-    expect(await drain({ clock, logger: quietLogger, deliveries: store, queue, http }, sent)).toEqual(['delivered']);
+    expect(await drain({ clock, logger: quietLogger, deliveries: store, queue, http, sealer: service.deps.sealer }, sent)).toEqual(['delivered']);
 
     const call = calls[0]!;
     expect(call.body).toBe(JSON.stringify(toEventObject(entry as AuditEntry)));
@@ -127,7 +129,7 @@ describe('delivery worker', () => {
     const { sent, queue } = recordingQueue(clock);
     const { calls, http } = scriptedHttp(clock, [302, new Error('connect ECONNREFUSED'), 200]);
     const { deliveryId } = await fanOutEvent(subscription, queue);
-    const deps: DeliverDeps = { clock, logger: quietLogger, deliveries: store, queue, http };
+    const deps: DeliverDeps = { clock, logger: quietLogger, deliveries: store, queue, http, sealer: service.deps.sealer };
 
     expect(await drain(deps, sent.splice(0, 1))).toEqual(['retry']);
     expect((await store.subscription(org.orgId, subscription.id))!.failingSince).toBe(new Date(calls[0]!.at).toISOString());
@@ -147,7 +149,7 @@ describe('delivery worker', () => {
     const { sent, queue } = recordingQueue(clock);
     const { calls, http } = scriptedHttp(clock, [503, 200]);
     const { deliveryId } = await fanOutEvent(subscription, queue);
-    const deps: DeliverDeps = { clock, logger: quietLogger, deliveries: store, queue, http };
+    const deps: DeliverDeps = { clock, logger: quietLogger, deliveries: store, queue, http, sealer: service.deps.sealer };
     await drain(deps, sent.splice(0, 1)); // first attempt fails: a retry in a minute
     expect(sent).toHaveLength(1);
 
@@ -178,13 +180,34 @@ describe('delivery worker', () => {
     expect(calls).toHaveLength(2);
   });
 
+  it('opens the sealed secrets before claiming an attempt: a secret that does not open (sealed for another subscription) uses up no attempt', async () => {
+    const subscription = await putSubscription(service, org.orgId);
+    // The same item with its secret sealed for a different subscription: its context (the AAD) does not match.
+    const elsewhere = await service.deps.sealer.seal(subscription.secrets[0]!.secret, webhookSecretContext(org.orgId, newId()));
+    await service.deps.db.send(
+      new UpdateCommand({
+        TableName: service.deps.tableName,
+        Key: { pk: `ORG#${org.orgId}`, sk: `WEBHOOK#${subscription.id}` },
+        UpdateExpression: 'SET secrets = :secrets',
+        ExpressionAttributeValues: { ':secrets': [{ sealed: elsewhere, expiresAt: null }] },
+      }),
+    );
+    const { sent, queue } = recordingQueue(clock);
+    const { calls, http } = scriptedHttp(clock, [204]);
+    const { deliveryId } = await fanOutEvent(subscription, queue);
+    expect(sent).toHaveLength(1);
+    await expect(deliverOne({ clock, logger: quietLogger, deliveries: store, queue, http, sealer: service.deps.sealer }, deliveryId)).rejects.toThrow();
+    expect(calls).toHaveLength(0);
+    expect(await store.get(deliveryId)).toMatchObject({ status: 'pending', attempts: 0 });
+  });
+
   it('cancels the delivery of a subscription that went away', async () => {
     const subscription = await putSubscription(service, org.orgId);
     const { sent, queue } = recordingQueue(clock);
     const { calls, http } = scriptedHttp(clock, [200]);
     const { deliveryId } = await fanOutEvent(subscription, queue);
     await putSubscription(service, org.orgId, { ...subscription, isActive: false });
-    expect(await drain({ clock, logger: quietLogger, deliveries: store, queue, http }, sent)).toEqual(['cancelled']);
+    expect(await drain({ clock, logger: quietLogger, deliveries: store, queue, http, sealer: service.deps.sealer }, sent)).toEqual(['cancelled']);
     expect(calls).toHaveLength(0);
     expect((await store.get(deliveryId))!.status).toBe('cancelled');
   });

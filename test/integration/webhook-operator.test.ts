@@ -14,7 +14,9 @@ import { WriteConflict } from '../../lambdas/core/errors.ts';
 import { eventId } from '../../lambdas/core/events.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import type { AuditEntry } from '../../lambdas/core/ports.ts';
-import { DeliveryStore, type WebhookTarget } from '../../lambdas/store/deliveries.ts';
+import type { SealedSecret } from '../../lambdas/core/sealing.ts';
+import { webhookSecretContext } from '../../lambdas/core/webhooks.ts';
+import { DeliveryStore } from '../../lambdas/store/deliveries.ts';
 import { deliverOne } from '../../lambdas/workers/deliver.ts';
 import { createHandler as createSweep } from '../../lambdas/workers/delivery-sweep.ts';
 import { createHandler as createFanOut } from '../../lambdas/workers/fan-out.ts';
@@ -23,7 +25,7 @@ import { pingWebhook, redeliverEvent, rotateWebhookSecret, WebhookActionRefused,
 import { startReceiver, type Receipt } from '../support/receiver.ts';
 import { auditEntries, DATE_TIME, ULID } from '../support/shapes.ts';
 import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
-import { fanOutEvent, movableClock, putSubscription, quietLogger, recordingQueue } from '../support/webhooks.ts';
+import { fanOutEvent, movableClock, putSubscription, quietLogger, recordingQueue, type TestSubscription } from '../support/webhooks.ts';
 
 const clock = movableClock();
 let service: TestService;
@@ -53,13 +55,21 @@ beforeEach(() => {
   clock.set(Date.now());
   received.length = 0;
   queue = recordingQueue(clock);
-  deps = { clock, logger: quietLogger, deliveries: store, webhooks: service.deps.webhooks, queue: queue.queue, http: new WebhookHttp({ allowLoopback: true }) };
+  deps = { clock, logger: quietLogger, deliveries: store, webhooks: service.deps.webhooks, queue: queue.queue, http: new WebhookHttp({ allowLoopback: true }), sealer: service.deps.sealer };
 });
 
 const deliveryItem = async (id: string) =>
   (await service.deps.db.send(new GetCommand({ TableName: service.deps.tableName, Key: { pk: `DELIVERY#${id}`, sk: 'DELIVERY' }, ConsistentRead: true }))).Item!;
 const webhookItem = async (id: string) =>
   (await service.deps.db.send(new GetCommand({ TableName: service.deps.tableName, Key: { pk: `ORG#${org.orgId}`, sk: `WEBHOOK#${id}` }, ConsistentRead: true }))).Item!;
+/** The stored secrets opened: every one is sealed for this subscription, none is in the item in plain text. */
+const storedSecrets = async (id: string) => {
+  const item = await webhookItem(id);
+  const secrets = item.secrets as Array<{ sealed: SealedSecret; expiresAt: string | null }>;
+  const opened = await Promise.all(secrets.map(async (s) => ({ secret: await service.deps.sealer.open(s.sealed, webhookSecretContext(org.orgId, id)), expiresAt: s.expiresAt })));
+  for (const { secret } of opened) expect(JSON.stringify(item)).not.toContain(secret);
+  return opened;
+};
 const deliveriesOfEvent = async (seq: number) => (await scanTable(service)).filter((item) => item.kind === 'webhook_delivery' && item.orgId === org.orgId && item.eventSeq === seq);
 const entryOf = async (seq: number) => (await auditEntries(service, org.orgId)).find((entry) => entry.seq === seq)!;
 const seqOf = (id: string) => Number(id.replace(/^evt_/, ''));
@@ -72,7 +82,7 @@ const librarySignature = (secret: string, r: Received) =>
   new Webhook(secret).sign(r.headers['webhook-id']!, new Date(Number(r.headers['webhook-timestamp']) * 1000), r.body);
 
 /** A `request.created` of the default client, fanned out to `subscription` and delivered once. */
-const deliveredEvent = async (subscription: WebhookTarget) => {
+const deliveredEvent = async (subscription: TestSubscription) => {
   const { entry, deliveryId } = await fanOutEvent(service, org, subscription, { clock, deliveries: store, queue: queue.queue });
   expect(await deliverOne(deps, queue.sent.shift()!.deliveryId)).toBe('delivered');
   return { entry, deliveryId };
@@ -225,7 +235,7 @@ describe('rotate-webhook-secret', () => {
     expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(rotated.secret).not.toBe(oldSecret);
     expect(rotated.oldSecretExpiresAt).toBe(until);
-    expect((await webhookItem(id)).secrets).toEqual([
+    expect(await storedSecrets(id)).toEqual([
       { secret: rotated.secret, expiresAt: null },
       { secret: oldSecret, expiresAt: until },
     ]);
@@ -257,14 +267,14 @@ describe('rotate-webhook-secret', () => {
     clock.advance(3_600_000 + 1_000);
     const second = await rotateWebhookSecret(deps, org.orgId, subscription.id, 2);
     // The original expired an hour in: gone; the first rotation's secret is the old one now.
-    expect((await webhookItem(subscription.id)).secrets).toEqual([
+    expect(await storedSecrets(subscription.id)).toEqual([
       { secret: second.secret, expiresAt: null },
       { secret: first.secret, expiresAt: new Date(clock.now().getTime() + 2 * 3_600_000).toISOString() },
     ]);
 
     const third = await rotateWebhookSecret(deps, org.orgId, subscription.id, 0);
     expect(third.oldSecretExpiresAt).toBeNull();
-    expect((await webhookItem(subscription.id)).secrets).toEqual([{ secret: third.secret, expiresAt: null }]);
+    expect(await storedSecrets(subscription.id)).toEqual([{ secret: third.secret, expiresAt: null }]);
     const ping = await pingWebhook(deps, org.orgId, subscription.id);
     expect(ping.outcome).toBe('delivered');
     const sent = received.at(-1)!;
@@ -283,8 +293,8 @@ describe('rotate-webhook-secret', () => {
     const stale = (await service.deps.webhooks.get(org.orgId, subscription.id))!;
     const rotated = await rotateWebhookSecret(deps, org.orgId, subscription.id, 24);
     await expect(
-      service.deps.webhooks.rotateSecret(stale, [{ secret: 'whsec_c3RhbGU=', expiresAt: null }], null, { type: 'system', label: 'operator' }),
+      service.deps.webhooks.rotateSecret(stale, [{ sealed: await service.deps.sealer.seal('whsec_c3RhbGU=', webhookSecretContext(org.orgId, subscription.id)), expiresAt: null }], null, { type: 'system', label: 'operator' }),
     ).rejects.toThrow(WriteConflict);
-    expect((await webhookItem(subscription.id)).secrets[0]).toEqual({ secret: rotated.secret, expiresAt: null });
+    expect((await storedSecrets(subscription.id))[0]).toEqual({ secret: rotated.secret, expiresAt: null });
   });
 });

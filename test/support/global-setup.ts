@@ -1,18 +1,47 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDynamoLocal } from '../../lambdas/local/dynamodb-local.ts';
+import { describeFindings } from './secret-scan.ts';
+import { recordedSecrets, scanTablesForPlainSecrets } from './table-secret-scan.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     dynamoEndpoint: string;
+    shownSecretsDir: string;
   }
 }
 
-/** One in-memory DynamoDB Local for the whole run, on a free loopback port; each test file makes its own table. */
+/**
+ * One in-memory DynamoDB Local for the whole run, on a free loopback port; each test file makes
+ * its own table. At the end, before the engine stops, every item of every table is searched for
+ * secrets in plain text (by format, and for every value a test was shown, recorded under
+ * `shownSecretsDir`): a finding fails the run.
+ */
 export default async function setup(project: TestProject) {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dynamo = await startDynamoLocal();
+  const shownSecretsDir = mkdtempSync(join(tmpdir(), 'handoff-shown-secrets-'));
   project.provide('dynamoEndpoint', dynamo.endpoint);
+  project.provide('shownSecretsDir', shownSecretsDir);
   return async () => {
-    await dynamo.stop();
+    let failure: Error | null = null;
+    try {
+      const shown = recordedSecrets(shownSecretsDir);
+      const { findings, tables, items } = await scanTablesForPlainSecrets(dynamo.endpoint, shown);
+      console.log(`Plain-secret scan: ${items} items of ${tables} tables, by format and for ${shown.size} values the tests were shown: ${findings.length} found.`);
+      if (findings.length > 0) {
+        failure = new Error(`Secrets stored in plain text: ${findings.length} found in ${items} items of ${tables} tables:\n${describeFindings(findings)}`);
+      }
+    } finally {
+      await dynamo.stop();
+      rmSync(shownSecretsDir, { recursive: true, force: true });
+    }
+    if (failure) {
+      // Vitest only prints an error thrown here ("error during close") and keeps the exit code: set it, so `vitest run` fails.
+      process.exitCode = 1;
+      throw failure;
+    }
   };
 }

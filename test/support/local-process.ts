@@ -10,13 +10,17 @@ export interface LocalProcess {
   output: () => string;
 }
 
-/** Starts bin/local.ts over `dataDir` on a free port and resolves once its banner is printed. */
-export const startLocalProcess = (dataDir: string, running: ChildProcess[] = []) =>
+/**
+ * Starts bin/local.ts over `dataDir` on a free port and resolves once its banner is printed. With
+ * `asNpmStart`, runs `npm start` as a terminal would: npm, its shell, tsx and node in one process
+ * group of their own (the child's id is the group's), for killProcessGroup.
+ */
+export const startLocalProcess = (dataDir: string, running: ChildProcess[] = [], options: { asNpmStart?: boolean } = {}) =>
   new Promise<LocalProcess>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
-      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'INFO' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'INFO' };
+    const child = options.asNpmStart
+      ? spawn('npm', ['start'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+      : spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     running.push(child);
     let output = '';
     const timer = setTimeout(() => reject(new Error(`no banner within 90 s:\n${output}`)), 90_000);
@@ -40,6 +44,18 @@ export const stopProcess = (child: ChildProcess, signal: NodeJS.Signals = 'SIGIN
     if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
     child.once('exit', (code) => resolve(code));
     child.kill(signal);
+  });
+
+/**
+ * Signals every process of the child's process group (see asNpmStart) and resolves once the child
+ * has exited. Once the child (the group's leader) has exited and been reaped, its id may be reused
+ * by another group, so nothing is signalled.
+ */
+export const killProcessGroup = (child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL') =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    process.kill(-child.pid!, signal);
   });
 
 /** Whether anything accepts connections on the loopback port. */

@@ -1,22 +1,19 @@
 /**
- * Field-by-field checkers for SPEC.md's objects (Request, Request creation result, Request list,
- * error body) and helpers that read the table behind the API (audit entries, request items,
- * stored material), shared by the end-to-end tests.
+ * Checkers for SPEC.md's objects (Request, Request creation result, Request list, error body)
+ * against the schemas docs/openapi.json is generated from (lambdas/http/openapi/objects.ts), so
+ * what the tests accept and what the document promises are one description; and helpers that read
+ * the table behind the API (audit entries, request items, stored material), shared by the
+ * end-to-end tests.
  */
 import { GetCommand, QueryCommand, UpdateCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
+import * as z from 'zod/mini';
+import { errorBody, requestCreationResult, requestList, requestObject } from '../../lambdas/http/openapi/objects.ts';
 import { scanTable, type ApiAnswer, type TestService } from './test-service.ts';
 
 export const ULID = /^[0-9a-z]{26}$/;
 /** ISO 8601 / RFC 3339 date-time with a zone. */
 export const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
-export const E164 = /^\+[1-9]\d{6,14}$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const COMMIT = /^[A-Za-z0-9_-]{22}$/;
-
-export const REQUEST_STATUSES = ['pending', 'opened', 'submitted', 'completed', 'revoked', 'expired'];
-export const VERIFICATION_MODES = ['none', 'challenge', 'email_otp', 'either', 'both'];
-export const TICKET_STATUSES = ['open', 'pending', 'resolved', 'closed', 'unknown'];
 
 /** Every field of SPEC.md's Request table, and nothing else. */
 export const REQUEST_FIELDS = [
@@ -51,17 +48,6 @@ export const REQUEST_FIELDS = [
   'links',
 ] as const;
 
-export const NULLABLE_TIMES = [
-  'link_expires_at',
-  'opened_at',
-  'submitted_at',
-  'record_expires_at',
-  'last_revealed_at',
-  'purge_scheduled_at',
-  'completed_at',
-  'revoked_at',
-] as const;
-
 const sorted = (values: Iterable<string>) => [...values].sort();
 
 export const expectKeys = (value: unknown, keys: readonly string[], where: string) => {
@@ -80,10 +66,6 @@ export const expectDateTime = (value: unknown, where: string) => {
   expect(Number.isNaN(Date.parse(value as string)), `${where} is a real date`).toBe(false);
 };
 
-export const expectNullableDateTime = (value: unknown, where: string) => {
-  if (value !== null) expectDateTime(value, where);
-};
-
 /** A URI (absolute, parseable); with `web`, an http(s) one. */
 export const expectUri = (value: unknown, where: string, { web = true } = {}) => {
   expect(typeof value, `${where} is a string`).toBe('string');
@@ -97,121 +79,39 @@ export const expectUri = (value: unknown, where: string, { web = true } = {}) =>
   if (web) expect(['http:', 'https:'], `${where} is an http(s) URI`).toContain(url!.protocol);
 };
 
-const expectString = (value: unknown, where: string) => expect(typeof value, `${where} is a string`).toBe('string');
-const expectNullableString = (value: unknown, where: string) => {
-  if (value !== null) expectString(value, where);
+/**
+ * Parses `value` with one of the document's schemas and fails naming every field that does not
+ * match it; returns the value typed by the schema.
+ */
+export const expectMatches = <S extends z.core.$ZodType>(schema: S, value: unknown, where: string): z.infer<S> => {
+  const result = z.safeParse(schema, value);
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => `${[where, ...issue.path].join('.')}: ${issue.message} (${issue.code}${'keys' in issue ? ` ${issue.keys}` : ''})`);
+  expect(problems, `${where} matches its schema in docs/openapi.json (${JSON.stringify(value)})`).toEqual([]);
+  return value as z.infer<S>;
 };
-const expectBoolean = (value: unknown, where: string) => expect(typeof value, `${where} is a boolean`).toBe('boolean');
-const expectInteger = (value: unknown, where: string) =>
-  expect(Number.isInteger(value), `${where} is an integer (got ${JSON.stringify(value)})`).toBe(true);
 
 /**
- * Checks a Request object field by field against SPEC.md (types, formats, enums, no extra field)
- * and returns it typed for further assertions.
+ * Checks a Request object against the document's Request schema (types, formats, enums, no extra
+ * field) and SPEC.md's field list, and returns it typed for further assertions.
  */
 export const expectRequest = (value: unknown, where = 'request'): RequestObject => {
   expectKeys(value, REQUEST_FIELDS, where);
-  const r = value as Record<string, any>;
-  expectUlid(r.id, `${where}.id`);
-  expect(r.object, `${where}.object`).toBe('request');
-  expect(REQUEST_STATUSES, `${where}.status`).toContain(r.status);
-
-  expectKeys(r.client, ['id', 'name'], `${where}.client`);
-  expectUlid(r.client.id, `${where}.client.id`);
-  expectString(r.client.name, `${where}.client.name`);
-
-  expectKeys(r.subject, ['name', 'email', 'phone'], `${where}.subject`);
-  expectString(r.subject.name, `${where}.subject.name`);
-  if (r.subject.email !== null) expect(r.subject.email, `${where}.subject.email is an email`).toMatch(EMAIL);
-  if (r.subject.phone !== null) expect(r.subject.phone, `${where}.subject.phone is E.164`).toMatch(E164);
-
-  if (r.ticket !== null) {
-    expectKeys(r.ticket, ['ref', 'url', 'external_id', 'integration_id', 'status'], `${where}.ticket`);
-    expectNullableString(r.ticket.ref, `${where}.ticket.ref`);
-    if (r.ticket.url !== null) expectUri(r.ticket.url, `${where}.ticket.url`, { web: false });
-    expectNullableString(r.ticket.external_id, `${where}.ticket.external_id`);
-    if (r.ticket.integration_id !== null) expectUlid(r.ticket.integration_id, `${where}.ticket.integration_id`);
-    if (r.ticket.status !== null) expect(TICKET_STATUSES, `${where}.ticket.status`).toContain(r.ticket.status);
-  }
-
-  expectString(r.justification, `${where}.justification`);
-
-  if (r.template !== null) {
-    expectKeys(r.template, ['id', 'name'], `${where}.template`);
-    expectUlid(r.template.id, `${where}.template.id`);
-    expectString(r.template.name, `${where}.template.name`);
-  }
-
-  expectKeys(r.requester, ['membership_id', 'name', 'email'], `${where}.requester`);
-  expectUlid(r.requester.membership_id, `${where}.requester.membership_id`);
-  expectNullableString(r.requester.name, `${where}.requester.name`);
-  if (r.requester.email !== null) expect(r.requester.email, `${where}.requester.email`).toMatch(EMAIL);
-
-  expect(Array.isArray(r.recipients), `${where}.recipients is an array`).toBe(true);
-  (r.recipients as unknown[]).forEach((recipient, i) => {
-    const at = `${where}.recipients[${i}]`;
-    expectKeys(recipient, ['label', 'membership_id'], at);
-    const rec = recipient as Record<string, unknown>;
-    expectString(rec.label, `${at}.label`);
-    if (rec.membership_id !== null) expectUlid(rec.membership_id, `${at}.membership_id`);
-  });
-
-  expectInteger(r.ttl_minutes, `${where}.ttl_minutes`);
-  expect(VERIFICATION_MODES, `${where}.verification_mode`).toContain(r.verification_mode);
-  expectBoolean(r.allow_attachments, `${where}.allow_attachments`);
-  expectInteger(r.attachments_count, `${where}.attachments_count`);
-  expectBoolean(r.needs_relink, `${where}.needs_relink`);
-  expectBoolean(r.unrecoverable, `${where}.unrecoverable`);
-  expectInteger(r.reveal_count, `${where}.reveal_count`);
-  expectNullableString(r.purge_reason, `${where}.purge_reason`);
-  expectNullableString(r.revoked_reason, `${where}.revoked_reason`);
-  expectDateTime(r.created_at, `${where}.created_at`);
-  for (const field of NULLABLE_TIMES) expectNullableDateTime(r[field], `${where}.${field}`);
-
-  expectKeys(r.links, ['self', 'app'], `${where}.links`);
-  expectUri(r.links.self, `${where}.links.self`);
-  expectUri(r.links.app, `${where}.links.app`);
-  return r as RequestObject;
+  return expectMatches(requestObject, value, where);
 };
 
-/** The Request creation result of SPEC.md, checked field by field (first creation, not a replay). */
+/** The Request creation result of SPEC.md, checked against its schema, as a first creation (its link shown). */
 export const expectCreationResult = (value: unknown): CreationResult => {
-  expectKeys(
-    value,
-    ['request', 'link', 'link_without_fragment', 'commit', 'challenge_code', 'delivery', 'excluded_recipients', 'commitment'],
-    'creation result',
-  );
-  const c = value as Record<string, any>;
-  expectRequest(c.request, 'creation result.request');
-  expectUri(c.link, 'link');
-  expectUri(c.link_without_fragment, 'link_without_fragment');
-  expect(c.commit, 'commit is 22 base64url characters').toMatch(COMMIT);
-  if (c.challenge_code !== null) expect(c.challenge_code, 'challenge_code').toMatch(/^[0-9]{6}$/);
-  if (c.delivery !== null) {
-    expectKeys(c.delivery, ['id', 'method'], 'delivery');
-    expectUlid(c.delivery.id, 'delivery.id');
-    expectString(c.delivery.method, 'delivery.method');
-  }
-  expect(Array.isArray(c.excluded_recipients), 'excluded_recipients is an array').toBe(true);
-  for (const name of c.excluded_recipients) expectString(name, 'excluded_recipients[]');
-  expectKeys(c.commitment, ['computed_by', 'note'], 'commitment');
-  expect(c.commitment.computed_by, 'commitment.computed_by').toBe('server');
-  expectString(c.commitment.note, 'commitment.note');
-  expect(c.commitment.note.length, 'commitment.note is not empty').toBeGreaterThan(0);
-  return c as CreationResult;
+  const result = expectMatches(requestCreationResult, value, 'creation result');
+  expectUri(result.link, 'link');
+  expectUri(result.link_without_fragment, 'link_without_fragment');
+  expectKeys(result.request, REQUEST_FIELDS, 'creation result.request');
+  return result;
 };
 
-/** The Request list of SPEC.md; every item is checked as a Request. */
-export const expectRequestList = (value: unknown): RequestList => {
-  expectKeys(value, ['object', 'data', 'has_more', 'next_cursor'], 'list');
-  const l = value as Record<string, any>;
-  expect(l.object, 'list.object').toBe('list');
-  expect(Array.isArray(l.data), 'list.data is an array').toBe(true);
-  l.data.forEach((item: unknown, i: number) => expectRequest(item, `list.data[${i}]`));
-  expectBoolean(l.has_more, 'list.has_more');
-  if (l.next_cursor !== null) expectUlid(l.next_cursor, 'list.next_cursor');
-  return l as RequestList;
-};
+/** The Request list of SPEC.md, checked against its schema (every item a Request). */
+export const expectRequestList = (value: unknown): RequestList => expectMatches(requestList, value, 'list');
 
 /**
  * SPEC.md's error body: exactly `message` and `code`, plus `errors` (field -> messages) on a
@@ -222,19 +122,10 @@ export const expectError = (answer: ApiAnswer, status: number, code: string, fie
   expect(answer.headers.get('content-type') ?? '', 'error content type').toContain('application/json');
   const body = answer.body as Record<string, any>;
   const hasErrors = code === 'validation_failed';
+  expectMatches(errorBody, body, 'error body');
   expectKeys(body, hasErrors ? ['message', 'code', 'errors'] : ['message', 'code'], 'error body');
   expect(body.code, 'error code').toBe(code);
-  expectString(body.message, 'error message');
-  expect(body.message.length, 'error message is not empty').toBeGreaterThan(0);
-  if (hasErrors) {
-    expect(typeof body.errors, 'errors is an object').toBe('object');
-    for (const [field, messages] of Object.entries(body.errors)) {
-      expect(Array.isArray(messages), `errors.${field} is an array`).toBe(true);
-      expect((messages as unknown[]).length, `errors.${field} is not empty`).toBeGreaterThan(0);
-      for (const message of messages as unknown[]) expectString(message, `errors.${field}[]`);
-    }
-    if (fields) expect(sorted(Object.keys(body.errors)), 'fields named in errors').toEqual(sorted(fields));
-  }
+  if (hasErrors && fields) expect(sorted(Object.keys(body.errors)), 'fields named in errors').toEqual(sorted(fields));
   return body;
 };
 
@@ -348,61 +239,9 @@ export const putMaterial = async (service: TestService, requestId: string, sk: s
 
 // --- Types -------------------------------------------------------------------------------
 
-export interface RequestObject {
-  id: string;
-  object: 'request';
-  status: string;
-  client: { id: string; name: string };
-  subject: { name: string; email: string | null; phone: string | null };
-  ticket: null | {
-    ref: string | null;
-    url: string | null;
-    external_id: string | null;
-    integration_id: string | null;
-    status: string | null;
-  };
-  justification: string;
-  template: null | { id: string; name: string };
-  requester: { membership_id: string; name: string | null; email: string | null };
-  recipients: Array<{ label: string; membership_id: string | null }>;
-  ttl_minutes: number;
-  verification_mode: string;
-  allow_attachments: boolean;
-  attachments_count: number;
-  needs_relink: boolean;
-  unrecoverable: boolean;
-  reveal_count: number;
-  purge_reason: string | null;
-  revoked_reason: string | null;
-  created_at: string;
-  link_expires_at: string | null;
-  opened_at: string | null;
-  submitted_at: string | null;
-  record_expires_at: string | null;
-  last_revealed_at: string | null;
-  purge_scheduled_at: string | null;
-  completed_at: string | null;
-  revoked_at: string | null;
-  links: { self: string; app: string };
-}
-
-export interface CreationResult {
-  request: RequestObject;
-  link: string | null;
-  link_without_fragment: string | null;
-  commit: string;
-  challenge_code: string | null;
-  delivery: null | { id: string; method: string };
-  excluded_recipients: string[];
-  commitment: { computed_by: 'server'; note: string };
-}
-
-export interface RequestList {
-  object: 'list';
-  data: RequestObject[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
+export type RequestObject = z.infer<typeof requestObject>;
+export type CreationResult = z.infer<typeof requestCreationResult>;
+export type RequestList = z.infer<typeof requestList>;
 
 /** Request items of an organisation, straight from the table (every page of a filtered scan). */
 export const requestItemsOf = async (service: TestService, orgId: string): Promise<Record<string, any>[]> =>

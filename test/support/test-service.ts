@@ -7,9 +7,15 @@ import { normaliseIdentityKey } from '../../lambdas/core/fingerprint.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import type { ExpiryScheduler, PurgeScheduler } from '../../lambdas/core/ports.ts';
 import type { SecretSealer } from '../../lambdas/core/sealing.ts';
+import type { CodeKey } from '../../lambdas/core/code-key.ts';
 import type { SigningKeyCustody } from '../../lambdas/core/signing-keys.ts';
 import { SCOPES, type Plan, type Scope } from '../../lambdas/core/model.ts';
-import { startLocalService, type LocalService } from '../../lambdas/local/local-service.ts';
+import { startLocalService, type LocalService, type LocalServiceOptions } from '../../lambdas/local/local-service.ts';
+import { KeyFileSealer } from '../../lambdas/local/key-file-sealer.ts';
+import { recordingSealer, recordOutbox } from './shown-secrets.ts';
+import { assertNoTableAccessDenials, testTableAccess } from './table-access.ts';
+import { FunctionContext } from '../../lambdas/local/function-context.ts';
+import type { WorkerName } from '../../lambdas/access/table-access.ts';
 import { generateKeyPairSync } from 'node:crypto';
 
 /** A fresh EC P-256 public key as the service stores it (the private half is thrown away). */
@@ -34,6 +40,8 @@ export interface TestService extends LocalService {
   /** A new organisation with an owner and a member (both with identity keys) and an all-scope key. */
   createOrganisation(options?: { plan?: Plan; name?: string }): Promise<TestOrganisation>;
   createKey(orgId: string, options?: { scopes?: Scope[]; clientId?: string | null; allowlist?: string[]; expiresAt?: string | null; name?: string }): Promise<string>;
+  /** A worker a test runs itself, held to that worker's table access declaration as the service's own are. */
+  asWorker<Args extends unknown[], Result>(name: WorkerName, handler: (...args: Args) => Result): (...args: Args) => Result;
 }
 
 export interface ApiAnswer {
@@ -58,28 +66,39 @@ export const startTestService = async (
     purgeScheduler?: PurgeScheduler;
     /** Seals integration secrets; default a key in memory (pass a key file's sealer to share it with the CLI). */
     sealer?: SecretSealer;
+    /** Hashes the six-digit codes; default a key in memory (pass a key file's code key to share it with the CLI). */
+    codeKey?: CodeKey;
     /** Keeps the certificate signing keys; default keys in memory (pass a key folder's custody to share it with the CLI). */
     signingCustody?: SigningKeyCustody;
     /** The local webhook pipeline (stream poller, timer queue, delivery worker); off by default. */
     webhooks?: boolean;
     /** Lets webhooks go to loopback receivers; off by default. */
     allowLoopbackWebhooks?: boolean;
+    /** Another way to the run's DynamoDB Local (a fault-injecting proxy), with the SDK client's timeout and attempts. */
+    dynamo?: { endpoint: string } & LocalServiceOptions['dynamoClient'];
+    /** Where the outbox's one-line notices go (`npm start` prints them); default nowhere. */
+    announce?: (line: string) => void;
   } = {},
 ): Promise<TestService> => {
   const outboxDir = mkdtempSync(join(tmpdir(), 'handoff-outbox-'));
+  // The links and codes it sends, and every secret it seals, are looked for in the tables at the end of the run.
+  recordOutbox(outboxDir);
   const service = await startLocalService({
-    dynamoEndpoint: inject('dynamoEndpoint'),
+    dynamoEndpoint: options.dynamo?.endpoint ?? inject('dynamoEndpoint'),
+    dynamoClient: options.dynamo && { requestTimeoutMs: options.dynamo.requestTimeoutMs, maxAttempts: options.dynamo.maxAttempts },
     tableName: `test-${newId()}`,
     outboxDir,
     clock: options.clock,
     timers: options.timers ?? false,
     scheduler: options.scheduler,
     purgeScheduler: options.purgeScheduler,
-    sealer: options.sealer,
+    sealer: recordingSealer(options.sealer ?? KeyFileSealer.inMemory()),
+    codeKey: options.codeKey,
     signingCustody: options.signingCustody,
     webhooks: options.webhooks ?? false,
     allowLoopbackWebhooks: options.allowLoopbackWebhooks ?? false,
-    announce: () => undefined,
+    announce: options.announce ?? (() => undefined),
+    tableAccess: testTableAccess(),
   });
 
   const call: TestService['call'] = async (method, path, { key, body, rawBody, headers = {} } = {}) => {
@@ -142,7 +161,14 @@ export const startTestService = async (
     };
   };
 
-  return { ...service, outboxDir, call, createOrganisation, createKey };
+  // Stopping fails the file when any function went beyond its table access declaration, even where the code swallowed the refusal.
+  const stop = async () => {
+    await service.stop();
+    assertNoTableAccessDenials(service.tableAccess);
+  };
+  const functions = new FunctionContext(service.tableAccess);
+  const asWorker: TestService['asWorker'] = (name, handler) => functions.worker(name, handler);
+  return { ...service, stop, outboxDir, call, createOrganisation, createKey, asWorker };
 };
 
 /** Every item of the service's table, following all pages: for scans that look for leaked secrets. */

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { Clock } from '../../lambdas/core/clock.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import type { DeliveryQueue, WebhookPoster, WebhookRequest } from '../../lambdas/core/ports.ts';
+import { webhookSecretContext } from '../../lambdas/core/webhooks.ts';
 import type { DeliveryStore, WebhookTarget } from '../../lambdas/store/deliveries.ts';
 import { createHandler as createFanOut } from '../../lambdas/workers/fan-out.ts';
 import { auditInsertRecord } from '../../lambdas/workers/stream-record.ts';
@@ -48,9 +49,15 @@ export const scriptedHttp = (clock: Clock, statuses: Array<number | Error>) => {
   return { calls, http };
 };
 
-/** A subscription written straight into the table, in lambdas/store/webhooks.ts's layout. */
-export const putSubscription = async (service: TestService, orgId: string, overrides: Partial<WebhookTarget> = {}): Promise<WebhookTarget> => {
-  const subscription: WebhookTarget = {
+/** A subscription as a test knows it: its signing secrets in plain text (the table holds them sealed). */
+export type TestSubscription = Omit<WebhookTarget, 'secrets'> & { secrets: Array<{ secret: string; expiresAt: string | null }> };
+
+/**
+ * A subscription written straight into the table, in lambdas/store/webhooks.ts's layout, its
+ * secrets sealed with the service's sealer as POST /webhooks seals them.
+ */
+export const putSubscription = async (service: TestService, orgId: string, overrides: Partial<TestSubscription> = {}): Promise<TestSubscription> => {
+  const subscription: TestSubscription = {
     id: newId(),
     orgId,
     url: 'https://hooks.example.com/handoff',
@@ -62,10 +69,12 @@ export const putSubscription = async (service: TestService, orgId: string, overr
     secrets: [{ secret: `whsec_${Buffer.from(newId()).toString('base64')}`, expiresAt: null }],
     ...overrides,
   };
+  const context = webhookSecretContext(orgId, subscription.id);
+  const secrets = await Promise.all(subscription.secrets.map(async ({ secret, expiresAt }) => ({ sealed: await service.deps.sealer.seal(secret, context), expiresAt })));
   await service.deps.db.send(
     new PutCommand({
       TableName: service.deps.tableName,
-      Item: { pk: `ORG#${orgId}`, sk: `WEBHOOK#${subscription.id}`, kind: 'webhook', ...subscription },
+      Item: { pk: `ORG#${orgId}`, sk: `WEBHOOK#${subscription.id}`, kind: 'webhook', ...subscription, secrets },
     }),
   );
   return subscription;
@@ -78,7 +87,7 @@ export const putSubscription = async (service: TestService, orgId: string, overr
 export const fanOutEvent = async (
   service: TestService,
   org: Pick<TestOrganisation, 'orgId' | 'defaultClientId'>,
-  subscription: WebhookTarget,
+  subscription: Pick<WebhookTarget, 'id'>,
   deps: { clock: Clock; deliveries: DeliveryStore; queue: DeliveryQueue },
 ) => {
   const entry = await service.deps.audit.record({

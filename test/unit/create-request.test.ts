@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { decodeTime } from 'ulid';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../lambdas/core/errors.ts';
@@ -20,6 +20,10 @@ import {
 } from './support/fakes.ts';
 
 const sha256Hex = (s: string) => createHash('sha256').update(s).digest('hex');
+/** The code key of these tests, and the keyed hash recomputed here from its definition (HMAC-SHA-256 of purpose:request:code). */
+const CODE_KEY = Buffer.alloc(32, 7);
+const codeKey = { mac: async (message: string) => createHmac('sha256', CODE_KEY).update(message).digest('hex') };
+const keyedHash = (purpose: string, requestId: string, code: string) => `hmac-sha256:${createHmac('sha256', CODE_KEY).update(`${purpose}:${requestId}:${code}`).digest('hex')}`;
 /** The commitment recomputed here from its definition, not by calling the service's function. */
 const expectedCommit = (members: Member[]) => {
   const sorted = [...members].sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -60,6 +64,7 @@ beforeEach(() => {
     notifier,
     clock: fixedClock(),
     urls: URLS,
+    codeKey,
     onDeliveryFailure: (error, requestId) => failures.push({ error, requestId }),
   };
 });
@@ -119,7 +124,9 @@ describe('createRequest: the happy path', () => {
     expect(JSON.stringify(stored)).not.toContain(token);
 
     expect(result.challenge_code).toMatch(/^[0-9]{6}$/);
-    expect(stored.challengeCodeHash).toBe(sha256Hex(`${id}:${result.challenge_code}`));
+    expect(stored.challengeCodeHash).toBe(keyedHash('challenge', id, result.challenge_code!));
+    // Not the unkeyed salted hash, which anyone reading the table could invert by trying 10^6 codes.
+    expect(stored.challengeCodeHash).not.toContain(sha256Hex(`${id}:${result.challenge_code}`));
     expect(result.delivery).toBeNull();
     expect(result.excluded_recipients).toEqual([]);
     expect(result.commitment.computed_by).toBe('server');

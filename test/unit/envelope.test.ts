@@ -32,12 +32,15 @@ describe('browser envelope crypto (WebCrypto, same code in Node)', () => {
     const { envelope, contentKey } = await seal('hunter2 — the VPN password', [alice, bob], REQUEST_ID);
     const attachment = await sealAttachment(contentKey, { name: 'cert.pem', type: 'text/plain', bytes: new TextEncoder().encode('-----CERT-----') as Uint8Array<ArrayBuffer> }, REQUEST_ID);
     expect(JSON.stringify(envelope)).not.toContain('hunter2');
+    // The file's name and type travel sealed with its bytes: the stored attachment holds neither.
+    expect(Object.keys(attachment).sort()).toEqual(['ciphertext', 'iv']);
     expect(envelope.recipients.map((r) => r.membership_id)).toEqual([alice.membershipId, bob.membershipId]);
 
     for (const who of [alice, bob]) {
       const opened = await open(envelope, who.privateKey, who.fingerprint, REQUEST_ID);
       expect(opened.plaintext).toBe('hunter2 — the VPN password');
-      expect(new TextDecoder().decode(await openAttachment(opened.contentKey, attachment, REQUEST_ID))).toBe('-----CERT-----');
+      const file = await openAttachment(opened.contentKey, attachment, REQUEST_ID);
+      expect({ ...file, bytes: new TextDecoder().decode(file.bytes) }).toEqual({ name: 'cert.pem', type: 'text/plain', bytes: '-----CERT-----' });
     }
     await expect(open(envelope, mallory.privateKey, mallory.fingerprint, REQUEST_ID)).rejects.toThrow(/not sealed to your key/);
     // A recipient entry used with the wrong private key, or under another request id, fails authentication.

@@ -11,6 +11,7 @@ import { completeRequest, revokeRequest } from '../../lambdas/core/use-cases/end
 import { expireRequest, sweepDue, type ExpiryDeps } from '../../lambdas/core/use-cases/expire-request.ts';
 import { createHandler as createExpireWorker } from '../../lambdas/workers/expire.ts';
 import { createHandler as createSweepWorker } from '../../lambdas/workers/sweep.ts';
+import { KeyFileCodeKey } from '../../lambdas/local/key-file-code-key.ts';
 import {
   CLIENT_ID,
   FakeDirectory,
@@ -338,6 +339,7 @@ describe('keeping the schedule in step', () => {
         notifier: new FakeNotifier(),
         clock,
         urls: URLS,
+        codeKey: KeyFileCodeKey.inMemory(),
         scheduler,
         onDeliveryFailure: () => undefined,
         onScheduleFailure: (_error: unknown, requestId: string) => void reported.push(requestId),

@@ -703,9 +703,9 @@ const doReveal = async (request: RequestView) => {
     const payload = JSON.parse(opened.plaintext) as { credential?: string; note?: string };
     const files: Revealed['files'] = [];
     for (const attachment of answer.attachments ?? []) {
-      const bytes = await openAttachment(opened.contentKey, attachment, request.id);
-      const url = URL.createObjectURL(new Blob([bytes], { type: attachment.type || 'application/octet-stream' }));
-      files.push({ name: attachment.name, size: bytes.byteLength, url });
+      const file = await openAttachment(opened.contentKey, attachment, request.id);
+      const url = URL.createObjectURL(new Blob([file.bytes], { type: file.type }));
+      files.push({ name: file.name, size: file.bytes.byteLength, url });
     }
     forgetRevealed(null);
     revealedUrls = files.map((file) => file.url);

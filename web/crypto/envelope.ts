@@ -1,5 +1,6 @@
 import { fromBase64, randomBytes, toBase64, utf8 } from './encoding.ts';
 import { ECDH_P256, exportPublicKey, importPublicKey } from './identity.ts';
+import { frameFile, unframeFile, type FramedFile } from './attachment-frame.ts';
 
 /**
  * The sealed credential. A random content key encrypts the credential (and attachments) with
@@ -25,9 +26,8 @@ export interface Envelope {
   recipients: WrappedKey[];
 }
 
+/** A sealed file: its name, type and bytes are all inside the ciphertext (attachment-frame.ts). */
 export interface SealedAttachment {
-  name: string;
-  type: string;
   iv: string;
   ciphertext: string;
 }
@@ -79,10 +79,10 @@ export const seal = async (plaintext: string, recipients: RecipientPublicKey[], 
   return { envelope, contentKey };
 };
 
-export const sealAttachment = async (contentKey: CryptoKey, file: { name: string; type: string; bytes: Uint8Array<ArrayBuffer> }, requestId: string): Promise<SealedAttachment> => {
+export const sealAttachment = async (contentKey: CryptoKey, file: FramedFile, requestId: string): Promise<SealedAttachment> => {
   const iv = randomBytes(12);
-  const ciphertext = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: utf8(`${requestId}/attachment`) }, contentKey, file.bytes);
-  return { name: file.name, type: file.type, iv: toBase64(iv), ciphertext: toBase64(ciphertext) };
+  const ciphertext = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: utf8(`${requestId}/attachment`) }, contentKey, frameFile(file));
+  return { iv: toBase64(iv), ciphertext: toBase64(ciphertext) };
 };
 
 /** Opens the envelope with this recipient's private key; returns the plaintext and a key for attachments. */
@@ -101,11 +101,14 @@ export const open = async (envelope: Envelope, privateKey: CryptoKey, fingerprin
   return { plaintext: new TextDecoder().decode(plaintext), contentKey };
 };
 
-export const openAttachment = async (contentKey: CryptoKey, attachment: SealedAttachment, requestId: string) =>
-  new Uint8Array(
-    await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: fromBase64(attachment.iv), additionalData: utf8(`${requestId}/attachment`) },
-      contentKey,
-      fromBase64(attachment.ciphertext),
+/** The file's name, type and bytes. */
+export const openAttachment = async (contentKey: CryptoKey, attachment: SealedAttachment, requestId: string): Promise<FramedFile> =>
+  unframeFile(
+    new Uint8Array(
+      await crypto.subtle.decrypt(
+        { name: 'AES-GCM', iv: fromBase64(attachment.iv), additionalData: utf8(`${requestId}/attachment`) },
+        contentKey,
+        fromBase64(attachment.ciphertext),
+      ),
     ),
   );

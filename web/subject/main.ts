@@ -23,6 +23,7 @@
  *   #report-form         #report-reason, #report
  */
 import { seal, sealAttachment, type SealedAttachment } from '../crypto/envelope.ts';
+import { encryptionNotice } from './encryption-notice.ts';
 import { commitmentOf, fingerprintOf } from '../crypto/identity.ts';
 import { ApiFailure, call, messageOf } from '../shared/api.ts';
 import { busy, byId, clearMessages, facts, field, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../shared/dom.ts';
@@ -290,7 +291,10 @@ const credentialStep = (request: SubjectRequest) => {
     { id: 'credential-form', novalidate: true },
     h('div', { class: 'field' }, h('label', { for: 'credential' }, 'Password or secret'), h('div', { class: 'with-button' }, credential, toggle)),
     field('Note (optional)', note, 'For example the user name or what the credential is for. It is encrypted too.'),
-    files ? field('Files (optional)', files, `Up to ${request.limits.attachments} files, each at most ${formatBytes(request.limits.attachment_bytes)}. They are encrypted too.`) : null,
+    files
+      ? field('Files (optional)', files, `Up to ${request.limits.attachments} files, each at most ${formatBytes(request.limits.attachment_bytes)}. Their contents and names are encrypted too.`)
+      : null,
+    encryptionNotice(Boolean(files)),
     submit,
   );
 
@@ -314,7 +318,7 @@ const credentialStep = (request: SubjectRequest) => {
         const attachments: SealedAttachment[] = [];
         for (const file of chosen) {
           const bytes = new Uint8Array(await file.arrayBuffer());
-          attachments.push(await sealAttachment(contentKey, { name: file.name, type: file.type || 'application/octet-stream', bytes }, request.id));
+          attachments.push(await sealAttachment(contentKey, { name: file.name, type: file.type, bytes }, request.id));
         }
         sealed = { envelope, attachments };
       } catch {

@@ -1,4 +1,5 @@
 import type { TicketStatus } from '../model.ts';
+import { isWellFormedText } from '../unicode.ts';
 import { firstPresent } from './dotted-path.ts';
 import { normaliseTicketStatus, type StatusMap } from './status-words.ts';
 
@@ -49,8 +50,11 @@ export interface Interpreted {
 const orDefault = (paths: readonly string[] | undefined, fallback: readonly string[]) =>
   paths && paths.length > 0 ? [...paths] : [...fallback];
 
+// A sender's text with a lone surrogate (a JSON \ud800 escape, also inside an embedded JSON string)
+// is no ticket id or field value: it could never be stored or hashed into the audit chain as text.
 const ticketIdOf = (value: unknown): string | null => {
   if (typeof value === 'string') {
+    if (!isWellFormedText(value)) return null;
     const id = value.trim();
     const characters = [...id].length; // characters, as POST /requests counts ticket_ref
     return characters >= 1 && characters <= MAX_TICKET_ID_LENGTH ? id : null;
@@ -61,7 +65,7 @@ const ticketIdOf = (value: unknown): string | null => {
 };
 
 const textOf = (value: unknown): string | null => {
-  if (typeof value !== 'string') return null;
+  if (typeof value !== 'string' || !isWellFormedText(value)) return null;
   const text = value.trim();
   return text === '' ? null : text;
 };

@@ -1,4 +1,5 @@
 import { TICKET_STATUSES, type TicketStatus } from '../model.ts';
+import { toWellFormedText } from '../unicode.ts';
 
 /**
  * The ticket status an inbound post names (SPEC.md, Inbound generic ticket webhook): SPEC's
@@ -73,7 +74,9 @@ export const normaliseTicketStatus = (
   const word = normaliseWord(raw);
   if (word === null) return { status: 'unknown', word: null };
   const status = lookUp(statusMap, word) ?? SPEC_WORDS.get(word) ?? 'unknown';
-  return { status, word: word.slice(0, MAX_STATUS_WORD_LENGTH) };
+  // The word goes into the audit chain and the activity view: a lone surrogate sent (or made by
+  // cutting a pair in two) could be neither hashed nor stored as text, so it shows as U+FFFD.
+  return { status, word: toWellFormedText(word.slice(0, MAX_STATUS_WORD_LENGTH)) };
 };
 
 /**

@@ -1,5 +1,6 @@
 import { apiActor, type Caller } from '../caller.ts';
 import { addMinutes, type Clock } from '../clock.ts';
+import type { CodeKey } from '../code-key.ts';
 import { codeHash, newSixDigitCode } from '../codes.ts';
 import { recipientCommitment } from '../commitment.ts';
 import { forbidden, validationFailed, type FieldErrors } from '../errors.ts';
@@ -21,6 +22,8 @@ export interface CreateRequestDeps extends ExpiryScheduling {
   notifier: Notifier;
   clock: Clock;
   urls: PublicUrls;
+  /** The challenge code is stored as a keyed hash under it. */
+  codeKey: CodeKey;
   /** Called when the service could not send the link; the request stands and the caller has the link. */
   onDeliveryFailure: (error: unknown, requestId: string) => void;
 }
@@ -30,8 +33,8 @@ const COMMITMENT_NOTE =
   'It lets the subject\'s browser detect later changes to the recipient set, but does not protect against a ' +
   'compromised server at creation time.';
 
-/** A 6-digit spoken code; only its hash (salted with the request id) is stored. */
-export const challengeCodeHash = (requestId: string, code: string) => codeHash(requestId, 'challenge', code);
+/** A 6-digit spoken code; only its keyed hash (core/codes.ts) is stored. */
+export const challengeCodeHash = (key: CodeKey, requestId: string, code: string) => codeHash(key, requestId, 'challenge', code);
 
 /** Who creates a request: an API key's caller, or a ticketing integration's trigger URL. */
 export interface RequestCreator {
@@ -119,6 +122,7 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
   const id = newId(now.getTime());
   const commit = recipientCommitment(resolved.recipients);
   const challengeCode = needsChallengeCode(verificationMode) ? newSixDigitCode() : null;
+  const storedChallenge = challengeCode ? await challengeCodeHash(deps.codeKey, id, challengeCode) : null;
   const linkToken = randomToken(32);
   const request: HandoffRequest = {
     id,
@@ -141,7 +145,7 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
     revealCount: 0,
     purgeReason: null,
     revokedReason: null,
-    challengeCodeHash: challengeCode ? challengeCodeHash(id, challengeCode) : null,
+    challengeCodeHash: storedChallenge,
     createdAt: at,
     linkExpiresAt: addMinutes(now, policy.linkLifetimeMinutes).toISOString(),
     openedAt: null,

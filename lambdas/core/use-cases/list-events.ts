@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Caller } from '../caller.ts';
 import { EVENT_TYPES, isEventType, toEventObject, type EventFeed } from '../events.ts';
 import { queryInteger } from '../validation.ts';
@@ -9,23 +9,26 @@ export const EVENT_FEED_MAX_READ = 1000;
 /** GET /events query. */
 export const listEventsQuery = z.strictObject({
   // At most 15 digits: far beyond any sequence number, and still an exact JavaScript number.
-  since: z.string().regex(/^[0-9]{1,15}$/, 'Must be a string of digits (a previous next_cursor).').default('0'),
-  types: z
-    .string()
-    .transform((value, context) => {
-      const types = value.split(',').map((type) => type.trim());
-      const unknown = types.filter((type) => !isEventType(type));
-      if (unknown.length > 0 || types.length === 0) {
-        context.addIssue({
-          code: 'custom',
-          message: `Must be a comma-separated list of event types (${EVENT_TYPES.join(', ')}); unknown: ${unknown.map((type) => JSON.stringify(type)).join(', ')}.`,
-        });
-        return z.NEVER;
-      }
-      return [...new Set(types)];
-    })
-    .optional(),
-  limit: queryInteger(1, 200).default(100),
+  since: z._default(z.string().check(z.regex(/^[0-9]{1,15}$/, 'Must be a string of digits (a previous next_cursor).')), '0'),
+  types: z.optional(
+    z.pipe(
+      z.string(),
+      z.transform((value: string, context) => {
+        const types = value.split(',').map((type) => type.trim());
+        const unknown = types.filter((type) => !isEventType(type));
+        if (unknown.length > 0 || types.length === 0) {
+          context.issues.push({
+            code: 'custom',
+            message: `Must be a comma-separated list of event types (${EVENT_TYPES.join(', ')}); unknown: ${unknown.map((type) => JSON.stringify(type)).join(', ')}.`,
+            input: value,
+          });
+          return z.NEVER;
+        }
+        return [...new Set(types)];
+      }),
+    ),
+  ),
+  limit: z._default(queryInteger(1, 200), 100),
 });
 export type ListEventsQuery = z.infer<typeof listEventsQuery>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { Caller } from '../caller.ts';
 import { forbidden } from '../errors.ts';
 import type { RequestRepository } from '../ports.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Clock } from '../clock.ts';
 import { fieldError, forbidden, illegalTransition, notFound, WriteConflict } from '../errors.ts';
 import { normaliseIdentityKey } from '../fingerprint.ts';
@@ -26,11 +26,11 @@ export interface MemberKeyDeps {
 const MAX_RACES = 5;
 
 const identityKeyBody = z.strictObject({
-  public_key: z.string().min(1, 'Required.').max(4096, 'Must be at most 4096 characters.'),
+  public_key: z.string().check(z.minLength(1, 'Required.'), z.maxLength(4096, 'Must be at most 4096 characters.')),
 });
 const approveKeyBody = z.strictObject({
   /** The fingerprint the approver reviewed; when given, a different key awaiting approval is refused. */
-  fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'Must be a SHA-256 fingerprint, 64 lower-case hex characters.').optional(),
+  fingerprint: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/, 'Must be a SHA-256 fingerprint, 64 lower-case hex characters.'))),
 });
 
 /** A member as an owner or admin sees them in GET /app/api/members. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { addMinutes, type Clock } from '../clock.ts';
 import { randomToken, sha256Hex } from '../hashing.ts';
 import { newId } from '../ids.ts';
@@ -35,8 +35,8 @@ export interface SignInDeps {
 /** More memberships than this under one email are not plausible; the rest are ignored. */
 const MAX_MEMBERSHIPS = 20;
 
-const signInBody = z.strictObject({ email: z.email('Must be an email address.').max(254, 'Must be at most 254 characters.') });
-const sessionBody = z.strictObject({ token: z.string().min(1, 'Required.').max(200, 'Must be at most 200 characters.') });
+const signInBody = z.strictObject({ email: z.email('Must be an email address.').check(z.maxLength(254, 'Must be at most 254 characters.')) });
+const sessionBody = z.strictObject({ token: z.string().check(z.minLength(1, 'Required.'), z.maxLength(200, 'Must be at most 200 characters.')) });
 
 /**
  * POST /app/api/sign-in: emails a one-time link to every active membership under the email.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { apiActor, type Caller } from '../caller.ts';
 import type { Clock } from '../clock.ts';
 import { notFound, validationFailed, WriteConflict, type FieldErrors } from '../errors.ts';
@@ -7,19 +7,22 @@ import { newId } from '../ids.ts';
 import { fieldErrorsOf } from '../validation.ts';
 import { checkWebhookUrl, type WebhookUrlOptions } from '../webhook-url.ts';
 import { newWebhookSecret } from '../webhook-signature.ts';
-import { toWebhookView, type WebhookRepository, type WebhookSubscription } from '../webhooks.ts';
+import type { SecretSealer } from '../sealing.ts';
+import { sealedWebhookSecret, toWebhookView, type WebhookRepository, type WebhookSubscription } from '../webhooks.ts';
 
 export interface WebhookDeps {
   webhooks: WebhookRepository;
   clock: Clock;
   webhookPolicy: WebhookUrlOptions;
+  /** Seals the new signing secret before it is stored; only its answer shows it in plain text. */
+  sealer: Pick<SecretSealer, 'seal'>;
 }
 
 /** POST /webhooks body; the URL and the event types are judged after the shape. */
 export const createWebhookBody = z.strictObject({
-  url: z.string('Must be a URL.').min(1, 'Must be a URL.').max(2048, 'Must be at most 2048 characters.'),
-  events: z.array(z.string('Must be an event type.'), 'Must be an array of event types.').min(1, 'Must list at least one event type.'),
-  description: z.string('Must be a string.').max(200, 'Must be at most 200 characters.').nullish(),
+  url: z.string('Must be a URL.').check(z.minLength(1, 'Must be a URL.'), z.maxLength(2048, 'Must be at most 2048 characters.')),
+  events: z.array(z.string('Must be an event type.'), 'Must be an array of event types.').check(z.minLength(1, 'Must list at least one event type.')),
+  description: z.nullish(z.string('Must be a string.').check(z.maxLength(200, 'Must be at most 200 characters.'))),
 });
 
 /** A client-scoped key sees only its client's subscriptions; an organisation-wide key sees all. */
@@ -51,8 +54,10 @@ export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: un
   if (!parsed.success || Object.keys(errors).length > 0) throw validationFailed(errors);
 
   const body = parsed.data;
+  const id = newId();
+  const secret = newWebhookSecret();
   const subscription: WebhookSubscription = {
-    id: newId(),
+    id,
     orgId: caller.org.id,
     url,
     description: body.description ?? null,
@@ -63,10 +68,10 @@ export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: un
     failingSince: null,
     lastDeliveredAt: null,
     createdAt: deps.clock.now().toISOString(),
-    secrets: [{ secret: newWebhookSecret(), expiresAt: null }],
+    secrets: [await sealedWebhookSecret(deps.sealer, caller.org.id, id, secret)],
   };
   await deps.webhooks.create(subscription, apiActor(caller));
-  return { ...toWebhookView(subscription), secret: subscription.secrets[0].secret };
+  return { ...toWebhookView(subscription), secret };
 };
 
 /** GET /webhooks: the subscriptions this key may see. */

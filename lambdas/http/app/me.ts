@@ -1,7 +1,7 @@
 import { describeMember } from '#core/use-cases/member-sign-in.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
-import { lazyHandler } from '../api-handler.ts';
+import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
 import { sessionHandler } from './session-handler.ts';
 

@@ -24,16 +24,22 @@ const COOKIE_ATTRIBUTES = 'HttpOnly; Secure; SameSite=Strict; Path=/app';
 export const sessionCookie = (token: string) => `${SESSION_COOKIE}=${token}; ${COOKIE_ATTRIBUTES}; Max-Age=${SESSION_SECONDS}`;
 export const clearedSessionCookie = () => `${SESSION_COOKIE}=; ${COOKIE_ATTRIBUTES}; Max-Age=0`;
 
-/** The session token from payload 2.0's `cookies` (each `name=value`); the first well-formed one wins. */
+/**
+ * The session token from payload 2.0's `cookies` (each `name=value`), or null. Two different
+ * session cookies (one planted by a sibling site on a narrower path, say) name no session: which
+ * one the member meant cannot be told, so the call is unauthenticated rather than signed in as
+ * whichever comes first.
+ */
 export const sessionTokenOf = (event: ApiEvent): string | null => {
+  const tokens = new Set<string>();
   for (const cookie of event.cookies ?? []) {
     const split = cookie.indexOf('=');
     if (split > 0 && cookie.slice(0, split).trim() === SESSION_COOKIE) {
       const value = cookie.slice(split + 1).trim();
-      if (value) return value;
+      if (value) tokens.add(value);
     }
   }
-  return null;
+  return tokens.size === 1 ? [...tokens][0] : null;
 };
 
 const isPost = (event: ApiEvent) => event.requestContext.http.method === 'POST';

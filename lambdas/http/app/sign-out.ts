@@ -1,7 +1,7 @@
 import { endSession } from '#core/use-cases/member-sign-in.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
-import { lazyHandler } from '../api-handler.ts';
+import { lazyHandler } from '../lazy-handler.ts';
 import { noContent } from '../responses.ts';
 import { clearedSessionCookie, sessionHandler } from './session-handler.ts';
 

@@ -1,35 +1,43 @@
-import ipaddr from 'ipaddr.js';
+import { BlockList, isIP } from 'node:net';
 import { apiActor } from '#core/caller.ts';
 import { forbidden, planRequired } from '#core/errors.ts';
 import type { Scope } from '#core/model.ts';
 import type { AuditTrail } from '#core/ports.ts';
 import type { ApiMiddleware } from '../types.ts';
 
-/** Whether `address` is one of the allowlist's addresses or inside one of its CIDR blocks. */
+/**
+ * Whether `address` is one of the allowlist's addresses or inside one of its CIDR blocks.
+ *
+ * Node's own BlockList does the matching (it is in every runtime, where an address library would
+ * add to every function's bundle). `isIP` reads only plain forms: dotted decimal for IPv4, so a
+ * legacy entry such as '010.0.0.0/8' (octal elsewhere) or '10.1' matches nothing rather than
+ * another network. An IPv4 rule also matches the IPv4-mapped IPv6 form of its addresses.
+ */
 export const addressAllowed = (address: string, allowlist: string[]) => {
   if (allowlist.length === 0) return true;
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    parsed = ipaddr.process(address);
-  } catch {
-    return false;
-  }
+  const family = familyOf(address);
+  if (!family) return false;
   return allowlist.some((entry) => {
     try {
-      // ipaddr.js also reads legacy IPv4 forms ('010.0.0.0/8' as octal 8.0.0.0/8, '10.1' as 10.0.0.1):
-      // an entry that is not plain dotted decimal would admit another network, so it matches nothing.
-      if (!entry.includes(':') && !(entry.includes('/') ? ipaddr.IPv4.isValidCIDRFourPartDecimal(entry) : ipaddr.IPv4.isValidFourPartDecimal(entry))) {
-        return false;
-      }
-      const [range, bits] = entry.includes('/') ? ipaddr.parseCIDR(entry) : [ipaddr.process(entry), null];
-      const candidate = range.kind() === parsed.kind() ? parsed : null;
-      if (!candidate) return false;
-      const prefix = bits ?? (range.kind() === 'ipv4' ? 32 : 128);
-      return candidate.match(range, prefix);
+      const [range, bits, extra] = entry.split('/');
+      const rangeFamily = familyOf(range);
+      if (!rangeFamily || extra !== undefined) return false;
+      const maxBits = rangeFamily === 'ipv4' ? 32 : 128;
+      const prefix = bits === undefined ? maxBits : /^\d{1,3}$/.test(bits) ? Number(bits) : NaN;
+      if (!(prefix >= 0 && prefix <= maxBits)) return false;
+      const rule = new BlockList();
+      rule.addSubnet(range, prefix, rangeFamily);
+      return rule.check(address, family);
     } catch {
       return false;
     }
   });
+};
+
+const familyOf = (address: string | undefined) => {
+  if (!address || address.includes('%')) return null; // a zone id names a local interface, never a caller
+  const version = isIP(address);
+  return version === 4 ? 'ipv4' : version === 6 ? 'ipv6' : null;
 };
 
 /**

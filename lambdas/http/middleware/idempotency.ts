@@ -1,11 +1,11 @@
 import canonicalize from 'canonicalize';
-import { conflict, fieldError, idempotencyKeyReused } from '#core/errors.ts';
+import { ApiError, conflict, fieldError, idempotencyKeyReused } from '#core/errors.ts';
 import { sha256Hex } from '#core/hashing.ts';
 import type { DynamoIdempotency, StoredResponse } from '#store/idempotency.ts';
 import { errorResponse, withHeaders } from '../responses.ts';
 import type { ApiMiddleware, ApiResult, ApiState } from '../types.ts';
 
-const MAX_KEY_LENGTH = 200;
+export const MAX_KEY_LENGTH = 200;
 /** Headers worth replaying; rate-limit headers are always the current call's. */
 const REPLAYED_HEADERS = ['Content-Type', 'Location'];
 
@@ -23,8 +23,15 @@ export const idempotency = (
 ): ApiMiddleware => {
   const keep = async (state: ApiState, response: ApiResult) => {
     const apiKeyId = ownerOf(state);
-    if (response.statusCode >= 500) return store.release(apiKeyId, state.idempotencyKey!);
-    return store.finish(apiKeyId, state.idempotencyKey!, forReplay(response, secretFields));
+    try {
+      if (response.statusCode >= 500) await store.release(apiKeyId, state.idempotencyKey!);
+      else await store.finish(apiKeyId, state.idempotencyKey!, forReplay(response, secretFields));
+    } catch {
+      // The table failed again while keeping the answer. The caller still gets the answer the call
+      // earned (a change that was made is never reported as a failure, which would invite a second
+      // one), and the claim lapses by itself after its lock time; until then a retry answers 409
+      // with Retry-After.
+    }
   };
   return {
     before: async (request) => {
@@ -40,7 +47,7 @@ export const idempotency = (
       );
       const started = await store.start(ownerOf(request.internal), key, fingerprint);
       if (started.outcome === 'mismatch') throw idempotencyKeyReused();
-      if (started.outcome === 'in_progress') throw conflict('A request with this Idempotency-Key is still being processed.');
+      if (started.outcome === 'in_progress') throw stillProcessing(started.lockedForMs);
       if (started.outcome === 'replay') {
         return withHeaders(
           { statusCode: started.response.statusCode, headers: started.response.headers, body: started.response.body },
@@ -59,6 +66,16 @@ export const idempotency = (
       await keep(state, errorResponse(request.error));
     },
   };
+};
+
+/**
+ * SPEC.md's 409 for a concurrent duplicate, with Retry-After: the claim is held until its lock
+ * time at the latest (sooner when the first call answers), so the client knows when to ask again.
+ */
+const stillProcessing = (lockedForMs: number) => {
+  const error = conflict('A request with this Idempotency-Key is still being processed.');
+  const seconds = Math.max(1, Math.ceil(lockedForMs / 1000));
+  return new ApiError(error.status, error.code, error.message, undefined, { 'Retry-After': String(seconds) });
 };
 
 /** The response as it is kept: secrets shown once are null in every replay. */

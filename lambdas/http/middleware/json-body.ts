@@ -1,29 +1,53 @@
 import { badRequest, validationFailed } from '#core/errors.ts';
+import { isWellFormedText } from '#core/unicode.ts';
+import { MAX_JSON_DEPTH } from '../request-limits.ts';
 import type { ApiMiddleware } from '../types.ts';
+import { assertBodyWithinLimit } from './body-limit.ts';
 
-/** A UTF-16 surrogate without its pair: JSON's \ud800 escapes can carry one, no text can. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const ILL_FORMED = 'Must be well-formed Unicode text (it holds a lone surrogate).';
+const NOT_FINITE = 'Must be a finite number (this one overflows to infinity).';
+const TOO_DEEP = `Nests deeper than ${MAX_JSON_DEPTH} levels.`;
 
 /**
- * The dotted path of the first string (member name or value) that is not well-formed Unicode, or
- * null. Such a string cannot be canonicalised (RFC 8785), hashed into the audit chain or stored
- * as the text it claims to be, so it is refused here, for every endpoint, as a field error.
+ * The first value of a parsed body that no endpoint may take, with its dotted path and why, or
+ * null. Each of them would make the RFC 8785 canonicalisation behind idempotency fingerprints and
+ * audit hashes throw, so they are refused here, for every endpoint, as field errors:
+ * - a string (member name or value) that is not well-formed Unicode, which no text can store;
+ * - a number JSON.parse turned into ±Infinity (`1e999`), which JSON cannot carry back;
+ * - nesting deeper than MAX_JSON_DEPTH, which a recursive walk cannot be trusted with.
+ * The walk keeps its own stack, so the depth of the body never reaches the call stack.
  */
-const illFormedPath = (value: unknown, path: string): string | null => {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path || 'body' : null;
-  if (typeof value !== 'object' || value === null) return null;
-  for (const [key, item] of Object.entries(value)) {
-    const at = path ? `${path}.${key}` : key;
-    if (LONE_SURROGATE.test(key)) return at;
-    const found = illFormedPath(item, at);
-    if (found) return found;
+const refusedValue = (root: unknown): { path: string; reason: string } | null => {
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: '', depth: 0 }];
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!;
+    const at = path || 'body';
+    if (typeof value === 'string') {
+      if (!isWellFormedText(value)) return { path: at, reason: ILL_FORMED };
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return { path: at, reason: NOT_FINITE };
+    } else if (typeof value === 'object' && value !== null) {
+      if (depth >= MAX_JSON_DEPTH) return { path: at, reason: TOO_DEEP };
+      // Own keys only (JSON.parse makes `__proto__` an own data property like any other).
+      const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+      for (let index = entries.length - 1; index >= 0; index -= 1) {
+        const [key, item] = entries[index];
+        const itemPath = path ? `${path}.${key}` : key;
+        if (!isWellFormedText(key)) return { path: itemPath, reason: ILL_FORMED };
+        stack.push({ value: item, path: itemPath, depth: depth + 1 });
+      }
+    }
   }
   return null;
 };
 
-/** Parses a JSON body when there is one; malformed JSON answers 400 `bad_request`, ill-formed text 422. */
+/**
+ * Parses a JSON body when there is one: over the size limit answers 413 `payload_too_large`,
+ * malformed JSON 400 `bad_request`, a value no endpoint may take 422 `validation_failed` on its field.
+ */
 export const jsonBody = (): ApiMiddleware => ({
   before: (request) => {
+    assertBodyWithinLimit(request.event);
     const { body, isBase64Encoded } = request.event;
     if (body === undefined || body === null || body === '') return;
     const text = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
@@ -34,8 +58,8 @@ export const jsonBody = (): ApiMiddleware => ({
     } catch {
       throw badRequest('The request body is not valid JSON.');
     }
-    const illFormed = illFormedPath(parsed, '');
-    if (illFormed) throw validationFailed({ [illFormed]: ['Must be well-formed Unicode text (it holds a lone surrogate).'] });
+    const refused = refusedValue(parsed);
+    if (refused) throw validationFailed({ [refused.path]: [refused.reason] });
     request.internal.body = parsed;
   },
 });

@@ -2,6 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { ApiError } from '#core/errors.ts';
 import { errorResponse, withHeaders } from '../responses.ts';
 import type { ApiMiddleware } from '../types.ts';
+import { unavailableError } from '../unavailable.ts';
 
 /**
  * First in the chain, so its `after` and `onError` run last: every answer gets the rate-limit
@@ -14,7 +15,11 @@ export const respond = (logger: Logger): ApiMiddleware => ({
   },
   onError: (request) => {
     const error = request.error;
-    if (!(error instanceof ApiError)) {
+    const unavailable = unavailableError(error);
+    if (unavailable) {
+      // Expected under load or a brief outage: a warning with the kind of failure, no stack.
+      logger.warn('dependency unavailable; answered 503', { errorName: error?.name });
+    } else if (!(error instanceof ApiError)) {
       // The stack without its first line: a message can echo input, so it stays out of the logs.
       logger.error('unhandled failure', { errorName: error?.name, stack: error?.stack?.split('\n').slice(1).join('\n') });
     }

@@ -1,7 +1,7 @@
 import { describeShare } from '#core/use-cases/shares/share-lifecycle.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
-import { lazyHandler } from '../api-handler.ts';
+import { lazyHandler } from '../lazy-handler.ts';
 import { recipientHandler } from './recipient-handler.ts';
 
 /** GET /share/describe: what the recipient's page shows before opening; opens nothing. */

@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { AppDeps } from '../../app-deps.ts';
+import { bodyLimit } from '../middleware/body-limit.ts';
 import { respond } from '../middleware/respond.ts';
 import { json } from '../responses.ts';
 import type { ApiEvent, ApiLambda, ApiResult, ApiState } from '../types.ts';
@@ -12,4 +13,5 @@ import type { ApiEvent, ApiLambda, ApiResult, ApiState } from '../types.ts';
 export const recipientHandler = (deps: AppDeps, run: (token: string | undefined) => Promise<unknown>): ApiLambda =>
   middy<ApiEvent, ApiResult, Error, Context, ApiState>()
     .use(respond(deps.logger))
+    .use(bodyLimit())
     .handler(async (event) => json(200, await run(event.headers?.['x-share-token']), { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }));

@@ -1,7 +1,7 @@
 import { describeForSubject } from '#core/use-cases/subject/describe.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
-import { lazyHandler } from '../api-handler.ts';
+import { lazyHandler } from '../lazy-handler.ts';
 import { linkHandler } from './link-handler.ts';
 
 /** GET /subject/request (docs/web-api.md) */

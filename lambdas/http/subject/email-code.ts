@@ -1,7 +1,7 @@
 import { sendEmailCode } from '#core/use-cases/subject/email-code.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
-import { lazyHandler } from '../api-handler.ts';
+import { lazyHandler } from '../lazy-handler.ts';
 import { linkHandler } from './link-handler.ts';
 
 /** POST /subject/email-code (docs/web-api.md) */

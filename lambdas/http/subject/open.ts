@@ -1,7 +1,7 @@
 import { openLink } from '#core/use-cases/subject/open-link.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
-import { lazyHandler } from '../api-handler.ts';
+import { lazyHandler } from '../lazy-handler.ts';
 import { linkHandler } from './link-handler.ts';
 
 /** POST /subject/open (docs/web-api.md) */

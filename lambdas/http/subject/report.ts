@@ -1,7 +1,7 @@
 import { reportRequest } from '#core/use-cases/subject/report.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
-import { lazyHandler } from '../api-handler.ts';
+import { lazyHandler } from '../lazy-handler.ts';
 import { linkHandler } from './link-handler.ts';
 
 /** POST /subject/report (docs/web-api.md) */

@@ -1,7 +1,7 @@
 import { submitCredential } from '#core/use-cases/subject/submit.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
-import { lazyHandler } from '../api-handler.ts';
+import { lazyHandler } from '../lazy-handler.ts';
 import { linkHandler } from './link-handler.ts';
 
 /** POST /subject/submit (docs/web-api.md) */

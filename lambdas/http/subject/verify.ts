@@ -1,7 +1,7 @@
 import { verifySubject } from '#core/use-cases/subject/verify.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
-import { lazyHandler } from '../api-handler.ts';
+import { lazyHandler } from '../lazy-handler.ts';
 import { linkHandler } from './link-handler.ts';
 
 /** POST /subject/verify (docs/web-api.md) */

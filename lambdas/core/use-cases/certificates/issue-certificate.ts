@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Clock } from '../../clock.ts';
 import { canonicalJson } from '../../custody/canonical.ts';
 import { buildRequestCertificate, buildShareCertificate, type CertificateContext } from '../../custody/build-certificate.ts';
@@ -12,7 +12,7 @@ import type { Share } from '../../share.ts';
 import type { CertificateSigner } from './certificate-signer.ts';
 
 export const CERTIFICATE_FORMATS = ['json', 'pdf'] as const;
-export const certificateQuery = z.object({ format: z.enum(CERTIFICATE_FORMATS).default('json') });
+export const certificateQuery = z.object({ format: z._default(z.enum(CERTIFICATE_FORMATS), 'json') });
 
 export interface CertificateDeps {
   clock: Clock;

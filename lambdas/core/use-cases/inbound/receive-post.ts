@@ -4,11 +4,12 @@ import { sha256Hex } from '../../hashing.ts';
 import { checkInboundAuth } from '../../inbound/auth-check.ts';
 import { readInboundPayload } from '../../inbound/inbound-payload.ts';
 import { interpret, problemOf, type Interpreted } from '../../inbound/mapping.ts';
-import { integrationActor, integrationSecretContext, type InboundPurpose, type Integration, type IntegrationRepository } from '../../integration.ts';
+import { integrationSecretContext, type InboundPurpose, type Integration, type IntegrationRepository } from '../../integration.ts';
+import type { Organisation } from '../../model.ts';
 import type { Directory } from '../../ports.ts';
 import type { SecretSealer } from '../../sealing.ts';
-import { applyTicketStatus, type TicketStatusDeps } from '../tickets/apply-ticket-status.ts';
-import { recordTriggerFailure, triggerRequest, type TriggerDeps } from './trigger-request.ts';
+import type { TicketStatusDeps } from '../tickets/apply-ticket-status.ts';
+import type { TriggerDeps } from './trigger-request.ts';
 
 export interface InboundDeps extends Omit<TicketStatusDeps, 'requests'>, Omit<TriggerDeps, 'requests'> {
   requests: TicketStatusDeps['requests'] & TriggerDeps['requests'];
@@ -37,6 +38,28 @@ export type InboundAck =
   | { accepted: true; url: 'webhook'; ticket_id: string | null; status: string; status_received: string | null; problem: string | null }
   | { accepted: true; url: 'trigger'; ticket_id: string | null; preset: string | null; problem: string | null };
 
+/**
+ * What one kind of URL does with a post once it is authenticated and read (status-action.ts,
+ * trigger-action.ts): each function bundles only its own, so the webhook URL's function carries
+ * no request creation (nor phone number parsing) and the trigger's no status handling.
+ */
+export interface InboundAction {
+  purpose: InboundPurpose;
+  /** A post that can be used for nothing: what the URL records of it beside the activity log. */
+  refuse(deps: InboundDeps, org: Organisation, integration: Integration, understood: Interpreted, reason: string): Promise<void>;
+  /**
+   * A post naming its ticket; `unusable` is the problem already logged, if any (a status word
+   * nobody mapped). Answers the preset and the problem the acknowledgement reports.
+   */
+  use(
+    deps: InboundDeps,
+    org: Organisation,
+    integration: Integration,
+    understood: Interpreted & { ticketId: string },
+    unusable: string | null,
+  ): Promise<{ preset: string | null; problem: string | null }>;
+}
+
 const URL_SECRET = /^[A-Za-z0-9_-]{43}$/;
 const unknownUrl = () => notFound('No such URL.');
 
@@ -46,7 +69,8 @@ const unknownUrl = () => notFound('No such URL.');
  * header or signature, 409 while the integration is disabled; every other post is 202. A post
  * that cannot be used goes to the integration's activity log with its reason.
  */
-export const receiveInboundPost = async (deps: InboundDeps, purpose: InboundPurpose, post: InboundPost): Promise<InboundAck> => {
+export const receiveInboundPost = async (deps: InboundDeps, action: InboundAction, post: InboundPost): Promise<InboundAck> => {
+  const { purpose } = action;
   const target = await targetOf(deps, purpose, post.secret);
   // The look-up names the integration: its record, its rate window and its organisation in one round.
   const [integration, rate, org] = await Promise.all([
@@ -69,28 +93,13 @@ export const receiveInboundPost = async (deps: InboundDeps, purpose: InboundPurp
   // never destroys anything), beside the activity entry that asks for a mapping.
   const recordsStatus = purpose === 'status' && !payload.problem && understood.ticketId !== null && understood.statusWord !== null;
   if (unusable && !recordsStatus) {
-    // A trigger that can create nothing is a failed trigger, whatever the reason.
-    if (purpose === 'trigger') await recordTriggerFailure(deps, org, integration, understood.ticketId, { reason: unusable, preset: understood.trigger.preset?.slice(0, 40) ?? null });
+    await action.refuse(deps, org, integration, understood, unusable);
     return ack(purpose, understood, understood.trigger.preset, unusable);
   }
-  const ticketId = understood.ticketId!;
-  if (purpose === 'trigger') {
-    const outcome = await triggerRequest(deps, org, integration, { ...understood, ticketId });
-    const problem = outcome.kind === 'failed' ? outcome.reason : null;
-    if (problem) await logUnusable(deps, integration, purpose, understood, problem);
-    return ack(purpose, understood, outcome.preset, problem);
-  }
-  await applyTicketStatus(deps, {
-    org,
-    ref: ticketId,
-    status: understood.status,
-    statusWord: understood.statusWord,
-    verified: false,
-    channel: { kind: 'integration', name: integration.name, actor: integrationActor(integration), integrationId: integration.id },
-    onlyIntegration: null,
-    clientId: integration.clientId,
-  });
-  return ack(purpose, understood, null, unusable);
+  const { preset, problem } = await action.use(deps, org, integration, { ...understood, ticketId: understood.ticketId! }, unusable);
+  // A problem found while using the post (a trigger that could not create) goes to the log too.
+  if (problem && problem !== unusable) await logUnusable(deps, integration, purpose, understood, problem);
+  return ack(purpose, understood, preset, problem);
 };
 
 const targetOf = async (deps: InboundDeps, purpose: InboundPurpose, secret: string) => {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { validationFailed } from '../../errors.ts';
 import { sha256Hex, randomToken } from '../../hashing.ts';
 import { newId } from '../../ids.ts';
@@ -8,28 +8,38 @@ import { fieldErrorsOf } from '../../validation.ts';
 import { shareAuditEntry } from './share-audit.ts';
 import type { ShareDeps } from './share-ports.ts';
 
-const base64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'Must be base64.');
-const fingerprint = z.string().regex(/^[0-9a-f]{64}$/, 'Must be a lower-case hex SHA-256 fingerprint.');
+const base64 = z.string().check(z.regex(/^[A-Za-z0-9+/]+={0,2}$/, 'Must be base64.'));
+const fingerprint = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'Must be a lower-case hex SHA-256 fingerprint.'));
 
 /** The envelope the member's browser made: the same construction as a request's, sealed to one one-time key. */
 const shareEnvelope = z.strictObject({
   version: z.literal(1),
   alg: z.literal('ECDH-ES+HKDF-SHA256+A256GCM'),
-  ephemeral_public_key: base64.max(200),
-  iv: base64.max(40),
-  ciphertext: base64.max(SHARE_LIMITS.envelopeBytes),
+  ephemeral_public_key: base64.check(z.maxLength(200)),
+  iv: base64.check(z.maxLength(40)),
+  ciphertext: base64.check(z.maxLength(SHARE_LIMITS.envelopeBytes)),
   recipients: z
-    .array(z.strictObject({ membership_id: z.literal('share-recipient'), fingerprint, iv: base64.max(40), wrapped_key: base64.max(200) }))
-    .length(1, 'A share is sealed to exactly one one-time recipient key.'),
+    .array(
+      z.strictObject({
+        membership_id: z.literal('share-recipient'),
+        fingerprint,
+        iv: base64.check(z.maxLength(40)),
+        wrapped_key: base64.check(z.maxLength(200)),
+      }),
+    )
+    .check(z.length(1, 'A share is sealed to exactly one one-time recipient key.')),
 });
 
 export const createShareBody = z.strictObject({
   envelope: shareEnvelope,
   sealed_to_fingerprint: fingerprint,
-  label: z.string().trim().max(SHARE_LIMITS.label.max).nullish(),
-  ticket_ref: z.string().min(1).max(120).nullish(),
-  expires_in_minutes: z.number().int().min(SHARE_LIMITS.expiresInMinutes.min).max(SHARE_LIMITS.expiresInMinutes.max).default(SHARE_LIMITS.expiresInMinutes.default),
-  view_limit: z.number().int().min(SHARE_LIMITS.viewLimit.min).max(SHARE_LIMITS.viewLimit.max).default(SHARE_LIMITS.viewLimit.default),
+  label: z.nullish(z.string().check(z.trim(), z.maxLength(SHARE_LIMITS.label.max))),
+  ticket_ref: z.nullish(z.string().check(z.minLength(1), z.maxLength(120))),
+  expires_in_minutes: z._default(
+    z.number().check(z.int(), z.gte(SHARE_LIMITS.expiresInMinutes.min), z.lte(SHARE_LIMITS.expiresInMinutes.max)),
+    SHARE_LIMITS.expiresInMinutes.default,
+  ),
+  view_limit: z._default(z.number().check(z.int(), z.gte(SHARE_LIMITS.viewLimit.min), z.lte(SHARE_LIMITS.viewLimit.max)), SHARE_LIMITS.viewLimit.default),
 });
 
 /**

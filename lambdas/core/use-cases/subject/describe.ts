@@ -1,10 +1,8 @@
 import { linkClosed, linkClosedReason, MAX_FAILED_ATTEMPTS, verificationOf, verificationPassed } from '../../subject-flow.ts';
 import type { HandoffRequest } from '../../model.ts';
+import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../../attachment-limits.ts';
 import type { LinkHolder, SubjectDeps } from './subject-context.ts';
 
-export const MAX_ATTACHMENTS = 5;
-/** Per attachment, before encryption; the sealed copy must fit in one table item. */
-export const MAX_ATTACHMENT_BYTES = 256 * 1024;
 
 export const verificationView = (request: HandoffRequest) => {
   const v = verificationOf(request);

@@ -14,6 +14,7 @@ import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-conte
  */
 export const sendEmailCode = async (deps: SubjectDeps, holder: LinkHolder) => {
   const code = newSixDigitCode();
+  const storedCode = await codeHash(deps.codeKey, holder.request.id, 'email', code);
   const request = await applyChange(
     deps.requests,
     async () => (await deps.requests.get(holder.request.id)) ?? holder.request,
@@ -33,7 +34,7 @@ export const sendEmailCode = async (deps: SubjectDeps, holder: LinkHolder) => {
         ...current,
         verification: {
           ...verification,
-          emailCodeHash: codeHash(current.id, 'email', code),
+          emailCodeHash: storedCode,
           emailCodeExpiresAt: addMinutes(now, EMAIL_CODE_LIFETIME_MINUTES).toISOString(),
           emailCodesSent: verification.emailCodesSent + 1,
         },

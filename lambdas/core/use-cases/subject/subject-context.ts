@@ -1,4 +1,5 @@
 import type { Clock } from '../../clock.ts';
+import type { CodeKey } from '../../code-key.ts';
 import type { ExpiryScheduling } from '../../expiry-schedule.ts';
 import type { HandoffRequest, Organisation } from '../../model.ts';
 import type { AuditEntryInput, AuditTrail, Directory, HandoffRepository, Notifier } from '../../ports.ts';
@@ -11,6 +12,8 @@ export interface SubjectDeps extends ExpiryScheduling {
   notifier: Notifier;
   clock: Clock;
   urls: PublicUrls;
+  /** The emailed and challenge codes are stored, and checked, as keyed hashes under it. */
+  codeKey: CodeKey;
 }
 
 /** The request the link token opened, and its organisation. */

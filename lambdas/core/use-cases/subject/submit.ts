@@ -1,16 +1,20 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { forbidden, validationFailed } from '../../errors.ts';
 import { submit } from '../../subject-flow.ts';
 import { parseOrThrow } from '../../validation.ts';
 import { verificationOf, verificationPassed } from '../../subject-flow.ts';
 import { syncExpirySchedule } from '../../expiry-schedule.ts';
 import { applyChange } from '../apply-change.ts';
-import { assertLinkUsable, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from './describe.ts';
+import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_HEADER_BYTES, MAX_ATTACHMENTS } from '../../attachment-limits.ts';
+import { assertLinkUsable } from './describe.ts';
 import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
 
-const base64 = (max: number) => z.string().max(max, 'Too large.').regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Must be base64.');
-/** Sealed sizes: base64 of the ciphertext (plaintext + 16-byte tag), with room to spare. */
-const SEALED_ATTACHMENT_CHARS = Math.ceil(((MAX_ATTACHMENT_BYTES + 16) * 4) / 3) + 4;
+const base64 = (max: number) => z.string().check(z.maxLength(max, 'Too large.'), z.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Must be base64.'));
+/**
+ * Sealed sizes: base64 of the ciphertext (the framed file: its name and type header, at most
+ * MAX_ATTACHMENT_HEADER_BYTES, then its bytes; plus the 16-byte tag), with room to spare.
+ */
+const SEALED_ATTACHMENT_CHARS = Math.ceil(((MAX_ATTACHMENT_BYTES + MAX_ATTACHMENT_HEADER_BYTES + 16) * 4) / 3) + 4;
 
 export const submitBody = z.strictObject({
   envelope: z.strictObject({
@@ -22,19 +26,19 @@ export const submitBody = z.strictObject({
     recipients: z
       .array(
         z.strictObject({
-          membership_id: z.string().regex(/^[0-9a-z]{26}$/),
-          fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
+          membership_id: z.string().check(z.regex(/^[0-9a-z]{26}$/)),
+          fingerprint: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
           iv: base64(24),
           wrapped_key: base64(100),
         }),
       )
-      .min(1)
-      .max(64),
+      .check(z.minLength(1), z.maxLength(64)),
   }),
-  attachments: z
-    .array(z.strictObject({ name: z.string().min(1).max(200), type: z.string().max(100), iv: base64(24), ciphertext: base64(SEALED_ATTACHMENT_CHARS) }))
-    .max(MAX_ATTACHMENTS, `At most ${MAX_ATTACHMENTS} files.`)
-    .default([]),
+  attachments: z._default(
+    // The file's name and type are sealed inside its ciphertext (web/crypto/attachment-frame.ts): a name can itself be the secret.
+    z.array(z.strictObject({ iv: base64(24), ciphertext: base64(SEALED_ATTACHMENT_CHARS) })).check(z.maxLength(MAX_ATTACHMENTS, `At most ${MAX_ATTACHMENTS} files.`)),
+    [],
+  ),
 });
 
 /**

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { codeMatches } from '../../codes.ts';
+import * as z from 'zod/mini';
+import { storedCodeMatches, typedCode } from '../../codes.ts';
 import { ApiError, type FieldErrors } from '../../errors.ts';
 import { MAX_FAILED_ATTEMPTS, verificationOf } from '../../subject-flow.ts';
 import { parseOrThrow } from '../../validation.ts';
@@ -8,13 +8,13 @@ import { applyChange } from '../apply-change.ts';
 import { assertLinkUsable, verificationView } from './describe.ts';
 import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
 
-const sixDigits = z.string().regex(/^[0-9]{6}$/, 'Must be the 6-digit code.');
-export const verifyBody = z
-  .strictObject({ challenge_code: sixDigits.optional(), email_code: sixDigits.optional() })
-  .refine((body) => body.challenge_code !== undefined || body.email_code !== undefined, {
+const sixDigits = z.string().check(z.regex(/^[0-9]{6}$/, 'Must be the 6-digit code.'));
+export const verifyBody = z.strictObject({ challenge_code: z.optional(sixDigits), email_code: z.optional(sixDigits) }).check(
+  z.refine((body) => body.challenge_code !== undefined || body.email_code !== undefined, {
     message: 'Enter a code.',
     path: ['challenge_code'],
-  });
+  }),
+);
 
 /**
  * Checks the codes the subject typed. Each wrong code uses one of MAX_FAILED_ATTEMPTS; the last
@@ -23,6 +23,10 @@ export const verifyBody = z
  */
 export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBody: unknown) => {
   const body = parseOrThrow(verifyBody, rawBody ?? {});
+  const requestId = holder.request.id;
+  // Hashed before the request is read: the decision below is synchronous, and the hash depends only on the request id.
+  const challenge = body.challenge_code === undefined ? null : await typedCode(deps.codeKey, requestId, 'challenge', body.challenge_code);
+  const emailed = body.email_code === undefined ? null : await typedCode(deps.codeKey, requestId, 'email', body.email_code);
   const request = await applyChange(
     deps.requests,
     async () => (await deps.requests.get(holder.request.id)) ?? holder.request,
@@ -33,7 +37,7 @@ export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBo
       const details: Record<string, unknown> = {};
       let failed = false;
       if (body.challenge_code !== undefined) {
-        if (codeMatches(current.id, 'challenge', body.challenge_code, current.challengeCodeHash)) {
+        if (challenge && storedCodeMatches(challenge, current.challengeCodeHash)) {
           verification.challengePassed = true;
           details.challenge = 'passed';
         } else {
@@ -44,7 +48,7 @@ export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBo
       }
       if (body.email_code !== undefined) {
         const expired = !verification.emailCodeExpiresAt || new Date(verification.emailCodeExpiresAt) <= now;
-        if (!expired && codeMatches(current.id, 'email', body.email_code, verification.emailCodeHash)) {
+        if (!expired && emailed && storedCodeMatches(emailed, verification.emailCodeHash)) {
           verification.emailPassed = true;
           verification.emailCodeHash = null;
           verification.emailCodeExpiresAt = null;

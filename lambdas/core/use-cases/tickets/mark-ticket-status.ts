@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { apiActor, type Caller } from '../../caller.ts';
 import { validationFailed, type FieldErrors } from '../../errors.ts';
 import { MAX_TICKET_ID_LENGTH } from '../../inbound/mapping.ts';
@@ -13,7 +13,7 @@ export const MAX_TICKET_REF = MAX_TICKET_ID_LENGTH;
 /** POST /tickets/{ref}/status body. */
 export const ticketStatusBody = z.strictObject({
   status: z.enum(['open', 'pending', 'resolved', 'closed'], 'Must be one of open, pending, resolved, closed.'),
-  integration_id: ulidString().nullish(),
+  integration_id: z.nullish(ulidString()),
 });
 
 /**
@@ -27,7 +27,8 @@ export const markTicketStatus = async (
   ref: string,
   rawBody: unknown,
 ) => {
-  const errors: FieldErrors = {};
+  // No prototype: the body's field errors are copied in below, and one named `__proto__` must stay a field.
+  const errors: FieldErrors = Object.create(null);
   // Characters, not UTF-16 units, as POST /requests counts ticket_ref: a ref it accepted must match here.
   const characters = [...ref].length;
   if (characters < 1 || characters > MAX_TICKET_REF) errors.ref = [`Must be 1 to ${MAX_TICKET_REF} characters.`];

@@ -1,0 +1,171 @@
+import { FALLBACK_ENTRY, routeList } from '../http/routes.ts';
+import { NO_TABLE_ACCESS, unionOf, type TableAccess } from './table-access-types.ts';
+
+export * from './table-access-types.ts';
+
+// ---- building blocks -------------------------------------------------------------------------------
+
+/** An audit entry: the organisation's chain head read and moved, the entry put (its trail copy is the record's). */
+const AUDITED: TableAccess = { items: { GetItem: ['AUDIT#'], PutItem: ['AUDIT#'], UpdateItem: ['AUDIT#'] } };
+
+/**
+ * Every /v1 call: the key by its hash and its organisation, the key's and the organisation's rate
+ * windows; a call from outside the key's IP allowlist is refused with an audit entry, on any route.
+ */
+const API_KEY_CALLER = unionOf({ items: { GetItem: ['APIKEY#', 'ORG#'], UpdateItem: ['RATE#key#', 'RATE#org#'] } }, AUDITED);
+
+/** A POST taking an `Idempotency-Key`: its record locked (put), read, finished (update), or released after a 5xx (delete). */
+const IDEMPOTENT: TableAccess = { items: { GetItem: ['IDEM#'], PutItem: ['IDEM#'], UpdateItem: ['IDEM#'], DeleteItem: ['IDEM#'] } };
+
+/** A signed-in member's call: the session by its hash, the member and organisation it names. */
+const MEMBER: TableAccess = { items: { GetItem: ['SESSION#', 'ORG#'] } };
+
+/** The subject's link: the token's record by its hash, the request, its organisation (policy, members' names). */
+const SUBJECT_LINK: TableAccess = { items: { GetItem: ['LINK#', 'REQ#', 'ORG#'], Query: ['ORG#'] } };
+
+/** A change of a request: read, replaced on its version with its audit entry and the entry's trail copy beside it. */
+const REQUEST_CHANGE = unionOf({ items: { GetItem: ['REQ#'], PutItem: ['REQ#'] } }, AUDITED);
+
+/** A change that destroys the request's stored ciphertext: its material items found and deleted in the same transaction. */
+const PURGES_MATERIAL: TableAccess = { items: { Query: ['REQ#'], DeleteItem: ['REQ#'] } };
+
+/** A change of a share (a view, its end): read with its envelope, replaced with its audit entry and trail copy, the envelope deleted. */
+const SHARE_CHANGE = unionOf({ items: { GetItem: ['SHARE#'], PutItem: ['SHARE#'], DeleteItem: ['SHARE#'] } }, AUDITED);
+
+/**
+ * A ticket's status (by API or an integration's inbound URL): the requests and shares quoting the
+ * ticket, found through the ticket indexes, completed or revoked (purging what they hold).
+ */
+const TICKET_STATUS = unionOf(REQUEST_CHANGE, PURGES_MATERIAL, SHARE_CHANGE, { items: {}, indexes: { byTicket: ['ORG#'], byExternalTicket: ['ORG#'] } });
+
+/** A new request: its organisation's policy, members and teams, the request and its link token's record, audited. */
+const REQUEST_CREATION = unionOf({ items: { GetItem: ['ORG#'], Query: ['ORG#'], PutItem: ['REQ#', 'LINK#'] } }, AUDITED);
+
+/** An inbound ticket URL: the secret's record by its hash, the integration, its rate window, its activity ring. */
+const INBOUND_URL: TableAccess = {
+  items: { GetItem: ['INBOUND#', 'ORG#'], UpdateItem: ['RATE#integration#', 'INTEGRATION#'], PutItem: ['INTEGRATION#'] },
+};
+
+/** A custody certificate: the record and its trail, the chain's entries by sequence (a batch read) and head, the signing key. */
+const CERTIFICATE: TableAccess = {
+  items: { GetItem: ['REQ#', 'SHARE#', 'AUDIT#', 'SIGNING_KEYS'], Query: ['REQ#', 'SHARE#'], BatchGetItem: ['AUDIT#'], PutItem: ['SIGNING_KEYS'] },
+};
+
+/** GET /requests: the narrowest of the four list indexes its filters allow, under the organisation's partitions. */
+const ORG_REQUESTS_INDEXES: TableAccess = { items: {}, indexes: { byOrg: ['ORG#'], byStatus: ['ORG#'], byClient: ['ORG#'], byTicket: ['ORG#'] } };
+
+// ---- the routes -------------------------------------------------------------------------------------
+
+/**
+ * What each route's handler does with the table. The stack builds each function's IAM policy
+ * from these (lib/table-access.ts), and the local runtime refuses any call outside them
+ * (table-access-guard.ts), so every HTTP test proves they suffice. Routes that share a handler
+ * entry share a function, which gets the union. A route without an entry here fails the synth
+ * and the local call alike: a route that touches no table says so with NO_TABLE_ACCESS.
+ */
+export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
+  ping: API_KEY_CALLER,
+  generate: unionOf(API_KEY_CALLER, IDEMPOTENT),
+  listRequests: unionOf(API_KEY_CALLER, ORG_REQUESTS_INDEXES),
+  createRequest: unionOf(API_KEY_CALLER, IDEMPOTENT, REQUEST_CREATION),
+  getRequest: unionOf(API_KEY_CALLER, { items: { GetItem: ['REQ#'] } }),
+  revokeRequest: unionOf(API_KEY_CALLER, IDEMPOTENT, REQUEST_CHANGE),
+  completeRequest: unionOf(API_KEY_CALLER, IDEMPOTENT, REQUEST_CHANGE, PURGES_MATERIAL),
+  markTicketStatus: unionOf(API_KEY_CALLER, IDEMPOTENT, TICKET_STATUS),
+
+  requestCertificate: unionOf(API_KEY_CALLER, CERTIFICATE),
+  shareCertificate: unionOf(API_KEY_CALLER, CERTIFICATE),
+
+  listEvents: unionOf(API_KEY_CALLER, { items: { Query: ['AUDIT#'] } }),
+  listWebhooks: unionOf(API_KEY_CALLER, { items: { Query: ['ORG#'] } }),
+  createWebhook: unionOf(API_KEY_CALLER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#'] } }),
+  deleteWebhook: unionOf(API_KEY_CALLER, AUDITED, { items: { GetItem: ['ORG#'], DeleteItem: ['ORG#'] } }),
+
+  // The subject's page: its link's own request only, and the organisation's policy and names.
+  subjectRequest: SUBJECT_LINK,
+  subjectOpen: unionOf(SUBJECT_LINK, REQUEST_CHANGE),
+  subjectEmailCode: unionOf(SUBJECT_LINK, REQUEST_CHANGE),
+  subjectVerify: unionOf(SUBJECT_LINK, REQUEST_CHANGE),
+  subjectSubmit: unionOf(SUBJECT_LINK, REQUEST_CHANGE),
+  subjectReport: unionOf(SUBJECT_LINK, REQUEST_CHANGE),
+
+  // Sign-in by email: the address's memberships and sending window, the one-time sign-in token; then the session.
+  appSignIn: { items: { Query: ['LOGIN#'], GetItem: ['LOGIN#', 'ORG#'], PutItem: ['LOGIN#', 'SIGNIN#'] } },
+  appSession: { items: { DeleteItem: ['SIGNIN#'], GetItem: ['ORG#'], PutItem: ['SESSION#'] } },
+  appSignOut: unionOf(MEMBER, { items: { DeleteItem: ['SESSION#'] } }),
+  appMe: MEMBER,
+  appIdentityKey: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
+  appRequests: unionOf(MEMBER, { items: {}, indexes: { byOrg: ['ORG#'] } }),
+  appRequest: unionOf(MEMBER, { items: { GetItem: ['REQ#'], Query: ['REQ#'] } }),
+  appReveal: unionOf(MEMBER, REQUEST_CHANGE, { items: { Query: ['REQ#'] } }),
+  appComplete: unionOf(MEMBER, REQUEST_CHANGE, PURGES_MATERIAL),
+  appRequestCertificate: unionOf(MEMBER, CERTIFICATE),
+  appShares: unionOf(MEMBER, { items: {}, indexes: { byOrg: ['ORG#'] } }),
+  appCreateShare: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['SHARE#', 'SHARELINK#'] } }),
+  appShare: unionOf(MEMBER, { items: { GetItem: ['SHARE#'] } }),
+  appPurgeShare: unionOf(MEMBER, SHARE_CHANGE),
+  appShareCertificate: unionOf(MEMBER, CERTIFICATE),
+  appMembers: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
+  appApproveKey: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
+
+  // A share's recipient: the link's record by its hash and the share it names, nothing of any organisation's.
+  shareDescribe: { items: { GetItem: ['SHARELINK#', 'SHARE#'] } },
+  shareOpen: unionOf({ items: { GetItem: ['SHARELINK#'] } }, SHARE_CHANGE),
+
+  // The public keys, and nothing else: listed, and the stack's first key registered if none is yet (the current pointer read, the key put).
+  jwks: { items: { Query: ['SIGNING_KEYS'], GetItem: ['SIGNING_KEYS'], PutItem: ['SIGNING_KEYS'] } },
+
+  inboundTicketStatus: unionOf(INBOUND_URL, TICKET_STATUS),
+  inboundTicketTrigger: unionOf(INBOUND_URL, REQUEST_CREATION, { items: { GetItem: ['TRIGGER#', 'REQ#'], PutItem: ['TRIGGER#'] } }),
+
+  // The pages: built files, no table.
+  pageSubject: NO_TABLE_ACCESS,
+  pageShare: NO_TABLE_ACCESS,
+  pageApp: NO_TABLE_ACCESS,
+  pageAppDeep: NO_TABLE_ACCESS,
+  assets: NO_TABLE_ACCESS,
+  // The API's own description, served from the bundle.
+  openapi: NO_TABLE_ACCESS,
+};
+
+/** The workers the stack deploys beside the API functions (lib/expiry.ts, lib/webhooks.ts). */
+export const WORKER_TABLE_ACCESS = {
+  /** A request's (or share's) schedule fired: it expires, purging what it holds. */
+  expire: unionOf(REQUEST_CHANGE, PURGES_MATERIAL, SHARE_CHANGE),
+  /** A ticket-close grace period ended: the request completes, purging what it holds (its organisation's policy says whether to signal a rotation). */
+  purge: unionOf(REQUEST_CHANGE, PURGES_MATERIAL, { items: { GetItem: ['ORG#'] } }),
+  /** Every request and share already due, through the byDue index's request and share shards, settled as the two workers would. */
+  sweep: unionOf(REQUEST_CHANGE, PURGES_MATERIAL, SHARE_CHANGE, { items: { GetItem: ['ORG#'] }, indexes: { byDue: ['DUE#', 'SHAREDUE#'] } }),
+  /** New audit entries from the stream: the organisation's subscriptions, a delivery put for each. */
+  fanOut: { items: { Query: ['ORG#'], PutItem: ['DELIVERY#'] }, stream: true },
+  /** One delivery: it, its subscription and the event's entry read; attempt and outcome written; a final failure audited. */
+  deliver: unionOf(AUDITED, { items: { GetItem: ['DELIVERY#', 'ORG#'], UpdateItem: ['DELIVERY#', 'ORG#'] } }),
+  /** Pending deliveries past due, through the byDelivery index's shards. */
+  deliverySweep: { items: {}, indexes: { byDelivery: ['DELIVERY_DUE#'] } },
+} as const satisfies Record<string, TableAccess>;
+
+export type WorkerName = keyof typeof WORKER_TABLE_ACCESS;
+
+export class MissingTableAccessError extends Error {
+  constructor(routeName: string) {
+    super(`route ${routeName} has no table access declaration: add one to ROUTE_TABLE_ACCESS in lambdas/access/table-access.ts (NO_TABLE_ACCESS if it touches no table)`);
+    this.name = 'MissingTableAccessError';
+  }
+}
+
+/** A route's own declaration; throws when it has none. */
+export const tableAccessOfRoute = (routeName: string): TableAccess => {
+  const access = ROUTE_TABLE_ACCESS[routeName];
+  if (!access) throw new MissingTableAccessError(routeName);
+  return access;
+};
+
+/** The function serving a handler entry: the union of its routes' declarations (the fallback: none). */
+export const tableAccessOfEntry = (entry: string): TableAccess => {
+  if (entry === FALLBACK_ENTRY) return NO_TABLE_ACCESS;
+  const routes = routeList().filter((route) => route.entry === entry);
+  if (routes.length === 0) throw new Error(`no route has the handler entry ${entry}`);
+  return unionOf(...routes.map((route) => tableAccessOfRoute(route.name)));
+};
+
+export const tableAccessOfWorker = (worker: WorkerName): TableAccess => WORKER_TABLE_ACCESS[worker];

@@ -1,0 +1,268 @@
+import type { $ZodType } from 'zod/v4/core';
+import { EVENT_TYPES } from '#core/events.ts';
+import { ID_PATTERN } from '#core/ids.ts';
+import { USER_AGENT } from '#workers/deliver.ts';
+import { MAX_KEY_LENGTH } from '../middleware/idempotency.ts';
+import { routeList, type Route } from '../routes.ts';
+import { componentSchemas, inputSchema, queryFields, refTo, type JsonSchema } from './json-schema.ts';
+import { eventObject, errorBody } from './objects.ts';
+import { ERROR_CODES, OPERATIONS, isDocumentedPath, type DocumentedRouteName, type ErrorAnswer, type ErrorCode, type Operation } from './operations.ts';
+
+/** SPEC.md, Versioning: the API version, carried in the path segment `/v1`. */
+export const API_VERSION = '1.0.0';
+
+const DESCRIPTION = `The Credential Handoff Service's public API: requests, ticket statuses, the event feed, webhook subscriptions, custody certificates and generated passwords under \`/v1\`, authenticated by an organisation API key (\`Authorization: Bearer <key>\`, made in the app's API settings); the inbound URLs of a generic ticketing integration, authenticated by the secret in the URL; and the certificate signing keys. No operation returns a credential.
+
+Not described here: the endpoints under \`/subject\`, \`/share\` and \`/app/api\` and the pages (\`/r\`, \`/s\`, \`/app\`, \`/assets\`). They serve the service's own web pages, are authenticated by link tokens and member sessions, and change with the pages (docs/web-api.md).
+
+Every keyed call is rate limited per key and per organisation; its answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`, and a refusal answers 429 \`rate_limited\` with \`Retry-After\`. Every POST under \`/v1\` takes an optional \`Idempotency-Key\`: the same key and body within 24 hours replays the first answer (with \`Idempotency-Replayed: true\`, and the fields shown once set to null). A path no route serves answers 404 \`not_found\`, a method the path does not allow 405 \`method_not_allowed\` with \`Allow\`, and headers over the size limit 431 \`request_header_fields_too_large\`, each with the error body.`;
+
+const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+
+const HEADERS: Record<string, JsonSchema> = {
+  'X-RateLimit-Limit': { description: 'Calls the key may make per minute.', schema: { type: 'integer', minimum: 0 } },
+  'X-RateLimit-Remaining': { description: 'Calls left in the current minute, for the key and its organisation.', schema: { type: 'integer', minimum: 0 } },
+  'X-RateLimit-Reset': { description: 'When the current window ends, in unix seconds.', schema: { type: 'integer', minimum: 0 } },
+  'Retry-After': { description: 'Seconds to wait before calling again.', schema: { type: 'integer', minimum: 1 } },
+  Location: { description: 'The address of the created resource.', schema: { type: 'string', format: 'uri' } },
+  'Idempotency-Replayed': { description: 'Present, `true`, when this is the stored answer to an earlier call with the same Idempotency-Key.', schema: { type: 'string', const: 'true' } },
+};
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+const SECURITY_SCHEME = 'apiKey';
+
+/** Errors every call with a key can get, and those every POST with a key can get besides. */
+const KEYED_ERRORS: readonly ErrorCode[] = ['unauthenticated', 'forbidden', 'plan_required', 'rate_limited', 'service_unavailable'];
+const POST_ERRORS: readonly ErrorCode[] = ['bad_request', 'payload_too_large', 'conflict', 'validation_failed', 'idempotency_key_reused'];
+
+const isKeyed = (route: Route) => route.path.startsWith('/v1/') && route.scope !== 'public';
+
+const schemaOf = (schema: $ZodType | JsonSchema, as: (schema: $ZodType) => JsonSchema): JsonSchema =>
+  '_zod' in schema ? as(schema as $ZodType) : schema;
+
+/** A body or response schema: a named object by reference, a handler's schema as a caller sends it. */
+const responseSchema = (schema: $ZodType | JsonSchema) => schemaOf(schema, refTo);
+
+/** Notes and after-shape keywords laid onto a body schema's fields; naming a field it lacks is a mistake. */
+const withFieldNotes = (schema: JsonSchema, notes: Record<string, string> = {}, judgedAfter: Record<string, JsonSchema> = {}, where: string) => {
+  const properties = { ...((schema.properties ?? {}) as Record<string, JsonSchema>) };
+  for (const [field, note] of Object.entries(notes)) {
+    if (!properties[field]) throw new Error(`${where}: a note for ${field}, which the body does not have`);
+    properties[field] = { ...properties[field], description: note };
+  }
+  for (const [field, keywords] of Object.entries(judgedAfter)) {
+    if (!properties[field]) throw new Error(`${where}: keywords for ${field}, which the body does not have`);
+    const current = properties[field];
+    const items = keywords.items ? { items: { ...(current.items as JsonSchema), ...(keywords.items as JsonSchema) } } : {};
+    properties[field] = { ...current, ...keywords, ...items };
+  }
+  return { ...schema, properties };
+};
+
+const errorResponses = (answers: readonly ErrorAnswer[], keyed: boolean) => {
+  const byStatus = new Map<number, Array<{ code: ErrorCode; meaning: string }>>();
+  for (const answer of answers) {
+    const [code, meaning] = typeof answer === 'string' ? [answer, ERROR_CODES[answer][1]] : answer;
+    const status = ERROR_CODES[code][0];
+    const list = byStatus.get(status) ?? [];
+    if (!list.some((entry) => entry.code === code)) list.push({ code, meaning });
+    byStatus.set(status, list);
+  }
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const headers: Record<string, JsonSchema> = {};
+    // Authentication fails before the rate window is counted.
+    if (keyed && status !== 401) for (const name of RATE_HEADERS) headers[name] = headerRef(name);
+    if (status === 429 || status === 503) headers['Retry-After'] = headerRef('Retry-After');
+    responses[String(status)] = {
+      description: codes.map(({ code, meaning }) => `\`${code}\`: ${meaning}`).join(' '),
+      ...(Object.keys(headers).length ? { headers } : {}),
+      content: {
+        'application/json': {
+          schema: { allOf: [refTo(errorBody)], properties: { code: { type: 'string', enum: codes.map(({ code }) => code) } } },
+        },
+      },
+    };
+  }
+  return responses;
+};
+
+const pathParameterNames = (template: string) => [...template.matchAll(/\{(\w+)\+?\}/g)].map(([, name]) => name);
+
+const parametersOf = (route: Route, operation: Operation) => {
+  const names = pathParameterNames(route.path);
+  const described = Object.keys(operation.path ?? {});
+  if (names.join() !== described.join()) throw new Error(`${route.name}: path parameters ${described} do not match ${route.path}`);
+  const parameters: JsonSchema[] = names.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: operation.path![name].description,
+    schema: operation.path![name].schema,
+  }));
+  if (operation.query) {
+    const notes = { ...(operation.query.notes ?? {}) };
+    for (const field of queryFields(operation.query.schema)) {
+      parameters.push({
+        name: field.name,
+        in: 'query',
+        required: field.required,
+        ...(notes[field.name] ? { description: notes[field.name] } : {}),
+        schema: field.schema,
+      });
+      delete notes[field.name];
+    }
+    if (Object.keys(notes).length) throw new Error(`${route.name}: notes for query parameters it does not have: ${Object.keys(notes)}`);
+  }
+  if (route.method === 'POST' && isKeyed(route)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  return parameters;
+};
+
+const requestBodyOf = (route: Route, operation: Operation) => {
+  const body = operation.body;
+  if (!body) return undefined;
+  const schema = withFieldNotes(schemaOf(body.schema, inputSchema), body.notes, body.judgedAfter, route.name);
+  const content = Object.fromEntries((body.mediaTypes ?? ['application/json']).map((type) => [type, { schema }]));
+  return { required: body.required, content };
+};
+
+const successOf = (route: Route, operation: Operation) => {
+  const { success } = operation;
+  const headers: Record<string, JsonSchema> = {};
+  if (isKeyed(route)) for (const name of RATE_HEADERS) headers[name] = headerRef(name);
+  for (const name of success.headers ?? []) headers[name] = headerRef(name);
+  const content = success.content
+    ? Object.fromEntries(Object.entries(success.content).map(([type, schema]) => [type, { schema: responseSchema(schema) }]))
+    : undefined;
+  return {
+    [String(success.status)]: {
+      description: success.description,
+      ...(Object.keys(headers).length ? { headers } : {}),
+      ...(content ? { content } : {}),
+    },
+  };
+};
+
+const securityOf = (route: Route) => {
+  if (!isKeyed(route)) return { security: [] };
+  const scope = route.scope === 'any' ? [] : [route.scope];
+  return { security: [{ [SECURITY_SCHEME]: scope }] };
+};
+
+const accessNote = (route: Route) => {
+  if (route.scope === 'any') return 'Needs an API key (any scope).';
+  if (route.scope === 'public') return 'No key needed.';
+  if (route.scope === 'url_secret') return 'No key: the URL carries the secret.';
+  return `Needs an API key with the \`${route.scope}\` scope.`;
+};
+
+const operationOf = (route: Route, operation: Operation) => {
+  const keyed = isKeyed(route);
+  const errors: ErrorAnswer[] = [...(keyed ? KEYED_ERRORS : []), ...(keyed && route.method === 'POST' ? POST_ERRORS : []), ...operation.errors];
+  const parameters = parametersOf(route, operation);
+  const requestBody = requestBodyOf(route, operation);
+  return {
+    operationId: route.name,
+    tags: [operation.tag],
+    summary: operation.summary,
+    description: [operation.description, accessNote(route)].filter(Boolean).join(' '),
+    'x-scope': route.scope,
+    ...securityOf(route),
+    ...(parameters.length ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses: {
+      ...successOf(route, operation),
+      ...errorResponses(errors, keyed),
+      '500': { description: '`error`: an unexpected failure; the body tells nothing of it.', content: { 'application/json': { schema: refTo(errorBody) } } },
+    },
+  };
+};
+
+/** The outbound event delivery (SPEC.md, Events, Delivery), one POST per event to each subscribed URL. */
+const eventDelivery = () => ({
+  post: {
+    operationId: 'eventDelivery',
+    tags: ['Webhooks'],
+    summary: 'An event, delivered to a subscribed URL',
+    description:
+      'Signed by the Standard Webhooks scheme: verify over the exact raw body, before parsing. The signed content is `<webhook-id>.<webhook-timestamp>.<raw body>`, ' +
+      'the HMAC-SHA256 key the base64-decoded part of the secret after `whsec_`; compare in constant time and reject timestamps more than 300 seconds away. ' +
+      'Answer any 2xx within 10 seconds; anything else is retried after 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h. Delivery is at least once: de-duplicate on the event `id`. ' +
+      `Event types: ${EVENT_TYPES.join(', ')} (\`ping\` is sent by the app's test action only).`,
+    parameters: [
+      { name: 'User-Agent', in: 'header', required: true, schema: { type: 'string', const: USER_AGENT } },
+      {
+        name: 'webhook-id',
+        in: 'header',
+        required: true,
+        description: 'A ULID, one per delivery, kept across automatic retries; new on a manual redelivery from the app.',
+        schema: { type: 'string', pattern: ID_PATTERN.source },
+      },
+      { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+      {
+        name: 'webhook-signature',
+        in: 'header',
+        required: true,
+        description: '`v1,<base64>`; several space-separated while a secret is rotated: accept if any one matches.',
+        schema: { type: 'string' },
+      },
+      {
+        name: 'X-Service-Signature',
+        in: 'header',
+        required: true,
+        deprecated: true,
+        description: 'Legacy, sent alongside: `t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.',
+        schema: { type: 'string' },
+      },
+      { name: 'X-Service-Event', in: 'header', required: true, description: 'The event type.', schema: { type: 'string', enum: [...EVENT_TYPES] } },
+      { name: 'X-Service-Delivery', in: 'header', required: true, description: 'The delivery\u2019s id, a ULID.', schema: { type: 'string', pattern: ID_PATTERN.source } },
+    ],
+    requestBody: { required: true, content: { 'application/json': { schema: refTo(eventObject) } } },
+    responses: { '2XX': { description: 'Received. Any other answer, or none within 10 seconds, is retried.' } },
+  },
+});
+
+/** The OpenAPI 3.1 document of every route of the table it covers, in table order. */
+export const openApiDocument = () => {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routeList()) {
+    if (!isDocumentedPath(route.path)) continue;
+    const operation = OPERATIONS[route.name as DocumentedRouteName];
+    if (!operation) throw new Error(`${route.name} (${route.method} ${route.path}) has no entry in openapi/operations.ts`);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operationOf(route, operation);
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Credential Handoff Service API', version: API_VERSION, description: DESCRIPTION },
+    servers: [{ url: '/', description: 'The service\u2019s own address: the host this document is served from.' }],
+    tags: [...new Set(Object.values(OPERATIONS).map((operation) => operation.tag))].map((name) => ({ name })),
+    paths,
+    webhooks: { event: eventDelivery() },
+    components: {
+      schemas: componentSchemas(),
+      securitySchemes: {
+        [SECURITY_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'API key',
+          description:
+            'An organisation API key, shown once when it is made. Each operation names the scope it needs (also in `x-scope`); `GET /v1/ping` and `POST /v1/generate` take any scope. ' +
+            'A missing, unknown, revoked or expired key answers 401; a missing scope, another client\u2019s record or an address outside the key\u2019s allowlist 403.',
+        },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'The same key and body within 24 hours replays the first answer; the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`.',
+          schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH },
+        },
+      },
+      headers: HEADERS,
+    },
+  };
+};
+
+export type OpenApiDocument = ReturnType<typeof openApiDocument>;

@@ -1,0 +1,206 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import ts from 'typescript';
+import type { $ZodType } from 'zod/v4/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stopOrphanedDynamo } from '../../lambdas/local/orphaned-dynamo.ts';
+import { DOCUMENT_FILE, TYPES_FILE, typesText } from '../../lambdas/http/openapi/files.ts';
+import * as objects from '../../lambdas/http/openapi/objects.ts';
+import { API_OBJECTS, errorBody, requestList } from '../../lambdas/http/openapi/objects.ts';
+import { createAndReadBack, handoffClient } from '../../docs/examples/typed-client.ts';
+import { startLocalProcess, stopProcess, type LocalProcess } from '../support/local-process.ts';
+import { expectCreationResult, expectMatches, expectRequest } from '../support/shapes.ts';
+
+/**
+ * The document as a user meets it: served by the started service (bin/local.ts, what `npm start`
+ * runs) at GET /v1/openapi.json without a key, turned into types by openapi-typescript, and a
+ * client made of those types with openapi-fetch (docs/examples/typed-client.ts) that type-checks
+ * and creates a request with an API key, then reads it back.
+ */
+const root = resolve(import.meta.dirname, '..', '..');
+const dataDir = mkdtempSync(join(tmpdir(), 'handoff-openapi-'));
+const running: ChildProcess[] = [];
+let service: LocalProcess;
+let origin: string;
+
+beforeAll(async () => {
+  service = await startLocalProcess(dataDir, running);
+  origin = new URL(service.baseUrl).origin;
+}, 120_000);
+
+afterAll(async () => {
+  for (const child of running) await stopProcess(child, 'SIGINT');
+  // A run that failed midway may have left its DynamoDB Local.
+  await stopOrphanedDynamo(dataDir);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The compiler options of tsconfig.json that matter to a module and its imports. */
+const COMPILER_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  strict: true,
+  noEmit: true,
+  allowImportingTsExtensions: true,
+  skipLibCheck: true,
+  types: ['node'],
+};
+
+/** The previous check's program: the next one reuses its unchanged files (openapi-fetch's types, the document's). */
+let lastProgram: ts.Program | undefined;
+
+/** tsc's diagnostics for the files, with `virtual` files (path to text) beside the real ones. */
+const typeErrors = (files: string[], virtual: Record<string, string> = {}) => {
+  const host = ts.createCompilerHost(COMPILER_OPTIONS);
+  const { getSourceFile, fileExists, readFile } = host;
+  host.getSourceFile = (name, language, ...rest) =>
+    name in virtual ? ts.createSourceFile(name, virtual[name], language) : getSourceFile.call(host, name, language, ...rest);
+  host.fileExists = (name) => name in virtual || fileExists.call(host, name);
+  host.readFile = (name) => virtual[name] ?? readFile.call(host, name);
+  const program = ts.createProgram([...files, ...Object.keys(virtual)], COMPILER_OPTIONS, host, lastProgram);
+  lastProgram = program;
+  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+};
+
+/** The response objects by their name in the document. */
+const OBJECTS_BY_NAME = new Map(
+  Object.values(objects).flatMap((schema) => {
+    if (schema === API_OBJECTS) return [];
+    const id = API_OBJECTS.get(schema as $ZodType)?.id;
+    return id ? [[id, schema as $ZodType] as const] : [];
+  }),
+);
+
+/**
+ * An answer as the document describes it for the operation at `method template`: a status it
+ * lists, every header it lists for that status (but Idempotency-Replayed, sent on replays only),
+ * and a body that matches the named object's schema.
+ */
+const expectDocumented = async (method: string, template: string, answer: Response) => {
+  const document = JSON.parse(readFileSync(join(root, DOCUMENT_FILE), 'utf8'));
+  const where = `${method} ${template} ${answer.status}`;
+  const response = document.paths[template]?.[method.toLowerCase()]?.responses?.[String(answer.status)];
+  expect(response, `${where} is in the document`).toBeDefined();
+  for (const name of Object.keys(response.headers ?? {})) {
+    if (name !== 'Idempotency-Replayed') expect(answer.headers.get(name), `${where} sends ${name}`).not.toBeNull();
+  }
+  const mediaType = (answer.headers.get('content-type') ?? '').split(';')[0];
+  if (!response.content) {
+    expect(await answer.text(), `${where} has no body`).toBe('');
+    return;
+  }
+  expect(Object.keys(response.content), `${where} content type`).toContain(mediaType);
+  const schema = response.content[mediaType].schema;
+  const name = (schema.$ref ?? schema.allOf?.[0]?.$ref)?.replace('#/components/schemas/', '');
+  const body = await answer.json();
+  if (name) expectMatches(OBJECTS_BY_NAME.get(name)!, body, where);
+  return body;
+};
+
+const EXAMPLE = join(root, 'docs/examples/typed-client.ts');
+/** Beside the example: calls the API refuses, which the generated types must refuse too. */
+const REFUSALS = join(root, 'docs/examples/refusals.ts');
+const refusals = (expectError: boolean) => `
+import { handoffClient } from './typed-client.ts';
+const client = handoffClient('http://localhost:3000', 'key');
+${expectError ? '// @ts-expect-error subject_name is required' : ''}
+void client.POST('/v1/requests', { body: { preset: 'standard' } });
+// @ts-expect-error no such path
+void client.GET('/v1/nothing');
+// @ts-expect-error limit is a number
+void client.GET('/v1/requests', { params: { query: { limit: 'ten' } } });
+// @ts-expect-error status is a request status
+void client.GET('/v1/requests', { params: { query: { status: 'open' } } });
+// @ts-expect-error an unknown body field
+void client.POST('/v1/webhooks', { body: { url: 'https://example.com/hook', events: ['request.created'], secret: 'x' } });
+export {};
+`;
+
+describe('GET /v1/openapi.json and a client generated from it', () => {
+  it('serves the committed document without a key, cacheable, as JSON', async () => {
+    const answer = await fetch(`${origin}/v1/openapi.json`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/json');
+    expect(answer.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(await answer.json()).toEqual(JSON.parse(readFileSync(join(root, DOCUMENT_FILE), 'utf8')));
+  });
+
+  it('creates a request with an API key and reads it back with GET', async () => {
+    const client = handoffClient(origin, service.key);
+    const { created, read } = await createAndReadBack(client, 'Jane Doe', 'standard');
+    expectCreationResult(created);
+    expect(created.request.subject.name).toBe('Jane Doe');
+    expectRequest(read);
+    expect(read).toEqual(created.request);
+
+    // Query parameters go as the document types them, and the list answers as it describes.
+    const listed = await client.GET('/v1/requests', { params: { query: { status: 'pending', limit: 100 } } });
+    expect(listed.response.status).toBe(200);
+    expectMatches(requestList, listed.data, 'list');
+    expect(listed.data!.data.map((request) => request.id)).toContain(created.request.id);
+
+    // Errors come typed as the document's error body.
+    const missing = await client.GET('/v1/requests/{id}', { params: { path: { id: '0'.repeat(26) } } });
+    expect(missing.response.status).toBe(404);
+    expectMatches(errorBody, missing.error, 'error');
+    expect(missing.error!.code).toBe('not_found');
+
+    const unkeyed = await handoffClient(origin, 'chs_live_' + 'x'.repeat(43)).GET('/v1/ping');
+    expect(unkeyed.response.status).toBe(401);
+    expect(unkeyed.error!.code).toBe('unauthenticated');
+  });
+
+  it('answers every kind of call with the statuses, headers and bodies the document describes', async () => {
+    const call = (method: string, path: string, init: { key?: boolean; body?: unknown } = {}) =>
+      fetch(`${origin}${path}`, {
+        method,
+        headers: {
+          ...(init.key === false ? {} : { Authorization: `Bearer ${service.key}` }),
+          ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+    const documented = (method: string, template: string, path: string, init?: { key?: boolean; body?: unknown }) =>
+      call(method, path, init).then((answer) => expectDocumented(method, template, answer));
+
+    await documented('GET', '/v1/ping', '/v1/ping');
+    await documented('GET', '/v1/ping', '/v1/ping', { key: false });
+    await documented('POST', '/v1/generate', '/v1/generate', { body: { type: 'passphrase' } });
+    await documented('POST', '/v1/generate', '/v1/generate', { body: { length: 4 } });
+    const created = await documented('POST', '/v1/requests', '/v1/requests', { body: { subject_name: 'Jane Doe', preset: 'standard' } });
+    const id = created.request.id;
+    await documented('POST', '/v1/requests', '/v1/requests', { body: { subject_name: 'J' } });
+    await documented('GET', '/v1/requests', '/v1/requests?limit=1');
+    await documented('GET', '/v1/requests', '/v1/requests?limit=0');
+    await documented('GET', '/v1/requests/{id}', `/v1/requests/${id}`);
+    await documented('POST', '/v1/requests/{id}/complete', `/v1/requests/${id}/complete`);
+    await documented('GET', '/v1/requests/{id}/certificate', `/v1/requests/${id}/certificate`);
+    await documented('POST', '/v1/requests/{id}/revoke', `/v1/requests/${id}/revoke`);
+    await documented('POST', '/v1/requests/{id}/revoke', `/v1/requests/${id}/revoke`);
+    await documented('GET', '/v1/events', '/v1/events?limit=20');
+    await documented('POST', '/v1/tickets/{ref}/status', '/v1/tickets/INC-4711/status', { body: { status: 'open' } });
+    const webhook = await documented('POST', '/v1/webhooks', '/v1/webhooks', { body: { url: 'https://hooks.example.com/handoff', events: ['member.disabled'] } });
+    await documented('GET', '/v1/webhooks', '/v1/webhooks');
+    await documented('DELETE', '/v1/webhooks/{id}', `/v1/webhooks/${webhook.id}`);
+    await documented('DELETE', '/v1/webhooks/{id}', `/v1/webhooks/${webhook.id}`);
+    await documented('GET', '/.well-known/jwks.json', '/.well-known/jwks.json', { key: false });
+    await documented('POST', '/inbound/ticket-status/{secret}', `/inbound/ticket-status/${'S'.repeat(43)}`, { key: false, body: {} });
+  });
+
+  // Last: the compiler holds the event loop for a while, and the connections the calls above kept
+  // alive meanwhile time out on the server's side.
+  it('gives, through openapi-typescript, the committed client types, which type-check the example client and refuse what the API refuses', async () => {
+    const served = await (await fetch(`${origin}/v1/openapi.json`)).json();
+    expect(await typesText(served), `${TYPES_FILE} is not made from the served document: run \`npm run openapi\``).toBe(
+      readFileSync(join(root, TYPES_FILE), 'utf8'),
+    );
+    expect(typeErrors([EXAMPLE], { [REFUSALS]: refusals(true) })).toEqual([]);
+    // Without its expect-error mark, the first refusal is a type error: the check can fail.
+    const unmarked = typeErrors([EXAMPLE], { [REFUSALS]: refusals(false) });
+    expect(unmarked).toHaveLength(1);
+    expect(unmarked[0]).toContain('subject_name');
+  }, 240_000);
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { apiKeyHash, newApiKeySecret } from '../../lambdas/core/api-key-format.ts';
+import type { ApiKey, Organisation } from '../../lambdas/core/model.ts';
+import { authenticate } from '../../lambdas/http/middleware/authenticate.ts';
+import type { ApiRequest } from '../../lambdas/http/types.ts';
+
+/** Table reads that resolve only when the test says, recording the order they started in. */
+const harness = () => {
+  const secret = newApiKeySecret();
+  const key: ApiKey = {
+    id: 'key1', orgId: 'org1', name: 'k', prefix: secret.slice(0, 15), hash: apiKeyHash(secret), scopes: ['requests:read'],
+    clientId: null, allowlist: [], expiresAt: null, revokedAt: null, createdAt: '2026-01-01T00:00:00Z',
+  };
+  const started: string[] = [];
+  const pending: Array<() => void> = [];
+  const later = <T>(name: string, value: () => T) => {
+    started.push(name);
+    return new Promise<T>((resolve) => pending.push(() => resolve(value())));
+  };
+  const middleware = authenticate({
+    apiKeys: { findByHash: () => later('key', () => ({ ...key })) } as never,
+    directory: { getOrganisation: () => later('org', () => ({ id: 'org1', plan: 'team' }) as Organisation) } as never,
+    rateLimiter: { count: () => later('count', () => ({ key: 1, org: 1, resetAt: 60, nowSeconds: 0 })) },
+    clock: { now: () => new Date('2026-06-01T00:00:00Z') },
+  });
+  const call = async () => {
+    const request = { event: { headers: { authorization: `Bearer ${secret}` } }, internal: {} } as unknown as ApiRequest;
+    const done = middleware.before!(request);
+    // Let every read the call starts get going, then answer them all, as often as it takes.
+    for (let round = 0; round < 5; round++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      pending.splice(0).forEach((resolve) => resolve());
+    }
+    await done;
+    return request;
+  };
+  return { key, started, call };
+};
+
+describe('authenticate', () => {
+  it('reads the key first for a key it has not seen, then the count and the organisation', async () => {
+    const { started, call } = harness();
+    const request = await call();
+    expect(started).toEqual(['key', 'count', 'org']);
+    expect(request.internal.caller?.apiKey.id).toBe('key1');
+  });
+
+  it('starts the count and the organisation read beside the key read for a key it has seen', async () => {
+    const { started, call } = harness();
+    await call();
+    started.length = 0;
+    const request = await call();
+    expect(started).toEqual(['count', 'org', 'key']);
+    expect(request.internal.caller?.org.id).toBe('org1');
+  });
+});

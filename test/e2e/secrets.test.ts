@@ -276,8 +276,8 @@ const codeLeaks = (value: unknown, codes: string[], path: string, found: string[
     value.forEach((element, index) => codeLeaks(element, codes, `${path}[${index}]`, found));
   } else if (value && typeof value === 'object') {
     for (const [name, child] of Object.entries(value)) {
-      if (/challenge/i.test(name) && child !== null && !(typeof child === 'string' && /^[0-9a-f]{64}$/.test(child))) {
-        found.push(`${path}.${name} is neither null nor a digest`);
+      if (/challenge/i.test(name) && child !== null && !(typeof child === 'string' && /^hmac-sha256:[0-9a-f]{64}$/.test(child))) {
+        found.push(`${path}.${name} is neither null nor a keyed digest`);
       }
       codeLeaks(child, codes, `${path}.${name}`, found);
     }

@@ -111,6 +111,8 @@ describe('sequence numbers under concurrency', () => {
       urls: service.deps.urls,
       notifier: service.deps.notifier,
       db: service.deps.db,
+      // The same keys as the first container, as every function of one deployment has.
+      codeKey: service.deps.codeKey,
     });
     expect(other.audit).not.toBe(service.deps.audit);
     const server: Server = createGateway(other);

@@ -99,7 +99,11 @@ describe('npm start killed with SIGKILL while deliveries are pending', () => {
     // One delivery per event in the table, each delivered.
     const runtime = readRuntime();
     const db = createDocumentClient({ endpoint: runtime.dynamoEndpoint });
-    const deliveries = (await scanTable({ deps: { db, tableName: runtime.tableName } as never })).filter((item) => item.kind === 'webhook_delivery');
+    const deliveryRecords = async () =>
+      (await scanTable({ deps: { db, tableName: runtime.tableName } as never })).filter((item) => item.kind === 'webhook_delivery');
+    // The receiver notes a delivery as it arrives; its record says delivered once the 200 is back at the worker.
+    await waitFor(async () => ((await deliveryRecords()).every((d) => d.status === 'delivered') ? true : undefined), 30_000, 'every delivery recorded as delivered');
+    const deliveries = await deliveryRecords();
     db.destroy();
     expect(deliveries).toHaveLength(10);
     expect(deliveries.every((d) => d.status === 'delivered')).toBe(true);

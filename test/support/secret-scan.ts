@@ -60,7 +60,11 @@ export const secretsShownIn = (answer: unknown): string[] => {
     } else if (Array.isArray(value)) {
       for (const element of value) walk(element, field);
     } else if (value && typeof value === 'object') {
-      for (const [name, inner] of Object.entries(value)) walk(inner, name);
+      for (const [name, inner] of Object.entries(value)) {
+        // A validation error's `errors` are messages keyed by the field they are about ("token": ["Unknown field."]), never values.
+        if (name === 'errors') continue;
+        walk(inner, name);
+      }
     }
   };
   walk(answer, null);

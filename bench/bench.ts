@@ -278,7 +278,7 @@ const run = async (dynamo: RunningDynamo) => {
   const postRow = results.find(([api]) => api.name === 'POST /v1/requests');
   for (const [api, raw] of [results[0], ...(postRow ? [postRow] : [])]) {
     const ratio = api.p50 / raw.p50;
-    console.log(`${api.name} p50 is ${ratio.toFixed(2)}x a raw ${raw.name} p50 (target: within 3x)${ratio > 3 ? '  OVER TARGET' : ''}.`);
+    console.log(`${api.name} p50 is ${ratio.toFixed(2)}x ${raw.name} p50 (target: within 3x)${ratio > 3 ? '  OVER TARGET' : ''}.`);
   }
   // Last, with every engine stopped: the bundles' sizes against the budget, and their import times.
   if (!(await functionsBench())) process.exitCode = 1;

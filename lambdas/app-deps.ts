@@ -8,14 +8,16 @@ import type { DynamoApiKeys } from '#store/api-keys.ts';
 import type { AuditLog } from '#store/audit-log.ts';
 import type { DynamoDirectory } from '#store/directory.ts';
 import type { Documents } from '#store/dynamo.ts';
+import type { ReadBatching } from '#store/coalesced-reads.ts';
 import type { DynamoIdempotency } from '#store/idempotency.ts';
+import type { IdempotentCommits } from '#store/idempotent-commit.ts';
 import type { DynamoRateLimiter } from '#store/rate-limiter.ts';
 import type { DynamoRequests } from '#store/requests.ts';
 import type { DynamoEventFeed } from '#store/event-feed.ts';
 import type { DynamoWebhooks } from '#store/webhooks.ts';
 import type { DynamoIntegrations } from '#store/integrations.ts';
 import type { WebhookUrlOptions } from '#core/webhook-url.ts';
-import type { CertificateSigner } from '#core/use-cases/certificates/certificate-signer.ts';
+import type { SigningKeyCustody } from '#core/signing-keys.ts';
 import type { DynamoCertificateSource } from '#store/certificate-source.ts';
 import type { DynamoShares } from '#store/shares.ts';
 
@@ -24,6 +26,8 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   db: Documents;
+  /** Batches the reads an invocation starts together (the /v1 functions run in its scope; `db` is its client). */
+  readBatching?: ReadBatching;
   tableName: string;
   urls: PublicUrls;
   directory: DynamoDirectory;
@@ -31,6 +35,8 @@ export interface AppDeps {
   audit: AuditLog;
   requests: DynamoRequests;
   idempotency: DynamoIdempotency;
+  /** Stores a creating call's replay in its change's transaction (the /v1 functions run in its scope). */
+  commits?: IdempotentCommits;
   rateLimiter: DynamoRateLimiter;
   notifier: Notifier;
   /** Arms and cancels each request's expiry trigger (EventBridge Scheduler deployed, a timer locally). */
@@ -51,8 +57,8 @@ export interface AppDeps {
   shares: DynamoShares;
   /** The audit chain as custody certificates read it. */
   certificates: DynamoCertificateSource;
-  /** Signs certificates and publishes the keys (KMS deployed, key files locally). */
-  signer: CertificateSigner;
+  /** Keeps the certificate signing keys' private halves (key files locally); absent deployed, where certificate-signing.ts uses KMS. */
+  signingCustody?: SigningKeyCustody;
   /**
    * Which webhook URLs a subscription may name. `allowLoopback` is for local and test use only
    * (a receiver on this machine); the deployed wiring leaves it false.

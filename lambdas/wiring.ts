@@ -6,13 +6,12 @@ import type { CodeKey } from '#core/code-key.ts';
 import { KmsCodeKey } from '#adapters/kms-code-key.ts';
 import type { PublicUrls } from '#core/request-view.ts';
 import { createDocumentClient, type Documents } from '#store/dynamo.ts';
+import { CoalescingDocuments } from '#store/coalesced-reads.ts';
 import { createRepositories } from '#store/repositories.ts';
 import { EventBridgeExpiryScheduler, type ScheduleKind } from '#adapters/eventbridge-scheduler.ts';
 import { KmsSealer } from '#adapters/kms-sealer.ts';
 import { AwsNotifier } from '#adapters/ses-sns-notifier.ts';
-import { KmsSigningCustody } from '#adapters/kms-signing.ts';
 import type { SigningKeyCustody } from '#core/signing-keys.ts';
-import { CertificateSigner } from '#core/use-cases/certificates/certificate-signer.ts';
 import type { AppDeps } from './app-deps.ts';
 import { createLogger } from './logger.ts';
 
@@ -31,7 +30,7 @@ export interface WiringOptions {
   db?: Documents;
   clock?: Clock;
   logger?: Logger;
-  /** Keeps the certificate signing keys' private halves (key files locally, KMS deployed); default: none, signing fails. */
+  /** Keeps the certificate signing keys' private halves (key files locally); default: the stack's KMS keys (certificate-signing.ts). */
   signingCustody?: SigningKeyCustody;
   /** Local and test use only: let webhook subscriptions name a loopback receiver. Default false. */
   allowLoopbackWebhooks?: boolean;
@@ -41,18 +40,18 @@ export interface WiringOptions {
 export const createAppDeps = (options: WiringOptions): AppDeps => {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger();
-  const db = options.db ?? createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+  const db = new CoalescingDocuments(options.db ?? createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT }));
   const repositories = createRepositories(db, options.tableName, clock, (error) =>
     logger.warn('rate limiter throttled; letting the call through', { errorName: (error as Error).name }),
   );
   const scheduler = reportingFailures('expire', options.scheduler ?? NO_SCHEDULER, logger);
   const purgeScheduler = reportingFailures('purge', options.purgeScheduler ?? NO_SCHEDULER, logger);
   const webhookPolicy = { allowLoopback: options.allowLoopbackWebhooks ?? false };
-  const signer = new CertificateSigner(options.signingCustody ?? NO_SIGNING, repositories.signingKeys, clock);
   return {
     clock,
     logger,
     db,
+    readBatching: db,
     tableName: options.tableName,
     urls: options.urls,
     notifier: options.notifier,
@@ -61,22 +60,9 @@ export const createAppDeps = (options: WiringOptions): AppDeps => {
     sealer: options.sealer ?? NO_SEALER,
     codeKey: options.codeKey ?? NO_CODE_KEY,
     webhookPolicy,
-    signer,
+    signingCustody: options.signingCustody,
     ...repositories,
   };
-};
-
-/** For callers that never sign: any use is a wiring mistake, so it fails loudly. */
-const NO_SIGNING: SigningKeyCustody = {
-  initialKey: async () => {
-    throw new Error('no signing key custody is configured');
-  },
-  newKey: async () => {
-    throw new Error('no signing key custody is configured');
-  },
-  sign: async () => {
-    throw new Error('no signing key custody is configured');
-  },
 };
 
 /** For callers that never touch a sealed secret: any use is a wiring mistake, so it fails loudly. */
@@ -139,7 +125,7 @@ const eventBridgeScheduler = (kind: ScheduleKind): ExpiryScheduler => {
   };
 };
 
-const required = (name: string) => {
+export const required = (name: string) => {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set`);
   return value;
@@ -157,7 +143,6 @@ export const wiring = (): AppDeps =>
     purgeScheduler: eventBridgeScheduler('purge'),
     sealer: kmsSealer(),
     codeKey: kmsCodeKey(),
-    signingCustody: kmsSigning(),
   }));
 
 /**
@@ -167,25 +152,6 @@ export const wiring = (): AppDeps =>
 const kmsCodeKey = (): CodeKey => {
   let built: KmsCodeKey | undefined;
   return { mac: (message) => (built ??= new KmsCodeKey(required('CODE_HASH_KEY_ID'))).mac(message) };
-};
-
-/**
- * KMS signing keys, configured from SIGNING_KEY_ARN (the stack's key) and SIGNING_KEY_TAG
- * (`key=value`, the tag every signing key carries), built on first use: only the certificate and
- * key-publishing functions have the variables and the rights.
- */
-export const kmsSigning = (): SigningKeyCustody => {
-  let built: KmsSigningCustody | undefined;
-  const custody = () => {
-    if (built) return built;
-    const [key, value] = required('SIGNING_KEY_TAG').split('=');
-    return (built = new KmsSigningCustody({ initialKeyArn: required('SIGNING_KEY_ARN'), tag: { key, value } }));
-  };
-  return {
-    initialKey: () => custody().initialKey(),
-    newKey: () => custody().newKey(),
-    sign: (keyRef, message) => custody().sign(keyRef, message),
-  };
 };
 
 /**

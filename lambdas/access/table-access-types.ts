@@ -17,7 +17,7 @@ export const STREAM_ACTIONS = ['DescribeStream', 'GetRecords', 'GetShardIterator
 /**
  * The partition-key prefixes of the table's items (DESIGN-KEYS.md): a declaration names the ones
  * a function touches. Rate windows are told apart by what they count, so a function that only
- * counts an integration's posts cannot touch an API key's window.
+ * counts an integration's posts cannot touch an organisation's window.
  */
 export const PARTITIONS = [
   'ORG#',
@@ -28,7 +28,6 @@ export const PARTITIONS = [
   'SHARELINK#',
   'AUDIT#',
   'IDEM#',
-  'RATE#key#',
   'RATE#org#',
   'RATE#integration#',
   'LOGIN#',

@@ -17,6 +17,12 @@ export interface EndpointCall<Prefetched = undefined> {
   event: ApiEvent;
   /** What `prefetch` read, started in parallel with authentication. */
   prefetched: Prefetched;
+  /**
+   * A creating endpoint hands over its answer before its change commits (the use case's
+   * `prepared`): with an Idempotency-Key it is stored in the change's own transaction, so a
+   * change whose answer was lost replays instead of being made again. Without a key, nothing.
+   */
+  prepareReplay(response: ApiResult): void;
 }
 
 export interface Endpoint<Prefetched = undefined> {
@@ -57,7 +63,7 @@ export const apiHandler = <Prefetched = undefined>(deps: AppDeps, endpoint: Endp
     .use(rateLimit())
     .use(authorise(endpoint.scope, deps.audit))
     .use(jsonBody())
-    .use(idempotency(deps.idempotency, endpoint.secretFields ?? []))
+    .use(idempotency(deps.idempotency, endpoint.secretFields ?? [], undefined, deps.commits))
     .handler(async (event, context) => {
       const { apiState, prefetched } = context as StatefulContext;
       return endpoint.handle({
@@ -65,9 +71,18 @@ export const apiHandler = <Prefetched = undefined>(deps: AppDeps, endpoint: Endp
         body: apiState!.body,
         event,
         prefetched: (await prefetched) as Prefetched,
+        prepareReplay: (response) => apiState!.prepareReplay?.(response),
       });
     });
-  return chain;
+  // The reads each invocation starts together (key, organisation, prefetch) go as one batch, and
+  // its prepared replay waits for its change's transaction.
+  const reads = deps.readBatching;
+  const commits = deps.commits;
+  return ((event: ApiEvent, context: Context) => {
+    const run = () => chain(event, context);
+    const withCommits = commits ? () => commits.scope(run) : run;
+    return reads ? reads.scope(withCommits) : withCommits();
+  }) as ApiLambda;
 };
 
 export { lazyHandler } from './lazy-handler.ts';

@@ -15,6 +15,8 @@ export type ApiState = {
   body?: unknown;
   /** Set once this call has claimed its Idempotency-Key. */
   idempotencyKey?: string;
+  /** Hands the answer to the idempotency layer before the change commits, to be stored with it. */
+  prepareReplay?: (response: ApiResult) => void;
   [other: string]: unknown;
 };
 

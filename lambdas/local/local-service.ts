@@ -27,6 +27,7 @@ import { TimerQueue } from './timer-queue.ts';
 import { KeyFileSealer } from './key-file-sealer.ts';
 import { KeyFileCodeKey } from './key-file-code-key.ts';
 import { KeyFileSigningCustody } from './key-file-signing.ts';
+import { signerOf } from '../certificate-signing.ts';
 import { FunctionContext, type LocalTableAccessOptions } from './function-context.ts';
 import type { TableAccessGuard } from '../access/table-access-guard.ts';
 
@@ -175,7 +176,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     clock,
   });
   // The first signing key is made at first start, so the JWKS is published before any certificate.
-  if (options.dataDir) await deps.signer.currentKey();
+  if (options.dataDir) await signerOf(deps).currentKey();
   const functions = FunctionContext.create(db, deps.logger, options.tableAccess);
   workers = {
     expire: functions.worker('expire', createExpireWorker(deps)),

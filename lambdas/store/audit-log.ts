@@ -1,13 +1,14 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import canonicalize from 'canonicalize';
-import { WriteConflict } from '#core/errors.ts';
+import { conflict, WriteConflict } from '#core/errors.ts';
 import type { Clock } from '#core/clock.ts';
 import { sha256Hex } from '#core/hashing.ts';
 import type { AuditEntry, AuditEntryInput, AuditTrail } from '#core/ports.ts';
 import { cancellationCodes, type Documents } from './dynamo.ts';
 import { keys } from './keys.ts';
 import { isTransientCancellation } from './transient-failure.ts';
+import type { IdempotentCommits } from './idempotent-commit.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 /**
@@ -42,6 +43,8 @@ export class AuditLog implements AuditTrail {
     private readonly tableName: string,
     private readonly clock: Clock,
     private readonly options: { serialiseInProcess: boolean } = { serialiseInProcess: true },
+    /** The calling invocation's prepared replay, stored in the same transaction as its change. */
+    private readonly commits?: Pick<IdempotentCommits, 'write' | 'written'>,
   ) {}
 
   record(entry: AuditEntryInput): Promise<AuditEntry> {
@@ -94,8 +97,10 @@ export class AuditLog implements AuditTrail {
       }
       const own = this.headAndEntryWrites(entries, head.n);
       const writes = typeof writesFor === 'function' ? writesFor(entries) : writesFor;
+      const replay = this.commits?.write() ?? null;
       try {
-        await this.db.send(new TransactWriteCommand({ TransactItems: [...own, ...writes] }));
+        await this.db.send(new TransactWriteCommand({ TransactItems: [...own, ...writes, ...(replay ? [replay] : [])] }));
+        if (replay) this.commits?.written();
         return entries;
       } catch (error) {
         const codes = cancellationCodes(error);
@@ -107,6 +112,8 @@ export class AuditLog implements AuditTrail {
           await backoff(attempt);
           continue;
         }
+        // The replay's record comes last: failing, its claim lapsed and another call holds the key now.
+        if (replay && codes[codes.length - 1] === 'ConditionalCheckFailed') throw claimLost(error);
         // The head and the entry puts come first: one of them failing means another writer took the number.
         const lostSequence = codes.slice(0, 1 + entries.length).some((code) => code !== 'None');
         const otherFailed = codes.slice(own.length).some((code) => code === 'ConditionalCheckFailed');
@@ -188,3 +195,7 @@ export class AuditLog implements AuditTrail {
 /** Full-jitter exponential backoff, capped, so racing writers spread out. */
 const backoff = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** Math.min(attempt, 7))));
+
+/** 409, as for a concurrent duplicate: the call took so long that its key went to a retry, which now decides. */
+const claimLost = (cause: unknown) =>
+  Object.assign(conflict('A request with this Idempotency-Key is being processed by a later attempt.'), { cause });

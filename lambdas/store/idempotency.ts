@@ -4,6 +4,8 @@ import { sha256Hex } from '#core/hashing.ts';
 import { isConditionFailure, type Documents } from './dynamo.ts';
 import { keys } from './keys.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
+import type { Claim } from './idempotent-commit.ts';
+import { newId } from '#core/ids.ts';
 
 /** The response kept for replays: secret fields already nulled by the caller. */
 export interface StoredResponse {
@@ -13,7 +15,8 @@ export interface StoredResponse {
 }
 
 export type IdempotencyStart =
-  | { outcome: 'started' }
+  /** `claim`: the record and the token that say the claim is this call's (idempotent-commit.ts). */
+  | { outcome: 'started'; claim: Claim }
   | { outcome: 'replay'; response: StoredResponse }
   /** `lockedForMs`: how long the claim holds at most, unless the call holding it answers first. */
   | { outcome: 'in_progress'; lockedForMs: number }
@@ -39,6 +42,7 @@ export class DynamoIdempotency {
     const key = keys.idempotency(apiKeyId, sha256Hex(idempotencyKey));
     const nowMs = this.clock.now().getTime();
     const nowSeconds = Math.floor(nowMs / 1000);
+    const token = newId(); // not a secret: it only tells this call's claim from a later one
     try {
       await this.db.send(
         new PutCommand({
@@ -48,6 +52,7 @@ export class DynamoIdempotency {
             kind: 'idempotency',
             status: 'in_progress',
             fingerprint,
+            claim: token,
             lockedUntil: nowMs + IN_PROGRESS_LOCK_MS,
             [TTL_ATTRIBUTE]: nowSeconds + RESPONSE_RETENTION_SECONDS,
           },
@@ -57,7 +62,7 @@ export class DynamoIdempotency {
           ExpressionAttributeValues: { ':nowSeconds': nowSeconds, ':nowMs': nowMs, ':inProgress': 'in_progress' },
         }),
       );
-      return { outcome: 'started' };
+      return { outcome: 'started', claim: { key, token } };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
@@ -80,10 +85,24 @@ export class DynamoIdempotency {
     );
   }
 
-  /** Releases the claim after a failure that must not be replayed (a 5xx). */
+  /**
+   * Releases the claim after a failure that must not be replayed (a 5xx), unless the change
+   * committed with its replay meanwhile (idempotent-commit.ts): then the replay stands, and a
+   * retry gets the answer this call lost.
+   */
   async release(apiKeyId: string, idempotencyKey: string) {
-    await this.db.send(
-      new DeleteCommand({ TableName: this.tableName, Key: keys.idempotency(apiKeyId, sha256Hex(idempotencyKey)) }),
-    );
+    try {
+      await this.db.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: keys.idempotency(apiKeyId, sha256Hex(idempotencyKey)),
+          ConditionExpression: '#status = :inProgress',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':inProgress': 'in_progress' },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
   }
 }

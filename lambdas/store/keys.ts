@@ -86,7 +86,7 @@ export const keys = {
     pk: `IDEM#${apiKeyId}#${idempotencyKeyHash}`,
     sk: 'IDEM',
   }),
-  rateWindow: (scope: 'key' | 'org' | 'integration', id: string, windowStart: number): ItemKey => ({
+  rateWindow: (scope: 'org' | 'integration', id: string, windowStart: number): ItemKey => ({
     pk: `RATE#${scope}#${id}#${windowStart}`,
     sk: 'RATE',
   }),

@@ -4,6 +4,7 @@ import { AuditLog } from './audit-log.ts';
 import { DynamoDirectory } from './directory.ts';
 import type { Documents } from './dynamo.ts';
 import { DynamoIdempotency } from './idempotency.ts';
+import { IdempotentCommits } from './idempotent-commit.ts';
 import { DynamoRateLimiter } from './rate-limiter.ts';
 import { DynamoRequests } from './requests.ts';
 import { DynamoEventFeed } from './event-feed.ts';
@@ -11,7 +12,6 @@ import { DynamoWebhooks } from './webhooks.ts';
 import { DynamoIntegrations } from './integrations.ts';
 import { DynamoShares } from './shares.ts';
 import { DynamoCertificateSource } from './certificate-source.ts';
-import { DynamoSigningKeys } from './signing-keys.ts';
 
 /** All repositories over one table. */
 export const createRepositories = (
@@ -20,9 +20,11 @@ export const createRepositories = (
   clock: Clock,
   onLimiterThrottled: (error: unknown) => void = () => undefined,
 ) => {
-  const audit = new AuditLog(db, tableName, clock);
+  const commits = new IdempotentCommits(tableName);
+  const audit = new AuditLog(db, tableName, clock, undefined, commits);
   return {
     audit,
+    commits,
     directory: new DynamoDirectory(db, tableName),
     apiKeys: new DynamoApiKeys(db, tableName),
     requests: new DynamoRequests(db, tableName, audit),
@@ -33,6 +35,5 @@ export const createRepositories = (
     integrations: new DynamoIntegrations(db, tableName, audit),
     shares: new DynamoShares(db, tableName, audit),
     certificates: new DynamoCertificateSource(db, tableName),
-    signingKeys: new DynamoSigningKeys(db, tableName),
   };
 };

@@ -72,6 +72,7 @@ interface Entry {
   hash: string;
   prevHash: string;
   type: string;
+  requestId?: string | null;
 }
 
 /** The organisation's chain, checked whole: numbers 1..n with no gap, each entry naming the one before, the head on the last. */
@@ -347,12 +348,12 @@ describe('an Idempotency-Key across a 503', () => {
   });
 
   /**
-   * Known gap: when every attempt's answer is lost after the transaction was applied, the 503
-   * releases the key and the retry runs the create again, so a second request is made. Closing it
-   * needs the change's own transaction to mark the key's record as committed, and a retry that
-   * finds the mark to replay instead of running. Until then this test is expected to fail.
+   * The change and its replay commit in one transaction (store/idempotent-commit.ts): when every
+   * attempt's answer is lost after the table applied it, the caller gets a 503, the key is not
+   * released, and the retry replays the creation (secrets null, as every replay) instead of
+   * making a second request.
    */
-  it.fails('does not create a second request when the first committed but every answer was lost', async () => {
+  it('does not create a second request when the first committed but every answer was lost; the retry replays it', async () => {
     const key = `fault-${Date.now()}-c`;
     const chainBefore = await chain();
     proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
@@ -366,5 +367,28 @@ describe('an Idempotency-Key across a 503', () => {
     expect(created, 'one request created').toHaveLength(1);
     expect(retried.status, retried.text).toBe(201);
     expect(retried.headers.get('idempotency-replayed')).toBe('true');
+    expect(retried.body.request.id).toBe(created[0]!.requestId);
+    expect(retried.headers.get('location')).toBe(retried.body.request.links.self);
+    expect(retried.body).toMatchObject({ link: null, link_without_fragment: null, challenge_code: null });
+  });
+
+  it('does not create a second webhook when the first committed but every answer was lost; the retry replays it with the secret null', async () => {
+    const key = `fault-${Date.now()}-d`;
+    const webhook = () =>
+      service.call('POST', '/webhooks', { key: org.key, body: { url: 'https://receiver.example/hook', events: ['request.created'] }, headers: { 'Idempotency-Key': key } });
+    const webhooks = async () => (await service.call('GET', '/webhooks', { key: org.key })).body.data as Array<{ id: string }>;
+    const before = await webhooks();
+    const chainBefore = await chain();
+    proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
+    expectUnavailable(await webhook());
+    proxy.clear();
+
+    const retried = await webhook();
+    expect(retried.status, retried.text).toBe(201);
+    expect(retried.headers.get('idempotency-replayed')).toBe('true');
+    expect(retried.body.secret).toBeNull();
+    const after = await webhooks();
+    expect(after.map((w) => w.id).sort()).toEqual([...before.map((w) => w.id), retried.body.id].sort());
+    expect((await chain()).length - chainBefore.length, 'one webhook.created entry').toBe(1);
   });
 });

@@ -4,6 +4,7 @@ import type { Clock } from '../../lambdas/core/clock.ts';
 import { sha256Hex } from '../../lambdas/core/hashing.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import { keys } from '../../lambdas/store/keys.ts';
+import { keyCounter } from '../../lambdas/store/rate-limiter.ts';
 import { startTestService, type ApiAnswer, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 /**
@@ -85,7 +86,7 @@ describe('defaults', () => {
     const org = await service.createOrganisation();
     const [apiKey] = await service.admin.apiKeys.listForOrganisation(org.orgId);
     // 598 calls of this window already counted for the key (as if made a moment ago).
-    await seedWindow('key', apiKey.id, 598);
+    await seedWindow(org.orgId, 598, apiKey.id);
 
     const call599 = await ping(org.key);
     expect(call599.status).toBe(200);
@@ -104,7 +105,7 @@ describe('defaults', () => {
     const org = await service.createOrganisation();
     const second = await service.createKey(org.orgId);
     // 1,195 calls of this window already counted for the organisation.
-    await seedWindow('org', org.orgId, 1195);
+    await seedWindow(org.orgId, 1195);
 
     const first = await ping(org.key);
     expect(first.status).toBe(200);
@@ -122,14 +123,18 @@ describe('defaults', () => {
   });
 });
 
-/** Counts `calls` into the current window of a key or an organisation, as earlier calls would have. */
-const seedWindow = async (scope: 'key' | 'org', id: string, calls: number) => {
+/**
+ * Counts `calls` into the organisation's current window, as earlier calls would have: the
+ * organisation's count, and the key's too when one is named.
+ */
+const seedWindow = async (orgId: string, calls: number, apiKeyId?: string) => {
   const windowStart = Math.floor(clock.now().getTime() / 60_000) * 60;
   await service.deps.db.send(
     new UpdateCommand({
       TableName: service.deps.tableName,
-      Key: keys.rateWindow(scope, id, windowStart),
-      UpdateExpression: 'ADD n :calls',
+      Key: keys.rateWindow('org', orgId, windowStart),
+      UpdateExpression: apiKeyId ? 'ADD n :calls, #key :calls' : 'ADD n :calls',
+      ...(apiKeyId ? { ExpressionAttributeNames: { '#key': keyCounter(apiKeyId) } } : {}),
       ExpressionAttributeValues: { ':calls': calls },
     }),
   );

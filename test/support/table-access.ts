@@ -20,7 +20,7 @@ export const testTableAccess = (): LocalTableAccessOptions => {
   };
 };
 
-/** The key up to its first id: `ORG#`, `RATE#key#`, `SIGNING_KEYS`. */
+/** The key up to its first id: `ORG#`, `RATE#org#`, `SIGNING_KEYS`. */
 const prefixOf = (key: string | null) => {
   if (key === null) return null;
   const rate = /^RATE#[a-z]+#/.exec(key);

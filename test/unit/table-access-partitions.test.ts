@@ -15,7 +15,7 @@ describe('the partition prefixes', () => {
     for (const [name, builder] of Object.entries(keys)) {
       if (typeof builder !== 'function') continue;
       if (name === 'rateWindow') {
-        for (const scope of ['key', 'org', 'integration'] as const) built.push(keys.rateWindow(scope, '01J0000000000000000000000X', 1_700_000_000).pk);
+        for (const scope of ['org', 'integration'] as const) built.push(keys.rateWindow(scope, '01J0000000000000000000000X', 1_700_000_000).pk);
         continue;
       }
       const value: unknown = (builder as (...args: unknown[]) => unknown)('01J0000000000000000000000X', '01J0000000000000000000000Y', 'slug', 'ticket');
@@ -47,6 +47,6 @@ describe('the partition prefixes', () => {
     expect(matchesPrefix('SIGNING_KEYS', ['SIGNING_KEYS'])).toBe(true);
     expect(matchesPrefix('SIGNING_KEYS_OTHER', ['SIGNING_KEYS'])).toBe(false);
     expect(matchesPrefix('SHARELINK#abc', ['SHARE#', 'LINK#'])).toBe(false);
-    expect(matchesPrefix('RATE#org#01J', ['RATE#key#'])).toBe(false);
+    expect(matchesPrefix('RATE#org#01J', ['RATE#integration#'])).toBe(false);
   });
 });

@@ -131,7 +131,7 @@ describe('the idempotency middleware after a failure', () => {
     }) as any;
 
   const store = () => ({
-    start: vi.fn(async () => ({ outcome: 'started' as const })),
+    start: vi.fn(async () => ({ outcome: 'started' as const, claim: { key: { pk: 'IDEM#api-key-1#h', sk: 'IDEM' }, token: 'claim-1' } })),
     finish: vi.fn(async () => undefined),
     release: vi.fn(async () => undefined),
   });

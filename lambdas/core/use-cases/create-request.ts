@@ -47,11 +47,15 @@ export interface RequestCreator {
 export interface CreateOptions {
   /** The trigger's duplicate guard, stored in the request's own transaction (RequestRepository.create). */
   triggerGuard?: TriggerGuard;
+  /** Given the result just before the request is stored: the caller's answer can go in the same transaction. */
+  prepared?: (result: CreationResult) => void;
 }
 
+export type CreationResult = Awaited<ReturnType<typeof createRequestFor>>;
+
 /** POST /requests: validates, applies the preset, resolves recipients, commits, stores, delivers. */
-export const createRequest = (deps: CreateRequestDeps, caller: Caller, rawBody: unknown) =>
-  createRequestFor(deps, { org: caller.org, clientScope: caller.apiKey.clientId, actor: apiActor(caller) }, rawBody);
+export const createRequest = (deps: CreateRequestDeps, caller: Caller, rawBody: unknown, options: Pick<CreateOptions, 'prepared'> = {}) =>
+  createRequestFor(deps, { org: caller.org, clientScope: caller.apiKey.clientId, actor: apiActor(caller) }, rawBody, options);
 
 /** The one way a request is created, whoever asks; the body is POST /requests' body. */
 export const createRequestFor = async (deps: CreateRequestDeps, creator: RequestCreator, rawBody: unknown, options: CreateOptions = {}) => {
@@ -70,10 +74,13 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
     throw forbidden('This key is scoped to another client.');
   }
   const clientId = scopedClient ?? body.client_id ?? creator.org.defaultClientId;
-  const [client, template, integrationKnown] = await Promise.all([
+  const emails = merged.recipients ?? [];
+  // The recipients are resolved beside the other reads: none of them depends on another.
+  const [client, template, integrationKnown, resolved] = await Promise.all([
     deps.directory.getClient(orgId, clientId),
     merged.template_id ? deps.directory.getTemplate(orgId, merged.template_id) : null,
     body.ticket_integration_id ? deps.directory.integrationExists(orgId, body.ticket_integration_id) : true,
+    resolveRecipients(deps.directory, { orgId, emails, teamIds: body.teams ?? [], requesterEmail: body.requester ?? null }),
   ]);
   if (!client) addError('client_id', 'No such client.');
   if (merged.template_id && !template) addError('template_id', 'No such template.');
@@ -83,7 +90,6 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
   if (!justification) addError('justification', 'Required.');
   else if (justification.length < 10 || justification.length > 1000) addError('justification', 'Must be 10 to 1000 characters.');
 
-  const emails = merged.recipients ?? [];
   if (emails.length === 0 && !(body.teams?.length) ) addError('recipients', 'Required: 1 to 64 recipient emails.');
 
   const ttlMinutes = merged.ttl_minutes ?? policy.defaultTtlMinutes;
@@ -108,12 +114,6 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
     addError('delivery.method', 'ticket_reply needs a reply-capable ticketing integration, and none is connected.');
   }
 
-  const resolved = await resolveRecipients(deps.directory, {
-    orgId,
-    emails,
-    teamIds: body.teams ?? [],
-    requesterEmail: body.requester ?? null,
-  });
   for (const [field, messages] of Object.entries(resolved.errors)) for (const m of messages) addError(field, m);
   if (Object.keys(errors).length > 0) throw validationFailed(errors);
 
@@ -160,6 +160,20 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
   };
   const view = toRequestView(request, deps.urls);
   const actor = creator.actor;
+  const linkWithoutFragment = `${deps.urls.appUrl}/r/${linkToken}`;
+  const link = `${linkWithoutFragment}#${commit}`;
+  const delivery = method === 'none' ? null : { id: newId(), method };
+  const result = {
+    request: view,
+    link,
+    link_without_fragment: linkWithoutFragment,
+    commit,
+    challenge_code: challengeCode,
+    delivery,
+    excluded_recipients: resolved.excluded,
+    commitment: { computed_by: 'server' as const, note: COMMITMENT_NOTE },
+  };
+  options.prepared?.(result);
   await deps.requests.create(request, sha256Hex(linkToken), {
     orgId,
     type: 'request.created',
@@ -181,21 +195,8 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
   // Arms the expiry at link_expires_at; a failure is reported, never fails the request (the sweep covers it).
   await syncExpirySchedule(deps, request);
 
-  const linkWithoutFragment = `${deps.urls.appUrl}/r/${linkToken}`;
-  const link = `${linkWithoutFragment}#${commit}`;
-  const delivery = method === 'none' ? null : { id: newId(), method };
   if (delivery) await deliverLink(deps, request, link, delivery);
-
-  return {
-    request: view,
-    link,
-    link_without_fragment: linkWithoutFragment,
-    commit,
-    challenge_code: challengeCode,
-    delivery,
-    excluded_recipients: resolved.excluded,
-    commitment: { computed_by: 'server' as const, note: COMMITMENT_NOTE },
-  };
+  return result;
 };
 
 /** Preset defaults first; any field the body sets wins. */

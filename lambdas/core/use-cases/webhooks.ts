@@ -8,7 +8,7 @@ import { fieldErrorsOf } from '../validation.ts';
 import { checkWebhookUrl, type WebhookUrlOptions } from '../webhook-url.ts';
 import { newWebhookSecret } from '../webhook-signature.ts';
 import type { SecretSealer } from '../sealing.ts';
-import { sealedWebhookSecret, toWebhookView, type WebhookRepository, type WebhookSubscription } from '../webhooks.ts';
+import { sealedWebhookSecret, toWebhookView, type WebhookRepository, type WebhookView, type WebhookSubscription } from '../webhooks.ts';
 
 export interface WebhookDeps {
   webhooks: WebhookRepository;
@@ -34,7 +34,8 @@ const visibleTo = (caller: Caller, subscription: WebhookSubscription) =>
  * key's subscription gets only that client's events. Answers the Webhook with its signing secret,
  * shown this once.
  */
-export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: unknown) => {
+/** `prepared` is given the result just before the subscription is stored (the caller's answer can go in the same transaction). */
+export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: unknown, prepared?: (result: WebhookView & { secret: string }) => void) => {
   const parsed = createWebhookBody.safeParse(input ?? {});
   const errors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
@@ -70,8 +71,10 @@ export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: un
     createdAt: deps.clock.now().toISOString(),
     secrets: [await sealedWebhookSecret(deps.sealer, caller.org.id, id, secret)],
   };
+  const result = { ...toWebhookView(subscription), secret };
+  prepared?.(result);
   await deps.webhooks.create(subscription, apiActor(caller));
-  return { ...toWebhookView(subscription), secret };
+  return result;
 };
 
 /** GET /webhooks: the subscriptions this key may see. */

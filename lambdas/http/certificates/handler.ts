@@ -12,6 +12,7 @@ import {
 import { parseOrThrow } from '#core/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
+import { signerOf } from '../../certificate-signing.ts';
 import { apiHandler } from '../api-handler.ts';
 import { sessionHandler } from '../app/session-handler.ts';
 import type { ApiEvent, ApiLambda, ApiResult } from '../types.ts';
@@ -57,7 +58,8 @@ const answer = async (issued: IssuedCertificate, format: 'json' | 'pdf'): Promis
 
 const formatOf = (event: ApiEvent) => parseOrThrow(certificateQuery, event.queryStringParameters ?? {}).format;
 
-export const createHandler = (deps: AppDeps): ApiLambda => {
+export const createHandler = (appDeps: AppDeps): ApiLambda => {
+  const deps = { ...appDeps, signer: signerOf(appDeps) };
   const api = apiHandler(deps, {
     scope: 'events:read',
     handle: async ({ caller, event }) => {

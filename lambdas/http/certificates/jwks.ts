@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
+import { signerOf } from '../../certificate-signing.ts';
 import { errorResponse } from '../responses.ts';
 import type { ApiEvent, ApiResult } from '../types.ts';
 
@@ -9,9 +10,9 @@ import type { ApiEvent, ApiResult } from '../types.ts';
  * first, retired ones marked `retired_at` and kept, so a certificate verifies for years. Public and
  * cacheable for a few minutes: a rotation shows within that time.
  */
-export const createHandler = (deps: Pick<AppDeps, 'signer' | 'logger'>) => async (_event: ApiEvent, _context?: Context): Promise<ApiResult> => {
+export const createHandler = (deps: Pick<AppDeps, 'signingCustody' | 'db' | 'tableName' | 'clock' | 'logger'>) => async (_event: ApiEvent, _context?: Context): Promise<ApiResult> => {
   try {
-    const jwks = await deps.signer.jwks();
+    const jwks = await signerOf(deps).jwks();
     return {
       statusCode: 200,
       headers: { 'Content-Type': 'application/jwk-set+json', 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' },

@@ -1,4 +1,4 @@
-import { createRequest } from '#core/use-cases/create-request.ts';
+import { createRequest, type CreationResult } from '#core/use-cases/create-request.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
@@ -10,7 +10,8 @@ export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
     scope: ROUTES.createRequest.scope,
     secretFields: ['link', 'link_without_fragment', 'challenge_code'],
-    handle: async ({ caller, body }) => {
+    handle: async ({ caller, body, prepareReplay }) => {
+      const answer = (result: CreationResult) => json(201, result, { Location: result.request.links.self, 'Cache-Control': 'no-store' });
       const result = await createRequest(
         {
           ...deps,
@@ -19,8 +20,9 @@ export const createHandler = (deps: AppDeps) =>
         },
         caller,
         body,
+        { prepared: (prepared) => prepareReplay(answer(prepared)) },
       );
-      return json(201, result, { Location: result.request.links.self, 'Cache-Control': 'no-store' });
+      return answer(result);
     },
   });
 

@@ -10,9 +10,9 @@ export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
     scope: ROUTES.createWebhook.scope,
     secretFields: ['secret'],
-    handle: async ({ caller, body }) => {
-      const result = await createWebhook(deps, caller, body);
-      return json(201, result, { Location: `${deps.urls.baseUrl}/webhooks/${result.id}`, 'Cache-Control': 'no-store' });
+    handle: async ({ caller, body, prepareReplay }) => {
+      const answer = (result: { id: string }) => json(201, result, { Location: `${deps.urls.baseUrl}/webhooks/${result.id}`, 'Cache-Control': 'no-store' });
+      return answer(await createWebhook(deps, caller, body, (prepared) => prepareReplay(answer(prepared))));
     },
   });
 

@@ -2,6 +2,7 @@ import canonicalize from 'canonicalize';
 import { ApiError, conflict, fieldError, idempotencyKeyReused } from '#core/errors.ts';
 import { sha256Hex } from '#core/hashing.ts';
 import type { DynamoIdempotency, StoredResponse } from '#store/idempotency.ts';
+import type { IdempotentCommits } from '#store/idempotent-commit.ts';
 import { errorResponse, withHeaders } from '../responses.ts';
 import type { ApiMiddleware, ApiResult, ApiState } from '../types.ts';
 
@@ -13,13 +14,16 @@ const REPLAYED_HEADERS = ['Content-Type', 'Location'];
  * SPEC.md's idempotency rules 1 to 3 for every POST: the same key and body replays the first
  * answer (same status and Location, `Idempotency-Replayed: true`, secret fields null); another
  * body answers 422 `idempotency_key_reused`; a concurrent duplicate answers 409 `conflict`.
- * A 5xx is not kept, so a retry runs again.
+ * A 5xx is not kept, so a retry runs again, unless the change committed with its prepared answer
+ * (an endpoint's `prepareReplay`, store/idempotent-commit.ts): then the retry replays that.
  */
 export const idempotency = (
   store: Pick<DynamoIdempotency, 'start' | 'finish' | 'release'>,
   secretFields: readonly string[],
   /** Whose keys these are: the API key by default; a member endpoint names the member. */
   ownerOf: (state: ApiState) => string = (state) => state.caller!.apiKey.id,
+  /** Where an endpoint's prepared answer waits to be stored with its change (none: after it, as a 5xx releases). */
+  commits?: Pick<IdempotentCommits, 'claimed' | 'prepare'>,
 ): ApiMiddleware => {
   const keep = async (state: ApiState, response: ApiResult) => {
     const apiKeyId = ownerOf(state);
@@ -55,6 +59,8 @@ export const idempotency = (
         );
       }
       request.internal.idempotencyKey = key;
+      commits?.claimed(started.claim);
+      request.internal.prepareReplay = (response: ApiResult) => commits?.prepare(forReplay(response, secretFields));
     },
     after: async (request) => {
       if (request.internal.idempotencyKey) await keep(request.internal, request.response!);

@@ -7,7 +7,9 @@ export const rateLimit = (): ApiMiddleware => ({
   before: async (request) => {
     const { caller, rateCounts } = request.internal;
     if (!caller || !rateCounts) return;
-    const decision = decide(await rateCounts, caller.org.rateLimits);
+    const counts = await rateCounts;
+    const decision = decide(counts, caller.org.rateLimits);
+    counts.decided?.(decision.remaining);
     request.internal.rateHeaders = {
       'X-RateLimit-Limit': String(decision.limit),
       'X-RateLimit-Remaining': String(decision.remaining),

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../lambdas/core/clock.ts';
 import { sha256Hex } from '../../lambdas/core/hashing.ts';
@@ -329,5 +329,48 @@ describe('exhaustion with lowered limits (5 per key, 8 per organisation)', () =>
     expect(created.status).toBe(201);
     expect(created.headers.get('Idempotency-Replayed')).toBeNull();
     expect(created.body.link).toMatch(/^http/);
+  });
+});
+
+describe('counts reserved ahead (store/rate-leases.ts)', () => {
+  /** The organisation's current window as stored: its count, and the key's. */
+  const storedWindow = async (orgId: string, apiKeyId: string) => {
+    const windowStart = Math.floor(clock.now().getTime() / 60_000) * 60;
+    const { Item } = await service.deps.db.send(new GetCommand({ TableName: service.deps.tableName, Key: keys.rateWindow('org', orgId, windowStart), ConsistentRead: true }));
+    return { org: Number(Item?.n ?? 0), key: Number(Item?.[keyCounter(apiKeyId)] ?? 0) };
+  };
+
+  it('far from the limit, one write reserves counts for the next calls, and each answer still counts down by one', async () => {
+    const org = await service.createOrganisation();
+    const [apiKey] = await service.admin.apiKeys.listForOrganisation(org.orgId);
+    const written: number[] = [];
+    for (let call = 1; call <= 40; call++) {
+      const answer = await ping(org.key);
+      expect(answer.status).toBe(200);
+      expect(rateHeaders(answer).remaining, `call ${call}`).toBe(600 - call);
+      written.push((await storedWindow(org.orgId, apiKey.id)).key);
+    }
+    // The first call of the window counts one; from then on a reservation covers up to ten calls.
+    expect(written[0]).toBe(1);
+    const writes = new Set(written).size;
+    expect(writes).toBeLessThanOrEqual(6);
+    const stored = await storedWindow(org.orgId, apiKey.id);
+    expect(stored.key).toBeGreaterThanOrEqual(40);
+    expect(stored.key).toBeLessThan(50);
+    expect(stored.org).toBe(stored.key);
+  });
+
+  it('near the limit, counts every call as it happens: no call past the limit, and no reservation past it either', async () => {
+    const org = await service.createOrganisation();
+    const [apiKey] = await service.admin.apiKeys.listForOrganisation(org.orgId);
+    await seedWindow(org.orgId, 570, apiKey.id);
+    // The first call learns what is left; with 29 left, every call is its own count in the table.
+    for (let call = 571; call <= 600; call++) {
+      const answer = await ping(org.key);
+      expect(answer.status, `call ${call}`).toBe(200);
+      expect((await storedWindow(org.orgId, apiKey.id)).key, `stored after call ${call}`).toBe(call);
+    }
+    expectRateLimited(await ping(org.key), 30);
+    expect((await storedWindow(org.orgId, apiKey.id)).key).toBe(601);
   });
 });

@@ -372,6 +372,23 @@ describe('an Idempotency-Key across a 503', () => {
     expect(retried.body).toMatchObject({ link: null, link_without_fragment: null, challenge_code: null });
   });
 
+  it('replays a revoke that committed but whose every answer was lost, instead of answering 409', async () => {
+    const created = await service.call('POST', '/requests', { key: org.key, body: createBody() });
+    expect(created.status).toBe(201);
+    const key = `fault-${Date.now()}-r`;
+    const revoke = () => service.call('POST', `/requests/${created.body.request.id}/revoke`, { key: org.key, headers: { 'Idempotency-Key': key } });
+    const chainBefore = await chain();
+    proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
+    expectUnavailable(await revoke());
+    proxy.clear();
+
+    const retried = await revoke();
+    expect(retried.status, retried.text).toBe(200);
+    expect(retried.headers.get('idempotency-replayed')).toBe('true');
+    expect(retried.body).toMatchObject({ id: created.body.request.id, status: 'revoked' });
+    expect((await chain()).slice(chainBefore.length).map((entry) => entry.type)).toEqual(['request.revoked']);
+  });
+
   it('does not create a second webhook when the first committed but every answer was lost; the retry replays it with the secret null', async () => {
     const key = `fault-${Date.now()}-d`;
     const webhook = () =>

@@ -45,12 +45,15 @@ const apiParty = (deps: Deps, caller: Caller): EndingParty => ({
   load: (requestId) => findVisibleRequest(deps.requests, caller, requestId),
 });
 
+/** Given the answer just before the change is written: the caller's replay can go in the same transaction. */
+export type Prepared = (view: ReturnType<typeof toRequestView>) => void;
+
 /**
  * Applies a terminal transition with its audit entry in one transaction. If the request changed
  * between read and write, it is read again and the transition decided afresh (so a racing
  * revoke and complete cannot both win).
  */
-export const endRequest = async (deps: Deps, party: EndingParty, requestId: string, ending: Ending) => {
+export const endRequest = async (deps: Deps, party: EndingParty, requestId: string, ending: Ending, prepared?: Prepared) => {
   for (let race = 1; ; race++) {
     const before = await party.load(requestId);
     const at = deps.clock.now().toISOString();
@@ -63,6 +66,7 @@ export const endRequest = async (deps: Deps, party: EndingParty, requestId: stri
       ending.signalsRotation && party.rotationSignal
         ? [entry('credential.rotation_recommended', { reason: 'credential_handed_over', ...ending.details(after) })]
         : [];
+    prepared?.(view);
     try {
       await deps.requests.update(before, after, entry(ending.eventType, ending.details(after)), ending.purgeMaterial, followUps);
       // The request has ended: its expiry schedule is no longer needed (a failure is tolerated).
@@ -74,13 +78,19 @@ export const endRequest = async (deps: Deps, party: EndingParty, requestId: stri
   }
 };
 
-export const revokeRequest = (deps: Deps, caller: Caller, requestId: string) =>
-  endRequest(deps, apiParty(deps, caller), requestId, {
-    eventType: 'request.revoked',
-    apply: (request, at) => revoke(request, at, 'revoked_via_api'),
-    details: (request) => ({ revoked_reason: request.revokedReason }),
-    purgeMaterial: false,
-  });
+export const revokeRequest = (deps: Deps, caller: Caller, requestId: string, prepared?: Prepared) =>
+  endRequest(
+    deps,
+    apiParty(deps, caller),
+    requestId,
+    {
+      eventType: 'request.revoked',
+      apply: (request, at) => revoke(request, at, 'revoked_via_api'),
+      details: (request) => ({ revoked_reason: request.revokedReason }),
+      purgeMaterial: false,
+    },
+    prepared,
+  );
 
 /** Completion: the request is marked completed and its envelope and attachments purged at once. */
 export const completion = (purgeReason: string): Ending => ({
@@ -91,5 +101,5 @@ export const completion = (purgeReason: string): Ending => ({
   signalsRotation: true,
 });
 
-export const completeRequest = (deps: Deps, caller: Caller, requestId: string) =>
-  endRequest(deps, apiParty(deps, caller), requestId, completion('completed_via_api'));
+export const completeRequest = (deps: Deps, caller: Caller, requestId: string, prepared?: Prepared) =>
+  endRequest(deps, apiParty(deps, caller), requestId, completion('completed_via_api'), prepared);

@@ -10,7 +10,8 @@ import { requestIdOf } from './request-path.ts';
 export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
     scope: ROUTES.completeRequest.scope,
-    handle: async ({ caller, event }) => json(200, await completeRequest(deps, caller, requestIdOf(event))),
+    handle: async ({ caller, event, prepareReplay }) =>
+      json(200, await completeRequest(deps, caller, requestIdOf(event), (view) => prepareReplay(json(200, view)))),
   });
 
 export const handler = lazyHandler(() => createHandler(wiring()));

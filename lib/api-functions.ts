@@ -100,6 +100,7 @@ export interface ExpiryScheduling {
  */
 export const SCHEDULING_ROUTES: readonly string[] = [
   'createRequest',
+  'appCreateRequest',
   'revokeRequest',
   'completeRequest',
   'subjectSubmit',
@@ -125,9 +126,9 @@ export const WEBHOOK_SEALING_ROUTES: readonly string[] = ['createWebhook'];
 
 /**
  * The routes that hash or check a six-digit code: creating a request (its challenge code, also
- * through a ticket trigger), sending the subject an email code, and checking what the subject typed.
+ * in the member app and through a ticket trigger), sending the subject an email code, and checking what the subject typed.
  */
-export const CODE_HASH_ROUTES: readonly string[] = ['createRequest', 'inboundTicketTrigger', 'subjectEmailCode', 'subjectVerify'];
+export const CODE_HASH_ROUTES: readonly string[] = ['createRequest', 'appCreateRequest', 'inboundTicketTrigger', 'subjectEmailCode', 'subjectVerify'];
 
 /** The routes that sign custody certificates (one function: the certificate handler). */
 export const SIGNING_ROUTES: readonly string[] = ['requestCertificate', 'shareCertificate', 'appRequestCertificate', 'appShareCertificate'];

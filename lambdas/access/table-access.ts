@@ -105,6 +105,10 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   appMe: MEMBER,
   appIdentityKey: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
   appRequests: unionOf(MEMBER, { items: {}, indexes: { byOrg: ['ORG#'] } }),
+  // A request made in the member's browser: the members, teams and policy it resolves, created as by the API.
+  appCreateRequest: unionOf(MEMBER, IDEMPOTENT, REQUEST_CREATION),
+  appRecipientKeys: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
+  appRequestOptions: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
   appRequest: unionOf(MEMBER, { items: { GetItem: ['REQ#'], Query: ['REQ#'] } }),
   appReveal: unionOf(MEMBER, REQUEST_CHANGE, { items: { Query: ['REQ#'] } }),
   appComplete: unionOf(MEMBER, REQUEST_CHANGE, PURGES_MATERIAL),

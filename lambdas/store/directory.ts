@@ -25,6 +25,18 @@ export class DynamoDirectory implements Directory {
     return this.queryPrefix<Client>(keys.organisation(orgId).pk, keys.clientPrefix);
   }
 
+  listTeams(orgId: string) {
+    return this.queryPrefix<Team>(keys.organisation(orgId).pk, keys.teamPrefix);
+  }
+
+  listTemplates(orgId: string) {
+    return this.queryPrefix<Template>(keys.organisation(orgId).pk, keys.templatePrefix);
+  }
+
+  listPresets(orgId: string) {
+    return this.queryPrefix<Preset>(keys.organisation(orgId).pk, keys.presetPrefix);
+  }
+
   getMember(orgId: string, memberId: string) {
     return this.getRecord<Member>(keys.member(orgId, memberId));
   }

@@ -14,7 +14,9 @@ export const keys = {
   team: (orgId: string, teamId: string): ItemKey => ({ pk: org(orgId), sk: `TEAM#${teamId}` }),
   teamPrefix: 'TEAM#',
   template: (orgId: string, templateId: string): ItemKey => ({ pk: org(orgId), sk: `TEMPLATE#${templateId}` }),
+  templatePrefix: 'TEMPLATE#',
   preset: (orgId: string, slug: string): ItemKey => ({ pk: org(orgId), sk: `PRESET#${slug}` }),
+  presetPrefix: 'PRESET#',
   integration: (orgId: string, integrationId: string): ItemKey => ({
     pk: org(orgId),
     sk: `INTEGRATION#${integrationId}`,

@@ -120,19 +120,18 @@ const CLOSED_HEADINGS: Record<string, string> = {
   locked: 'This link is locked',
 };
 
-const showClosed = (failure: ApiFailure) => {
-  const reason = failure.reason ?? 'closed';
+const showClosed = (reason: string, message: string) => {
   replaceChildren(
     content(),
     h(
       'section',
       { id: 'link-closed', 'data-reason': reason, 'aria-labelledby': 'closed-heading' },
       h('h2', { id: 'closed-heading' }, CLOSED_HEADINGS[reason] ?? 'This link can no longer be used'),
-      h('p', {}, failure.message),
+      h('p', {}, message),
       h('p', {}, reason === 'submitted' ? 'There is nothing more to do. You can close this page.' : 'Nothing can be sent with this link any more. You can close this page.'),
     ),
   );
-  say(failure.message);
+  say(message);
 };
 
 const showRefusal = (missing: boolean) => {
@@ -159,7 +158,7 @@ const showRefusal = (missing: boolean) => {
 /** Every answer that can end the flow: 404, 410; anything else is shown in the alert region. */
 const handleFailure = (error: unknown) => {
   if (error instanceof ApiFailure && error.status === 404) return showInvalid();
-  if (error instanceof ApiFailure && error.status === 410) return showClosed(error);
+  if (error instanceof ApiFailure && error.status === 410) return showClosed(error.reason ?? 'closed', error.message);
   sayError(messageOf(error));
 };
 
@@ -185,6 +184,9 @@ const verifyIntro = (request: SubjectRequest) => {
   }
 };
 
+/** A typed code without the spaces and dashes people put in when a code is read out to them. */
+const typedCode = (id: string) => (document.getElementById(id) as HTMLInputElement | null)?.value.replace(/[\s-]+/g, '') ?? '';
+
 const attemptsText = (verification: Verification) =>
   typeof verification.attempts_left === 'number'
     ? `${verification.attempts_left} ${verification.attempts_left === 1 ? 'attempt' : 'attempts'} left before this link locks.`
@@ -194,8 +196,10 @@ const verifyStep = (request: SubjectRequest) => {
   const challenge = needsChallenge(request)
     ? field(
         'Code you were given',
-        h('input', { id: 'challenge-code', name: 'challenge_code', type: 'text', inputmode: 'numeric', autocomplete: 'off', pattern: '[0-9]{6}', maxlength: 6, spellcheck: 'false' }),
-        'Six digits, given to you by phone or in person.',
+        // Room for a code read out in groups ("740 524", "740-524"): the separators are dropped
+        // before it is sent, so the field must not cut the last digits off first.
+        h('input', { id: 'challenge-code', name: 'challenge_code', type: 'text', inputmode: 'numeric', autocomplete: 'off', maxlength: 16, spellcheck: 'false' }),
+        'Six digits, given to you by phone or in person. Spaces and dashes are fine.',
       )
     : null;
   const emailButton = needsEmail(request) ? h('button', { id: 'send-email-code', type: 'button', class: 'secondary' }, 'Email me a code') : null;
@@ -237,8 +241,8 @@ const verifyStep = (request: SubjectRequest) => {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const challengeCode = (document.getElementById('challenge-code') as HTMLInputElement | null)?.value.replace(/\s+/g, '') ?? '';
-    const emailCode = (document.getElementById('email-code') as HTMLInputElement | null)?.value.replace(/\s+/g, '') ?? '';
+    const challengeCode = typedCode('challenge-code');
+    const emailCode = typedCode('email-code');
     if (!challengeCode && !emailCode) return sayError('Enter a code first.');
     const body: Record<string, string> = {};
     if (challengeCode) body.challenge_code = challengeCode;
@@ -251,6 +255,10 @@ const verifyStep = (request: SubjectRequest) => {
         const carried = error instanceof ApiFailure ? (error.body.verification as Verification | undefined) : undefined;
         if (!carried) return handleFailure(error);
         verification = carried;
+      }
+      // The attempt that used the last one locked the link: nothing more can be tried here.
+      if (verification.attempts_left === 0 && !verification.passed) {
+        return showClosed('locked', 'Too many wrong codes: this link is now locked. Ask the person who sent it for a new link.');
       }
       const before = request.verification;
       request.verification = verification;

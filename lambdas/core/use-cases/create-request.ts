@@ -32,6 +32,9 @@ const COMMITMENT_NOTE =
   'The recipient commitment was computed by the service because this request was created through the API. ' +
   'It lets the subject\'s browser detect later changes to the recipient set, but does not protect against a ' +
   'compromised server at creation time.';
+const BROWSER_COMMITMENT_NOTE =
+  'The recipient commitment was computed by the technician\'s browser from the public keys it fetched, and the ' +
+  'service made the request only because it matched the recipients it resolved. The subject\'s browser checks it again.';
 
 /** A 6-digit spoken code; only its keyed hash (core/codes.ts) is stored. */
 export const challengeCodeHash = (key: CodeKey, requestId: string, code: string) => codeHash(key, requestId, 'challenge', code);
@@ -49,6 +52,12 @@ export interface CreateOptions {
   triggerGuard?: TriggerGuard;
   /** Given the result just before the request is stored: the caller's answer can go in the same transaction. */
   prepared?: (result: CreationResult) => void;
+  /**
+   * The recipient commitment the creator's browser computed from the public keys it fetched. The
+   * request is made only when it matches the recipient set resolved here (422 on `commit`
+   * otherwise), and the result says the browser computed it.
+   */
+  browserCommit?: string;
 }
 
 export type CreationResult = Awaited<ReturnType<typeof createRequestFor>>;
@@ -115,12 +124,16 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
   }
 
   for (const [field, messages] of Object.entries(resolved.errors)) for (const m of messages) addError(field, m);
+  const commit = recipientCommitment(resolved.recipients);
+  if (options.browserCommit !== undefined && Object.keys(errors).length === 0 && options.browserCommit !== commit) {
+    addError('commit', 'Does not match the recipients and keys the service resolved: fetch the recipients\' keys again and check their fingerprints.');
+  }
   if (Object.keys(errors).length > 0) throw validationFailed(errors);
+  const computedBy = options.browserCommit !== undefined ? ('browser' as const) : ('server' as const);
 
   const now = deps.clock.now();
   const at = now.toISOString();
   const id = newId(now.getTime());
-  const commit = recipientCommitment(resolved.recipients);
   const challengeCode = needsChallengeCode(verificationMode) ? newSixDigitCode() : null;
   const storedChallenge = challengeCode ? await challengeCodeHash(deps.codeKey, id, challengeCode) : null;
   const linkToken = randomToken(32);
@@ -171,7 +184,7 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
     challenge_code: challengeCode,
     delivery,
     excluded_recipients: resolved.excluded,
-    commitment: { computed_by: 'server' as const, note: COMMITMENT_NOTE },
+    commitment: { computed_by: computedBy, note: computedBy === 'browser' ? BROWSER_COMMITMENT_NOTE : COMMITMENT_NOTE },
   };
   options.prepared?.(result);
   await deps.requests.create(request, sha256Hex(linkToken), {
@@ -188,7 +201,7 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
       // What the custody certificate states about sealing; events never carry it (events.ts copies only SPEC.md's members).
       custody: {
         recipients: request.recipients.map((r) => ({ membership_id: r.membershipId, label: r.label, fingerprint: r.fingerprint })),
-        commitment: { value: commit, computed_by: 'server' },
+        commitment: { value: commit, computed_by: computedBy },
       },
     },
   }, options.triggerGuard);

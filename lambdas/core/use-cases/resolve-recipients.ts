@@ -13,6 +13,8 @@ export interface RecipientChoice {
 
 export interface ResolvedRecipients {
   recipients: Recipient[];
+  /** The recipients' members, with the identity keys they were resolved with. */
+  members: Member[];
   requester: Member;
   /** Names of members left out because their key is not verified (a replaced key awaiting approval). */
   excluded: string[];
@@ -77,5 +79,5 @@ export const resolveRecipients = async (directory: Directory, choice: RecipientC
     label: member.name,
     fingerprint: member.identityKey!.fingerprint,
   }));
-  return { recipients, requester: requester as Member, excluded: [...excluded], errors };
+  return { recipients, members: [...chosen.values()], requester: requester as Member, excluded: [...excluded], errors };
 };

@@ -1,0 +1,26 @@
+import { memberCreateRequest } from '#core/use-cases/member-new-request.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { lazyHandler } from '../lazy-handler.ts';
+import { json } from '../responses.ts';
+import { sessionHandler } from './session-handler.ts';
+
+/**
+ * POST /app/api/requests: a request made in the member's browser, with the recipient commitment
+ * that browser computed; the link and code are shown once.
+ */
+export const createHandler = (deps: AppDeps) =>
+  sessionHandler(
+    deps,
+    async ({ caller, body }) => {
+      const result = await memberCreateRequest(
+        { ...deps, onDeliveryFailure: (error, requestId) => deps.logger.error('link delivery failed', { requestId, errorName: (error as Error)?.name }) },
+        caller,
+        body,
+      );
+      return json(201, result, { Location: `${deps.urls.appUrl}/app/api/requests/${result.request.id}` });
+    },
+    { idempotent: { secretFields: ['link', 'link_without_fragment', 'challenge_code'] } },
+  );
+
+export const handler = lazyHandler(() => createHandler(wiring()));

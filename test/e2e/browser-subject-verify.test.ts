@@ -1,0 +1,86 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newIdentityPublicKey } from '../../lambdas/local/demo-identity.ts';
+import { chromiumPresent, launch } from '../support/browser.ts';
+import { startTestService, type TestService } from '../support/test-service.ts';
+
+/**
+ * The subject's code step as a person uses it, with the keyboard: a code read out over the phone
+ * and typed in groups, and the attempt that locks the link.
+ */
+const haveChromium = chromiumPresent();
+
+let service: TestService;
+let browser: Browser;
+let apiKey: string;
+const recipient = 'recipient@verify.example';
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  service = await startTestService();
+  const org = await service.admin.createOrganisation({ name: 'Verify MSP', plan: 'team' });
+  await service.admin.addMember({ orgId: org.id, name: 'Rae Recipient', email: recipient, role: 'owner', identityKey: newIdentityPublicKey() });
+  apiKey = await service.createKey(org.id, { name: 'Verify test key' });
+  browser = await launch();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+const newRequest = async () => {
+  const created = await service.call('POST', '/requests', {
+    key: apiKey,
+    body: { subject_name: 'Sam Subject', justification: 'Mailbox password for the migration', recipients: [recipient], verification_mode: 'challenge' },
+  });
+  expect(created.status).toBe(201);
+  return created.body as { link: string; challenge_code: string; request: { id: string } };
+};
+
+/** Opens the link and types `code` into the code field key by key, then presses Enter. */
+const typeCode = async (page: Page, code: string) => {
+  await page.focus('#challenge-code');
+  await page.fill('#challenge-code', '');
+  await page.keyboard.type(code);
+  await page.keyboard.press('Enter');
+};
+
+describe.skipIf(!haveChromium)("the subject's code step", () => {
+  it('accepts a spoken code typed in groups, with a space or a dash, and keeps every digit', async () => {
+    for (const separator of [' ', '-', '  ']) {
+      const created = await newRequest();
+      const page = await browser.newPage();
+      await page.goto(created.link);
+      await page.waitForSelector('#challenge-code');
+      const code = created.challenge_code;
+      await typeCode(page, `${code.slice(0, 3)}${separator}${code.slice(3)}`);
+      await page.waitForSelector('#credential');
+      await page.close();
+    }
+  });
+
+  it('after the fifth wrong code says the link is locked and offers nothing more to try', async () => {
+    const created = await newRequest();
+    const wrong = created.challenge_code === '000000' ? '111111' : '000000';
+    const page = await browser.newPage();
+    await page.goto(created.link);
+    await page.waitForSelector('#challenge-code');
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      await typeCode(page, wrong);
+      await expect.poll(() => page.locator('#error').textContent()).toContain(`${5 - attempt} ${5 - attempt === 1 ? 'attempt' : 'attempts'} left`);
+    }
+    await typeCode(page, wrong);
+    await page.waitForSelector('#link-closed[data-reason="locked"]');
+    expect(await page.locator('#closed-heading').textContent()).toBe('This link is locked');
+    expect(await page.locator('#verify').count()).toBe(0);
+    expect(await page.locator('#challenge-code').count()).toBe(0);
+    expect(await page.locator('body').textContent()).not.toContain('0 attempts left');
+    // The service agrees: the link is locked, the right code no longer helps.
+    const token = new URL(created.link).pathname.split('/').pop()!;
+    const again = await service.call('POST', '/subject/verify', { headers: { 'X-Link-Token': token }, body: { challenge_code: created.challenge_code } });
+    expect(again.status).toBe(410);
+    expect(again.body.reason).toBe('locked');
+    await page.close();
+  });
+});

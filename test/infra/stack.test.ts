@@ -628,8 +628,9 @@ describe('expiry', () => {
     expect(key.DeletionPolicy).toBe('Retain');
     expect(template.findOutputs('CodeHashKeyArn').CodeHashKeyArn.Value).toEqual(arn(codeHashKeyId()));
     const hashers = rolesOfRoutes(CODE_HASH_ROUTES);
-    // Creating a request, its ticket trigger, sending an email code and checking one: four functions.
-    expect(hashers.size).toBe(4);
+    // Creating a request (by the API and in the member app), its ticket trigger, sending an email
+    // code and checking one: five functions.
+    expect(hashers.size).toBe(5);
     for (const [roleId] of ofType('AWS::IAM::Role')) {
       expect(statementsOnKey(roleId, codeHashKeyId()), roleId).toEqual(
         hashers.has(roleId)

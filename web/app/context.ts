@@ -1,8 +1,10 @@
 /**
- * What a page module of the member application gets from web/app/main.ts: the session's calls
+ * What a page module of the member application gets from web/app/main.ts: the session, its calls
  * (POSTs carry the CSRF token), navigation and re-rendering. Page modules import this type only,
  * never main.ts, so there is no import cycle.
  */
+import type { Me, Member } from './shapes.ts';
+
 export interface RenderOptions {
   focus?: boolean;
   keepMessages?: boolean;
@@ -16,5 +18,18 @@ export interface AppContext {
   /** Renders the current path again. */
   render(options?: RenderOptions): Promise<void>;
   /** The signed-in member, or null on a page that works signed out. */
-  member(): { membership_id: string; name: string | null; email: string | null; role: string } | null;
+  member(): Member | null;
+  /**
+   * The signed-in session, for the pages that need one: the router sends anyone signed out to
+   * the sign-in page before such a page is built.
+   */
+  me(): Me;
+  /** Asks for the session again, e.g. once a registered key has changed it. */
+  refreshMe(): Promise<Me>;
+  /** Keeps the session a sign-in answered, so the POSTs that follow carry its CSRF token. */
+  signedIn(me: Me): void;
+  /** Owners and admins, who see the Members page. */
+  isAdmin(): boolean;
+  /** An object URL for `blob` (a download link), revoked when the next page is rendered. */
+  objectUrl(blob: Blob): string;
 }

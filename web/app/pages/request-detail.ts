@@ -1,0 +1,204 @@
+/// <reference lib="dom" />
+/**
+ * A request's page (/app/requests/<id>): its facts and audit trail, and for a submitted request
+ * the buttons to reveal the credential (recipients only; opened here with this browser's key) and
+ * to complete it, which destroys the stored credential. An ended request offers its custody
+ * certificate.
+ *
+ * Stable hooks for automated tests:
+ *   #request-facts, #audit (list, li[data-type]), #reveal, #complete, #certificate (ended);
+ *   after reveal #revealed: #revealed-credential #toggle-credential #copy-credential
+ *   #revealed-note, #revealed-attachments a[download]
+ */
+import { open, openAttachment, type Envelope, type SealedAttachment } from '../../crypto/envelope.ts';
+import { messageOf } from '../../shared/api.ts';
+import { busy, credentialField, facts, formatTime, h, say, sayError } from '../../shared/dom.ts';
+import { postThenRender } from '../actions.ts';
+import { certificateSection } from '../certificate-download.ts';
+import type { AppContext } from '../context.ts';
+import { loadKey } from '../keystore.ts';
+import { statusBadge } from '../labels.ts';
+import type { AuditEntry, RequestView } from '../shapes.ts';
+
+interface Revealed {
+  credential: string;
+  note: string;
+  files: Array<{ name: string; url: string; size: number }>;
+}
+
+const EVENT_TEXT: Record<string, string> = {
+  'request.created': 'Created',
+  'request.delivered': 'Link delivered',
+  'request.opened': 'Link opened by the subject',
+  'request.verified': 'Subject verified',
+  'request.verification_failed': 'Wrong code entered',
+  'request.locked': 'Link locked',
+  'request.submitted': 'Credential submitted',
+  'request.revealed': 'Credential revealed',
+  'request.completed': 'Completed; credential destroyed',
+  'request.revoked': 'Revoked',
+  'request.expired': 'Expired; material destroyed',
+  'request.reported': 'Reported by the subject',
+};
+
+const VERIFICATION_TEXT: Record<string, string> = {
+  none: 'None',
+  challenge: 'Code given by phone or in person',
+  email_otp: 'Code sent by email',
+  either: 'Either code',
+  both: 'Both codes',
+};
+
+const actorText = (actor: AuditEntry['actor']) => (actor ? (actor.label ? `${actor.label} (${actor.type})` : actor.type) : 'system');
+
+const detailsText = (details: AuditEntry['details']) =>
+  Object.entries(details ?? {})
+    .filter(([, value]) => value !== null && value !== undefined && value !== '')
+    .map(([name, value]) => `${name.replace(/_/g, ' ')}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
+    .join('; ');
+
+/**
+ * What was revealed on this visit of one request's page, with the object URLs of its opened
+ * files; forgotten (and the URLs revoked) as soon as another page is shown. The router calls
+ * forgetRevealed on every render with the id of the request shown, or null; these URLs are not
+ * AppContext.objectUrl's, which would be revoked by the re-render that shows them.
+ */
+const revealed = new Map<string, Revealed>();
+let revealedUrls: string[] = [];
+export const forgetRevealed = (exceptId: string | null) => {
+  if (exceptId !== null && revealed.has(exceptId)) return;
+  revealed.clear();
+  for (const url of revealedUrls) URL.revokeObjectURL(url);
+  revealedUrls = [];
+};
+
+export const requestDetailPage = async (app: AppContext, id: string) => {
+  const { request, audit } = await app.get<{ request: RequestView; audit: AuditEntry[] }>(`/app/api/requests/${id}`);
+  const me = app.me().member;
+  const isRecipient = request.recipients.some((recipient) => recipient.membership_id === me.membership_id);
+
+  const actions = h('div', { class: 'actions' });
+  if (request.status === 'submitted' && isRecipient) {
+    const reveal = h('button', { id: 'reveal', type: 'button' }, revealed.has(id) ? 'Reveal again' : 'Reveal the credential');
+    reveal.addEventListener('click', () => busy(reveal, () => doReveal(app, request)));
+    actions.append(reveal);
+  }
+  if (request.status === 'submitted') {
+    const complete = h('button', { id: 'complete', type: 'button', class: 'danger' }, 'Complete and destroy');
+    complete.addEventListener('click', () =>
+      postThenRender(app, complete, `/app/api/requests/${id}/complete`, 'Completed. The stored credential and its files were destroyed.'),
+    );
+    actions.append(complete);
+    actions.append(h('p', { class: 'hint' }, 'Completing destroys the stored credential for everyone. Do it once you have what you need.'));
+  }
+  if (request.status === 'submitted' && !isRecipient) {
+    actions.prepend(h('p', {}, 'You are not a recipient of this request, so you cannot open its credential.'));
+  }
+  const ended = ['completed', 'revoked', 'expired'].includes(request.status);
+
+  const shown = revealed.get(id);
+  return h(
+    'div',
+    {},
+    h('h1', {}, `Request for ${request.subject.name}`),
+    h('p', {}, statusBadge(request.status)),
+    facts('request-facts', [
+      ['Subject', [request.subject.name, request.subject.email, request.subject.phone].filter(Boolean).join(' · ')],
+      ['Client', request.client?.name],
+      ['Requested by', request.requester.name ?? request.requester.email],
+      ['Recipients', request.recipients.map((r) => r.label).join(', ')],
+      ['Reason given', request.justification],
+      ['Ticket', request.ticket?.ref ? `${request.ticket.ref}${request.ticket.status ? ` (${request.ticket.status})` : ''}` : null],
+      ['Verification', VERIFICATION_TEXT[request.verification_mode] ?? request.verification_mode],
+      ['Created', formatTime(request.created_at)],
+      ['Link expires', request.link_expires_at && ['pending', 'opened'].includes(request.status) ? formatTime(request.link_expires_at) : null],
+      ['Opened', request.opened_at ? formatTime(request.opened_at) : null],
+      ['Submitted', request.submitted_at ? formatTime(request.submitted_at) : null],
+      ['Files', request.attachments_count ? String(request.attachments_count) : null],
+      ['Destroyed at the latest', request.status === 'submitted' ? formatTime(request.record_expires_at) : null],
+      ['Revealed', request.reveal_count ? `${request.reveal_count} ${request.reveal_count === 1 ? 'time' : 'times'}, last ${formatTime(request.last_revealed_at)}` : null],
+      ['Completed', request.completed_at ? formatTime(request.completed_at) : null],
+      ['Revoked', request.revoked_at ? `${formatTime(request.revoked_at)}${request.revoked_reason ? ` (${request.revoked_reason})` : ''}` : null],
+      ['Purge reason', request.purge_reason],
+    ]),
+    actions,
+    shown ? revealedSection(shown) : null,
+    ended ? certificateSection('requests', request.id) : null,
+    h(
+      'section',
+      { 'aria-labelledby': 'audit-heading' },
+      h('h2', { id: 'audit-heading' }, 'Audit trail'),
+      audit.length === 0
+        ? h('p', {}, 'No entries.')
+        : h(
+            'ol',
+            { id: 'audit', class: 'audit' },
+            ...audit.map((entry) => {
+              const details = detailsText(entry.details);
+              return h(
+                'li',
+                { 'data-type': entry.type },
+                h('time', { datetime: entry.occurred_at }, formatTime(entry.occurred_at)),
+                ' ',
+                h('strong', {}, EVENT_TEXT[entry.type] ?? entry.type),
+                ` by ${actorText(entry.actor)}`,
+                details ? h('span', { class: 'hint' }, ` (${details})`) : null,
+              );
+            }),
+          ),
+    ),
+  );
+};
+
+const doReveal = async (app: AppContext, request: RequestView) => {
+  const membershipId = app.me().member.membership_id;
+  const key = await loadKey(membershipId).catch(() => null);
+  if (!key) {
+    sayError('This browser does not hold your key. Import your key on the My key page first.');
+    return;
+  }
+  let answer: { envelope: Envelope; attachments: SealedAttachment[] };
+  try {
+    answer = await app.post(`/app/api/requests/${request.id}/reveal`);
+  } catch (error) {
+    return sayError(messageOf(error));
+  }
+  try {
+    const opened = await open(answer.envelope, key.privateKey, key.fingerprint, request.id);
+    const payload = JSON.parse(opened.plaintext) as { credential?: string; note?: string };
+    const files: Revealed['files'] = [];
+    for (const attachment of answer.attachments ?? []) {
+      const file = await openAttachment(opened.contentKey, attachment, request.id);
+      const url = URL.createObjectURL(new Blob([file.bytes], { type: file.type }));
+      files.push({ name: file.name, size: file.bytes.byteLength, url });
+    }
+    forgetRevealed(null);
+    revealedUrls = files.map((file) => file.url);
+    revealed.set(request.id, { credential: payload.credential ?? '', note: payload.note ?? '', files });
+  } catch (error) {
+    return sayError(error instanceof Error && /not sealed to your key/.test(error.message)
+      ? 'This credential was not sealed to the key in this browser. If you replaced your key, it was sealed to the old one.'
+      : 'The credential could not be opened with the key in this browser.');
+  }
+  await app.render({ keepMessages: true });
+  say('The credential is revealed below. It stays masked until you choose Show.');
+  document.getElementById('revealed-credential')?.focus();
+};
+
+const revealedSection = (shown: Revealed) => {
+  return h(
+    'section',
+    { id: 'revealed', class: 'revealed', 'aria-labelledby': 'revealed-heading' },
+    h('h2', { id: 'revealed-heading' }, 'The credential'),
+    credentialField('revealed-credential', shown.credential),
+    shown.note ? h('div', {}, h('h3', {}, 'Note'), h('p', { id: 'revealed-note', class: 'note' }, shown.note)) : null,
+    shown.files.length
+      ? h(
+          'div',
+          {},
+          h('h3', {}, 'Files'),
+          h('ul', { id: 'revealed-attachments' }, ...shown.files.map((file) => h('li', {}, h('a', { href: file.url, download: file.name }, file.name), ` (${file.size} bytes)`))),
+        )
+      : null,
+  );
+};

@@ -1,0 +1,46 @@
+/// <reference lib="dom" />
+/**
+ * My requests (/app and /app/requests): the requests the member asked for or receives, newest
+ * first, with a notice while this browser cannot open their credentials.
+ *
+ * Stable hooks for automated tests:
+ *   #requests (table), each row's link a[data-request-id="<id>"]
+ */
+import { formatTime, h } from '../../shared/dom.ts';
+import type { AppContext } from '../context.ts';
+import { loadKey } from '../keystore.ts';
+import { statusBadge } from '../labels.ts';
+import type { RequestView } from '../shapes.ts';
+
+export const requestsPage = async (app: AppContext) => {
+  const [{ data }, local] = await Promise.all([
+    app.get<{ data: RequestView[] }>('/app/api/requests'),
+    loadKey(app.me().member.membership_id).catch(() => null),
+  ]);
+  const keyNotice =
+    !local || local.fingerprint !== app.me().member.identity_key?.fingerprint
+      ? h('p', { class: 'notice' }, 'This browser cannot open credentials yet. ', h('a', { href: '/app/key' }, 'Set up or import your key'), '.')
+      : null;
+  const expiresAt = (request: RequestView) =>
+    request.status === 'submitted' ? request.record_expires_at : ['pending', 'opened'].includes(request.status) ? request.link_expires_at : null;
+  const row = (request: RequestView) =>
+    h(
+      'tr',
+      {},
+      h('th', { scope: 'row', class: 'nowrap' }, h('a', { href: `/app/requests/${request.id}`, 'data-request-id': request.id }, request.subject.name)),
+      h('td', {}, request.client?.name ?? '—'),
+      h('td', {}, statusBadge(request.status)),
+      h('td', { class: 'nowrap' }, formatTime(request.created_at, 'short')),
+      h('td', { class: 'nowrap' }, formatTime(request.submitted_at, 'short')),
+      h('td', { class: 'nowrap' }, formatTime(expiresAt(request), 'short')),
+    );
+  const table = h(
+    'table',
+    { id: 'requests' },
+    h('caption', {}, 'Requests you asked for or receive, newest first'),
+    h('thead', {}, h('tr', {}, ...['Subject', 'Client', 'Status', 'Created', 'Submitted', 'Expires'].map((text) => h('th', { scope: 'col' }, text)))),
+    h('tbody', {}, ...data.map(row)),
+  );
+  const body = data.length === 0 ? h('p', {}, 'No requests yet.') : h('div', { class: 'table-wrap' }, table);
+  return h('div', {}, h('h1', {}, 'My requests'), keyNotice, body);
+};

@@ -1,0 +1,72 @@
+/// <reference lib="dom" />
+/**
+ * Signing in to the member application (docs/web-api.md, Sessions): /app/sign-in asks for a work
+ * email address and has a one-time link sent to it; the emailed link /app/sign-in#token=… trades
+ * its token for the session. The token is in the fragment so it never reaches a server log.
+ *
+ * Stable hooks for automated tests:
+ *   #sign-in-form #email #sign-in; after sending: #check-email
+ */
+import { ApiFailure, call, messageOf } from '../../shared/api.ts';
+import { busy, byId, field, focusHeading, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
+import type { AppContext } from '../context.ts';
+import type { Me } from '../shapes.ts';
+
+/**
+ * Shows the page in #content itself, as it works without a session. Answers the heading to focus,
+ * or null when an emailed link signed the member in and the router has moved on.
+ */
+export const signInPage = async (app: AppContext): Promise<HTMLElement | null> => {
+  const content = byId('content');
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const token = fragment.get('token');
+  if (token) {
+    history.replaceState(null, '', '/app/sign-in'); // the one-time token leaves the address bar and history
+    replaceChildren(content, h('h1', {}, 'Signing you in…'));
+    try {
+      const answer = await app.post<Me>('/app/api/session', { token });
+      app.signedIn(answer);
+      await app.refreshMe().catch(() => undefined);
+      app.navigate('/app', { replace: true, focus: false });
+      return null;
+    } catch (error) {
+      sayError(
+        error instanceof ApiFailure && error.status !== 0
+          ? 'This sign-in link is not valid any more: it may have expired or been used already. Ask for a new one below.'
+          : messageOf(error),
+      );
+    }
+  }
+
+  const email = h('input', { id: 'email', name: 'email', type: 'email', autocomplete: 'email', required: true, spellcheck: 'false' });
+  const button = h('button', { id: 'sign-in', type: 'submit' }, 'Email me a sign-in link');
+  const form = h('form', { id: 'sign-in-form' }, field('Work email address', email), button);
+  const heading = h('h1', {}, 'Sign in');
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const address = email.value.trim();
+    if (!address || !email.checkValidity()) {
+      sayError('Enter your work email address.');
+      email.focus();
+      return;
+    }
+    void busy(button, async () => {
+      try {
+        await call('POST', '/app/api/sign-in', { body: { email: address } });
+        const done = h('h2', { id: 'check-email' }, 'Check your email');
+        replaceChildren(
+          form,
+          done,
+          h('p', {}, `If ${address} belongs to a member, a sign-in link is on its way. It works once, for 15 minutes.`),
+        );
+        say('Check your email for a sign-in link.');
+        focusHeading(done);
+      } catch (error) {
+        sayError(messageOf(error));
+      }
+    });
+  });
+  document.title = 'Sign in · Credential Handoff';
+  replaceChildren(content, heading, h('p', {}, 'We will email you a link that signs you in. No password needed.'), form);
+  return heading;
+};

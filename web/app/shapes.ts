@@ -1,0 +1,37 @@
+/**
+ * The shapes of the /app/api answers (docs/web-api.md) that more than one page of the member
+ * application reads.
+ */
+export interface IdentityKey {
+  fingerprint: string;
+  state: string;
+}
+
+export interface Member {
+  membership_id: string;
+  name: string | null;
+  email: string | null;
+  role: string;
+  identity_key: IdentityKey | null;
+}
+
+/** GET /app/api/me, and the answer of a sign-in (POST /app/api/session). */
+export interface Me {
+  member: Member;
+  organisation: { id: string; name: string };
+  csrf_token: string;
+}
+
+/**
+ * A request as /app/api/requests answers it: the same view as the API's Request object, so the
+ * server's type is used rather than a copy (a type-only import; nothing of the server is bundled).
+ */
+export type { RequestView } from '../../lambdas/core/request-view.ts';
+
+export interface AuditEntry {
+  seq: number;
+  type: string;
+  occurred_at: string;
+  actor: { type: string; label: string | null } | null;
+  details: Record<string, unknown> | null;
+}

@@ -5,6 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { startDynamoLocal } from '../../lambdas/local/dynamodb-local.ts';
 import { describeFindings } from './secret-scan.ts';
 import { recordedSecrets, scanTablesForPlainSecrets } from './table-secret-scan.ts';
+import { TrailTypeCheck } from './trail-type-check.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,10 +30,14 @@ export default async function setup(project: TestProject) {
     let failure: Error | null = null;
     try {
       const shown = recordedSecrets(shownSecretsDir);
-      const { findings, tables, items } = await scanTablesForPlainSecrets(dynamo.endpoint, shown);
+      const trail = new TrailTypeCheck();
+      const { findings, tables, items } = await scanTablesForPlainSecrets(dynamo.endpoint, shown, (page) => trail.visit(page));
       console.log(`Plain-secret scan: ${items} items of ${tables} tables, by format and for ${shown.size} values the tests were shown: ${findings.length} found.`);
+      console.log(trail.summary());
       if (findings.length > 0) {
         failure = new Error(`Secrets stored in plain text: ${findings.length} found in ${items} items of ${tables} tables:\n${describeFindings(findings)}`);
+      } else if (trail.unlisted.size > 0) {
+        failure = new Error(trail.summary());
       }
     } finally {
       await dynamo.stop();

@@ -35,8 +35,11 @@ const outboxSecrets = (outboxes: readonly string[]) => {
 /** Every value recorded under `dir` (shown-secrets.ts), the outboxes' included. */
 export const recordedSecrets = (dir: string) => new ShownSecrets([...linesOf(dir, '.secrets'), ...outboxSecrets(linesOf(dir, '.outboxes'))]);
 
-/** Scans every table of the engine at `endpoint`; the plain secrets found, and how much was searched. */
-export const scanTablesForPlainSecrets = async (endpoint: string, shown: ShownSecrets) => {
+/**
+ * Scans every table of the engine at `endpoint`; the plain secrets found, and how much was
+ * searched. `alsoVisit` sees every page of items too (the run's other end-of-run checks).
+ */
+export const scanTablesForPlainSecrets = async (endpoint: string, shown: ShownSecrets, alsoVisit: (items: Array<Record<string, unknown>>) => void = () => undefined) => {
   const db = createDocumentClient({ endpoint });
   const findings: PlainSecretFinding[] = [];
   let tables = 0;
@@ -52,6 +55,7 @@ export const scanTablesForPlainSecrets = async (endpoint: string, shown: ShownSe
           const page = await db.send(new ScanCommand({ TableName: table, ExclusiveStartKey: start }));
           items += page.Items?.length ?? 0;
           findings.push(...plainSecretsIn(table, page.Items ?? [], shown));
+          alsoVisit(page.Items ?? []);
           start = page.LastEvaluatedKey;
         } while (start);
       }

@@ -1,10 +1,12 @@
 /// <reference lib="dom" />
 /**
  * Words for the states that several pages of the member application show: a request's status
- * badge (the list and the detail page) and an identity key's state (My key and Members).
+ * badge (the list and the detail page), an identity key's state (My key and Members), and a
+ * request trail's entries.
  * A fingerprint is written by fingerprintCode in web/shared/dom.ts.
  */
 import { h } from '../shared/dom.ts';
+import type { RequestTrailType } from '../../lambdas/core/request-trail-types.ts';
 import type { IdentityKey } from './shapes.ts';
 
 const STATUS_TEXT: Record<string, string> = {
@@ -23,3 +25,29 @@ const KEY_STATES: Record<string, string> = {
   revoked: 'Revoked',
 };
 export const keyStateText = (key: IdentityKey | null) => (key ? (KEY_STATES[key.state] ?? key.state) : 'No key');
+
+/**
+ * A request trail's entries in words, one for every type the service writes about a request
+ * (lambdas/core/request-trail-types.ts): the type checker refuses a type left out or one never written.
+ */
+export const TRAIL_TEXT: Readonly<Record<RequestTrailType, string>> = {
+  'request.created': 'Created',
+  'request.opened': 'Link opened by the subject',
+  'subject.email_code_sent': 'Code emailed to the subject',
+  'subject.verified': 'Subject verified',
+  'subject.verification_failed': 'Wrong code entered',
+  'request.link_locked': 'Link locked after too many wrong codes',
+  'request.submitted': 'Credential submitted',
+  'request.revealed': 'Credential revealed',
+  'request.reported': 'Reported by the subject',
+  'ticket.status_received': 'Ticket status received',
+  'request.purge_scheduled': 'Purge scheduled: the ticket closed',
+  'request.purge_cancelled': 'Scheduled purge cancelled: the ticket reopened',
+  'request.completed': 'Completed; credential destroyed',
+  'credential.rotation_recommended': 'Rotation of the credential recommended',
+  'request.revoked': 'Revoked',
+  'request.expired': 'Expired; material destroyed',
+};
+
+/** An entry's type in words; a type this page does not know yet is shown as it is stored. */
+export const trailText = (type: string) => TRAIL_TEXT[type as RequestTrailType] ?? type;

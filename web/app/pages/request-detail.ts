@@ -17,7 +17,7 @@ import { postThenRender } from '../actions.ts';
 import { certificateSection } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
 import { loadKey } from '../keystore.ts';
-import { statusBadge } from '../labels.ts';
+import { statusBadge, trailText } from '../labels.ts';
 import type { AuditEntry, RequestView } from '../shapes.ts';
 
 interface Revealed {
@@ -25,21 +25,6 @@ interface Revealed {
   note: string;
   files: Array<{ name: string; url: string; size: number }>;
 }
-
-const EVENT_TEXT: Record<string, string> = {
-  'request.created': 'Created',
-  'request.delivered': 'Link delivered',
-  'request.opened': 'Link opened by the subject',
-  'request.verified': 'Subject verified',
-  'request.verification_failed': 'Wrong code entered',
-  'request.locked': 'Link locked',
-  'request.submitted': 'Credential submitted',
-  'request.revealed': 'Credential revealed',
-  'request.completed': 'Completed; credential destroyed',
-  'request.revoked': 'Revoked',
-  'request.expired': 'Expired; material destroyed',
-  'request.reported': 'Reported by the subject',
-};
 
 const VERIFICATION_TEXT: Record<string, string> = {
   none: 'None',
@@ -140,7 +125,7 @@ export const requestDetailPage = async (app: AppContext, id: string) => {
                 { 'data-type': entry.type },
                 h('time', { datetime: entry.occurred_at }, formatTime(entry.occurred_at)),
                 ' ',
-                h('strong', {}, EVENT_TEXT[entry.type] ?? entry.type),
+                h('strong', {}, trailText(entry.type)),
                 ` by ${actorText(entry.actor)}`,
                 details ? h('span', { class: 'hint' }, ` (${details})`) : null,
               );

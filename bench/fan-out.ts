@@ -17,6 +17,7 @@ import { legacySignature } from '../lambdas/core/webhook-signature.ts';
 import { newId } from '../lambdas/core/ids.ts';
 import { newIdentityPublicKey } from '../lambdas/local/demo-identity.ts';
 import { startLocalService } from '../lambdas/local/local-service.ts';
+import { KeyFileSealer } from '../lambdas/local/key-file-sealer.ts';
 import { POLL_INTERVAL_MS } from '../lambdas/local/stream-poller.ts';
 import { createClient } from './http-client.ts';
 import { formatMs, measure, percentile, type Measurement } from './stats.ts';
@@ -340,8 +341,10 @@ export interface DrainResult {
 export const measureBacklogDrain = async (options: { dynamoEndpoint: string; events: number; concurrency: number }): Promise<DrainResult> => {
   const tableName = 'bench-fanout-backlog';
   const receiver = await startReceiver();
+  // One sealing key for both services, as one deployment has: the reader opens the webhook secret the writer sealed.
+  const sealer = KeyFileSealer.inMemory();
   try {
-    const writer = await startLocalService({ dynamoEndpoint: options.dynamoEndpoint, tableName, announce: () => undefined, webhooks: false, allowLoopbackWebhooks: true, timers: false });
+    const writer = await startLocalService({ dynamoEndpoint: options.dynamoEndpoint, tableName, announce: () => undefined, webhooks: false, allowLoopbackWebhooks: true, timers: false, sealer });
     let commits: Map<string, number>;
     try {
       const org = await subscribeBenchOrg(writer, receiver);
@@ -351,7 +354,7 @@ export const measureBacklogDrain = async (options: { dynamoEndpoint: string; eve
       await writer.stop();
     }
     const started = now();
-    const reader = await startLocalService({ dynamoEndpoint: options.dynamoEndpoint, tableName, announce: () => undefined, webhooks: true, allowLoopbackWebhooks: true, timers: false });
+    const reader = await startLocalService({ dynamoEndpoint: options.dynamoEndpoint, tableName, announce: () => undefined, webhooks: true, allowLoopbackWebhooks: true, timers: false, sealer });
     try {
       await allReceived(receiver, commits, DRAIN_TIMEOUT_MS + options.events * 100);
       const drainMs = Math.max(...[...receiver.receipts.values()].map((r) => r.at)) - started;

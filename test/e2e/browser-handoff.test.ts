@@ -1,11 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportPublicKey, fingerprintOf, generateIdentityPair } from '../../web/crypto/identity.ts';
-import { chromiumPresent, expectEveryControlNamed, latestSignInLink, launch } from '../support/browser.ts';
+import { swapIdentityKeyInTable } from '../support/key-swap.ts';
+import { chromiumPresent, expectEveryControlNamed, launch, signInInBrowser } from '../support/browser.ts';
 import { scanTable, startTestService, type TestService } from '../support/test-service.ts';
 
 /**
@@ -39,14 +39,7 @@ const expectNoSecretsStored = async () => {
   expect(text).not.toMatch(/PRIVATE KEY|pkcs8|"d":"/);
 };
 
-const signIn = async (page: Page) => {
-  await page.goto(`${service.appUrl}/app/sign-in`);
-  await page.fill('#email', ownerEmail);
-  await page.click('#sign-in');
-  await page.waitForSelector('#check-email');
-  await page.goto(latestSignInLink(service.outboxDir));
-  await page.waitForSelector('#sign-out');
-};
+const signIn = (page: Page) => signInInBrowser(page, service.appUrl, service.outboxDir, ownerEmail);
 
 const requestItem = async (id: string) =>
   (await service.deps.db.send(new GetCommand({ TableName: service.deps.tableName, Key: { pk: `REQ#${id}`, sk: 'REQ' } }))).Item!;
@@ -163,17 +156,8 @@ describe.skipIf(!haveChromium)('the handoff in a browser', () => {
       key: apiKey,
       body: { subject_name: 'Tamper Test', justification: 'A swapped key must be caught', recipients: [ownerEmail], verification_mode: 'none' },
     });
-    const attacker = await generateIdentityPair();
-    const attackerKey = await exportPublicKey(attacker.publicKey);
     const [owner] = await service.admin.directory.listMembers(orgId);
-    await service.deps.db.send(
-      new UpdateCommand({
-        TableName: service.deps.tableName,
-        Key: { pk: `ORG#${orgId}`, sk: `MEMBER#${owner.id}` },
-        UpdateExpression: 'SET identityKey.publicKey = :key, identityKey.fingerprint = :fingerprint',
-        ExpressionAttributeValues: { ':key': attackerKey, ':fingerprint': await fingerprintOf(attackerKey) },
-      }),
-    );
+    await swapIdentityKeyInTable(service, orgId, owner.id);
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(created.body.link);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPresent, latestSignInLink, launch, download } from '../support/browser.ts';
+import { chromiumPresent, launch, download, setUpKeyInBrowser, signInInBrowser } from '../support/browser.ts';
 import { startTestService, type TestService } from '../support/test-service.ts';
 import { runVerifier, withOneByteChanged } from '../support/verifier-cli.ts';
 
@@ -51,18 +51,8 @@ describe.skipIf(!haveChromium)('the Verify page', () => {
   let requestId = '';
 
   it('an ended request offers its certificate as JSON and PDF', async () => {
-    await memberPage.goto(`${service.appUrl}/app/sign-in`);
-    await memberPage.fill('#email', OWNER_EMAIL);
-    await memberPage.click('#sign-in');
-    await memberPage.waitForSelector('#check-email');
-    await memberPage.goto(latestSignInLink(service.outboxDir));
-    await memberPage.waitForSelector('#sign-out');
-    await memberPage.goto(`${service.appUrl}/app/key`);
-    await memberPage.fill('#passphrase', 'a long passphrase for tests');
-    await memberPage.fill('#passphrase-confirm', 'a long passphrase for tests');
-    await memberPage.click('#create-key');
-    await memberPage.waitForSelector('#backup-json', { state: 'attached' });
-    await memberPage.waitForFunction(() => document.querySelector('#key-status')?.textContent?.includes('Verified'));
+    await signInInBrowser(memberPage, service.appUrl, service.outboxDir, OWNER_EMAIL);
+    await setUpKeyInBrowser(memberPage, service.appUrl);
 
     const created = await service.call('POST', '/requests', {
       key: apiKey,

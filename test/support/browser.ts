@@ -4,6 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -61,4 +62,39 @@ export const expectEveryControlNamed = async (page: Page) => {
 export const download = async (page: Page, selector: string) => {
   const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
   return { name: file.suggestedFilename(), bytes: readFileSync((await file.path())!) };
+};
+
+/**
+ * axe-core run in the page as it stands: no serious or critical violation. The page's CSP allows
+ * only its own scripts, so axe is evaluated through the DevTools protocol, not a script tag.
+ */
+export const expectNoSeriousAxeViolations = async (page: Page) => {
+  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(source);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+  });
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+};
+
+/** Signs `email` in through the emailed link, in `page`, as a member does. */
+export const signInInBrowser = async (page: Page, appUrl: string, outboxDir: string, email: string) => {
+  await page.goto(`${appUrl}/app/sign-in`);
+  await page.fill('#email', email);
+  await page.click('#sign-in');
+  await page.waitForSelector('#check-email');
+  await page.goto(latestSignInLink(outboxDir));
+  await page.waitForSelector('#sign-out');
+};
+
+/** Makes the member's identity key on My key, in `page`, and waits until the service holds it as verified. */
+export const setUpKeyInBrowser = async (page: Page, appUrl: string) => {
+  await page.goto(`${appUrl}/app/key`);
+  await page.fill('#passphrase', 'a long passphrase for tests');
+  await page.fill('#passphrase-confirm', 'a long passphrase for tests');
+  await page.click('#create-key');
+  await page.waitForSelector('#backup-json', { state: 'attached' });
+  await page.waitForFunction(() => document.querySelector('#key-status')?.textContent?.includes('Verified'));
 };

@@ -8,6 +8,7 @@
  * page is a module of web/app/pages/, named after its path, whose header lists its test hooks:
  *   /app/sign-in (also the emailed link /app/sign-in#token=…)   pages/sign-in.ts
  *   /app and /app/requests (my requests)                        pages/requests.ts
+ *   /app/requests/new (also ?ticket=…&preset=…, a ticket's deep link)  pages/new-request.ts
  *   /app/requests/<id> (detail, audit trail, reveal, complete)  pages/request-detail.ts
  *   /app/key (set up, back up, import or register my key)       pages/key.ts
  *   /app/members (owners and admins: approve replaced keys)     pages/members.ts
@@ -23,6 +24,7 @@ import { busy, byId, clearMessages, focusHeading, h, replaceChildren, say, sayEr
 import type { AppContext, RenderOptions } from './context.ts';
 import { keyPage } from './pages/key.ts';
 import { membersPage } from './pages/members.ts';
+import { newRequestPage } from './pages/new-request.ts';
 import { forgetRevealed, requestDetailPage } from './pages/request-detail.ts';
 import { requestsPage } from './pages/requests.ts';
 import { newSharePage, shareDetailPage, sharesPage } from './pages/shares.ts';
@@ -100,6 +102,7 @@ const REQUEST_PAGE = /^\/app\/requests\/([0-9a-z]{26})\/?$/;
 const ROUTES: Array<[RegExp, Page, string]> = [
   [/^\/app\/?$/, () => requestsPage(app), 'requests'],
   [/^\/app\/requests\/?$/, () => requestsPage(app), 'requests'],
+  [/^\/app\/requests\/new\/?$/, () => newRequestPage(app), 'requests'],
   [REQUEST_PAGE, (match) => requestDetailPage(app, match[1]), 'requests'],
   [/^\/app\/key\/?$/, () => keyPage(app), 'key'],
   [/^\/app\/members\/?$/, () => membersPage(app), 'members'],

@@ -4,7 +4,7 @@
  * first, with a notice while this browser cannot open their credentials.
  *
  * Stable hooks for automated tests:
- *   #requests (table), each row's link a[data-request-id="<id>"]
+ *   #requests (table), each row's link a[data-request-id="<id>"], #new-request
  */
 import { formatTime, h } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
@@ -42,5 +42,6 @@ export const requestsPage = async (app: AppContext) => {
     h('tbody', {}, ...data.map(row)),
   );
   const body = data.length === 0 ? h('p', {}, 'No requests yet.') : h('div', { class: 'table-wrap' }, table);
-  return h('div', {}, h('h1', {}, 'My requests'), keyNotice, body);
+  const newRequest = h('p', {}, h('a', { id: 'new-request', href: '/app/requests/new', class: 'button' }, 'New request'));
+  return h('div', {}, h('h1', {}, 'My requests'), keyNotice, newRequest, body);
 };

@@ -23,6 +23,7 @@ import { ApiFailure, messageOf } from '../../shared/api.ts';
 import { busy, clearMessages, copyText, facts, field, fingerprintCode, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
 import { certificateSection } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
+import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
 
 export interface ShareView {
   id: string;
@@ -120,8 +121,6 @@ interface Created {
   share: ShareView;
   link: string | null;
 }
-
-const newIdempotencyKey = () => (typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(''));
 
 export const newSharePage = async (app: AppContext) => {
   const credential = h('input', { id: 'share-credential', name: 'credential', type: 'password', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off', maxlength: MAX_CREDENTIAL_CHARS });
@@ -248,13 +247,8 @@ export const newSharePage = async (app: AppContext) => {
   );
 };
 
-const createdSection = (share: ShareView, link: string) => {
-  const output = h('textarea', { id: 'share-link', name: 'link', rows: 4, readonly: true, spellcheck: 'false', class: 'link-output' });
-  output.value = link;
-  output.addEventListener('focus', () => output.select());
-  const copy = h('button', { id: 'copy-share-link', type: 'button' }, 'Copy the link');
-  copy.addEventListener('click', () => copyText(link, 'The link is copied. Send it to the recipient, then clear your clipboard.'));
-  return h(
+const createdSection = (share: ShareView, link: string) =>
+  h(
     'section',
     { id: 'share-created', 'aria-labelledby': 'created-heading' },
     h('h2', { id: 'created-heading' }, 'Your one-time link'),
@@ -264,8 +258,7 @@ const createdSection = (share: ShareView, link: string) => {
       h('strong', {}, 'Copy it now: it is shown only this once. '),
       'The link is the only way to open the credential. Its key is in the part after the “#”, which never reaches the service, so the service cannot show the link again or recover the credential.',
     ),
-    h('div', { class: 'field' }, h('label', { for: 'share-link' }, 'The link'), output),
-    copy,
+    shownOnce({ id: 'share-link', label: 'The link', value: link, rows: 4, copyId: 'copy-share-link', copyText: 'Copy the link', copied: 'The link is copied. Send it to the recipient, then clear your clipboard.' }),
     facts('share-created-facts', [
       ['Sealed to key', fingerprintCode(share.sealed_to_fingerprint, 'share-fingerprint')],
       ['Can be opened', `${share.view_limit} ${share.view_limit === 1 ? 'time' : 'times'}`],
@@ -276,7 +269,6 @@ const createdSection = (share: ShareView, link: string) => {
     h('p', { class: 'hint' }, 'Send the link by a channel the recipient already uses. The recipient’s page checks that the key in the link has this fingerprint before it opens anything.'),
     h('p', {}, h('a', { id: 'view-share', href: `/app/shares/${share.id}` }, 'See this share'), ' · ', h('a', { href: '/app/shares/new' }, 'Share another credential')),
   );
-};
 
 const replayedSection = (share: ShareView) =>
   h(

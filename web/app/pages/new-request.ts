@@ -1,0 +1,290 @@
+/// <reference lib="dom" />
+/**
+ * A new request, made in the technician's browser (docs/web-api.md, New request): /app/requests/new,
+ * also reached from a helpdesk's ticket screen as /app/requests/new?ticket=<ticket id>&preset=<slug>
+ * (the ticket and the preset's defaults filled in, every field still editable).
+ *
+ * Creating takes two steps. First this browser fetches the recipients' public keys, computes
+ * each fingerprint itself and shows them; then, on confirmation, it computes the recipient
+ * commitment from those keys and sends it with the request. The service makes the request only
+ * when the commitment matches the recipients it resolves, and the subject's page checks it again.
+ * The link and the challenge code are shown once, each in a box of its own.
+ *
+ * Stable hooks for automated tests:
+ *   form:     #request-form #subject-name #subject-email #subject-phone #justification
+ *             #recipients (fieldset, input[data-email]) #teams (fieldset) #client #template #preset
+ *             #ttl #verification #allow-attachments #delivery #ticket-ref #ticket-url #check-recipients
+ *   confirm:  #confirm-recipients (li[data-membership-id] with .fingerprint) #create-request #change-recipients
+ *   created:  #request-created #request-link #copy-link #challenge-code #copy-code #computed-by #view-request;
+ *             a replayed create shows #request-replayed; field errors #form-errors
+ */
+import { commitmentOf, fingerprintOf } from '../../crypto/identity.ts';
+import { ApiFailure, messageOf } from '../../shared/api.ts';
+import { busy, clearMessages, field, fingerprintCode, focusHeading, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
+import type { AppContext } from '../context.ts';
+import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
+
+interface Options {
+  policy: { ttl_options_minutes: number[]; default_ttl_minutes: number; default_verification: string; verification_modes: string[] };
+  default_client_id: string;
+  clients: Array<{ id: string; name: string }>;
+  teams: Array<{ id: string; name: string }>;
+  templates: Array<{ id: string; name: string; justification: string | null }>;
+  presets: Array<{ slug: string; name: string; defaults: PresetDefaults }>;
+  members: Array<{ membership_id: string; name: string; email: string; key_state: string | null }>;
+}
+
+interface PresetDefaults {
+  justification?: string;
+  ttl_minutes?: number;
+  verification_mode?: string;
+  template_id?: string;
+  recipients?: string[];
+  delivery?: { method: string };
+  allow_attachments?: boolean;
+}
+
+interface KeyedRecipient {
+  membership_id: string;
+  label: string;
+  email: string;
+  public_key: string;
+  fingerprint: string;
+}
+
+interface Created {
+  request: { id: string };
+  link: string | null;
+  challenge_code: string | null;
+  commit: string;
+  commitment: { computed_by: string; note: string };
+  excluded_recipients: string[];
+}
+
+const VERIFICATION_TEXT: Record<string, string> = {
+  none: 'None',
+  challenge: 'A code you give the subject by phone or in person',
+  email_otp: 'A code emailed to the subject',
+  either: 'Either code',
+  both: 'Both codes',
+};
+const DELIVERY_TEXT: Record<string, string> = { none: 'I will send the link myself', email: 'Email it to the subject', sms: 'Text it to the subject' };
+
+const ttlText = (minutes: number) =>
+  minutes % 1440 === 0 ? `${minutes / 1440} ${minutes === 1440 ? 'day' : 'days'}` : minutes % 60 === 0 ? `${minutes / 60} ${minutes === 60 ? 'hour' : 'hours'}` : `${minutes} minutes`;
+
+const option = (value: string, text: string, selected: boolean) => h('option', { value, selected }, text);
+const input = (id: string, attributes: Record<string, string | number | boolean> = {}) => h('input', { id, name: id, type: 'text', autocomplete: 'off', ...attributes });
+
+export const newRequestPage = async (app: AppContext) => {
+  const options = await app.get<Options>('/app/api/request-options');
+  const me = app.me().member;
+  const query = new URLSearchParams(location.search);
+
+  const subjectName = input('subject-name', { maxlength: 120, required: true });
+  const subjectEmail = input('subject-email', { type: 'email', maxlength: 320 });
+  const subjectPhone = input('subject-phone', { type: 'tel', maxlength: 40 });
+  const justification = h('textarea', { id: 'justification', name: 'justification', rows: 3, maxlength: 1000 });
+  const client = h('select', { id: 'client', name: 'client_id' }, ...options.clients.map((c) => option(c.id, c.name, c.id === options.default_client_id)));
+  const template = h('select', { id: 'template', name: 'template_id' }, option('', 'None', true), ...options.templates.map((t) => option(t.id, t.name, false)));
+  const preset = h('select', { id: 'preset', name: 'preset' }, option('', 'None', true), ...options.presets.map((p) => option(p.slug, p.name, false)));
+  const ttl = h('select', { id: 'ttl', name: 'ttl_minutes' }, ...options.policy.ttl_options_minutes.map((m) => option(String(m), ttlText(m), m === options.policy.default_ttl_minutes)));
+  const verification = h('select', { id: 'verification', name: 'verification_mode' }, ...options.policy.verification_modes.map((m) => option(m, VERIFICATION_TEXT[m] ?? m, m === options.policy.default_verification)));
+  const attachments = h('input', { id: 'allow-attachments', name: 'allow_attachments', type: 'checkbox' });
+  const delivery = h('select', { id: 'delivery', name: 'delivery' }, ...Object.entries(DELIVERY_TEXT).map(([method, text]) => option(method, text, method === 'none')));
+  const ticketRef = input('ticket-ref', { maxlength: 120, spellcheck: false });
+  const ticketUrl = input('ticket-url', { type: 'url', maxlength: 2048, spellcheck: false });
+
+  const recipientBoxes = options.members
+    .filter((m) => m.membership_id !== me.membership_id)
+    .map((m) => {
+      const box = h('input', { id: `recipient-${m.membership_id}`, type: 'checkbox', value: m.email, 'data-email': m.email, disabled: m.key_state !== 'verified' });
+      const note = m.key_state === 'verified' ? '' : m.key_state ? ' (key awaiting approval)' : ' (no key set up yet)';
+      return { box, row: h('div', { class: 'check' }, box, h('label', { for: box.id }, `${m.name} · ${m.email}${note}`)) };
+    });
+  const teamBoxes = options.teams.map((t) => {
+    const box = h('input', { id: `team-${t.id}`, type: 'checkbox', value: t.id });
+    return { box, row: h('div', { class: 'check' }, box, h('label', { for: box.id }, t.name)) };
+  });
+
+  const applyPreset = (defaults: PresetDefaults) => {
+    if (defaults.justification) justification.value = defaults.justification;
+    if (defaults.ttl_minutes !== undefined) ttl.value = String(defaults.ttl_minutes);
+    if (defaults.verification_mode) verification.value = defaults.verification_mode;
+    if (defaults.template_id) template.value = defaults.template_id;
+    if (defaults.allow_attachments !== undefined) attachments.checked = defaults.allow_attachments;
+    if (defaults.delivery) delivery.value = defaults.delivery.method;
+    if (defaults.recipients) for (const { box } of recipientBoxes) box.checked = !box.disabled && defaults.recipients.includes(box.value);
+  };
+  preset.addEventListener('change', () => {
+    const chosen = options.presets.find((p) => p.slug === preset.value);
+    if (chosen) {
+      applyPreset(chosen.defaults);
+      say(`The preset ${chosen.name} filled in its defaults; change any of them as needed.`);
+    }
+  });
+  template.addEventListener('change', () => {
+    const chosen = options.templates.find((t) => t.id === template.value);
+    if (chosen?.justification && !justification.value.trim()) justification.value = chosen.justification;
+  });
+
+  // The deep link from a ticket: the ticket, then the preset's defaults, all editable.
+  const ticketFromLink = query.get('ticket');
+  if (ticketFromLink) ticketRef.value = ticketFromLink.slice(0, 120);
+  const presetFromLink = options.presets.find((p) => p.slug === query.get('preset'));
+  if (presetFromLink) {
+    preset.value = presetFromLink.slug;
+    applyPreset(presetFromLink.defaults);
+  } else if (query.get('preset')) sayError(`No preset is called “${query.get('preset')}”; the form starts empty.`);
+
+  const check = h('button', { id: 'check-recipients', type: 'submit' }, 'Check the recipients');
+  const errorsList = h('ul', { id: 'form-errors', class: 'errors', hidden: true });
+  const confirmArea = h('div', { id: 'confirm-area' });
+  const form = h(
+    'form',
+    { id: 'request-form', novalidate: true },
+    h('fieldset', {}, h('legend', {}, 'Who sends the credential'), field('Subject’s name', subjectName), field('Subject’s email (optional)', subjectEmail, 'Needed to email a code or the link.'), field('Subject’s phone (optional)', subjectPhone, 'Needed to text the link.')),
+    field('Why it is needed', justification, 'The subject sees this. 10 to 1000 characters.'),
+    h(
+      'fieldset',
+      { id: 'recipients' },
+      h('legend', {}, 'Who can read it'),
+      h('p', { class: 'hint' }, `You (${me.email ?? me.name ?? 'the requester'}) always can, as the requester. Only members with a verified key can be chosen.`),
+      ...recipientBoxes.map((r) => r.row),
+    ),
+    teamBoxes.length ? h('fieldset', { id: 'teams' }, h('legend', {}, 'Teams (optional)'), ...teamBoxes.map((t) => t.row)) : null,
+    field('Client', client),
+    options.presets.length ? field('Preset', preset, 'Fills in its defaults; you can change them.') : null,
+    options.templates.length ? field('Template', template) : null,
+    field('The link stays valid for', ttl),
+    field('How the subject proves who they are', verification),
+    h('div', { class: 'check' }, attachments, h('label', { for: 'allow-attachments' }, 'Let the subject attach files')),
+    field('Sending the link', delivery),
+    field('Ticket reference (optional)', ticketRef, 'Closing this ticket can destroy the credential, as your organisation’s policy says.'),
+    field('Ticket link (optional)', ticketUrl),
+    errorsList,
+    check,
+  );
+
+  const bodyOf = () => {
+    const recipients = recipientBoxes.filter((r) => r.box.checked).map((r) => r.box.value);
+    const teams = teamBoxes.filter((t) => t.box.checked).map((t) => t.box.value);
+    return {
+      subject_name: subjectName.value.trim(),
+      ...(subjectEmail.value.trim() ? { subject_email: subjectEmail.value.trim() } : {}),
+      ...(subjectPhone.value.trim() ? { subject_phone: subjectPhone.value.trim() } : {}),
+      justification: justification.value.trim(),
+      recipients: [me.email!, ...recipients],
+      ...(teams.length ? { teams } : {}),
+      client_id: client.value,
+      ...(template.value ? { template_id: template.value } : {}),
+      ttl_minutes: Number(ttl.value),
+      verification_mode: verification.value,
+      allow_attachments: attachments.checked,
+      delivery: { method: delivery.value },
+      ...(ticketRef.value.trim() ? { ticket_ref: ticketRef.value.trim() } : {}),
+      ...(ticketUrl.value.trim() ? { ticket_url: ticketUrl.value.trim() } : {}),
+    };
+  };
+
+  const showErrors = (failure: unknown) => {
+    const errors = failure instanceof ApiFailure ? (failure.body.errors as Record<string, string[]> | undefined) : undefined;
+    errorsList.hidden = !errors;
+    replaceChildren(errorsList, ...Object.entries(errors ?? {}).map(([name, messages]) => h('li', {}, `${name.replace(/_/g, ' ')}: ${messages.join(' ')}`)));
+    sayError(errors ? 'Some fields need attention; see the list above the button.' : messageOf(failure));
+  };
+
+  let lastAttempt: { key: string; body: string } | null = null;
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    clearMessages();
+    errorsList.hidden = true;
+    if (!subjectName.value.trim()) {
+      sayError('Enter the subject’s name.');
+      return subjectName.focus();
+    }
+    void busy(check, async () => {
+      const body = bodyOf();
+      let keyed: KeyedRecipient[];
+      try {
+        const query = new URLSearchParams({ recipients: body.recipients.join(',') });
+        if (body.teams) query.set('teams', body.teams.join(','));
+        const answer = await app.get<{ recipients: Array<Omit<KeyedRecipient, 'fingerprint'>> }>(`/app/api/recipient-keys?${query}`);
+        // The fingerprints are computed here, from the keys as served: what is shown is what gets committed to.
+        keyed = await Promise.all(answer.recipients.map(async (r) => ({ ...r, fingerprint: await fingerprintOf(r.public_key) })));
+      } catch (error) {
+        return showErrors(error);
+      }
+      const commit = await commitmentOf(keyed.map((r) => ({ membershipId: r.membership_id, publicKey: r.public_key })));
+      replaceChildren(confirmArea, confirmSection(keyed, async (create) => {
+        const text = JSON.stringify({ ...body, commit });
+        if (lastAttempt?.body !== text) lastAttempt = { key: newIdempotencyKey(), body: text };
+        let created: Created;
+        try {
+          created = await app.post<Created>('/app/api/requests', { ...body, commit }, { 'Idempotency-Key': lastAttempt.key });
+        } catch (error) {
+          create.focus();
+          return showErrors(error);
+        }
+        const result = created.link ? createdSection(created) : replayedSection(created);
+        replaceChildren(form.parentElement!, h('h1', {}, 'New request'), result);
+        focusHeading(result.querySelector('h2')!);
+        say(created.link ? 'The request is made. Copy the link (and the code) now: they are shown only once.' : 'This request was already made.');
+      }));
+      focusHeading(confirmArea.querySelector('h2')!);
+    });
+  });
+
+  return h(
+    'div',
+    {},
+    h('h1', {}, 'New request'),
+    h('p', {}, 'Ask someone for a credential. They get a link; what they send is encrypted in their browser to the keys of the people you choose, and only those people can open it.'),
+    form,
+    confirmArea,
+  );
+};
+
+/** The recipients as this browser will commit to them, with the fingerprints it computed. */
+const confirmSection = (recipients: KeyedRecipient[], create: (button: HTMLButtonElement) => Promise<void>) => {
+  const createButton = h('button', { id: 'create-request', type: 'button' }, 'Create the request');
+  createButton.addEventListener('click', () => busy(createButton, () => create(createButton)));
+  const change = h('button', { id: 'change-recipients', type: 'button', class: 'secondary' }, 'Change the recipients');
+  change.addEventListener('click', () => document.getElementById('check-recipients')?.focus());
+  return h(
+    'section',
+    { id: 'confirm-recipients', 'aria-labelledby': 'confirm-heading' },
+    h('h2', { id: 'confirm-heading' }, 'These people will be able to read it'),
+    h('p', {}, 'Compare each fingerprint with the one the person sees on their My key page if you have any doubt: this browser computed them from the keys the service sent.'),
+    h(
+      'ul',
+      { class: 'recipients' },
+      ...recipients.map((r) => h('li', { 'data-membership-id': r.membership_id }, h('span', {}, `${r.label} · ${r.email}`), ' ', fingerprintCode(r.fingerprint))),
+    ),
+    h('div', { class: 'actions' }, createButton, change),
+  );
+};
+
+const createdSection = (created: Created) =>
+  h(
+    'section',
+    { id: 'request-created', 'aria-labelledby': 'created-heading' },
+    h('h2', { id: 'created-heading' }, 'Send the link to the subject'),
+    h('p', { class: 'notice' }, h('strong', {}, 'Copy them now: the link and the code are shown only this once. '), 'Send the link by one channel, and give the code another way (by phone or in person), never in the same message.'),
+    shownOnce({ id: 'request-link', label: 'The link', value: created.link!, rows: 3, copyId: 'copy-link', copyText: 'Copy the link', copied: 'The link is copied.' }),
+    created.challenge_code
+      ? shownOnce({ id: 'challenge-code', label: 'The code to give the subject', value: created.challenge_code, copyId: 'copy-code', copyText: 'Copy the code', copied: 'The code is copied.' })
+      : null,
+    h('p', { id: 'computed-by', class: 'hint' }, created.commitment.computed_by === 'browser' ? 'The recipient check in the link was computed by this browser.' : 'The recipient check in the link was computed by the service.'),
+    created.excluded_recipients.length ? h('p', { class: 'hint' }, `Left out because their key awaits approval: ${created.excluded_recipients.join(', ')}.`) : null,
+    h('p', {}, h('a', { id: 'view-request', href: `/app/requests/${created.request.id}` }, 'Go to the request'), ' · ', h('a', { href: '/app/requests/new' }, 'Make another request')),
+  );
+
+const replayedSection = (created: Created) =>
+  h(
+    'section',
+    { id: 'request-replayed', 'aria-labelledby': 'replayed-heading' },
+    h('h2', { id: 'replayed-heading' }, 'This request was already made'),
+    h('p', {}, 'Your first attempt reached the service, but its answer did not reach this page, and the link cannot be shown a second time. Revoke that request and make a new one.'),
+    h('p', {}, h('a', { id: 'view-request', href: `/app/requests/${created.request.id}` }, 'Go to the request')),
+  );

@@ -147,6 +147,27 @@ const main = async () => {
       await shot(rita, 'app-key-setup');
     }, rita);
 
+    // --- Rita makes a request in her browser, from a ticket's deep link --------------------------
+    await step('app: new request from a ticket deep link', async () => {
+      await rita.goto(`${app}/app/requests/new?ticket=T-4713&preset=${demo.presetSlug}`);
+      await rita.waitForSelector('#request-form');
+      await rita.fill('#subject-name', 'Lee Customer');
+      await rita.fill('#subject-email', 'lee@customer.example');
+      await shot(rita, 'app-new-request');
+    }, rita);
+    await step('app: new request, the recipients and the fingerprints this browser computed', async () => {
+      await rita.click('#check-recipients');
+      await rita.waitForSelector('#confirm-recipients');
+      await rita.locator('#confirm-recipients').scrollIntoViewIfNeeded();
+      await shot(rita, 'app-new-request-confirm');
+    }, rita);
+    await step('app: new request made, the link and the code each shown once', async () => {
+      await rita.click('#create-request');
+      await rita.waitForSelector('#request-created');
+      if (!(await rita.inputValue('#request-link')).includes('#')) throw new Error('a link without its fragment');
+      await shot(rita, 'app-new-request-created');
+    }, rita);
+
     // --- A request for Rita, created through the API ---------------------------------------------
     let link = '';
     let challenge = '';

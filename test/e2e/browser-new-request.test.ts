@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportPublicKey, fingerprintOf, generateIdentityPair } from '../../web/crypto/identity.ts';
-import { chromiumPresent, expectEveryControlNamed, expectNoSeriousAxeViolations, launch, setUpKeyInBrowser, signInInBrowser } from '../support/browser.ts';
+import { chromiumPresent, expectEveryControlNamed, expectNoSeriousAxeViolations, latestSignInLink, launch, setUpKeyInBrowser, signInInBrowser } from '../support/browser.ts';
 import { swapIdentityKeyInTable } from '../support/key-swap.ts';
 import { startTestService, type TestService } from '../support/test-service.ts';
 
@@ -98,6 +98,22 @@ describe.skipIf(!haveChromium)('a new request in the member application', () => 
     expect(stored.ticket.ref).toBe('T-4711');
     await expectNoSeriousAxeViolations(page);
   }, 120_000);
+
+  it('keeps the deep link across a sign-in: the emailed link, opened in another tab, lands on the form with the ticket', async () => {
+    const signedOut = await browser.newContext();
+    const first = await signedOut.newPage();
+    await first.goto(`${service.appUrl}/app/requests/new?ticket=T-4800&preset=vpn-reset`);
+    await first.waitForSelector('#sign-in-form');
+    await first.fill('#email', techEmail);
+    await first.keyboard.press('Enter');
+    await first.waitForSelector('#check-email');
+    const second = await signedOut.newPage();
+    await second.goto(latestSignInLink(service.outboxDir));
+    await second.waitForSelector('#request-form');
+    expect(new URL(second.url()).pathname).toBe('/app/requests/new');
+    expect(await second.inputValue('#ticket-ref')).toBe('T-4800');
+    await signedOut.close();
+  }, 60_000);
 
   it('lets the subject submit, and the technician reveal and complete', async () => {
     const subject = await browser.newContext();

@@ -31,6 +31,7 @@ import { newSharePage, shareDetailPage, sharesPage } from './pages/shares.ts';
 import { signInPage } from './pages/sign-in.ts';
 import { verifyPage } from './pages/verify.ts';
 import type { Me } from './shapes.ts';
+import { rememberReturn } from './return-to.ts';
 
 // --- Session -----------------------------------------------------------------------------------
 
@@ -133,7 +134,10 @@ const render = async (options: RenderOptions = {}) => {
     if (!session.me) await refreshMe();
   } catch (error) {
     const signedOut = error instanceof ApiFailure && error.status === 401;
-    if (signedOut && !PUBLIC_PAGE.test(location.pathname)) return navigate('/app/sign-in', { replace: true, keepMessages: true, focus: !!options.focus });
+    if (signedOut && !PUBLIC_PAGE.test(location.pathname)) {
+      rememberReturn(location.pathname + location.search);
+      return navigate('/app/sign-in', { replace: true, keepMessages: true, focus: !!options.focus });
+    }
     if (!signedOut) {
       replaceChildren(content(), h('h1', {}, 'Credential Handoff'), h('p', {}, 'The service could not be reached.'));
       return sayError(messageOf(error));

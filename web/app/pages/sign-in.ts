@@ -10,6 +10,7 @@
 import { ApiFailure, call, messageOf } from '../../shared/api.ts';
 import { busy, byId, field, focusHeading, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
+import { takeReturn } from '../return-to.ts';
 import type { Me } from '../shapes.ts';
 
 /**
@@ -27,7 +28,7 @@ export const signInPage = async (app: AppContext): Promise<HTMLElement | null> =
       const answer = await app.post<Me>('/app/api/session', { token });
       app.signedIn(answer);
       await app.refreshMe().catch(() => undefined);
-      app.navigate('/app', { replace: true, focus: false });
+      app.navigate(takeReturn(), { replace: true, focus: false });
       return null;
     } catch (error) {
       sayError(

@@ -122,7 +122,7 @@ export const PURGE_SCHEDULING_ROUTES: readonly string[] = ['markTicketStatus', '
 export const SEALED_SECRET_ROUTES: readonly string[] = ['inboundTicketStatus', 'inboundTicketTrigger'];
 
 /** The routes that seal a new webhook signing secret (and never open one: only the delivery worker does). */
-export const WEBHOOK_SEALING_ROUTES: readonly string[] = ['createWebhook'];
+export const WEBHOOK_SEALING_ROUTES: readonly string[] = ['createWebhook', 'appCreateWebhook', 'appRotateWebhookSecret'];
 
 /**
  * The routes that hash or check a six-digit code: creating a request (its challenge code, also

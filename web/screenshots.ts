@@ -297,6 +297,12 @@ const main = async () => {
       await rita.waitForFunction(() => document.querySelector('.badge')?.textContent === 'Completed');
     }, rita);
 
+    await step('app: the audit log', async () => {
+      await rita.click('a[href="/app/audit"]');
+      await rita.waitForSelector('#audit-log');
+      await shot(rita, 'app-audit');
+    }, rita);
+
     // --- Custody certificates and the Verify page -----------------------------------------------
     let certificate = '';
     await step('app: the ended request offers its certificate', async () => {

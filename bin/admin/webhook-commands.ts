@@ -4,15 +4,20 @@ import { DeliveryStore } from '#store/deliveries.ts';
 import { DynamoWebhooks } from '#store/webhooks.ts';
 import { REFAN_MAX_ENTRIES, refanDeps, refanEvents } from '#workers/refan.ts';
 import { sweepDrivenQueue } from '#workers/delivery-sweep.ts';
-import { pingWebhook, redeliverEvent, rotateWebhookSecret, type AttemptResult, type WebhookActionDeps } from '#workers/webhook-actions.ts';
+import { OPERATOR_ACTOR } from '#core/model.ts';
+import { deliverOne } from '#workers/deliver.ts';
+import {
+  DEFAULT_OVERLAP_HOURS,
+  MAX_OVERLAP_HOURS,
+  pingWebhook,
+  redeliverEvent,
+  rotateWebhookSecret,
+  type AttemptResult,
+  type WebhookActionDeps,
+} from '#workers/webhook-actions.ts';
 import { text as required, UsageError, type Command, type Flags } from './commands.ts';
 import { sealerFor } from './secret-keys.ts';
 import type { CommandContext } from './target.ts';
-
-
-const DEFAULT_OVERLAP_HOURS = 24;
-/** An old secret kept longer than this would defeat the rotation. */
-const MAX_OVERLAP_HOURS = 720;
 
 
 const overlapHours = (flags: Flags) => {
@@ -38,19 +43,32 @@ const fanOutLogger = {
   error: (message: unknown, ...extra: unknown[]) => void process.stderr.write(`${String(message)}${extra.length ? ` ${JSON.stringify(extra[0])}` : ''}\n`),
 };
 
-/** The delivery worker's dependencies, for the one attempt the CLI makes itself; the sealer opens (and, rotating, seals) signing secrets. */
-const actionDeps = async (flags: Flags, context: CommandContext): Promise<WebhookActionDeps> => ({
-  clock: context.clock,
-  logger,
-  deliveries: new DeliveryStore(context.db, context.tableName, context.audit),
-  webhooks: new DynamoWebhooks(context.db, context.tableName, context.audit),
-  // After a failed first attempt the delivery stays pending with its next attempt time: the
-  // delivery sweep re-drives it once that is past due.
-  queue: sweepDrivenQueue,
-  // Loopback receivers only on the local table, as under `npm start`; never for a deployed one.
-  http: new WebhookHttp({ allowLoopback: context.local }),
-  sealer: await sealerFor(flags, context),
-});
+/**
+ * The actions' dependencies, with the delivery worker's own for the first attempt the CLI makes
+ * itself; the sealer opens (and, rotating, seals) signing secrets.
+ */
+const actionDeps = async (flags: Flags, context: CommandContext): Promise<WebhookActionDeps> => {
+  const sealer = await sealerFor(flags, context);
+  const deliveries = new DeliveryStore(context.db, context.tableName, context.audit);
+  const deliverDeps = {
+    clock: context.clock,
+    logger,
+    deliveries,
+    // After a failed first attempt the delivery stays pending with its next attempt time: the
+    // delivery sweep re-drives it once that is past due.
+    queue: sweepDrivenQueue,
+    // Loopback receivers only on the local table, as under `npm start`; never for a deployed one.
+    http: new WebhookHttp({ allowLoopback: context.local }),
+    sealer,
+  };
+  return {
+    clock: context.clock,
+    deliveries,
+    webhooks: new DynamoWebhooks(context.db, context.tableName, context.audit),
+    sealer,
+    attemptNow: (deliveryId) => deliverOne(deliverDeps, deliveryId),
+  };
+};
 
 /** Deployed, the signing secrets are sealed with the stack's sealing key. */
 const KMS_KEY_USAGE = '[--kms-key KEY_ARN (deployed: the stack output SealingKeyArn)]';
@@ -64,13 +82,13 @@ export const WEBHOOK_COMMANDS: Record<string, Command> = {
   'webhook-ping': {
     summary: 'send a test ping event to one webhook now (an event in GET /events)',
     usage: `--org ORG_ID --webhook WEBHOOK_ID ${KMS_KEY_USAGE}`,
-    run: async (_admin, f, context) => withRetryNote(await pingWebhook(await actionDeps(f, context), required(f, 'org'), required(f, 'webhook'))),
+    run: async (_admin, f, context) => withRetryNote(await pingWebhook(await actionDeps(f, context), OPERATOR_ACTOR, required(f, 'org'), required(f, 'webhook'))),
   },
   'redeliver-event': {
     summary: 'deliver an event to one webhook again (new webhook-id, same event id)',
     usage: `--org ORG_ID --event EVENT_ID --webhook WEBHOOK_ID ${KMS_KEY_USAGE}`,
     run: async (_admin, f, context) =>
-      withRetryNote(await redeliverEvent(await actionDeps(f, context), required(f, 'org'), required(f, 'event'), required(f, 'webhook'))),
+      withRetryNote(await redeliverEvent(await actionDeps(f, context), OPERATOR_ACTOR, required(f, 'org'), required(f, 'event'), required(f, 'webhook'))),
   },
   'refan-events': {
     summary: `create the missing webhook deliveries of a range of events again (after the fan-out DLQ alarm); at most ${REFAN_MAX_ENTRIES} entries a run`,
@@ -87,7 +105,7 @@ export const WEBHOOK_COMMANDS: Record<string, Command> = {
     usage: `--org ORG_ID --webhook WEBHOOK_ID [--overlap-hours N (default ${DEFAULT_OVERLAP_HOURS}; 0 drops the old secret at once)] ${KMS_KEY_USAGE}`,
     run: async (_admin, f, context) => {
       const hours = overlapHours(f);
-      const rotated = await rotateWebhookSecret(await actionDeps(f, context), required(f, 'org'), required(f, 'webhook'), hours);
+      const rotated = await rotateWebhookSecret(await actionDeps(f, context), OPERATOR_ACTOR, required(f, 'org'), required(f, 'webhook'), hours);
       return {
         secret: rotated.secret,
         note: 'Shown once: store it now.',

@@ -118,8 +118,19 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   appShare: unionOf(MEMBER, { items: { GetItem: ['SHARE#'] } }),
   appPurgeShare: unionOf(MEMBER, SHARE_CHANGE),
   appShareCertificate: unionOf(MEMBER, CERTIFICATE),
+  // The audit log page: the organisation's chain, read newest first.
+  appAudit: unionOf(MEMBER, { items: { Query: ['AUDIT#'] } }),
   appMembers: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
   appApproveKey: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
+  // Webhooks (owners and admins): the subscriptions as /v1/webhooks reads and writes them; a ping or
+  // redelivery puts its delivery with its audit entry (the worker sends it); a rotation replaces the secrets.
+  appWebhooks: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
+  appCreateWebhook: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#'] } }),
+  appDeleteWebhook: unionOf(MEMBER, AUDITED, { items: { DeleteItem: ['ORG#'] } }),
+  appPingWebhook: unionOf(MEMBER, AUDITED, { items: { PutItem: ['DELIVERY#'] } }),
+  appWebhookDeliveries: unionOf(MEMBER, { items: {}, indexes: { byOrg: ['ORG#'] } }),
+  appRedeliverWebhook: unionOf(MEMBER, AUDITED, { items: { GetItem: ['DELIVERY#'], PutItem: ['DELIVERY#'] } }),
+  appRotateWebhookSecret: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
 
   // A share's recipient: the link's record by its hash and the share it names, nothing of any organisation's.
   shareDescribe: { items: { GetItem: ['SHARELINK#', 'SHARE#'] } },

@@ -75,8 +75,16 @@ export const ROUTES = {
   appShare: { name: 'appShare', method: 'GET', path: '/app/api/shares/{id}', scope: 'session', entry: 'lambdas/http/app/share.ts' },
   appPurgeShare: { name: 'appPurgeShare', method: 'POST', path: '/app/api/shares/{id}/purge', scope: 'session', entry: 'lambdas/http/app/purge-share.ts' },
   appShareCertificate: { name: 'appShareCertificate', method: 'GET', path: '/app/api/shares/{id}/certificate', scope: 'session', entry: CERTIFICATE_ENTRY },
+  appAudit: { name: 'appAudit', method: 'GET', path: '/app/api/audit', scope: 'session', entry: 'lambdas/http/app/audit.ts' },
   appMembers: { name: 'appMembers', method: 'GET', path: '/app/api/members', scope: 'session', entry: 'lambdas/http/app/members.ts' },
   appApproveKey: { name: 'appApproveKey', method: 'POST', path: '/app/api/members/{id}/approve-key', scope: 'session', entry: 'lambdas/http/app/approve-key.ts' },
+  appWebhooks: { name: 'appWebhooks', method: 'GET', path: '/app/api/webhooks', scope: 'session', entry: 'lambdas/http/app/webhooks.ts' },
+  appCreateWebhook: { name: 'appCreateWebhook', method: 'POST', path: '/app/api/webhooks', scope: 'session', entry: 'lambdas/http/app/create-webhook.ts' },
+  appDeleteWebhook: { name: 'appDeleteWebhook', method: 'POST', path: '/app/api/webhooks/{id}/delete', scope: 'session', entry: 'lambdas/http/app/delete-webhook.ts' },
+  appPingWebhook: { name: 'appPingWebhook', method: 'POST', path: '/app/api/webhooks/{id}/ping', scope: 'session', entry: 'lambdas/http/app/ping-webhook.ts' },
+  appWebhookDeliveries: { name: 'appWebhookDeliveries', method: 'GET', path: '/app/api/webhooks/{id}/deliveries', scope: 'session', entry: 'lambdas/http/app/webhook-deliveries.ts' },
+  appRedeliverWebhook: { name: 'appRedeliverWebhook', method: 'POST', path: '/app/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', scope: 'session', entry: 'lambdas/http/app/redeliver-webhook.ts' },
+  appRotateWebhookSecret: { name: 'appRotateWebhookSecret', method: 'POST', path: '/app/api/webhooks/{id}/rotate-secret', scope: 'session', entry: 'lambdas/http/app/rotate-webhook-secret.ts' },
 
   // A share's recipient page endpoints (docs/web-api.md, Shares).
   shareDescribe: { name: 'shareDescribe', method: 'GET', path: '/share/describe', scope: 'share_link', entry: 'lambdas/http/share/describe.ts' },

@@ -62,6 +62,8 @@ const DELIVERY_SHARDS = 4;
 const deliveryKey = (id: string) => ({ pk: `DELIVERY#${id}`, sk: 'DELIVERY' });
 const dueShard = (id: string) => `DELIVERY_DUE#${id.charCodeAt(id.length - 1) % DELIVERY_SHARDS}`;
 const dueSort = (nextAttemptAt: string, id: string) => `${nextAttemptAt}#${id}`;
+/** A subscription's deliveries in the byOrg index, for its page in the member app. */
+const webhookDeliveries = (orgId: string, webhookId: string) => `ORG#${orgId}#WEBHOOK#${webhookId}#DELIVERIES`;
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 /**
@@ -126,6 +128,8 @@ export class DeliveryStore {
         kind: 'webhook_delivery',
         gsi6pk: dueShard(delivery.id),
         gsi6sk: dueSort(delivery.nextAttemptAt, delivery.id),
+        gsi1pk: webhookDeliveries(delivery.orgId, delivery.webhookId),
+        gsi1sk: `${delivery.createdAt}#${delivery.id}`,
         ...delivery,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
@@ -135,6 +139,21 @@ export class DeliveryStore {
   async get(id: string): Promise<Delivery | null> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: deliveryKey(id), ConsistentRead: true }));
     return fromItem<Delivery>(Item);
+  }
+
+  /** A subscription's latest deliveries, newest first (made since deliveries were indexed by subscription). */
+  async listForWebhook(orgId: string, webhookId: string, limit: number): Promise<Delivery[]> {
+    const page = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: INDEXES.byOrg.indexName,
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': webhookDeliveries(orgId, webhookId) },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return (page.Items ?? []).map((item) => fromItem<Delivery>(item)!);
   }
 
   async subscription(orgId: string, webhookId: string): Promise<WebhookTarget | null> {

@@ -1,11 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventFeed, EventFeedPage, EventFeedQuery } from '#core/events.ts';
 import type { AuditEntry } from '#core/ports.ts';
 import type { Documents } from './dynamo.ts';
 import { auditSortKey, keys } from './keys.ts';
-
-/** Never ask DynamoDB to evaluate fewer items than this in one page (a filter may drop most of them). */
-const MIN_PAGE = 100;
+import { boundedQuery, seqOfSortKey } from './bounded-query.ts';
 
 const ENTRY_FIELDS = ['orgId', 'seq', 'type', 'occurredAt', 'actor', 'clientId', 'requestId', 'data', 'prevHash', 'hash'] as const;
 
@@ -42,39 +39,28 @@ export class DynamoEventFeed implements EventFeed {
       filters.push('#client = :client');
     }
 
-    const entries: AuditEntry[] = [];
-    let read = 0;
-    let lastReadSeq: number | null = null;
-    let start: Record<string, unknown> | undefined;
-    if (typeNames.length === 0) return { entries, lastReadSeq, exhausted: true };
-    do {
-      const wanted = query.limit + 1 - entries.length;
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          FilterExpression: filters.join(' AND '),
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ConsistentRead: true,
-          ScanIndexForward: true,
-          Limit: Math.min(query.maxRead - read, Math.max(wanted, MIN_PAGE)),
-          ExclusiveStartKey: start,
-        }),
-      );
-      read += page.ScannedCount ?? 0;
-      for (const item of page.Items ?? []) entries.push(toEntry(item));
-      start = page.LastEvaluatedKey;
-      if (start) lastReadSeq = seqOfSortKey(start.sk as string);
-    } while (start && entries.length <= query.limit && read < query.maxRead);
+    if (typeNames.length === 0) return { entries: [], lastReadSeq: null, exhausted: true };
+    const page = await boundedQuery(
+      this.db,
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        FilterExpression: filters.join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ConsistentRead: true,
+        ScanIndexForward: true,
+      },
+      query.limit,
+      query.maxRead,
+    );
     // Entries beyond limit + 1 are dropped; the caller pages on from the last one it returns.
-    return { entries: entries.slice(0, query.limit + 1), lastReadSeq, exhausted: !start };
+    return { entries: page.items.map(toEntry), lastReadSeq: page.lastReadKey ? seqOfSortKey(page.lastReadKey.sk as string) : null, exhausted: page.exhausted };
   }
 }
 
-const seqOfSortKey = (sk: string) => Number(sk.slice(sk.indexOf('#') + 1));
-
-const toEntry = (item: Record<string, unknown>): AuditEntry => {
+/** An audit entry as stored, without the item's own key attributes. */
+export const toEntry = (item: Record<string, unknown>): AuditEntry => {
   const entry: Record<string, unknown> = {};
   for (const field of ENTRY_FIELDS) entry[field] = item[field] ?? null;
   return entry as unknown as AuditEntry;

@@ -26,8 +26,21 @@ type StreamImage = NonNullable<NonNullable<DynamoDBRecord['dynamodb']>['NewImage
 const readImage = (image: StreamImage) => {
   const text = (name: string) => (typeof image[name]?.S === 'string' ? image[name].S : undefined);
   const number = (name: string) => (typeof image[name]?.N === 'string' ? Number(image[name].N) : undefined);
-  return { kind: text('kind'), orgId: text('orgId'), seq: number('seq'), type: text('type'), occurredAt: text('occurredAt'), clientId: text('clientId') };
+  // A ping's or manual redelivery's entry names the one delivery written with it (webhook-actions.ts).
+  const namedDelivery = image.data?.M?.details?.M?.delivery_id?.S;
+  return {
+    kind: text('kind'),
+    orgId: text('orgId'),
+    seq: number('seq'),
+    type: text('type'),
+    occurredAt: text('occurredAt'),
+    clientId: text('clientId'),
+    namedDelivery: typeof namedDelivery === 'string' ? namedDelivery : undefined,
+  };
 };
+
+/** The entries that come with their own delivery (a test ping, a manual redelivery) instead of one per subscriber. */
+const WITH_OWN_DELIVERY = new Set(['ping', 'webhook.redelivered']);
 
 /**
  * The subscriptions an event goes to: active, subscribed to the type, of its client (or of none),
@@ -53,6 +66,12 @@ type SubscriptionsOf = (orgId: string) => Promise<WebhookTarget[]>;
 const fanOutRecord = async (deps: FanOutDeps, subscriptionsOf: SubscriptionsOf, record: DynamoDBRecord): Promise<number> => {
   if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage) return 0;
   const image = readImage(record.dynamodb.NewImage);
+  if (image.kind === 'audit' && WITH_OWN_DELIVERY.has(image.type ?? '')) {
+    // Its delivery was written with it: sent to the worker, whose claim makes a second message
+    // (the operator's CLI also attempts it at once) harmless.
+    if (image.namedDelivery) await deps.queue.send(image.namedDelivery, 0);
+    return 0;
+  }
   if (image.kind !== 'audit' || typeof image.type !== 'string' || !isEventType(image.type) || image.type === 'ping') return 0;
   if (typeof image.orgId !== 'string' || typeof image.seq !== 'number' || !Number.isSafeInteger(image.seq)) return 0;
   const clientId = typeof image.clientId === 'string' ? image.clientId : null;

@@ -1,36 +1,54 @@
 import { WriteConflict } from '#core/errors.ts';
 import { eventId, isEventType, seqOfEventId } from '#core/events.ts';
 import { newId } from '#core/ids.ts';
-import { OPERATOR_ACTOR } from '#core/model.ts';
+import type { Actor } from '#core/model.ts';
 import type { AuditEntry, AuditEntryInput } from '#core/ports.ts';
 import { newWebhookSecret } from '#core/webhook-signature.ts';
 import type { SecretSealer } from '#core/sealing.ts';
 import { rotatedSecrets, sealedWebhookSecret } from '#core/webhooks.ts';
+import type { Clock } from '#core/clock.ts';
 import { pendingDelivery, type Delivery, type DeliveryStore } from '#store/deliveries.ts';
 import type { DynamoWebhooks } from '#store/webhooks.ts';
-import { deliverOne, type DeliverDeps } from './deliver.ts';
+import type { DeliveryOutcome } from './deliver.ts';
 
 /**
- * The operator's webhook actions (bin/admin/webhook-commands.ts): a test ping, a manual
- * redelivery and a secret rotation. Each writes its delivery or change in one transaction with its
- * audit entry; a ping or redelivery then makes its first attempt at once with the delivery
- * worker's own deliverOne, and further attempts are the delivery sweep's, as for any delivery.
+ * The webhook actions of the operator (bin/admin/webhook-commands.ts) and of an owner or admin in
+ * the member app (lambdas/http/app/webhook-actions.ts): a test ping, a manual redelivery and a
+ * secret rotation, each audited with whoever acted. Each writes its delivery or change in one
+ * transaction with its audit entry. A ping's or redelivery's entry names its delivery, which the
+ * fan-out then enqueues for the delivery worker; the CLI also makes the first attempt at once
+ * (`attemptNow`), and further attempts are the delivery sweep's, as for any delivery.
  */
 
-/** The action cannot be done as asked (unknown or inactive webhook, not an event, ...): nothing was written. */
+/** The action cannot be done as asked (inactive webhook, not an event, ...): nothing was written. */
 export class WebhookActionRefused extends Error {
-  override readonly name = 'WebhookActionRefused';
+  override readonly name: string = 'WebhookActionRefused';
+}
+/** No such webhook (or event) in the organisation: nothing was written. */
+export class WebhookActionTargetMissing extends WebhookActionRefused {
+  override readonly name = 'WebhookActionTargetMissing';
 }
 
-export interface WebhookActionDeps extends DeliverDeps {
+/** A rotation keeps the old secret this long by default; longer than the maximum would defeat it. */
+export const DEFAULT_OVERLAP_HOURS = 24;
+export const MAX_OVERLAP_HOURS = 720;
+
+export interface WebhookActionDeps {
+  clock: Clock;
+  deliveries: Pick<DeliveryStore, 'createWithEntry' | 'get' | 'auditEntry'>;
   webhooks: Pick<DynamoWebhooks, 'get' | 'rotateSecret'>;
-  /** Opens the signing secrets for an attempt, seals the new one of a rotation. */
-  sealer: SecretSealer;
+  /** Seals the new secret of a rotation. */
+  sealer: Pick<SecretSealer, 'seal'>;
+  /**
+   * Makes the first attempt here and now (the CLI, with the worker's own deliverOne); null leaves
+   * it to the delivery worker, which the fan-out sends the delivery to.
+   */
+  attemptNow: ((deliveryId: string) => Promise<DeliveryOutcome>) | null;
 }
 
 const subscriptionOf = async (deps: Pick<WebhookActionDeps, 'webhooks'>, orgId: string, webhookId: string) => {
   const subscription = await deps.webhooks.get(orgId, webhookId);
-  if (!subscription) throw new WebhookActionRefused(`organisation ${orgId} has no webhook ${webhookId}`);
+  if (!subscription) throw new WebhookActionTargetMissing(`organisation ${orgId} has no webhook ${webhookId}`);
   return subscription;
 };
 
@@ -41,24 +59,25 @@ const activeSubscriptionOf = async (deps: Pick<WebhookActionDeps, 'webhooks'>, o
   return subscription;
 };
 
-const auditInput = (orgId: string, type: string, clientId: string | null, details: Record<string, unknown>): AuditEntryInput => ({
+const auditInput = (orgId: string, type: string, actor: Actor, clientId: string | null, details: Record<string, unknown>): AuditEntryInput => ({
   orgId,
   type,
-  actor: OPERATOR_ACTOR,
+  actor,
   clientId,
   requestId: null,
-  data: { details, actor: { ...OPERATOR_ACTOR } },
+  data: { details, actor: { type: actor.type, label: actor.label } },
 });
 
 /**
- * Writes the entry and the delivery, then the first attempt right away. The answer says what came
+ * Writes the entry and the delivery, then (`attemptNow`) the first attempt right away. The answer says what came
  * of it; after a failure the delivery stays pending with its next attempt time (1 minute on after
  * the first), which the delivery sweep honours.
  */
 const createAndAttempt = async (deps: WebhookActionDeps, input: AuditEntryInput, deliveryOf: (entry: AuditEntry) => Delivery) => {
   const { delivery } = await deps.deliveries.createWithEntry(input, deliveryOf);
-  const outcome = await deliverOne(deps, delivery.id);
-  const after = await deps.deliveries.get(delivery.id);
+  const outcome: DeliveryOutcome | 'queued' = deps.attemptNow ? await deps.attemptNow(delivery.id) : 'queued';
+  // Left to the worker, the delivery is as just written.
+  const after = deps.attemptNow ? await deps.deliveries.get(delivery.id) : delivery;
   return {
     event_id: eventId(delivery.eventSeq),
     event_type: delivery.eventType,
@@ -79,10 +98,10 @@ export type AttemptResult = Awaited<ReturnType<typeof createAndAttempt>>;
  * and is in GET /events) with a delivery of it to that subscription alone (the fan-out ignores
  * `ping`), then its first attempt.
  */
-export const pingWebhook = async (deps: WebhookActionDeps, orgId: string, webhookId: string): Promise<AttemptResult> => {
+export const pingWebhook = async (deps: WebhookActionDeps, actor: Actor, orgId: string, webhookId: string): Promise<AttemptResult> => {
   const subscription = await activeSubscriptionOf(deps, orgId, webhookId);
   const id = newId(deps.clock.now().getTime());
-  const input = auditInput(orgId, 'ping', subscription.clientId ?? null, { webhook_id: subscription.id });
+  const input = auditInput(orgId, 'ping', actor, subscription.clientId ?? null, { webhook_id: subscription.id, delivery_id: id });
   return createAndAttempt(deps, input, (entry) =>
     pendingDelivery({ id, webhookId: subscription.id, orgId, clientId: entry.clientId, eventSeq: entry.seq, eventType: entry.type }, entry.occurredAt),
   );
@@ -94,11 +113,11 @@ export const pingWebhook = async (deps: WebhookActionDeps, orgId: string, webhoo
  * (SPEC.md: "a new webhook-id and the same event id"). Audited as `webhook.redelivered` in the
  * same transaction, then attempted at once.
  */
-export const redeliverEvent = async (deps: WebhookActionDeps, orgId: string, eventIdText: string, webhookId: string): Promise<AttemptResult> => {
+export const redeliverEvent = async (deps: WebhookActionDeps, actor: Actor, orgId: string, eventIdText: string, webhookId: string): Promise<AttemptResult> => {
   const seq = seqOfEventId(eventIdText);
   if (seq === null) throw new WebhookActionRefused(`${eventIdText} is not an event id (evt_<number>, as GET /events shows it)`);
   const event = await deps.deliveries.auditEntry(orgId, seq);
-  if (!event) throw new WebhookActionRefused(`organisation ${orgId} has no event ${eventIdText}`);
+  if (!event) throw new WebhookActionTargetMissing(`organisation ${orgId} has no event ${eventIdText}`);
   if (!isEventType(event.type)) throw new WebhookActionRefused(`${eventIdText} is a ${event.type} audit entry, not an event`);
   const subscription = await activeSubscriptionOf(deps, orgId, webhookId);
   // A receiver gets only the types it subscribed to, redelivered or not (a test ping excepted).
@@ -110,7 +129,7 @@ export const redeliverEvent = async (deps: WebhookActionDeps, orgId: string, eve
     throw new WebhookActionRefused(`${eventIdText} is not an event of client ${subscription.clientId}, to which webhook ${webhookId} is scoped`);
   }
   const id = newId(deps.clock.now().getTime());
-  const input = auditInput(orgId, 'webhook.redelivered', subscription.clientId ?? null, { webhook_id: subscription.id, event_id: eventIdText, delivery_id: id });
+  const input = auditInput(orgId, 'webhook.redelivered', actor, subscription.clientId ?? null, { webhook_id: subscription.id, event_id: eventIdText, delivery_id: id });
   return createAndAttempt(deps, input, (audited) =>
     pendingDelivery({ id, webhookId: subscription.id, orgId, clientId: event.clientId, eventSeq: event.seq, eventType: event.type }, audited.occurredAt),
   );
@@ -123,18 +142,19 @@ export const redeliverEvent = async (deps: WebhookActionDeps, orgId: string, eve
  * shows it once and nowhere else.
  */
 export const rotateWebhookSecret = async (
-  deps: Pick<WebhookActionDeps, 'clock' | 'webhooks'> & { sealer: Pick<SecretSealer, 'seal'> },
+  deps: Pick<WebhookActionDeps, 'clock' | 'webhooks' | 'sealer'>,
+  actor: Actor,
   orgId: string,
   webhookId: string,
   overlapHours: number,
 ) => {
-  if (!(overlapHours >= 0)) throw new WebhookActionRefused('the overlap must be 0 or more hours');
+  if (!(overlapHours >= 0 && overlapHours <= MAX_OVERLAP_HOURS)) throw new WebhookActionRefused(`the overlap must be from 0 to ${MAX_OVERLAP_HOURS} hours`);
   const before = await subscriptionOf(deps, orgId, webhookId);
   const secret = newWebhookSecret();
   const fresh = await sealedWebhookSecret(deps.sealer, orgId, webhookId, secret);
   const { secrets, oldSecretExpiresAt } = rotatedSecrets(before.secrets ?? [], fresh, deps.clock.now(), overlapHours * 3_600_000);
   try {
-    const entry = await deps.webhooks.rotateSecret(before, secrets, oldSecretExpiresAt, OPERATOR_ACTOR);
+    const entry = await deps.webhooks.rotateSecret(before, secrets, oldSecretExpiresAt, actor);
     return { secret, oldSecretExpiresAt, subscription: { ...before, secrets }, entry };
   } catch (error) {
     if (!(error instanceof WriteConflict)) throw error;

@@ -17,7 +17,8 @@ import type { AuditEntry } from '../../lambdas/core/ports.ts';
 import type { SealedSecret } from '../../lambdas/core/sealing.ts';
 import { webhookSecretContext } from '../../lambdas/core/webhooks.ts';
 import { DeliveryStore } from '../../lambdas/store/deliveries.ts';
-import { deliverOne } from '../../lambdas/workers/deliver.ts';
+import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
+import { deliverOne, type DeliverDeps } from '../../lambdas/workers/deliver.ts';
 import { createHandler as createSweep } from '../../lambdas/workers/delivery-sweep.ts';
 import { createHandler as createFanOut } from '../../lambdas/workers/fan-out.ts';
 import { auditInsertRecord } from '../../lambdas/workers/stream-record.ts';
@@ -37,6 +38,7 @@ let receiverUrl: string;
 let received: Received[];
 let queue: ReturnType<typeof recordingQueue>;
 let deps: WebhookActionDeps;
+let deliverDeps: DeliverDeps;
 
 beforeAll(async () => {
   service = await startTestService({ clock, allowLoopbackWebhooks: true });
@@ -55,7 +57,8 @@ beforeEach(() => {
   clock.set(Date.now());
   received.length = 0;
   queue = recordingQueue(clock);
-  deps = { clock, logger: quietLogger, deliveries: store, webhooks: service.deps.webhooks, queue: queue.queue, http: new WebhookHttp({ allowLoopback: true }), sealer: service.deps.sealer };
+  deliverDeps = { clock, logger: quietLogger, deliveries: store, queue: queue.queue, http: new WebhookHttp({ allowLoopback: true }), sealer: service.deps.sealer };
+  deps = { clock, deliveries: store, webhooks: service.deps.webhooks, sealer: service.deps.sealer, attemptNow: (id) => deliverOne(deliverDeps, id) };
 });
 
 const deliveryItem = async (id: string) =>
@@ -84,14 +87,14 @@ const librarySignature = (secret: string, r: Received) =>
 /** A `request.created` of the default client, fanned out to `subscription` and delivered once. */
 const deliveredEvent = async (subscription: TestSubscription) => {
   const { entry, deliveryId } = await fanOutEvent(service, org, subscription, { clock, deliveries: store, queue: queue.queue });
-  expect(await deliverOne(deps, queue.sent.shift()!.deliveryId)).toBe('delivered');
+  expect(await deliverOne(deliverDeps, queue.sent.shift()!.deliveryId)).toBe('delivered');
   return { entry, deliveryId };
 };
 
 describe('webhook-ping', () => {
   it('delivers one verified ping whose id is the evt_<seq> GET /events lists, written with its audit entry and delivery', async () => {
     const subscription = await putSubscription(service, org.orgId, { url: `${receiverUrl}/hook`, clientId: org.defaultClientId });
-    const result = await pingWebhook(deps, org.orgId, subscription.id);
+    const result = await pingWebhook(deps, OPERATOR_ACTOR, org.orgId, subscription.id);
 
     expect(result).toMatchObject({ event_type: 'ping', webhook_id: subscription.id, outcome: 'delivered', receiver_status: 204, error: null, next_attempt_at: null });
     expect(result.event_id).toMatch(/^evt_[0-9]+$/);
@@ -108,7 +111,7 @@ describe('webhook-ping', () => {
       organisation_id: org.orgId,
       client_id: org.defaultClientId,
       seq: seqOf(result.event_id),
-      data: { details: { webhook_id: subscription.id }, actor: { type: 'system', label: 'operator' } },
+      data: { details: { webhook_id: subscription.id, delivery_id: result.delivery_id }, actor: { type: 'system', label: 'operator' } },
     });
     expect(delivery!.headers).toMatchObject({ 'webhook-id': result.message_id, 'x-service-delivery': result.delivery_id, 'x-service-event': 'ping' });
 
@@ -133,16 +136,17 @@ describe('webhook-ping', () => {
     });
     expect(stored[0]!.gsi6pk).toBeUndefined();
 
-    // The fan-out makes no second delivery of a ping, even for a subscription that names the type.
+    // The fan-out makes no second delivery of a ping, even for a subscription that names the type:
+    // it only sends the ping's own delivery to the worker (which finds it delivered already).
     const fanOut = createFanOut({ clock, logger: quietLogger, deliveries: store, webhooks: { listForOrg: async () => [{ ...subscription, events: ['ping'] }] }, queue: queue.queue });
     await fanOut({ Records: [auditInsertRecord(entry as AuditEntry)] });
-    expect(queue.sent).toEqual([]);
+    expect(queue.sent).toEqual([expect.objectContaining({ deliveryId: result.delivery_id, delaySeconds: 0 })]);
     expect(await deliveriesOfEvent(entry.seq)).toHaveLength(1);
   });
 
   it('leaves a failed ping pending, due 1 minute on, for the delivery sweep', async () => {
     const subscription = await putSubscription(service, org.orgId, { url: `${receiverUrl}/fail` });
-    const result = await pingWebhook(deps, org.orgId, subscription.id);
+    const result = await pingWebhook(deps, OPERATOR_ACTOR, org.orgId, subscription.id);
     const due = new Date(clock.now().getTime() + 60_000).toISOString();
     expect(result).toMatchObject({ outcome: 'retry', receiver_status: 500, error: 'HTTP 500', next_attempt_at: due });
     expect(received).toHaveLength(1);
@@ -160,9 +164,9 @@ describe('webhook-ping', () => {
   it('refuses an unknown or inactive webhook and writes nothing', async () => {
     const inactive = await putSubscription(service, org.orgId, { url: `${receiverUrl}/hook`, isActive: false });
     const before = (await auditEntries(service, org.orgId)).length;
-    await expect(pingWebhook(deps, org.orgId, newId())).rejects.toThrow(/has no webhook/);
-    await expect(pingWebhook(deps, org.orgId, inactive.id)).rejects.toThrow(WebhookActionRefused);
-    await expect(pingWebhook(deps, org.orgId, inactive.id)).rejects.toThrow(/not active/);
+    await expect(pingWebhook(deps, OPERATOR_ACTOR, org.orgId, newId())).rejects.toThrow(/has no webhook/);
+    await expect(pingWebhook(deps, OPERATOR_ACTOR, org.orgId, inactive.id)).rejects.toThrow(WebhookActionRefused);
+    await expect(pingWebhook(deps, OPERATOR_ACTOR, org.orgId, inactive.id)).rejects.toThrow(/not active/);
     expect((await auditEntries(service, org.orgId)).length).toBe(before);
     expect(received).toEqual([]);
   });
@@ -172,7 +176,7 @@ describe('redeliver-event', () => {
   it('sends the same body again with a new webhook-id and delivery id, audited with its delivery', async () => {
     const subscription = await putSubscription(service, org.orgId, { url: `${receiverUrl}/hook`, events: ['request.created'], clientId: org.defaultClientId });
     const { entry, deliveryId } = await deliveredEvent(subscription);
-    const result = await redeliverEvent(deps, org.orgId, eventId(entry.seq), subscription.id);
+    const result = await redeliverEvent(deps, OPERATOR_ACTOR, org.orgId, eventId(entry.seq), subscription.id);
 
     expect(result).toMatchObject({ event_id: eventId(entry.seq), event_type: 'request.created', outcome: 'delivered', receiver_status: 204 });
     expect(received).toHaveLength(2);
@@ -216,7 +220,7 @@ describe('redeliver-event', () => {
       [eventId(entry.seq), otherTypes.id, /does not take request\.created events/],
     ];
     for (const [event, webhook, message] of cases) {
-      await expect(redeliverEvent(deps, org.orgId, event, webhook), `${event} to ${webhook}`).rejects.toThrow(message);
+      await expect(redeliverEvent(deps, OPERATOR_ACTOR, org.orgId, event, webhook), `${event} to ${webhook}`).rejects.toThrow(message);
     }
     expect((await auditEntries(service, org.orgId)).length).toBe(before);
     expect((await scanTable(service)).filter((item) => item.kind === 'webhook_delivery').length).toBe(deliveries);
@@ -230,7 +234,7 @@ describe('rotate-webhook-secret', () => {
     expect(created.status, created.text).toBe(201);
     const { id, secret: oldSecret } = created.body as { id: string; secret: string };
 
-    const rotated = await rotateWebhookSecret(deps, org.orgId, id, 24);
+    const rotated = await rotateWebhookSecret(deps, OPERATOR_ACTOR, org.orgId, id, 24);
     const until = new Date(clock.now().getTime() + 24 * 3_600_000).toISOString();
     expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(rotated.secret).not.toBe(oldSecret);
@@ -245,7 +249,7 @@ describe('rotate-webhook-secret', () => {
     expect(JSON.stringify(audited[0])).not.toContain('whsec_');
 
     // During the overlap: two signatures; a receiver holding either secret accepts.
-    await pingWebhook(deps, org.orgId, id);
+    await pingWebhook(deps, OPERATOR_ACTOR, org.orgId, id);
     const during = received.at(-1)!;
     expect(signatures(during)).toHaveLength(2);
     expect(signatures(during).every((s) => s.startsWith('v1,'))).toBe(true);
@@ -255,7 +259,7 @@ describe('rotate-webhook-secret', () => {
 
     // After it (the clock is a day ahead, so the signatures are compared with the library's own sign()).
     clock.advance(24 * 3_600_000 + 1_000);
-    await pingWebhook(deps, org.orgId, id);
+    await pingWebhook(deps, OPERATOR_ACTOR, org.orgId, id);
     const after = received.at(-1)!;
     expect(signatures(after)).toEqual([librarySignature(rotated.secret, after)]);
     expect(signatures(after)).not.toContain(librarySignature(oldSecret, after));
@@ -263,19 +267,19 @@ describe('rotate-webhook-secret', () => {
 
   it('with an overlap of 0 drops every old secret at once; drops expired ones; refuses an unknown webhook', async () => {
     const subscription = await putSubscription(service, org.orgId, { url: `${receiverUrl}/hook` });
-    const first = await rotateWebhookSecret(deps, org.orgId, subscription.id, 1);
+    const first = await rotateWebhookSecret(deps, OPERATOR_ACTOR, org.orgId, subscription.id, 1);
     clock.advance(3_600_000 + 1_000);
-    const second = await rotateWebhookSecret(deps, org.orgId, subscription.id, 2);
+    const second = await rotateWebhookSecret(deps, OPERATOR_ACTOR, org.orgId, subscription.id, 2);
     // The original expired an hour in: gone; the first rotation's secret is the old one now.
     expect(await storedSecrets(subscription.id)).toEqual([
       { secret: second.secret, expiresAt: null },
       { secret: first.secret, expiresAt: new Date(clock.now().getTime() + 2 * 3_600_000).toISOString() },
     ]);
 
-    const third = await rotateWebhookSecret(deps, org.orgId, subscription.id, 0);
+    const third = await rotateWebhookSecret(deps, OPERATOR_ACTOR, org.orgId, subscription.id, 0);
     expect(third.oldSecretExpiresAt).toBeNull();
     expect(await storedSecrets(subscription.id)).toEqual([{ secret: third.secret, expiresAt: null }]);
-    const ping = await pingWebhook(deps, org.orgId, subscription.id);
+    const ping = await pingWebhook(deps, OPERATOR_ACTOR, org.orgId, subscription.id);
     expect(ping.outcome).toBe('delivered');
     const sent = received.at(-1)!;
     expect(signatures(sent)).toEqual([librarySignature(third.secret, sent)]);
@@ -285,13 +289,13 @@ describe('rotate-webhook-secret', () => {
       null,
     ]);
 
-    await expect(rotateWebhookSecret(deps, org.orgId, newId(), 24)).rejects.toThrow(/has no webhook/);
+    await expect(rotateWebhookSecret(deps, OPERATOR_ACTOR, org.orgId, newId(), 24)).rejects.toThrow(/has no webhook/);
   });
 
   it('does not overwrite a rotation that came in between (the store writes on condition of the secrets it read)', async () => {
     const subscription = await putSubscription(service, org.orgId, { url: `${receiverUrl}/hook` });
     const stale = (await service.deps.webhooks.get(org.orgId, subscription.id))!;
-    const rotated = await rotateWebhookSecret(deps, org.orgId, subscription.id, 24);
+    const rotated = await rotateWebhookSecret(deps, OPERATOR_ACTOR, org.orgId, subscription.id, 24);
     await expect(
       service.deps.webhooks.rotateSecret(stale, [{ sealed: await service.deps.sealer.seal('whsec_c3RhbGU=', webhookSecretContext(org.orgId, subscription.id)), expiresAt: null }], null, { type: 'system', label: 'operator' }),
     ).rejects.toThrow(WriteConflict);

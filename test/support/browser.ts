@@ -98,3 +98,12 @@ export const setUpKeyInBrowser = async (page: Page, appUrl: string) => {
   await page.waitForSelector('#backup-json', { state: 'attached' });
   await page.waitForFunction(() => document.querySelector('#key-status')?.textContent?.includes('Verified'));
 };
+
+/** Presses Tab until `id` has the focus (a page used by keyboard, not clicked). */
+export const tabTo = async (page: Page, id: string) => {
+  for (let presses = 0; presses < 120; presses++) {
+    if ((await page.evaluate(() => document.activeElement?.id)) === id) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`#${id} was not reached by Tab`);
+};

@@ -16,7 +16,7 @@ const EXPECTED = [
 ] as const;
 
 /** A concrete path for a template, and the path parameters it should give. */
-const SAMPLE_VALUES: Record<string, string> = { id: ID, token: 'T'.repeat(43), file: 'app.js', path: 'requests/abc', ref: 'INC-4711', secret: 'S'.repeat(43) };
+const SAMPLE_VALUES: Record<string, string> = { id: ID, deliveryId: ID, token: 'T'.repeat(43), file: 'app.js', path: 'requests/abc', ref: 'INC-4711', secret: 'S'.repeat(43) };
 const concrete = (template: string) => template.replace(/\{(\w+)\+?\}/g, (_, name: string) => SAMPLE_VALUES[name]);
 const parametersOf = (template: string) =>
   Object.fromEntries([...template.matchAll(/\{(\w+)\+?\}/g)].map(([, name]) => [name, SAMPLE_VALUES[name]]));

@@ -12,8 +12,10 @@
  *   /app/requests/<id> (detail, audit trail, reveal, complete)  pages/request-detail.ts
  *   /app/key (set up, back up, import or register my key)       pages/key.ts
  *   /app/members (owners and admins: approve replaced keys)     pages/members.ts
+ *   /app/audit (owners and admins: the audit chain, filters, export)  pages/audit.ts
  *   /app/shares, /app/shares/new, /app/shares/<id>              pages/shares.ts
  *   /app/verify (certificates, also signed out)                 pages/verify.ts
+ *   /app/webhooks, /app/webhooks/<id> (owners and admins)      pages/webhooks.ts, pages/webhook-detail.ts
  *
  * Stable hooks for automated tests, besides the pages' own:
  *   #status, #error                     live regions (role="status" / role="alert")
@@ -24,12 +26,15 @@ import { busy, byId, clearMessages, focusHeading, h, replaceChildren, say, sayEr
 import type { AppContext, RenderOptions } from './context.ts';
 import { keyPage } from './pages/key.ts';
 import { membersPage } from './pages/members.ts';
+import { auditPage } from './pages/audit.ts';
 import { newRequestPage } from './pages/new-request.ts';
 import { forgetRevealed, requestDetailPage } from './pages/request-detail.ts';
 import { requestsPage } from './pages/requests.ts';
 import { newSharePage, shareDetailPage, sharesPage } from './pages/shares.ts';
 import { signInPage } from './pages/sign-in.ts';
 import { verifyPage } from './pages/verify.ts';
+import { webhookDetailPage } from './pages/webhook-detail.ts';
+import { webhooksPage } from './pages/webhooks.ts';
 import type { Me } from './shapes.ts';
 import { rememberReturn } from './return-to.ts';
 
@@ -107,10 +112,13 @@ const ROUTES: Array<[RegExp, Page, string]> = [
   [REQUEST_PAGE, (match) => requestDetailPage(app, match[1]), 'requests'],
   [/^\/app\/key\/?$/, () => keyPage(app), 'key'],
   [/^\/app\/members\/?$/, () => membersPage(app), 'members'],
+  [/^\/app\/audit\/?$/, () => auditPage(app), 'audit'],
   [/^\/app\/shares\/?$/, () => sharesPage(app), 'shares'],
   [/^\/app\/shares\/new\/?$/, () => newSharePage(app), 'shares'],
   [/^\/app\/shares\/([0-9a-z]{26})\/?$/, (match) => shareDetailPage(app, match[1]), 'shares'],
   [/^\/app\/verify\/?$/, () => verifyPage(app), 'verify'],
+  [/^\/app\/webhooks\/?$/, () => webhooksPage(app), 'webhooks'],
+  [/^\/app\/webhooks\/([0-9a-z]{26})\/?$/, (match) => webhookDetailPage(app, match[1]!), 'webhooks'],
 ];
 /** Pages that also work signed out. */
 const PUBLIC_PAGE = /^\/app\/verify\/?$/;
@@ -200,6 +208,8 @@ const renderNav = (current: string | null) => {
       item('/app/shares', 'Shares', 'shares'),
       item('/app/verify', 'Verify', 'verify'),
       isAdmin() ? item('/app/members', 'Members', 'members') : null,
+      isAdmin() ? item('/app/audit', 'Audit log', 'audit') : null,
+      isAdmin() ? item('/app/webhooks', 'Webhooks', 'webhooks') : null,
       h('li', { class: 'who' }, `${session.me.member.name ?? session.me.member.email ?? ''} · ${session.me.organisation.name}`),
       h('li', {}, signOut),
     ),

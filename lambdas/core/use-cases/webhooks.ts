@@ -1,7 +1,9 @@
 import * as z from 'zod/mini';
 import { apiActor, type Caller } from '../caller.ts';
+import type { Actor } from '../model.ts';
 import type { Clock } from '../clock.ts';
-import { notFound, validationFailed, WriteConflict, type FieldErrors } from '../errors.ts';
+import { forbidden, notFound, validationFailed, WriteConflict, type FieldErrors } from '../errors.ts';
+import { isManager, memberActor, type MemberCaller } from '../member-access.ts';
 import { isSubscribableEventType, SUBSCRIBABLE_EVENT_TYPES } from '../events.ts';
 import { newId } from '../ids.ts';
 import { fieldErrorsOf } from '../validation.ts';
@@ -25,17 +27,44 @@ export const createWebhookBody = z.strictObject({
   description: z.nullish(z.string('Must be a string.').check(z.maxLength(200, 'Must be at most 200 characters.'))),
 });
 
-/** A client-scoped key sees only its client's subscriptions; an organisation-wide key sees all. */
-const visibleTo = (caller: Caller, subscription: WebhookSubscription) =>
-  caller.apiKey.clientId === null || subscription.clientId === caller.apiKey.clientId;
+/**
+ * Who manages subscriptions: an API key (POST /v1/webhooks), or an owner or admin in the member
+ * app (/app/api/webhooks). The rules are the same; only the scope, the audited actor and
+ * `created_via` differ.
+ */
+export interface WebhookManager {
+  orgId: string;
+  /** A client-scoped key's client: it sees, and subscribes to, only that client's events. */
+  clientId: string | null;
+  actor: Actor;
+  createdVia: WebhookSubscription['createdVia'];
+}
+
+export const apiWebhookManager = (caller: Caller): WebhookManager => ({
+  orgId: caller.org.id,
+  clientId: caller.apiKey.clientId,
+  actor: apiActor(caller),
+  createdVia: 'api',
+});
+
+/** A client-scoped manager sees only its client's subscriptions; an organisation-wide one sees all. */
+const visibleTo = (manager: WebhookManager, subscription: WebhookSubscription) =>
+  manager.clientId === null || subscription.clientId === manager.clientId;
+
+/** The subscription `webhookId` if this manager may see it; 404 otherwise. */
+export const visibleWebhook = async (deps: Pick<WebhookDeps, 'webhooks'>, manager: WebhookManager, webhookId: string) => {
+  const subscription = await deps.webhooks.get(manager.orgId, webhookId);
+  if (!subscription || !visibleTo(manager, subscription)) throw notFound('No webhook with this id.');
+  return subscription;
+};
 
 /**
  * POST /webhooks: subscribes an https URL on a public host to some event types. A client-scoped
  * key's subscription gets only that client's events. Answers the Webhook with its signing secret,
- * shown this once.
+ * shown this once. `prepared` is given the result just before the subscription is stored (the
+ * caller's answer can go in the same transaction).
  */
-/** `prepared` is given the result just before the subscription is stored (the caller's answer can go in the same transaction). */
-export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: unknown, prepared?: (result: WebhookView & { secret: string }) => void) => {
+export const createWebhook = async (deps: WebhookDeps, manager: WebhookManager, input: unknown, prepared?: (result: WebhookView & { secret: string }) => void) => {
   const parsed = createWebhookBody.safeParse(input ?? {});
   const errors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
@@ -59,39 +88,44 @@ export const createWebhook = async (deps: WebhookDeps, caller: Caller, input: un
   const secret = newWebhookSecret();
   const subscription: WebhookSubscription = {
     id,
-    orgId: caller.org.id,
+    orgId: manager.orgId,
     url,
     description: body.description ?? null,
     events: [...new Set(body.events)],
     isActive: true,
-    clientId: caller.apiKey.clientId,
-    createdVia: 'api',
+    clientId: manager.clientId,
+    createdVia: manager.createdVia,
     failingSince: null,
     lastDeliveredAt: null,
     createdAt: deps.clock.now().toISOString(),
-    secrets: [await sealedWebhookSecret(deps.sealer, caller.org.id, id, secret)],
+    secrets: [await sealedWebhookSecret(deps.sealer, manager.orgId, id, secret)],
   };
   const result = { ...toWebhookView(subscription), secret };
   prepared?.(result);
-  await deps.webhooks.create(subscription, apiActor(caller));
+  await deps.webhooks.create(subscription, manager.actor);
   return result;
 };
 
-/** GET /webhooks: the subscriptions this key may see. */
-export const listWebhooks = async (deps: Pick<WebhookDeps, 'webhooks'>, caller: Caller) => {
-  const all = await deps.webhooks.listForOrg(caller.org.id);
-  return { object: 'list' as const, data: all.filter((subscription) => visibleTo(caller, subscription)).map(toWebhookView) };
+/** GET /webhooks: the subscriptions this manager may see. */
+export const listWebhooks = async (deps: Pick<WebhookDeps, 'webhooks'>, manager: WebhookManager) => {
+  const all = await deps.webhooks.listForOrg(manager.orgId);
+  return { object: 'list' as const, data: all.filter((subscription) => visibleTo(manager, subscription)).map(toWebhookView) };
 };
 
-/** DELETE /webhooks/{id}: unsubscribes; 404 when there is no such subscription this key may see. */
-export const deleteWebhook = async (deps: Pick<WebhookDeps, 'webhooks'>, caller: Caller, webhookId: string) => {
-  const subscription = await deps.webhooks.get(caller.org.id, webhookId);
-  if (!subscription || !visibleTo(caller, subscription)) throw notFound('No webhook with this id.');
+/** DELETE /webhooks/{id}: unsubscribes; 404 when there is no such subscription this manager may see. */
+export const deleteWebhook = async (deps: Pick<WebhookDeps, 'webhooks'>, manager: WebhookManager, webhookId: string) => {
+  const subscription = await visibleWebhook(deps, manager, webhookId);
   try {
-    await deps.webhooks.delete(subscription, apiActor(caller));
+    await deps.webhooks.delete(subscription, manager.actor);
   } catch (error) {
     // Deleted meanwhile by another call: it is gone, as this call asked.
     if (error instanceof WriteConflict) throw notFound('No webhook with this id.');
     throw error;
   }
+};
+
+/** An owner or admin in the member app manages the organisation's subscriptions, all of them. */
+export const memberWebhookManager = (caller: MemberCaller): WebhookManager => {
+  if (!isManager(caller.member)) throw forbidden('Only owners and admins can manage webhooks.');
+  return { orgId: caller.org.id, clientId: null, actor: memberActor(caller.member), createdVia: 'ui' };
 };

@@ -1,4 +1,4 @@
-import { createWebhook } from '#core/use-cases/webhooks.ts';
+import { apiWebhookManager, createWebhook } from '#core/use-cases/webhooks.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
@@ -12,7 +12,7 @@ export const createHandler = (deps: AppDeps) =>
     secretFields: ['secret'],
     handle: async ({ caller, body, prepareReplay }) => {
       const answer = (result: { id: string }) => json(201, result, { Location: `${deps.urls.baseUrl}/webhooks/${result.id}`, 'Cache-Control': 'no-store' });
-      return answer(await createWebhook(deps, caller, body, (prepared) => prepareReplay(answer(prepared))));
+      return answer(await createWebhook(deps, apiWebhookManager(caller), body, (prepared) => prepareReplay(answer(prepared))));
     },
   });
 

@@ -1,6 +1,6 @@
 import { notFound } from '#core/errors.ts';
 import { isId } from '#core/ids.ts';
-import { deleteWebhook } from '#core/use-cases/webhooks.ts';
+import { apiWebhookManager, deleteWebhook } from '#core/use-cases/webhooks.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
@@ -15,7 +15,7 @@ export const createHandler = (deps: AppDeps) =>
       const id = event.pathParameters?.id;
       // An id that cannot exist is simply not found.
       if (!isId(id)) throw notFound('No webhook with this id.');
-      await deleteWebhook(deps, caller, id);
+      await deleteWebhook(deps, apiWebhookManager(caller), id);
       return noContent();
     },
   });

@@ -1,4 +1,4 @@
-import { listWebhooks } from '#core/use-cases/webhooks.ts';
+import { apiWebhookManager, listWebhooks } from '#core/use-cases/webhooks.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
@@ -9,7 +9,7 @@ import { ROUTES } from '../routes.ts';
 export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
     scope: ROUTES.listWebhooks.scope,
-    handle: async ({ caller }) => json(200, await listWebhooks(deps, caller)),
+    handle: async ({ caller }) => json(200, await listWebhooks(deps, apiWebhookManager(caller))),
   });
 
 export const handler = lazyHandler(() => createHandler(wiring()));

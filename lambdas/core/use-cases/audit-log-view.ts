@@ -1,0 +1,80 @@
+import * as z from 'zod/mini';
+import { forbidden } from '../errors.ts';
+import { isManager, type MemberCaller } from '../member-access.ts';
+import type { AuditEntry } from '../ports.ts';
+import { parseOrThrow, queryInteger, ulidString } from '../validation.ts';
+
+/** Stored entries one call reads at most, matching or not, so a narrow filter still answers quickly. */
+export const AUDIT_LOG_MAX_READ = 1000;
+
+export interface AuditLogQuery {
+  orgId: string;
+  /** Entries with a smaller sequence number only (newest first from there). */
+  beforeSeq: number;
+  type?: string;
+  requestId?: string;
+  memberId?: string;
+  fromIso?: string;
+  toIso?: string;
+  limit: number;
+  maxRead: number;
+}
+
+export interface AuditLogPage {
+  entries: AuditEntry[];
+  lastReadSeq: number | null;
+  exhausted: boolean;
+}
+
+const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date, YYYY-MM-DD.'));
+
+const auditLogQuery = z.strictObject({
+  type: z.optional(z.string().check(z.regex(/^[a-z_]+(\.[a-z_]+)+$/, 'Must be an audit type such as request.created.'), z.maxLength(64))),
+  request_id: z.optional(ulidString()),
+  member_id: z.optional(ulidString()),
+  from: z.optional(day),
+  to: z.optional(day),
+  before: z.optional(z.string().check(z.regex(/^[0-9]{1,15}$/, 'Must be a string of digits (a previous next_before).'))),
+  limit: z._default(queryInteger(1, 200), 50),
+});
+
+/** The day after `date` (YYYY-MM-DD), as the ISO instant it starts: `to` includes its whole day. */
+const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString();
+
+/**
+ * GET /app/api/audit (owners and admins): the organisation's audit chain, newest first, with each
+ * entry's hash link, filtered by type, request, acting member and days (UTC). One call reads at
+ * most AUDIT_LOG_MAX_READ stored entries; `next_before` goes on from where it stopped.
+ */
+export const auditLogView = async (deps: { auditReader: { read(query: AuditLogQuery): Promise<AuditLogPage> } }, caller: MemberCaller, rawQuery: unknown) => {
+  if (!isManager(caller.member)) throw forbidden('Only owners and admins can read the audit log.');
+  const query = parseOrThrow(auditLogQuery, rawQuery ?? {});
+  const page = await deps.auditReader.read({
+    orgId: caller.org.id,
+    beforeSeq: query.before === undefined ? Number.MAX_SAFE_INTEGER : Number(query.before),
+    type: query.type,
+    requestId: query.request_id,
+    memberId: query.member_id,
+    fromIso: query.from ? `${query.from}T00:00:00.000Z` : undefined,
+    toIso: query.to ? dayAfter(query.to) : undefined,
+    limit: query.limit,
+    maxRead: AUDIT_LOG_MAX_READ,
+  });
+  const entries = page.entries.slice(0, query.limit);
+  const nextBefore =
+    page.entries.length > query.limit ? entries[entries.length - 1]!.seq : !page.exhausted && page.lastReadSeq !== null ? page.lastReadSeq : null;
+  return {
+    data: entries.map((entry) => ({
+      seq: entry.seq,
+      type: entry.type,
+      occurred_at: entry.occurredAt,
+      actor: { type: entry.actor.type, label: entry.actor.label, id: entry.actor.id ?? null },
+      request_id: entry.requestId,
+      details: (entry.data as { details?: unknown } | null)?.details ?? {},
+      prev_hash: entry.prevHash,
+      hash: entry.hash,
+    })),
+    has_more: nextBefore !== null,
+    next_before: nextBefore === null ? null : String(nextBefore),
+  };
+};

@@ -1,0 +1,19 @@
+import { createWebhook, memberWebhookManager } from '#core/use-cases/webhooks.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { lazyHandler } from '../lazy-handler.ts';
+import { json } from '../responses.ts';
+import { sessionHandler } from './session-handler.ts';
+
+/** POST /app/api/webhooks (owners and admins): created as by POST /v1/webhooks, `created_via: "ui"`; the secret shown once. */
+export const createHandler = (deps: AppDeps) =>
+  sessionHandler(
+    deps,
+    async ({ caller, body }) => {
+      const result = await createWebhook(deps, memberWebhookManager(caller), body);
+      return json(201, result, { Location: `${deps.urls.appUrl}/app/api/webhooks/${result.id}` });
+    },
+    { idempotent: { secretFields: ['secret'] } },
+  );
+
+export const handler = lazyHandler(() => createHandler(wiring()));

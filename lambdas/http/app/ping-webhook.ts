@@ -1,0 +1,18 @@
+import { memberActor } from '#core/member-access.ts';
+import { pingWebhook } from '#workers/webhook-actions.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { lazyHandler } from '../lazy-handler.ts';
+import { json } from '../responses.ts';
+import { sessionHandler } from './session-handler.ts';
+import { asMemberAnswer, managedWebhook, webhookActionDeps } from './webhook-actions.ts';
+
+/** POST /app/api/webhooks/{id}/ping (owners and admins): a test ping, as the operator's webhook-ping; the worker sends it. */
+export const createHandler = (deps: AppDeps) =>
+  sessionHandler(deps, async ({ caller, event }) => {
+    const { manager, subscription } = await managedWebhook(deps, caller, event);
+    const actions = webhookActionDeps(deps).actions;
+    return json(202, await asMemberAnswer(() => pingWebhook(actions, manager.actor, manager.orgId, subscription.id)));
+  });
+
+export const handler = lazyHandler(() => createHandler(wiring()));

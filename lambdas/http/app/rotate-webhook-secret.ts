@@ -1,0 +1,36 @@
+import * as z from 'zod/mini';
+import { parseOrThrow } from '#core/validation.ts';
+import { toWebhookView } from '#core/webhooks.ts';
+import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS, rotateWebhookSecret } from '#workers/webhook-actions.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { lazyHandler } from '../lazy-handler.ts';
+import { json } from '../responses.ts';
+import { sessionHandler } from './session-handler.ts';
+import { asMemberAnswer, managedWebhook, webhookActionDeps } from './webhook-actions.ts';
+
+const rotateBody = z.strictObject({
+  overlap_hours: z.optional(
+    z.number('Must be a whole number of hours.').check(
+      z.int('Must be a whole number of hours.'),
+      z.gte(0, 'Must be 0 or more.'),
+      z.lte(MAX_OVERLAP_HOURS, `Must be at most ${MAX_OVERLAP_HOURS}.`),
+    ),
+  ),
+});
+
+/**
+ * POST /app/api/webhooks/{id}/rotate-secret (owners and admins): a new signing secret, as the
+ * operator's rotate-webhook-secret; the old one is still sent for `overlap_hours`. The new secret
+ * is in this answer only.
+ */
+export const createHandler = (deps: AppDeps) =>
+  sessionHandler(deps, async ({ caller, event, body }) => {
+    const { manager, subscription } = await managedWebhook(deps, caller, event);
+    const hours = parseOrThrow(rotateBody, body ?? {}).overlap_hours ?? DEFAULT_OVERLAP_HOURS;
+    const actions = webhookActionDeps(deps).actions;
+    const rotated = await asMemberAnswer(() => rotateWebhookSecret(actions, manager.actor, manager.orgId, subscription.id, hours));
+    return json(200, { ...toWebhookView(rotated.subscription), secret: rotated.secret, old_secret_expires_at: rotated.oldSecretExpiresAt });
+  });
+
+export const handler = lazyHandler(() => createHandler(wiring()));

@@ -1,0 +1,19 @@
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { lazyHandler } from '../lazy-handler.ts';
+import { json } from '../responses.ts';
+import { sessionHandler } from './session-handler.ts';
+import { deliveryView, managedWebhook, webhookActionDeps } from './webhook-actions.ts';
+
+/** The page shows this many, newest first. */
+const RECENT_DELIVERIES = 25;
+
+/** GET /app/api/webhooks/{id}/deliveries (owners and admins): the subscription's recent deliveries. */
+export const createHandler = (deps: AppDeps) =>
+  sessionHandler(deps, async ({ caller, event }) => {
+    const { manager, subscription } = await managedWebhook(deps, caller, event);
+    const deliveries = await webhookActionDeps(deps).deliveries.listForWebhook(manager.orgId, subscription.id, RECENT_DELIVERIES);
+    return json(200, { object: 'list', data: deliveries.map(deliveryView) });
+  });
+
+export const handler = lazyHandler(() => createHandler(wiring()));

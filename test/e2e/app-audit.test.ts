@@ -1,0 +1,81 @@
+/**
+ * GET /app/api/audit (docs/web-api.md): the organisation's audit chain for owners and admins,
+ * newest first, with each entry's hash link, filtered by type, request, member and days.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportPublicKey, generateIdentityPair } from '../../web/crypto/identity.ts';
+import type { AuditRow } from '../../web/app/pages/audit.ts';
+import { MemberBrowser } from '../support/member-browser.ts';
+import { expectError } from '../support/shapes.ts';
+import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+
+let service: TestService;
+let org: TestOrganisation;
+let owner: MemberBrowser;
+let requestIds: string[] = [];
+
+type Row = AuditRow;
+
+beforeAll(async () => {
+  service = await startTestService();
+  org = await service.createOrganisation({ name: 'Audit Org' });
+  owner = await MemberBrowser.signIn(service, org.owner.email);
+  for (const subject of ['Ann Audit', 'Bo Audit', 'Cy Audit']) {
+    const created = await service.call('POST', '/requests', { key: org.key, body: { subject_name: subject, justification: 'Audit log test request', recipients: [org.owner.email] } });
+    requestIds.push(created.body.request.id);
+  }
+  await service.call('POST', `/requests/${requestIds[0]}/revoke`, { key: org.key });
+});
+afterAll(() => service?.stop());
+
+const audit = async (query = '') => {
+  const answer = await owner.call('GET', `/app/api/audit${query}`);
+  expect(answer.status, answer.text).toBe(200);
+  return answer.body as { data: Row[]; has_more: boolean; next_before: string | null };
+};
+
+describe('GET /app/api/audit', () => {
+  it('lists the chain newest first, each entry holding the hash of the one before', async () => {
+    const page = await audit();
+    const seqs = page.data.map((row) => row.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => b - a));
+    expect(page.data[0]).toEqual({
+      seq: expect.any(Number), type: 'request.revoked', occurred_at: expect.any(String), actor: { type: 'api', label: expect.any(String), id: expect.any(String) },
+      request_id: requestIds[0], details: expect.any(Object), prev_hash: expect.stringMatching(/^[0-9a-f]{64}$/), hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    for (let i = 0; i + 1 < page.data.length; i++) expect(page.data[i].prev_hash).toBe(page.data[i + 1].hash);
+  });
+
+  it('filters by type, by request and by days, and pages with next_before', async () => {
+    expect((await audit('?type=request.created')).data.map((row) => row.request_id).sort()).toEqual([...requestIds].sort());
+    expect((await audit(`?request_id=${requestIds[0]}`)).data.map((row) => row.type)).toEqual(['request.revoked', 'request.created']);
+    expect((await audit('?from=2000-01-01&to=2000-01-02')).data).toEqual([]);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await audit(`?from=${today}&to=${today}`)).data.length).toBeGreaterThanOrEqual(4);
+    const first = await audit('?limit=2');
+    expect(first.data).toHaveLength(2);
+    expect(first.has_more).toBe(true);
+    const second = await audit(`?limit=2&before=${first.next_before}`);
+    expect(second.data[0].seq).toBe(first.data[1].seq - 1);
+  });
+
+  it('filters by the acting member', async () => {
+    // The plain member replaces their key in the app: an entry with them as its actor.
+    const member = await MemberBrowser.signIn(service, org.member.email);
+    const publicKey = await exportPublicKey((await generateIdentityPair()).publicKey);
+    expect((await member.call('POST', '/app/api/identity-key', { body: { public_key: publicKey } })).status).toBe(200);
+    const memberId = (await member.call('GET', '/app/api/me')).body.member.membership_id as string;
+    const rows = (await audit(`?member_id=${memberId}`)).data;
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+    for (const row of rows) expect(row.actor).toMatchObject({ type: 'member', id: memberId });
+  });
+
+  it('answers 422 by field for a bad filter, 403 to a plain member, 401 without a session', async () => {
+    const bad = await owner.call('GET', '/app/api/audit?from=yesterday&type=Nope&before=x');
+    expectError(bad, 422, 'validation_failed');
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['before', 'from', 'type']);
+    const member = await MemberBrowser.signIn(service, org.member.email);
+    expectError(await member.call('GET', '/app/api/audit'), 403, 'forbidden');
+    expectError(await service.call('GET', '/app/api/audit'), 401, 'unauthenticated');
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * The member app's webhooks (docs/web-api.md, Webhooks): owners and admins manage the
+ * organisation's subscriptions with the same rules as /v1/webhooks, and ping, redeliver and
+ * rotate as the operator's CLI does, audited with the member as actor. The local runtime delivers
+ * to a receiver on loopback that verifies every delivery with the secret the app showed.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MemberBrowser } from '../support/member-browser.ts';
+import { startReceiver } from '../support/receiver.ts';
+import { auditEntries, expectError, ULID } from '../support/shapes.ts';
+import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+
+let service: TestService;
+let org: TestOrganisation;
+let admin: MemberBrowser;
+let plain: MemberBrowser;
+let adminId: string;
+let secret = '';
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+const signedIn = async (name: string, role: 'member' | 'admin') => {
+  const email = `${name.toLowerCase().replace(/\W+/g, '.')}-${org.orgId.slice(-6)}@example.com`;
+  await service.admin.addMember({ orgId: org.orgId, name, email, role });
+  return MemberBrowser.signIn(service, email);
+};
+
+beforeAll(async () => {
+  service = await startTestService({ allowLoopbackWebhooks: true, webhooks: true });
+  org = await service.createOrganisation({ name: 'Webhook Org' });
+  admin = await signedIn('Ada Admin', 'admin');
+  adminId = admin.session!.body.member.membership_id;
+  plain = await signedIn('Pat Plain', 'member');
+  // Verifies every delivery with the secret the app showed last (400 if it does not verify).
+  receiver = await startReceiver({ secret: () => secret });
+});
+afterAll(async () => {
+  await service?.stop();
+  await receiver?.close();
+});
+
+const WEBHOOK_KEYS = ['id', 'object', 'url', 'description', 'events', 'is_active', 'client_id', 'created_via', 'failing_since', 'last_delivered_at', 'created_at'];
+const create = (key: string, body: Record<string, unknown> = {}) =>
+  admin.call('POST', '/app/api/webhooks', { body: { url: `${receiver.url}/hook`, events: ['request.created'], description: 'Ticket desk', ...body }, headers: { 'Idempotency-Key': key } });
+const deliveriesOf = async (id: string) => {
+  const listed = await admin.call('GET', `/app/api/webhooks/${id}/deliveries`);
+  expect(listed.status, listed.text).toBe(200);
+  return listed.body.data as Array<Record<string, unknown>>;
+};
+/** Waits until the delivery worker has delivered `deliveryId`, as the page shows it. */
+const delivered = (webhookId: string, deliveryId: string) =>
+  vi.waitFor(async () => {
+    const found = (await deliveriesOf(webhookId)).find((d) => d.id === deliveryId);
+    expect(found?.status).toBe('delivered');
+    return found!;
+  }, { timeout: 15_000, interval: 200 });
+
+describe('webhooks in the member app', () => {
+  it('creates a subscription made in the UI, its secret shown once and null in a replay; lists it', async () => {
+    const created = await create('webhook-create-1');
+    expect(created.status, created.text).toBe(201);
+    expect(Object.keys(created.body).sort()).toEqual([...WEBHOOK_KEYS, 'secret'].sort());
+    expect(created.body).toMatchObject({ object: 'webhook', url: `${receiver.url}/hook`, events: ['request.created'], created_via: 'ui', client_id: null, is_active: true, failing_since: null, last_delivered_at: null });
+    expect(created.body.secret).toMatch(/^whsec_/);
+    expect(created.headers.get('location')).toMatch(new RegExp(`/app/api/webhooks/${created.body.id}$`));
+    expect(created.headers.get('cache-control')).toBe('no-store');
+
+    const replay = await create('webhook-create-1');
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual({ ...created.body, secret: null });
+
+    const listed = await admin.call('GET', '/app/api/webhooks');
+    expect(listed.status, listed.text).toBe(200);
+    const mine = listed.body.data.filter((w: { id: string }) => w.id === created.body.id);
+    expect(mine).toHaveLength(1);
+    expect(Object.keys(mine[0]).sort()).toEqual([...WEBHOOK_KEYS].sort());
+
+    const audited = (await auditEntries(service, org.orgId)).filter((e) => e.type === 'webhook.created' && e.data.details.webhook_id === created.body.id);
+    expect(audited).toHaveLength(1);
+    expect(audited[0]).toMatchObject({ actor: { type: 'member', id: adminId, label: 'Ada Admin' } });
+    expect(JSON.stringify(await scanTable(service))).not.toContain(created.body.secret);
+  });
+
+  it('pings: the delivery appears, delivered and verified; a redelivery is a new delivery with a new webhook-id and the same event', async () => {
+    const created = await create('webhook-create-2');
+    secret = created.body.secret;
+    const id = created.body.id as string;
+
+    const ping = await admin.call('POST', `/app/api/webhooks/${id}/ping`);
+    expect(ping.status, ping.text).toBe(202);
+    expect(ping.body).toMatchObject({ event_type: 'ping', webhook_id: id, delivery_id: expect.stringMatching(ULID), message_id: expect.stringMatching(ULID), outcome: 'queued' });
+    const first = await delivered(id, ping.body.delivery_id);
+    expect(first).toMatchObject({ object: 'webhook_delivery', event_id: ping.body.event_id, event_type: 'ping', message_id: ping.body.message_id, attempts: 1, last_status: 204, next_attempt_at: null });
+    expect(receiver.receipts.filter((r) => r.headers['webhook-id'] === ping.body.message_id).map((r) => [r.eventId, r.answer])).toEqual([[ping.body.event_id, 204]]);
+
+    const again = await admin.call('POST', `/app/api/webhooks/${id}/deliveries/${ping.body.delivery_id}/redeliver`);
+    expect(again.status, again.text).toBe(202);
+    expect(again.body).toMatchObject({ event_id: ping.body.event_id, webhook_id: id, outcome: 'queued' });
+    expect(again.body.delivery_id).not.toBe(ping.body.delivery_id);
+    expect(again.body.message_id).not.toBe(ping.body.message_id);
+    await delivered(id, again.body.delivery_id);
+    const receipts = receiver.receipts.filter((r) => r.eventId === ping.body.event_id);
+    expect(receipts.map((r) => r.headers['webhook-id']).sort()).toEqual([ping.body.message_id, again.body.message_id].sort());
+    expect((await deliveriesOf(id)).map((d) => d.id)).toEqual([again.body.delivery_id, ping.body.delivery_id]);
+
+    const listed = await admin.call('GET', '/app/api/webhooks');
+    expect(listed.body.data.find((w: { id: string }) => w.id === id).last_delivered_at).toEqual(expect.any(String));
+    const audited = (await auditEntries(service, org.orgId)).filter((e) => ['ping', 'webhook.redelivered'].includes(e.type) && e.data.details.webhook_id === id);
+    expect(audited.map((e) => [e.type, e.actor])).toEqual([
+      ['ping', { type: 'member', id: adminId, label: 'Ada Admin' }],
+      ['webhook.redelivered', { type: 'member', id: adminId, label: 'Ada Admin' }],
+    ]);
+
+    // A delivery of another webhook, or none at all, is not found under this one.
+    const other = await create('webhook-create-3');
+    expectError(await admin.call('POST', `/app/api/webhooks/${other.body.id}/deliveries/${ping.body.delivery_id}/redeliver`), 404, 'not_found');
+    expectError(await admin.call('POST', `/app/api/webhooks/${id}/deliveries/not-an-id/redeliver`), 404, 'not_found');
+  });
+
+  it('rotates the secret: the new one shown once, the old one still sent for the overlap', async () => {
+    const created = await create('webhook-create-4');
+    const id = created.body.id as string;
+    const rotated = await admin.call('POST', `/app/api/webhooks/${id}/rotate-secret`, { body: { overlap_hours: 2 } });
+    expect(rotated.status, rotated.text).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    expect(rotated.body.secret).not.toBe(created.body.secret);
+    expect(rotated.body).toMatchObject({ id, object: 'webhook', old_secret_expires_at: expect.any(String) });
+    expect(Date.parse(rotated.body.old_secret_expires_at) - Date.now()).toBeGreaterThan(2 * 3_600_000 - 60_000);
+
+    // Deliveries verify with the new secret.
+    secret = rotated.body.secret;
+    const ping = await admin.call('POST', `/app/api/webhooks/${id}/ping`);
+    await delivered(id, ping.body.delivery_id);
+
+    const audited = (await auditEntries(service, org.orgId)).filter((e) => e.type === 'webhook.secret_rotated' && e.data.details.webhook_id === id);
+    expect(audited.map((e) => e.actor)).toEqual([{ type: 'member', id: adminId, label: 'Ada Admin' }]);
+    expect(JSON.stringify(audited)).not.toContain(rotated.body.secret);
+    expectError(await admin.call('POST', `/app/api/webhooks/${id}/rotate-secret`, { body: { overlap_hours: 721 } }), 422, 'validation_failed');
+  });
+
+  it('deletes: 204, then 404 for it everywhere', async () => {
+    const created = await create('webhook-create-5');
+    const id = created.body.id as string;
+    const deleted = await admin.call('POST', `/app/api/webhooks/${id}/delete`);
+    expect(deleted.status, deleted.text).toBe(204);
+    expect((await admin.call('GET', '/app/api/webhooks')).body.data.map((w: { id: string }) => w.id)).not.toContain(id);
+    expectError(await admin.call('POST', `/app/api/webhooks/${id}/delete`), 404, 'not_found');
+    expectError(await admin.call('POST', `/app/api/webhooks/${id}/ping`), 404, 'not_found');
+    expectError(await admin.call('GET', `/app/api/webhooks/${id}/deliveries`), 404, 'not_found');
+    expect((await auditEntries(service, org.orgId)).filter((e) => e.type === 'webhook.deleted' && e.data.details.webhook_id === id).map((e) => e.actor.type)).toEqual(['member']);
+  });
+
+  it('answers 422 by field for a bad URL or event type, writing nothing', async () => {
+    const before = (await admin.call('GET', '/app/api/webhooks')).body.data.length;
+    const bad = await create('webhook-create-6', { url: 'ftp://example.com/hook', events: ['no.such'] });
+    expectError(bad, 422, 'validation_failed');
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['events', 'url']);
+    expect((await admin.call('GET', '/app/api/webhooks')).body.data).toHaveLength(before);
+  });
+
+  it('refuses a plain member (403) on every endpoint, and a POST without the CSRF header', async () => {
+    const someId = (await admin.call('GET', '/app/api/webhooks')).body.data[0].id;
+    const calls: Array<[string, string, unknown?]> = [
+      ['GET', '/app/api/webhooks'],
+      ['POST', '/app/api/webhooks', { url: `${receiver.url}/x`, events: ['request.created'] }],
+      ['POST', `/app/api/webhooks/${someId}/delete`],
+      ['POST', `/app/api/webhooks/${someId}/ping`],
+      ['GET', `/app/api/webhooks/${someId}/deliveries`],
+      ['POST', `/app/api/webhooks/${someId}/rotate-secret`, {}],
+    ];
+    for (const [method, path, body] of calls) {
+      expectError(await plain.call(method, path, { body, headers: { 'Idempotency-Key': `plain-${path}` } }), 403, 'forbidden');
+    }
+    expectError(await admin.call('POST', `/app/api/webhooks/${someId}/ping`, { csrf: false }), 403, 'forbidden');
+    expectError(await service.call('GET', '/app/api/webhooks'), 401, 'unauthenticated');
+  });
+});

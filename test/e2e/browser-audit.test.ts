@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPresent, expectEveryControlNamed, expectNoSeriousAxeViolations, launch, signInInBrowser } from '../support/browser.ts';
+import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+
+/** The audit log page as an admin uses it, by keyboard: filters, the hash links, the exports. */
+const haveChromium = chromiumPresent();
+
+let service: TestService;
+let browser: Browser;
+let org: TestOrganisation;
+let revokedId = '';
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  service = await startTestService();
+  org = await service.createOrganisation({ name: 'Audit Page Org' });
+  for (const subject of ['Ann Audit', 'Bo Audit']) {
+    const created = await service.call('POST', '/requests', { key: org.key, body: { subject_name: subject, justification: 'Audit page test request', recipients: [org.owner.email] } });
+    revokedId = created.body.request.id;
+  }
+  await service.call('POST', `/requests/${revokedId}/revoke`, { key: org.key });
+  browser = await launch();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+const download = async (page: Page, id: string) => {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.focus(`#${id}`).then(() => page.keyboard.press('Enter'))]);
+  return { name: file.suggestedFilename(), text: readFileSync((await file.path())!, 'utf8') };
+};
+
+describe.skipIf(!haveChromium)('the audit log page', () => {
+  it('shows the chain with its hash links, filters by type, and exports what it shows', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signInInBrowser(page, service.appUrl, service.outboxDir, org.owner.email);
+    await page.click('#nav a[href="/app/audit"]');
+    await page.waitForSelector('#audit-log');
+    await expectEveryControlNamed(page);
+    await expectNoSeriousAxeViolations(page);
+    const rows = page.locator('#audit-log tbody tr');
+    expect(await rows.count()).toBeGreaterThanOrEqual(3);
+    // Every entry but the oldest shown links to the one before it.
+    const links = await page.locator('#audit-log td.chain').evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-linked')));
+    expect(links.slice(0, -1).every((linked) => linked === 'true')).toBe(true);
+    expect(await rows.first().locator('th').textContent()).toContain('Revoked');
+
+    await page.focus('#filter-type');
+    await page.keyboard.type('request.created');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/app\/audit\?type=request\.created/);
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('#audit-log tbody th')).every((cell) => cell.textContent?.includes('request.created')));
+    expect(await page.locator('#audit-log tbody tr').count()).toBe(2);
+
+    const csv = await download(page, 'export-csv');
+    expect(csv.name).toBe('audit-log.csv');
+    const lines = csv.text.trim().split(/\r\n/);
+    expect(lines[0]).toBe('seq,occurred_at,type,actor_type,actor_label,request_id,details,prev_hash,hash');
+    expect(lines).toHaveLength(3);
+    expect(lines.slice(1).every((line) => line.includes(',request.created,'))).toBe(true);
+    const json = await download(page, 'export-json');
+    expect(JSON.parse(json.text).entries.map((entry: { type: string }) => entry.type)).toEqual(['request.created', 'request.created']);
+
+    await page.setViewportSize({ width: 320, height: 640 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await page.goto(`${service.appUrl}/app/audit?from=2000-01-01&to=2000-01-01`);
+    await page.waitForSelector('#no-entries');
+    await expectNoSeriousAxeViolations(page);
+    await context.close();
+  }, 120_000);
+});

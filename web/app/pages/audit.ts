@@ -1,0 +1,192 @@
+/// <reference lib="dom" />
+/**
+ * The audit log (/app/audit, owners and admins): the organisation's hash-chained audit entries,
+ * newest first, filtered by type, request, acting member and days; each entry shows its hash link
+ * and whether it matches the entry before it; the filtered log exports as CSV or JSON (built in
+ * this browser from the same pages); entries about a request link to it, where its custody
+ * certificate is downloaded once it has ended. The filters live in the address, so a view can be
+ * bookmarked or sent to a colleague.
+ *
+ * Stable hooks for automated tests:
+ *   #audit-filters #filter-type #filter-request #filter-member #filter-from #filter-to #apply-filters
+ *   #audit-log (table; rows tr[data-seq], a link's cell .chain[data-linked="true|false|unknown"])
+ *   #no-entries #load-older #export-csv #export-json
+ */
+import { messageOf } from '../../shared/api.ts';
+import { busy, field, formatTime, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
+import type { AppContext } from '../context.ts';
+import { trailText } from '../labels.ts';
+import type { Member } from '../shapes.ts';
+
+/** One entry of GET /app/api/audit. */
+export interface AuditRow {
+  seq: number;
+  type: string;
+  occurred_at: string;
+  actor: { type: string; label: string | null; id: string | null };
+  request_id: string | null;
+  details: Record<string, unknown>;
+  prev_hash: string;
+  hash: string;
+}
+
+interface AuditPage {
+  data: AuditRow[];
+  has_more: boolean;
+  next_before: string | null;
+}
+
+const FILTERS = ['type', 'request_id', 'member_id', 'from', 'to'] as const;
+/** Enough for any audit an organisation runs from a browser; beyond it, the event feed or the CLI. */
+const EXPORT_CAP = 10_000;
+
+const short = (hash: string) => `${hash.slice(0, 8)}…`;
+const actorText = (actor: AuditRow['actor']) => (actor.label ? `${actor.label} (${actor.type})` : actor.type);
+
+const csvCell = (value: unknown) => {
+  const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  // A cell a spreadsheet would run as a formula is quoted as text.
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+const toCsv = (rows: AuditRow[]) =>
+  [
+    'seq,occurred_at,type,actor_type,actor_label,request_id,details,prev_hash,hash',
+    ...rows.map((r) => [r.seq, r.occurred_at, r.type, r.actor.type, r.actor.label, r.request_id, r.details, r.prev_hash, r.hash].map(csvCell).join(',')),
+  ].join('\r\n');
+
+export const auditPage = async (app: AppContext) => {
+  const filters = new URLSearchParams(location.search);
+  const query = () => {
+    const params = new URLSearchParams();
+    for (const name of FILTERS) if (filters.get(name)) params.set(name, filters.get(name)!);
+    return params;
+  };
+  const [first, members] = await Promise.all([
+    app.get<AuditPage>(`/app/api/audit?${query()}`),
+    app.get<{ data: Member[] }>('/app/api/members').then((answer) => answer.data).catch(() => [] as Member[]),
+  ]);
+
+  const type = h('input', { id: 'filter-type', name: 'type', type: 'text', spellcheck: 'false', autocomplete: 'off', value: filters.get('type') ?? '' });
+  const request = h('input', { id: 'filter-request', name: 'request_id', type: 'text', spellcheck: 'false', autocomplete: 'off', maxlength: 26, value: filters.get('request_id') ?? '' });
+  const member = h(
+    'select',
+    { id: 'filter-member', name: 'member_id' },
+    h('option', { value: '' }, 'Anyone'),
+    ...members.map((m) => h('option', { value: m.membership_id, selected: m.membership_id === filters.get('member_id') }, m.name ?? m.email ?? m.membership_id)),
+  );
+  const from = h('input', { id: 'filter-from', name: 'from', type: 'date', value: filters.get('from') ?? '' });
+  const to = h('input', { id: 'filter-to', name: 'to', type: 'date', value: filters.get('to') ?? '' });
+  const apply = h('button', { id: 'apply-filters', type: 'submit' }, 'Show');
+  const form = h(
+    'form',
+    { id: 'audit-filters', class: 'filters', role: 'search', 'aria-label': 'Filter the audit log' },
+    field('Type', type, 'For example request.revealed; leave empty for every type.'),
+    field('Request id', request),
+    field('Done by', member),
+    field('From (day, UTC)', from),
+    field('To (day, UTC, included)', to),
+    apply,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const params = new URLSearchParams();
+    const values: Record<(typeof FILTERS)[number], string> = { type: type.value.trim(), request_id: request.value.trim(), member_id: member.value, from: from.value, to: to.value };
+    for (const name of FILTERS) if (values[name]) params.set(name, values[name]);
+    app.navigate(`/app/audit${params.toString() ? `?${params}` : ''}`, { focus: true });
+  });
+
+  const rows: AuditRow[] = [...first.data];
+  let next = first.next_before;
+  const body = h('tbody', {});
+  const linkCell = (row: AuditRow, older: AuditRow | undefined) => {
+    const linked = older && older.seq === row.seq - 1 ? String(older.hash === row.prev_hash) : 'unknown';
+    const words = linked === 'true' ? `links to #${row.seq - 1}` : linked === 'false' ? `does not match #${row.seq - 1}` : `previous ${short(row.prev_hash)}`;
+    return h('td', { class: 'chain', 'data-linked': linked }, h('code', { title: row.hash }, short(row.hash)), h('span', { class: 'sub' }, words));
+  };
+  const renderRows = () =>
+    replaceChildren(
+      body,
+      ...rows.map((row, index) =>
+        h(
+          'tr',
+          { 'data-seq': row.seq },
+          h('td', { class: 'nowrap' }, String(row.seq)),
+          h('td', { class: 'nowrap' }, formatTime(row.occurred_at, 'short')),
+          h('th', { scope: 'row' }, trailText(row.type), h('span', { class: 'sub' }, row.type)),
+          h('td', {}, actorText(row.actor)),
+          h('td', {}, row.request_id ? h('a', { href: `/app/requests/${row.request_id}` }, 'Request') : '—'),
+          linkCell(row, rows[index + 1]),
+        ),
+      ),
+    );
+  renderRows();
+
+  const older = h('button', { id: 'load-older', type: 'button', class: 'secondary', hidden: !next }, 'Show older entries');
+  older.addEventListener('click', () =>
+    busy(older, async () => {
+      try {
+        const params = query();
+        params.set('before', next!);
+        const page = await app.get<AuditPage>(`/app/api/audit?${params}`);
+        rows.push(...page.data);
+        next = page.next_before;
+        older.hidden = !next;
+        renderRows();
+        say(`${page.data.length} older entries shown.`);
+      } catch (error) {
+        sayError(messageOf(error));
+      }
+    }),
+  );
+
+  /** Every entry the filters match, page after page, up to EXPORT_CAP. */
+  const everything = async () => {
+    const all: AuditRow[] = [];
+    let before: string | null = null;
+    do {
+      const params = query();
+      params.set('limit', '200');
+      if (before) params.set('before', before);
+      const page: AuditPage = await app.get<AuditPage>(`/app/api/audit?${params}`);
+      all.push(...page.data);
+      before = page.next_before;
+    } while (before && all.length < EXPORT_CAP);
+    return all.slice(0, EXPORT_CAP);
+  };
+  const exportButton = (format: 'csv' | 'json') => {
+    const button = h('button', { id: `export-${format}`, type: 'button', class: 'secondary' }, `Export as ${format.toUpperCase()}`);
+    button.addEventListener('click', () =>
+      busy(button, async () => {
+        try {
+          const all = await everything();
+          const blob = format === 'csv' ? new Blob([toCsv(all)], { type: 'text/csv' }) : new Blob([JSON.stringify({ entries: all }, null, 2)], { type: 'application/json' });
+          const link = h('a', { href: app.objectUrl(blob), download: `audit-log.${format}` });
+          link.click();
+          say(`${all.length} entries exported as ${format.toUpperCase()}.`);
+        } catch (error) {
+          sayError(messageOf(error));
+        }
+      }),
+    );
+    return button;
+  };
+
+  const table = h(
+    'table',
+    { id: 'audit-log' },
+    h('caption', {}, 'Audit entries, newest first, with each entry’s hash and its link to the one before'),
+    h('thead', {}, h('tr', {}, ...['#', 'When', 'What', 'Who', 'Request', 'Hash link'].map((text) => h('th', { scope: 'col' }, text)))),
+    body,
+  );
+  return h(
+    'div',
+    {},
+    h('h1', {}, 'Audit log'),
+    h('p', {}, 'Every change in your organisation, in one chain: each entry holds the hash of the one before, so a removed or edited entry shows. Custody certificates are on each ended request’s page.'),
+    form,
+    h('div', { class: 'actions' }, exportButton('csv'), exportButton('json')),
+    rows.length === 0 ? h('p', { id: 'no-entries' }, 'No entries match these filters.') : h('div', { class: 'table-wrap' }, table),
+    older,
+  );
+};

@@ -297,12 +297,6 @@ const main = async () => {
       await rita.waitForFunction(() => document.querySelector('.badge')?.textContent === 'Completed');
     }, rita);
 
-    await step('app: the audit log', async () => {
-      await rita.click('a[href="/app/audit"]');
-      await rita.waitForSelector('#audit-log');
-      await shot(rita, 'app-audit');
-    }, rita);
-
     // --- Custody certificates and the Verify page -----------------------------------------------
     let certificate = '';
     await step('app: the ended request offers its certificate', async () => {
@@ -335,6 +329,26 @@ const main = async () => {
       await rita.waitForSelector('#verify-result[data-valid="false"]');
       await rita.evaluate(() => window.scrollTo(0, 0));
       await shot(rita, 'app-verify-invalid');
+    }, rita);
+
+    await step('app: webhooks, a receiver added and its secret shown once', async () => {
+      await rita.click('a[href="/app/webhooks"]');
+      await rita.waitForSelector('#webhook-form');
+      await rita.fill('#webhook-url', 'https://hooks.example.com/handoff');
+      await rita.check('input[name="events"][value="request.submitted"]');
+      await rita.click('#create-webhook');
+      await rita.waitForSelector('#webhook-created');
+      await shot(rita, 'app-webhook-created');
+    }, rita);
+    await step('app: a webhook, its deliveries and actions', async () => {
+      await rita.click('#view-webhook');
+      await rita.waitForSelector('h1');
+      await shot(rita, 'app-webhook-detail');
+    }, rita);
+    await step('app: the audit log', async () => {
+      await rita.click('a[href="/app/audit"]');
+      await rita.waitForSelector('#audit-log');
+      await shot(rita, 'app-audit');
     }, rita);
 
     // --- A share: made in the app, opened by someone outside -------------------------------------

@@ -113,7 +113,7 @@ export const auditPage = async (app: AppContext) => {
           { 'data-seq': row.seq },
           h('td', { class: 'nowrap' }, String(row.seq)),
           h('td', { class: 'nowrap' }, formatTime(row.occurred_at, 'short')),
-          h('th', { scope: 'row' }, trailText(row.type), h('span', { class: 'sub' }, row.type)),
+          h('th', { scope: 'row' }, trailText(row.type), trailText(row.type) === row.type ? null : h('span', { class: 'sub' }, row.type)),
           h('td', {}, actorText(row.actor)),
           h('td', {}, row.request_id ? h('a', { href: `/app/requests/${row.request_id}` }, 'Request') : '—'),
           linkCell(row, rows[index + 1]),

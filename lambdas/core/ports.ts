@@ -29,6 +29,15 @@ export interface ApiKeyLookup {
   findByHash(hash: string): Promise<ApiKey | null>;
 }
 
+/** API keys as the operator CLI and the member app manage them (store/api-keys.ts). */
+export interface ApiKeyStore extends ApiKeyLookup {
+  listForOrganisation(orgId: string): Promise<ApiKey[]>;
+  /** Stores a new key with its audit entry, in one transaction. */
+  create(apiKey: ApiKey, audit: AuditEntryInput): Promise<void>;
+  /** Sets `revokedAt` with its audit entry, in one transaction; WriteConflict when the key was revoked meanwhile. */
+  revoke(apiKey: ApiKey, revokedAt: string, audit: AuditEntryInput): Promise<void>;
+}
+
 /** What an audited change records; the log adds sequence, time, and the hash chain. */
 export interface AuditEntryInput {
   orgId: string;

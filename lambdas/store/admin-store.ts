@@ -1,10 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '#core/clock.ts';
-import { apiKeyDisplayPrefix, apiKeyHash, newApiKeySecret } from '#core/api-key-format.ts';
 import { newId } from '#core/ids.ts';
 import type {
   Actor,
-  ApiKey,
   Client,
   IdentityKey,
   Member,
@@ -15,13 +13,13 @@ import type {
   PresetDefaults,
   RateLimits,
   Role,
-  Scope,
   Team,
   Template,
 } from '#core/model.ts';
 import { OPERATOR_ACTOR } from '#core/model.ts';
 import { DEFAULT_POLICY, DEFAULT_RATE_LIMITS } from '#core/policy.ts';
-import { DynamoApiKeys } from './api-keys.ts';
+import { createApiKey, revokeApiKey, type ApiKeyInput } from '#core/use-cases/api-keys.ts';
+import { DynamoApiKeyStore } from './api-key-store.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import { DynamoDirectory } from './directory.ts';
 import type { Documents } from './dynamo.ts';
@@ -39,7 +37,7 @@ export const MIN_RECOVERY_REASON_LENGTH = 10;
  */
 export class AdminStore {
   readonly directory: DynamoDirectory;
-  readonly apiKeys: DynamoApiKeys;
+  readonly apiKeys: DynamoApiKeyStore;
 
   constructor(
     private readonly db: Documents,
@@ -49,7 +47,7 @@ export class AdminStore {
     private readonly actor: Actor = OPERATOR_ACTOR,
   ) {
     this.directory = new DynamoDirectory(db, tableName);
-    this.apiKeys = new DynamoApiKeys(db, tableName);
+    this.apiKeys = new DynamoApiKeyStore(db, tableName, audit);
   }
 
   async createOrganisation(input: { name: string; plan: Plan; policy?: Partial<Policy> }) {
@@ -257,49 +255,18 @@ export class AdminStore {
     ]);
   }
 
-  /** Creates a key and returns it with its secret, which is never stored and never shown again. */
-  async createApiKey(input: {
-    orgId: string;
-    name: string;
-    scopes: Scope[];
-    clientId?: string | null;
-    allowlist?: string[];
-    expiresAt?: string | null;
-  }): Promise<{ apiKey: ApiKey; secret: string }> {
-    await this.requireOrganisation(input.orgId);
-    if (input.clientId && !(await this.directory.getClient(input.orgId, input.clientId))) throw new Error('no such client');
-    const secret = newApiKeySecret();
-    const apiKey: ApiKey = {
-      id: newId(),
-      orgId: input.orgId,
-      name: input.name,
-      prefix: apiKeyDisplayPrefix(secret),
-      hash: apiKeyHash(secret),
-      scopes: input.scopes,
-      clientId: input.clientId ?? null,
-      allowlist: input.allowlist ?? [],
-      expiresAt: input.expiresAt ?? null,
-      revokedAt: null,
-      createdAt: this.now(),
-    };
-    await this.change(
-      input.orgId,
-      'api_key.created',
-      { details: { key_id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix, scopes: apiKey.scopes } },
-      [this.apiKeys.putWrite(apiKey)],
-    );
-    return { apiKey, secret };
+  /** Creates a key and returns it with its secret, which is never stored and never shown again (core/use-cases/api-keys.ts). */
+  createApiKey(input: ApiKeyInput) {
+    return createApiKey(this.apiKeyDeps(), this.actor, input);
   }
 
-  /** Revokes by id or display prefix; the key is refused from the next call on. */
-  async revokeApiKey(orgId: string, idOrPrefix: string) {
-    const apiKey = (await this.apiKeys.listForOrganisation(orgId)).find((k) => k.id === idOrPrefix || k.prefix === idOrPrefix);
-    if (!apiKey) throw new Error('no such API key');
-    if (apiKey.revokedAt) throw new Error('this API key is already revoked');
-    await this.change(orgId, 'api_key.revoked', { details: { key_id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix } }, [
-      this.apiKeys.revokeWrite(apiKey, this.now()),
-    ]);
-    return apiKey;
+  /** Revokes by id or display prefix; the key is refused from the next call on (core/use-cases/api-keys.ts). */
+  revokeApiKey(orgId: string, idOrPrefix: string) {
+    return revokeApiKey(this.apiKeyDeps(), this.actor, orgId, idOrPrefix);
+  }
+
+  private apiKeyDeps() {
+    return { apiKeys: this.apiKeys, directory: this.directory, clock: this.clock };
   }
 
   private now() {

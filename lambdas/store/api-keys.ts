@@ -2,16 +2,19 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKey } from '#core/model.ts';
 import type { ApiKeyLookup } from '#core/ports.ts';
 import type { Documents } from './dynamo.ts';
-import { fromItem, toItem } from './items.ts';
+import { fromItem } from './items.ts';
 import { keys } from './keys.ts';
 import { INDEXES } from './table.ts';
-import type { TransactItem } from './audit-log.ts';
 
-/** API keys are found by the SHA-256 of the presented key; the key itself is never stored. */
+/**
+ * API keys are found by the SHA-256 of the presented key; the key itself is never stored. What
+ * every /v1 call needs (the lookup) and the organisation's list; the writes are DynamoApiKeyStore's
+ * (api-key-store.ts), so the API functions do not bundle them.
+ */
 export class DynamoApiKeys implements ApiKeyLookup {
   constructor(
     private readonly db: Documents,
-    private readonly tableName: string,
+    protected readonly tableName: string,
   ) {}
 
   async findByHash(hash: string) {
@@ -32,30 +35,5 @@ export class DynamoApiKeys implements ApiKeyLookup {
       }),
     );
     return (Items ?? []).map((item) => fromItem<ApiKey>(item) as ApiKey);
-  }
-
-  putWrite(apiKey: ApiKey): TransactItem {
-    return {
-      Put: {
-        TableName: this.tableName,
-        Item: toItem(keys.apiKey(apiKey.hash), 'api_key', apiKey, {
-          gsi1pk: keys.apiKeysOfOrg(apiKey.orgId),
-          gsi1sk: apiKey.id,
-        }),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    };
-  }
-
-  revokeWrite(apiKey: ApiKey, revokedAt: string): TransactItem {
-    return {
-      Update: {
-        TableName: this.tableName,
-        Key: keys.apiKey(apiKey.hash),
-        UpdateExpression: 'SET revokedAt = :at',
-        ConditionExpression: 'attribute_exists(pk) AND revokedAt = :null',
-        ExpressionAttributeValues: { ':at': revokedAt, ':null': null },
-      },
-    };
   }
 }

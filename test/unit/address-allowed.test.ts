@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressAllowed } from '../../lambdas/http/middleware/authorise.ts';
+import { addressAllowed } from '../../lambdas/core/address-allowlist.ts';
 
 describe('addressAllowed', () => {
   it('allows everything when the allowlist is empty', () => {

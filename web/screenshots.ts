@@ -432,6 +432,16 @@ const main = async () => {
       await rita.click(`#approve-${tomId}`);
       await rita.waitForFunction((id) => !document.getElementById(`approve-${id}`), tomId);
     }, rita);
+    await step('app: an admin creates an API key', async () => {
+      await rita.click('a[href="/app/keys"]');
+      await rita.waitForSelector('#api-key-form');
+      await rita.fill('#api-key-name', 'Zendesk integration');
+      for (const scope of ['requests-read', 'requests-write', 'tickets-write']) await rita.check(`#scope-${scope}`);
+      await rita.fill('#api-key-allowlist', '203.0.113.0/24');
+      await rita.click('#create-api-key');
+      await rita.waitForSelector('#api-key-created');
+      await shot(rita, 'app-api-key-created');
+    }, rita);
     await step('app: sign out', async () => {
       await rita.click('#sign-out');
       await rita.waitForSelector('#email');

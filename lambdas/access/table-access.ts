@@ -131,6 +131,11 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   appWebhookDeliveries: unionOf(MEMBER, { items: {}, indexes: { byOrg: ['ORG#'] } }),
   appRedeliverWebhook: unionOf(MEMBER, AUDITED, { items: { GetItem: ['DELIVERY#'], PutItem: ['DELIVERY#'] } }),
   appRotateWebhookSecret: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
+  // API keys (owners and admins): the organisation's keys through its index, and its clients; a key
+  // put or revoked (read by its hash first) with its audit entry.
+  appApiKeys: unionOf(MEMBER, { items: { Query: ['ORG#'] }, indexes: { byOrg: ['ORG#'] } }),
+  appCreateApiKey: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['APIKEY#'] } }),
+  appRevokeApiKey: unionOf(MEMBER, AUDITED, { items: { GetItem: ['APIKEY#'], UpdateItem: ['APIKEY#'] }, indexes: { byOrg: ['ORG#'] } }),
 
   // A share's recipient: the link's record by its hash and the share it names, nothing of any organisation's.
   shareDescribe: { items: { GetItem: ['SHARELINK#', 'SHARE#'] } },

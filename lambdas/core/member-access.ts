@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { ApiError } from './errors.ts';
+import { ApiError, forbidden } from './errors.ts';
 import type { AuditEntryInput, Directory } from './ports.ts';
-import type { IdentityKey, Member, Organisation } from './model.ts';
+import type { Client, IdentityKey, Member, Organisation } from './model.ts';
 
 /**
  * Members of the web application (docs/web-api.md, Member endpoints): sign-in by an emailed
@@ -87,6 +87,13 @@ export const csrfTokenFor = (sessionToken: string) =>
 export const memberActor = (member: Member) => ({ type: 'member' as const, label: member.name, id: member.id });
 export const memberRef = (member: Member) => ({ membership_id: member.id, name: member.name, email: member.email });
 export const isManager = (member: Member) => member.role === 'owner' || member.role === 'admin';
+/** Pages for owners and admins only (members, API keys): anyone else is refused, 403. */
+export const requireManager = (caller: MemberCaller, what: string) => {
+  if (!isManager(caller.member)) throw forbidden(`Only owners and admins can manage ${what}.`);
+};
+/** The organisation's clients as a member's form offers them, by name. */
+export const clientChoices = (clients: Client[]) =>
+  [...clients].sort((a, b) => a.name.localeCompare(b.name)).map((client) => ({ id: client.id, name: client.name }));
 
 export const identityKeyView = (key: IdentityKey | null) => (key ? { fingerprint: key.fingerprint, state: key.state } : null);
 export const memberView = (member: Member) => ({

@@ -85,6 +85,9 @@ export const ROUTES = {
   appWebhookDeliveries: { name: 'appWebhookDeliveries', method: 'GET', path: '/app/api/webhooks/{id}/deliveries', scope: 'session', entry: 'lambdas/http/app/webhook-deliveries.ts' },
   appRedeliverWebhook: { name: 'appRedeliverWebhook', method: 'POST', path: '/app/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', scope: 'session', entry: 'lambdas/http/app/redeliver-webhook.ts' },
   appRotateWebhookSecret: { name: 'appRotateWebhookSecret', method: 'POST', path: '/app/api/webhooks/{id}/rotate-secret', scope: 'session', entry: 'lambdas/http/app/rotate-webhook-secret.ts' },
+  appApiKeys: { name: 'appApiKeys', method: 'GET', path: '/app/api/keys', scope: 'session', entry: 'lambdas/http/app/api-keys.ts' },
+  appCreateApiKey: { name: 'appCreateApiKey', method: 'POST', path: '/app/api/keys', scope: 'session', entry: 'lambdas/http/app/create-api-key.ts' },
+  appRevokeApiKey: { name: 'appRevokeApiKey', method: 'POST', path: '/app/api/keys/{id}/revoke', scope: 'session', entry: 'lambdas/http/app/revoke-api-key.ts' },
 
   // A share's recipient page endpoints (docs/web-api.md, Shares).
   shareDescribe: { name: 'shareDescribe', method: 'GET', path: '/share/describe', scope: 'share_link', entry: 'lambdas/http/share/describe.ts' },

@@ -61,6 +61,7 @@ const inputs = (real: RealValues): Record<string, RouteInput> => ({
     template: { envelope: envelope('a'.repeat(64), 'share-recipient'), sealed_to_fingerprint: 'a'.repeat(64), label: 'Wi-Fi', expires_in_minutes: 60, view_limit: 1 },
   },
   appApproveKey: { template: { fingerprint: 'b'.repeat(64) } },
+  appCreateApiKey: { template: { name: 'Bad input key', scopes: ['requests:read'], allowlist: ['192.0.2.0/24'], expires_at: '2099-12-31T23:59:59Z' } },
   appRequestCertificate: { queryNames: ['format'], queryValues: ['json', 'pdf'] },
   appShareCertificate: { queryNames: ['format'], queryValues: ['json', 'pdf'] },
   inboundTicketStatus: { template: { ticket_id: real.ticketRefs[0] ?? 'T-1', status: 'closed' }, queryNames: ['ticket_id', 'status'], queryValues: ['T-1', 'closed'] },

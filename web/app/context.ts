@@ -28,7 +28,7 @@ export interface AppContext {
   refreshMe(): Promise<Me>;
   /** Keeps the session a sign-in answered, so the POSTs that follow carry its CSRF token. */
   signedIn(me: Me): void;
-  /** Owners and admins, who see the Members page. */
+  /** Owners and admins, who see the Members and API keys pages. */
   isAdmin(): boolean;
   /** An object URL for `blob` (a download link), revoked when the next page is rendered. */
   objectUrl(blob: Blob): string;

@@ -13,6 +13,7 @@
  *   /app/key (set up, back up, import or register my key)       pages/key.ts
  *   /app/members (owners and admins: approve replaced keys)     pages/members.ts
  *   /app/audit (owners and admins: the audit chain, filters, export)  pages/audit.ts
+ *   /app/keys (owners and admins: the organisation's API keys)  pages/api-keys.ts
  *   /app/shares, /app/shares/new, /app/shares/<id>              pages/shares.ts
  *   /app/verify (certificates, also signed out)                 pages/verify.ts
  *   /app/webhooks, /app/webhooks/<id> (owners and admins)      pages/webhooks.ts, pages/webhook-detail.ts
@@ -24,6 +25,7 @@
 import { ApiFailure, call, messageOf } from '../shared/api.ts';
 import { busy, byId, clearMessages, focusHeading, h, replaceChildren, say, sayError } from '../shared/dom.ts';
 import type { AppContext, RenderOptions } from './context.ts';
+import { apiKeysPage } from './pages/api-keys.ts';
 import { keyPage } from './pages/key.ts';
 import { membersPage } from './pages/members.ts';
 import { auditPage } from './pages/audit.ts';
@@ -113,6 +115,7 @@ const ROUTES: Array<[RegExp, Page, string]> = [
   [/^\/app\/key\/?$/, () => keyPage(app), 'key'],
   [/^\/app\/members\/?$/, () => membersPage(app), 'members'],
   [/^\/app\/audit\/?$/, () => auditPage(app), 'audit'],
+  [/^\/app\/keys\/?$/, () => apiKeysPage(app), 'keys'],
   [/^\/app\/shares\/?$/, () => sharesPage(app), 'shares'],
   [/^\/app\/shares\/new\/?$/, () => newSharePage(app), 'shares'],
   [/^\/app\/shares\/([0-9a-z]{26})\/?$/, (match) => shareDetailPage(app, match[1]), 'shares'],
@@ -210,6 +213,7 @@ const renderNav = (current: string | null) => {
       isAdmin() ? item('/app/members', 'Members', 'members') : null,
       isAdmin() ? item('/app/audit', 'Audit log', 'audit') : null,
       isAdmin() ? item('/app/webhooks', 'Webhooks', 'webhooks') : null,
+      isAdmin() ? item('/app/keys', 'API keys', 'keys') : null,
       h('li', { class: 'who' }, `${session.me.member.name ?? session.me.member.email ?? ''} · ${session.me.organisation.name}`),
       h('li', {}, signOut),
     ),

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { validationFailed, type FieldErrors } from '../errors.ts';
-import { memberActor, type MemberCaller } from '../member-access.ts';
+import { clientChoices, memberActor, type MemberCaller } from '../member-access.ts';
 import { VERIFICATION_MODES, type Client, type Member, type Preset, type Team, type Template } from '../model.ts';
 import { meetsMinimum } from '../policy.ts';
 import type { Directory } from '../ports.ts';
@@ -103,7 +103,7 @@ export const requestOptions = async (deps: { directory: OptionsDirectory }, call
       verification_modes: VERIFICATION_MODES.filter((mode) => meetsMinimum(mode, policy.minimumVerification)),
     },
     default_client_id: caller.org.defaultClientId,
-    clients: byName(clients).map((client) => ({ id: client.id, name: client.name })),
+    clients: clientChoices(clients),
     teams: byName(teams).map((team) => ({ id: team.id, name: team.name })),
     templates: byName(templates).map((template) => ({ id: template.id, name: template.name, justification: template.justification })),
     presets: byName(presets).map((preset) => ({ slug: preset.slug, name: preset.name, defaults: preset.defaults })),

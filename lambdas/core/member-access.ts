@@ -87,9 +87,9 @@ export const csrfTokenFor = (sessionToken: string) =>
 export const memberActor = (member: Member) => ({ type: 'member' as const, label: member.name, id: member.id });
 export const memberRef = (member: Member) => ({ membership_id: member.id, name: member.name, email: member.email });
 export const isManager = (member: Member) => member.role === 'owner' || member.role === 'admin';
-/** Pages for owners and admins only (members, API keys): anyone else is refused, 403. */
-export const requireManager = (caller: MemberCaller, what: string) => {
-  if (!isManager(caller.member)) throw forbidden(`Only owners and admins can manage ${what}.`);
+/** What only owners and admins may do (manage members, API keys, webhooks; read the audit log): anyone else, 403. */
+export const requireManager = (caller: MemberCaller, action: string) => {
+  if (!isManager(caller.member)) throw forbidden(`Only owners and admins can ${action}.`);
 };
 /** The organisation's clients as a member's form offers them, by name. */
 export const clientChoices = (clients: Client[]) =>

@@ -4,7 +4,7 @@
  * labelled group with the question, a confirm button and Cancel (focused first, so a second
  * Enter does not confirm by accident); Escape or Cancel closes it and gives focus back.
  */
-import { h } from '../shared/dom.ts';
+import { h, replaceChildren } from '../shared/dom.ts';
 
 export interface ConfirmOptions {
   /** The ids: the opening button is `id`, then `confirm-<id>` and `cancel-<id>`. */
@@ -15,21 +15,39 @@ export interface ConfirmOptions {
   onConfirm: (button: HTMLButtonElement) => Promise<unknown>;
 }
 
-export const confirmAction = (options: ConfirmOptions) => {
-  const groupId = `${options.id}-confirmation`;
-  const questionId = `${options.id}-question`;
-  const opener = h('button', { id: options.id, type: 'button', class: 'danger', 'aria-expanded': 'false', 'aria-controls': groupId }, options.label);
-  const yes = h('button', { id: `confirm-${options.id}`, type: 'button', class: 'danger' }, options.confirmLabel);
-  const no = h('button', { id: `cancel-${options.id}`, type: 'button', class: 'secondary' }, 'Cancel');
-  const group = h('div', { id: groupId, class: 'confirm', role: 'group', 'aria-labelledby': questionId, hidden: true }, h('p', { id: questionId }, options.question), yes, no);
-  const toggle = (open: boolean) => {
-    group.hidden = !open;
-    opener.setAttribute('aria-expanded', String(open));
-    (open ? no : opener).focus();
+/**
+ * The group alone (`<id>-confirmation`, its question `<id>-question`, `confirm-<id>`, `cancel-<id>`),
+ * for one opener at a time: the rows of a list share one, placed beside the list rather than in a
+ * narrow cell. `open` asks on behalf of `opener`, which gets the focus back when it closes.
+ */
+export const confirmationGroup = (id: string) => {
+  const questionId = `${id}-question`;
+  const group = h('div', { id: `${id}-confirmation`, class: 'confirm', role: 'group', 'aria-labelledby': questionId, hidden: true });
+  let current: HTMLButtonElement | null = null;
+  const close = () => {
+    group.hidden = true;
+    current?.setAttribute('aria-expanded', 'false');
+    current?.focus();
   };
-  opener.addEventListener('click', () => toggle(true));
-  no.addEventListener('click', () => toggle(false));
-  group.addEventListener('keydown', (event) => event.key === 'Escape' && toggle(false));
-  yes.addEventListener('click', () => void options.onConfirm(yes));
+  group.addEventListener('keydown', (event) => event.key === 'Escape' && close());
+  const open = (opener: HTMLButtonElement, options: Pick<ConfirmOptions, 'question' | 'confirmLabel' | 'onConfirm'>) => {
+    if (current !== opener) current?.setAttribute('aria-expanded', 'false');
+    current = opener;
+    const yes = h('button', { id: `confirm-${id}`, type: 'button', class: 'danger' }, options.confirmLabel);
+    const no = h('button', { id: `cancel-${id}`, type: 'button', class: 'secondary' }, 'Cancel');
+    no.addEventListener('click', close);
+    yes.addEventListener('click', () => void options.onConfirm(yes));
+    replaceChildren(group, h('p', { id: questionId }, options.question), yes, no);
+    group.hidden = false;
+    opener.setAttribute('aria-expanded', 'true');
+    no.focus();
+  };
+  return { group, open };
+};
+
+export const confirmAction = (options: ConfirmOptions) => {
+  const { group, open } = confirmationGroup(options.id);
+  const opener = h('button', { id: options.id, type: 'button', class: 'danger', 'aria-expanded': 'false', 'aria-controls': group.id }, options.label);
+  opener.addEventListener('click', () => open(opener, options));
   return h('div', {}, opener, group);
 };

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
-import { forbidden } from '../errors.ts';
-import { isManager, type MemberCaller } from '../member-access.ts';
+import { requireManager, type MemberCaller } from '../member-access.ts';
 import type { AuditEntry } from '../ports.ts';
 import { parseOrThrow, queryInteger, ulidString } from '../validation.ts';
 
@@ -47,7 +46,7 @@ const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86
  * most AUDIT_LOG_MAX_READ stored entries; `next_before` goes on from where it stopped.
  */
 export const auditLogView = async (deps: { auditReader: { read(query: AuditLogQuery): Promise<AuditLogPage> } }, caller: MemberCaller, rawQuery: unknown) => {
-  if (!isManager(caller.member)) throw forbidden('Only owners and admins can read the audit log.');
+  requireManager(caller, 'read the audit log');
   const query = parseOrThrow(auditLogQuery, rawQuery ?? {});
   const page = await deps.auditReader.read({
     orgId: caller.org.id,

@@ -40,7 +40,7 @@ export const listMemberApiKeys = async (
   deps: { apiKeys: Pick<MemberApiKeyDeps['apiKeys'], 'listForOrganisation'>; directory: Pick<MemberApiKeyDeps['directory'], 'listClients'>; clock: MemberApiKeyDeps['clock'] },
   caller: MemberCaller,
 ) => {
-  requireManager(caller, 'API keys');
+  requireManager(caller, 'manage API keys');
   const [apiKeys, clients] = await Promise.all([deps.apiKeys.listForOrganisation(caller.org.id), deps.directory.listClients(caller.org.id)]);
   const clientsById = new Map(clients.map((client) => [client.id, client]));
   const now = deps.clock.now();
@@ -55,7 +55,7 @@ export const listMemberApiKeys = async (
 
 /** POST /app/api/keys: 201 {api_key, secret}; the secret is shown this once (null in an idempotent replay). */
 export const memberCreateApiKey = async (deps: MemberApiKeyDeps, caller: MemberCaller, rawBody: unknown) => {
-  requireManager(caller, 'API keys');
+  requireManager(caller, 'manage API keys');
   const body = parseOrThrow(createBody, rawBody ?? {});
   const { apiKey, secret, client } = await createApiKey(deps, memberActor(caller.member), {
     orgId: caller.org.id,
@@ -70,7 +70,7 @@ export const memberCreateApiKey = async (deps: MemberApiKeyDeps, caller: MemberC
 
 /** POST /app/api/keys/{id}/revoke: 200 the key, now revoked; already revoked, 409 `illegal_transition`. */
 export const memberRevokeApiKey = async (deps: MemberApiKeyDeps, caller: MemberCaller, keyId: string) => {
-  requireManager(caller, 'API keys');
+  requireManager(caller, 'manage API keys');
   if (!isId(keyId)) throw notFound('No API key with this id.');
   const revoked = await revokeApiKey(deps, memberActor(caller.member), caller.org.id, keyId);
   const client = revoked.clientId ? await deps.directory.getClient(caller.org.id, revoked.clientId) : null;

@@ -114,7 +114,7 @@ export const registerIdentityKey = async (deps: MemberKeyDeps, caller: MemberCal
 
 /** GET /app/api/members (owners and admins). */
 export const listManagedMembers = async (deps: Pick<MemberKeyDeps, 'directory'>, caller: MemberCaller) => {
-  requireManager(caller, 'members');
+  requireManager(caller, 'manage members');
   const members = await deps.directory.listMembers(caller.org.id);
   members.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
   return { data: members.map(managedMemberView) };
@@ -126,7 +126,7 @@ export const listManagedMembers = async (deps: Pick<MemberKeyDeps, 'directory'>,
  * swap a key in); 409 when no key awaits approval, or when it is not the fingerprint reviewed.
  */
 export const approveIdentityKey = async (deps: MemberKeyDeps, caller: MemberCaller, memberId: string, rawBody: unknown) => {
-  requireManager(caller, 'members');
+  requireManager(caller, 'manage members');
   const body = parseOrThrow(approveKeyBody, rawBody ?? {});
   if (!isId(memberId)) throw notFound('No member with this id.');
   if (memberId === caller.member.id) throw forbidden('Another owner or admin must approve your own replaced key.');

@@ -2,8 +2,8 @@ import * as z from 'zod/mini';
 import { apiActor, type Caller } from '../caller.ts';
 import type { Actor } from '../model.ts';
 import type { Clock } from '../clock.ts';
-import { forbidden, notFound, validationFailed, WriteConflict, type FieldErrors } from '../errors.ts';
-import { isManager, memberActor, type MemberCaller } from '../member-access.ts';
+import { notFound, validationFailed, WriteConflict, type FieldErrors } from '../errors.ts';
+import { memberActor, requireManager, type MemberCaller } from '../member-access.ts';
 import { isSubscribableEventType, SUBSCRIBABLE_EVENT_TYPES } from '../events.ts';
 import { newId } from '../ids.ts';
 import { fieldErrorsOf } from '../validation.ts';
@@ -126,6 +126,6 @@ export const deleteWebhook = async (deps: Pick<WebhookDeps, 'webhooks'>, manager
 
 /** An owner or admin in the member app manages the organisation's subscriptions, all of them. */
 export const memberWebhookManager = (caller: MemberCaller): WebhookManager => {
-  if (!isManager(caller.member)) throw forbidden('Only owners and admins can manage webhooks.');
+  requireManager(caller, 'manage webhooks');
   return { orgId: caller.org.id, clientId: null, actor: memberActor(caller.member), createdVia: 'ui' };
 };

@@ -15,6 +15,7 @@
  */
 import { ApiFailure, messageOf } from '../../shared/api.ts';
 import { busy, clearMessages, facts, field, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
+import { confirmationGroup } from '../confirm-action.ts';
 import type { AppContext } from '../context.ts';
 import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
 
@@ -92,33 +93,13 @@ export const apiKeysPage = async (app: AppContext) => {
 const listSection = (app: AppContext, list: KeyList) => {
   if (list.data.length === 0) return [h('h2', {}, 'Keys'), h('p', { id: 'no-api-keys' }, 'No keys yet. Create one below.')];
 
-  const confirmation = h('div', { id: 'revoke-confirmation', class: 'confirm', role: 'group', 'aria-labelledby': 'revoke-question', hidden: true });
-  let opener: HTMLButtonElement | null = null;
-  const close = () => {
-    confirmation.hidden = true;
-    opener?.setAttribute('aria-expanded', 'false');
-    opener?.focus();
-  };
-  confirmation.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') close();
-  });
-  const ask = (key: ApiKeyView, button: HTMLButtonElement) => {
-    if (opener && opener !== button) opener.setAttribute('aria-expanded', 'false');
-    opener = button;
-    const confirm = h('button', { id: 'confirm-revoke', type: 'button', class: 'danger' }, 'Yes, revoke it');
-    const cancel = h('button', { id: 'cancel-revoke', type: 'button', class: 'secondary' }, 'Cancel');
-    cancel.addEventListener('click', close);
-    confirm.addEventListener('click', () => revoke(app, key, confirm));
-    replaceChildren(
-      confirmation,
-      h('p', { id: 'revoke-question' }, `Revoke the key “${key.name}” (`, shownPrefix(key), ')? Every call with it is refused from that moment. This cannot be undone.'),
-      confirm,
-      cancel,
-    );
-    confirmation.hidden = false;
-    button.setAttribute('aria-expanded', 'true');
-    cancel.focus();
-  };
+  const { group: confirmation, open } = confirmationGroup('revoke');
+  const ask = (key: ApiKeyView, button: HTMLButtonElement) =>
+    open(button, {
+      question: `Revoke the key “${key.name}” (${key.prefix}…)? Every call with it is refused from that moment. This cannot be undone.`,
+      confirmLabel: 'Yes, revoke it',
+      onConfirm: (yes) => revoke(app, key, yes),
+    });
 
   const row = (key: ApiKeyView) => {
     let action: HTMLElement | string = '';
@@ -189,7 +170,7 @@ const createSection = (app: AppContext, list: KeyList, refreshList: () => Promis
   const scopeBoxes = list.scopes.map((scope) => {
     const id = `scope-${scope.replace(/[^a-z0-9]+/g, '-')}`;
     const box = h('input', { id, name: 'scope', type: 'checkbox', value: scope });
-    return { box, row: h('div', { class: 'choice' }, box, h('label', { for: id }, h('code', {}, scope), SCOPE_TEXT[scope] ? ` — ${SCOPE_TEXT[scope]}` : '')) };
+    return { box, row: h('div', { class: 'check' }, box, h('label', { for: id }, h('code', {}, scope), SCOPE_TEXT[scope] ? ` — ${SCOPE_TEXT[scope]}` : '')) };
   });
   const scopes = h(
     'fieldset',

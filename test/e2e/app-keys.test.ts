@@ -6,22 +6,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiKeyHash } from '../../lambdas/core/api-key-format.ts';
-import type { Clock } from '../../lambdas/core/clock.ts';
+import { FakeClock } from '../support/fake-clock.ts';
 import { SCOPES } from '../../lambdas/core/model.ts';
 import { runAdminCli } from '../support/admin-cli.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
 import { auditEntries, expectError, expectKeys, ULID } from '../support/shapes.ts';
 import { scanTable, startTestService, type ApiAnswer, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
-class FakeClock implements Clock {
-  constructor(private ms: number) {}
-  now() {
-    return new Date(this.ms);
-  }
-  set(ms: number) {
-    this.ms = ms;
-  }
-}
 const BASE_TIME = Date.now();
 const HOUR = 3_600_000;
 const clock = new FakeClock(BASE_TIME);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiKeyHash } from '../../lambdas/core/api-key-format.ts';
-import type { Clock } from '../../lambdas/core/clock.ts';
+import { FakeClock } from '../support/fake-clock.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import { keys } from '../../lambdas/store/keys.ts';
 import { startTestService, type ApiAnswer, type TestOrganisation, type TestService } from '../support/test-service.ts';
@@ -13,18 +13,6 @@ import { startTestService, type ApiAnswer, type TestOrganisation, type TestServi
  * another client's key, or an address outside the allowlist (audited); 403 `plan_required` on a
  * plan without the API.
  */
-class FakeClock implements Clock {
-  constructor(private ms: number) {}
-  now() {
-    return new Date(this.ms);
-  }
-  set(ms: number) {
-    this.ms = ms;
-  }
-  advance(ms: number) {
-    this.ms += ms;
-  }
-}
 const BASE_TIME = Date.now();
 const clock = new FakeClock(BASE_TIME);
 

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Clock } from '../../lambdas/core/clock.ts';
+import { FakeClock } from '../support/fake-clock.ts';
 import { sha256Hex } from '../../lambdas/core/hashing.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import { keys } from '../../lambdas/store/keys.ts';
@@ -15,21 +15,6 @@ import { startTestService, type ApiAnswer, type TestOrganisation, type TestServi
  * to the middle of a minute: a window boundary can never fall inside a test by accident, and the
  * clock is moved past the window on purpose to show the limit resets.
  */
-class FakeClock implements Clock {
-  constructor(private ms: number) {}
-  now() {
-    return new Date(this.ms);
-  }
-  set(ms: number) {
-    this.ms = ms;
-  }
-  advance(ms: number) {
-    this.ms += ms;
-  }
-  get seconds() {
-    return Math.floor(this.ms / 1000);
-  }
-}
 
 /** The start of the current real minute, so items' TTLs stay in the future. */
 const MINUTE = Math.floor(Date.now() / 60_000) * 60_000;

@@ -1,8 +1,7 @@
-import { toEntry } from './event-feed.ts';
 import type { AuditLogPage, AuditLogQuery } from '#core/use-cases/audit-log-view.ts';
 import type { Documents } from './dynamo.ts';
 import { auditSortKey, keys } from './keys.ts';
-import { boundedQuery, seqOfSortKey } from './bounded-query.ts';
+import { readChain } from './chain-read.ts';
 
 /**
  * The organisation's chain, newest first, for the member application's audit log: the filters
@@ -49,20 +48,6 @@ export class DynamoAuditReader {
       filters.push('#at < :toAt');
     }
     if (query.beforeSeq <= 1) return { entries: [], lastReadSeq: null, exhausted: true };
-    const page = await boundedQuery(
-      this.db,
-      {
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        FilterExpression: filters.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ConsistentRead: true,
-        ScanIndexForward: false,
-      },
-      query.limit,
-      query.maxRead,
-    );
-    return { entries: page.items.map(toEntry), lastReadSeq: page.lastReadKey ? seqOfSortKey(page.lastReadKey.sk as string) : null, exhausted: page.exhausted };
+    return readChain(this.db, this.tableName, { filters, names, values, oldestFirst: false, limit: query.limit, maxRead: query.maxRead });
   }
 }

@@ -1,10 +1,7 @@
 import type { EventFeed, EventFeedPage, EventFeedQuery } from '#core/events.ts';
-import type { AuditEntry } from '#core/ports.ts';
 import type { Documents } from './dynamo.ts';
 import { auditSortKey, keys } from './keys.ts';
-import { boundedQuery, seqOfSortKey } from './bounded-query.ts';
-
-const ENTRY_FIELDS = ['orgId', 'seq', 'type', 'occurredAt', 'actor', 'clientId', 'requestId', 'data', 'prevHash', 'hash'] as const;
+import { readChain } from './chain-read.ts';
 
 /**
  * The event feed: the organisation's audit entries after a sequence number, oldest first, read
@@ -40,28 +37,6 @@ export class DynamoEventFeed implements EventFeed {
     }
 
     if (typeNames.length === 0) return { entries: [], lastReadSeq: null, exhausted: true };
-    const page = await boundedQuery(
-      this.db,
-      {
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        FilterExpression: filters.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ConsistentRead: true,
-        ScanIndexForward: true,
-      },
-      query.limit,
-      query.maxRead,
-    );
-    // Entries beyond limit + 1 are dropped; the caller pages on from the last one it returns.
-    return { entries: page.items.map(toEntry), lastReadSeq: page.lastReadKey ? seqOfSortKey(page.lastReadKey.sk as string) : null, exhausted: page.exhausted };
+    return readChain(this.db, this.tableName, { filters, names, values, oldestFirst: true, limit: query.limit, maxRead: query.maxRead });
   }
 }
-
-/** An audit entry as stored, without the item's own key attributes. */
-export const toEntry = (item: Record<string, unknown>): AuditEntry => {
-  const entry: Record<string, unknown> = {};
-  for (const field of ENTRY_FIELDS) entry[field] = item[field] ?? null;
-  return entry as unknown as AuditEntry;
-};

@@ -10,6 +10,7 @@ import { fingerprintCode, h } from '../../shared/dom.ts';
 import { postThenRender } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { keyStateText } from '../labels.ts';
+import { organisationTabs } from '../organisation-tabs.ts';
 import type { Member } from '../shapes.ts';
 
 export const membersPage = async (app: AppContext) => {
@@ -49,6 +50,7 @@ export const membersPage = async (app: AppContext) => {
     'div',
     {},
     h('h1', {}, 'Members'),
+    organisationTabs('members'),
     h('p', {}, 'A replaced key must be approved before requests are sealed to it. Before approving, check its fingerprint with the member by phone or in person.'),
     h('div', { class: 'table-wrap' }, table),
   );

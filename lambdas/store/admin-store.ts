@@ -22,6 +22,11 @@ import { createApiKey, revokeApiKey, type ApiKeyInput } from '#core/use-cases/ap
 import { DynamoApiKeyStore } from './api-key-store.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import { DynamoDirectory } from './directory.ts';
+import { DynamoOrganisationChanges, newMemberWrites } from './organisation-changes.ts';
+import { operatorActing, type OrganisationDeps } from '#core/use-cases/organisation/acting.ts';
+import * as clients from '#core/use-cases/organisation/clients.ts';
+import * as members from '#core/use-cases/organisation/members.ts';
+import * as teams from '#core/use-cases/organisation/teams.ts';
 import type { Documents } from './dynamo.ts';
 import { toItem } from './items.ts';
 import { keys, type ItemKey } from './keys.ts';
@@ -70,11 +75,10 @@ export class AdminStore {
     return org;
   }
 
-  async addMember(input: { orgId: string; name: string; email: string; role: Role; identityKey?: { publicKey: string; fingerprint: string } }) {
-    await this.requireOrganisation(input.orgId);
-    const member = this.newMember({ ...input, at: this.now() });
-    await this.change(input.orgId, 'member.added', { member: memberRef(member), details: { role: member.role } }, this.newMemberWrites(member));
-    return member;
+  /** Members, clients and teams change by the rules the member application's owners and admins meet too (core/use-cases/organisation/). */
+  addMember(input: { orgId: string; name: string; email: string; role: Role; identityKey?: { publicKey: string; fingerprint: string } }) {
+    const { orgId, identityKey, ...fields } = input;
+    return members.addMember(this.organisationDeps(), operatorActing(this.actor), orgId, fields, { identityKey });
   }
 
   /**
@@ -116,8 +120,8 @@ export class AdminStore {
     } else {
       const name = input.name?.trim();
       if (!name) throw new Error(`organisation ${input.orgId} has no member with the email ${email}: a name is needed to add them as a new owner`);
-      member = this.newMember({ orgId: input.orgId, name, email, role: 'owner', identityKey: input.identityKey, at });
-      writes = this.newMemberWrites(member);
+      member = members.newMember({ orgId: input.orgId, name, email, role: 'owner', identityKey: input.identityKey, at });
+      writes = newMemberWrites(this.tableName, member);
     }
     const entry = await this.change(
       input.orgId,
@@ -160,31 +164,16 @@ export class AdminStore {
   }
 
   /** Enables or disables a member; a member already in that state is left alone (no second event). */
-  async setMemberActive(orgId: string, memberId: string, active: boolean) {
-    const member = await this.requireMember(orgId, memberId);
-    if (member.active === active) return;
-    await this.change(orgId, active ? 'member.enabled' : 'member.disabled', { member: memberRef(member), details: {} }, [
-      this.setFields(keys.member(orgId, memberId), { active }),
-    ]);
+  setMemberActive(orgId: string, memberId: string, active: boolean) {
+    return members.setMemberActive(this.organisationDeps(), operatorActing(this.actor), orgId, memberId, active);
   }
 
-  async createClient(orgId: string, name: string) {
-    await this.requireOrganisation(orgId);
-    const client: Client = { id: newId(), orgId, name, createdAt: this.now() };
-    await this.change(orgId, 'client.created', { details: { client_id: client.id, name } }, [
-      this.put(keys.client(orgId, client.id), 'client', client),
-    ]);
-    return client;
+  createClient(orgId: string, name: string) {
+    return clients.createClient(this.organisationDeps(), operatorActing(this.actor), orgId, { name });
   }
 
-  async createTeam(orgId: string, name: string, memberIds: string[]) {
-    await this.requireOrganisation(orgId);
-    for (const memberId of memberIds) await this.requireMember(orgId, memberId);
-    const team: Team = { id: newId(), orgId, name, memberIds, createdAt: this.now() };
-    await this.change(orgId, 'team.created', { details: { team_id: team.id, name, members: memberIds.length } }, [
-      this.put(keys.team(orgId, team.id), 'team', team),
-    ]);
-    return team;
+  createTeam(orgId: string, name: string, memberIds: string[]) {
+    return teams.createTeam(this.organisationDeps(), operatorActing(this.actor), orgId, { name, member_ids: memberIds });
   }
 
   async createTemplate(orgId: string, name: string, justification: string | null) {
@@ -265,6 +254,10 @@ export class AdminStore {
     return revokeApiKey(this.apiKeyDeps(), this.actor, orgId, idOrPrefix);
   }
 
+  private organisationDeps(): OrganisationDeps {
+    return { directory: this.directory, changes: new DynamoOrganisationChanges(this.db, this.tableName, this.audit), clock: this.clock };
+  }
+
   private apiKeyDeps() {
     return { apiKeys: this.apiKeys, directory: this.directory, clock: this.clock };
   }
@@ -289,30 +282,6 @@ export class AdminStore {
   private async memberByEmail(orgId: string, email: string) {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.memberEmail(orgId, email), ConsistentRead: true }));
     return Item ? this.requireMember(orgId, Item.memberId as string) : null;
-  }
-
-  private newMember(input: { orgId: string; name: string; email: string; role: Role; identityKey?: { publicKey: string; fingerprint: string }; at: string }): Member {
-    return {
-      id: newId(),
-      orgId: input.orgId,
-      name: input.name,
-      email: input.email.toLowerCase(),
-      role: input.role,
-      active: true,
-      identityKey: input.identityKey ? { ...input.identityKey, state: 'verified', registeredAt: input.at } : null,
-      createdAt: input.at,
-    };
-  }
-
-  /** A new member's item and its index items, each on condition that it is new. */
-  private newMemberWrites(member: Member): TransactItem[] {
-    return [
-      this.put(keys.member(member.orgId, member.id), 'member', member),
-      // One member per email within an organisation.
-      this.put(keys.memberEmail(member.orgId, member.email), 'member_email', { memberId: member.id }),
-      // Sign-in finds a person's memberships across organisations by email (store/sessions.ts).
-      this.put(keys.loginMembership(member.email, member.orgId, member.id), 'login_membership', { orgId: member.orgId, memberId: member.id }),
-    ];
   }
 
   private change(orgId: string, type: string, data: Record<string, unknown>, writes: TransactItem[]) {

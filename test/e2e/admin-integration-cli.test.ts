@@ -238,7 +238,7 @@ describe('set-integration', () => {
     expect(badMap.stderr).toMatch(/Bad status map pair "Solved=done"/);
     expect(hmac).toMatchObject({ code: 1, stdout: '' });
     expect(hmac.stderr).toMatch(/signing_secret/);
-    expect(hmac.stderr).toMatch(/Required for --auth hmac/);
+    expect(hmac.stderr).toMatch(/Required for the hmac check/);
     expect(await integrationItem(integration.id)).toEqual(before);
   });
 

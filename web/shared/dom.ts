@@ -116,3 +116,11 @@ export const credentialField = (id: string, credential: string) => {
   copy.addEventListener('click', () => copyText(credential, 'Copied. Clear your clipboard when you are done.'));
   return h('div', { class: 'field' }, h('label', { for: id }, 'Credential'), h('div', { class: 'with-button' }, value, toggle, copy));
 };
+
+/**
+ * A table in a box that scrolls sideways on a narrow screen, so the page itself does not. The
+ * box takes the keyboard focus (a scrolled region must be reachable without a mouse) and is
+ * named by the table's caption.
+ */
+export const tableWrap = (table: HTMLTableElement) =>
+  h('div', { class: 'table-wrap', role: 'region', tabindex: 0, 'aria-label': table.caption?.textContent ?? 'Table' }, table);

@@ -80,12 +80,13 @@ export const normaliseTicketStatus = (
 };
 
 /**
- * The CLI flag form of a status map, `Solved=closed,4=resolved`. Throws naming the first bad
- * pair, so an operator sees which one to fix.
+ * The written form of a status map, `Solved=closed,4=resolved`: the CLI flag's pairs by commas,
+ * the member app's one pair a line (both read here, so they mean the same). Throws naming the
+ * first bad pair, so whoever wrote it sees which one to fix.
  */
 export const parseStatusMap = (text: string): StatusMap => {
   const entries: Array<[string, KnownTicketStatus]> = [];
-  for (const pair of text.split(',')) {
+  for (const pair of text.split(/[,\r\n]/)) {
     if (pair.trim() === '') continue;
     const equals = pair.indexOf('=');
     const word = equals < 0 ? '' : pair.slice(0, equals).trim();

@@ -17,6 +17,7 @@ import {
   type MemberDirectory,
   type MemberSession,
 } from '../member-access.ts';
+import type { Member, Organisation } from '../model.ts';
 import type { Notifier } from '../ports.ts';
 import type { PublicUrls } from '../request-view.ts';
 import { sameDigest } from '../hashing.ts';
@@ -53,26 +54,48 @@ export const requestSignIn = async (deps: SignInDeps, rawBody: unknown): Promise
     memberships.map(async ({ orgId, memberId }) => {
       const [member, org] = await Promise.all([deps.directory.getMember(orgId, memberId), deps.directory.getOrganisation(orgId)]);
       if (!member?.active || !org || member.email !== email) return;
-      const token = randomToken(32);
-      const expiresAt = addMinutes(now, SIGN_IN_LINK_MINUTES).toISOString();
-      await deps.access.saveSignInToken(sha256Hex(token), { memberId, orgId, createdAt: now.toISOString(), expiresAt });
-      const link = `${deps.urls.appUrl}/app/sign-in#token=${token}`;
-      try {
-        await deps.notifier.sendEmail({
-          id: newId(now.getTime()),
-          purpose: 'sign_in',
-          to: member.email,
-          subject: `Sign in to ${org.name}`,
-          text:
-            `Hello ${member.name},\n\nOpen this link to sign in to ${org.name}:\n${link}\n\n` +
-            `It works once and expires in ${SIGN_IN_LINK_MINUTES} minutes (at ${expiresAt}). ` +
-            'If you did not ask to sign in, ignore this email.',
-        });
-      } catch (error) {
-        deps.onDeliveryFailure(error);
-      }
+      await emailSignInLink(deps, member, org, now);
     }),
   );
+};
+
+/**
+ * Saves a one-time sign-in token for the member and emails its link. The same link serves an
+ * invitation (`invitation.by`, who invited them): the new member's first sign-in then
+ * leads them to set up their key. A failed delivery is logged, never thrown.
+ */
+export const emailSignInLink = async (
+  deps: Pick<SignInDeps, 'access' | 'notifier' | 'urls' | 'onDeliveryFailure'>,
+  member: Member,
+  org: Organisation,
+  now: Date,
+  invitation?: { by: string },
+): Promise<boolean> => {
+  const token = randomToken(32);
+  const expiresAt = addMinutes(now, SIGN_IN_LINK_MINUTES).toISOString();
+  await deps.access.saveSignInToken(sha256Hex(token), { memberId: member.id, orgId: org.id, createdAt: now.toISOString(), expiresAt });
+  const link = `${deps.urls.appUrl}/app/sign-in#token=${token}`;
+  const opening =
+    invitation === undefined
+      ? `Hello ${member.name},\n\nOpen this link to sign in to ${org.name}:\n${link}\n\n`
+      : `Hello ${member.name},\n\n${invitation.by} invited you to ${org.name}. Open this link to sign in and set up your key:\n${link}\n\n`;
+  const expiry =
+    invitation === undefined
+      ? 'If you did not ask to sign in, ignore this email.'
+      : `When it has expired, ask for a new link at ${deps.urls.appUrl}/app/sign-in with this email address.`;
+  try {
+    await deps.notifier.sendEmail({
+      id: newId(now.getTime()),
+      purpose: 'sign_in',
+      to: member.email,
+      subject: invitation === undefined ? `Sign in to ${org.name}` : `You are invited to ${org.name}`,
+      text: `${opening}It works once and expires in ${SIGN_IN_LINK_MINUTES} minutes (at ${expiresAt}). ${expiry}`,
+    });
+    return true;
+  } catch (error) {
+    deps.onDeliveryFailure(error);
+    return false;
+  }
 };
 
 /**

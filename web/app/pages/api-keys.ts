@@ -14,7 +14,7 @@
  *            a replayed create shows #api-key-replayed
  */
 import { ApiFailure, messageOf } from '../../shared/api.ts';
-import { busy, clearMessages, facts, field, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
+import { busy, clearMessages, facts, field, focusHeading, formatTime, h, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
 import { confirmationGroup } from '../confirm-action.ts';
 import type { AppContext } from '../context.ts';
 import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
@@ -126,7 +126,7 @@ const listSection = (app: AppContext, list: KeyList) => {
     h('thead', {}, h('tr', {}, ...['Key', 'Scopes', 'Client', 'IP allowlist', 'State and expiry', 'Action'].map((text) => h('th', { scope: 'col' }, text)))),
     h('tbody', {}, ...list.data.map(row)),
   );
-  return [h('h2', {}, 'Keys'), h('div', { class: 'table-wrap' }, table), confirmation];
+  return [h('h2', {}, 'Keys'), tableWrap(table), confirmation];
 };
 
 const revoke = (app: AppContext, key: ApiKeyView, button: HTMLButtonElement) =>

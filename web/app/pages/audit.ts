@@ -13,7 +13,7 @@
  *   #no-entries #load-older #export-csv #export-json
  */
 import { messageOf } from '../../shared/api.ts';
-import { busy, field, formatTime, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
+import { busy, field, formatTime, h, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
 import { trailText } from '../labels.ts';
 import type { Member } from '../shapes.ts';
@@ -186,7 +186,7 @@ export const auditPage = async (app: AppContext) => {
     h('p', {}, 'Every change in your organisation, in one chain: each entry holds the hash of the one before, so a removed or edited entry shows. Custody certificates are on each ended request’s page.'),
     form,
     h('div', { class: 'actions' }, exportButton('csv'), exportButton('json')),
-    rows.length === 0 ? h('p', { id: 'no-entries' }, 'No entries match these filters.') : h('div', { class: 'table-wrap' }, table),
+    rows.length === 0 ? h('p', { id: 'no-entries' }, 'No entries match these filters.') : tableWrap(table),
     older,
   );
 };

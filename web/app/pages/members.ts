@@ -6,7 +6,7 @@
  * Stable hooks for automated tests:
  *   #members (table), rows tr[data-member-id], #approve-<membershipId>
  */
-import { fingerprintCode, h } from '../../shared/dom.ts';
+import { fingerprintCode, h, tableWrap } from '../../shared/dom.ts';
 import { postThenRender } from '../actions.ts';
 import type { AppContext } from '../context.ts';
 import { keyStateText } from '../labels.ts';
@@ -52,6 +52,6 @@ export const membersPage = async (app: AppContext) => {
     h('h1', {}, 'Members'),
     organisationTabs('members'),
     h('p', {}, 'A replaced key must be approved before requests are sealed to it. Before approving, check its fingerprint with the member by phone or in person.'),
-    h('div', { class: 'table-wrap' }, table),
+    tableWrap(table),
   );
 };

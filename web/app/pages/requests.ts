@@ -6,7 +6,7 @@
  * Stable hooks for automated tests:
  *   #requests (table), each row's link a[data-request-id="<id>"], #new-request
  */
-import { formatTime, h } from '../../shared/dom.ts';
+import { formatTime, h, tableWrap } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
 import { loadKey } from '../keystore.ts';
 import { statusBadge } from '../labels.ts';
@@ -41,7 +41,7 @@ export const requestsPage = async (app: AppContext) => {
     h('thead', {}, h('tr', {}, ...['Subject', 'Client', 'Status', 'Created', 'Submitted', 'Expires'].map((text) => h('th', { scope: 'col' }, text)))),
     h('tbody', {}, ...data.map(row)),
   );
-  const body = data.length === 0 ? h('p', {}, 'No requests yet.') : h('div', { class: 'table-wrap' }, table);
+  const body = data.length === 0 ? h('p', {}, 'No requests yet.') : tableWrap(table);
   const newRequest = h('p', {}, h('a', { id: 'new-request', href: '/app/requests/new', class: 'button' }, 'New request'));
   return h('div', {}, h('h1', {}, 'My requests'), keyNotice, newRequest, body);
 };

@@ -20,7 +20,7 @@
 import type { Envelope } from '../../crypto/envelope.ts';
 import { generatePassword, makeShareKey, PASSWORD_LENGTH, sealShare } from '../../crypto/share-key.ts';
 import { ApiFailure, messageOf } from '../../shared/api.ts';
-import { busy, clearMessages, copyText, facts, field, fingerprintCode, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
+import { busy, clearMessages, copyText, facts, field, fingerprintCode, focusHeading, formatTime, h, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
 import { certificateSection } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
 import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
@@ -94,7 +94,7 @@ export const sharesPage = async (app: AppContext) => {
     h('p', {}, h('a', { id: 'new-share', href: '/app/shares/new', class: 'button' }, 'New share')),
     data.length === 0
       ? h('p', { id: 'no-shares' }, 'No shares yet. Choose New share to send a credential with a one-time link.')
-      : h('div', { class: 'table-wrap' }, table),
+      : tableWrap(table),
   );
 };
 

@@ -14,7 +14,7 @@
 import type { CustodyFact, PublicJwk, SignedCertificate } from '../../../lambdas/core/custody/document.ts';
 import { parseJwks, verifyCertificateText } from '../../../lambdas/core/custody/verify.ts';
 import { call, messageOf } from '../../shared/api.ts';
-import { clearMessages, facts, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
+import { clearMessages, facts, focusHeading, formatTime, h, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
 import { certificateFromPdf, isPdf, PdfCertificateError } from '../pdf-certificate.ts';
 
@@ -106,7 +106,7 @@ const validSection = (outcome: Extract<Outcome, { ok: true }>, fileName: string)
     ]),
     issuerNote(certificate),
     h('h3', {}, 'Timeline'),
-    h('div', { class: 'table-wrap' }, timeline),
+    tableWrap(timeline),
   );
 };
 

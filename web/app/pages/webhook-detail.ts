@@ -12,7 +12,7 @@
  *   #delete-webhook, then #confirm-delete-webhook / #cancel-delete-webhook
  */
 import { messageOf } from '../../shared/api.ts';
-import { busy, facts, field, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
+import { busy, facts, field, focusHeading, formatTime, h, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
 import { postThenRender } from '../actions.ts';
 import { confirmAction } from '../confirm-action.ts';
 import type { AppContext } from '../context.ts';
@@ -66,9 +66,7 @@ const deliveriesSection = (app: AppContext, webhookId: string, deliveries: Deliv
     );
   };
   const columns = ['Event', 'Status', 'Attempts', 'Next attempt', 'Receiver answered', 'webhook-id', 'Created', 'Action'];
-  return h(
-    'div',
-    { class: 'table-wrap' },
+  return tableWrap(
     h(
       'table',
       { id: 'deliveries' },

@@ -13,7 +13,7 @@
  */
 import { SUBSCRIBABLE_EVENT_TYPES } from '../../../lambdas/core/events.ts';
 import { ApiFailure, messageOf } from '../../shared/api.ts';
-import { busy, clearMessages, field, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
+import { busy, clearMessages, field, focusHeading, formatTime, h, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
 import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
 
@@ -56,9 +56,7 @@ const listSection = (data: WebhookView[]) => {
       h('td', {}, createdViaText(webhook)),
       h('td', { class: 'nowrap' }, formatTime(webhook.created_at, 'short')),
     );
-  return h(
-    'div',
-    { class: 'table-wrap' },
+  return tableWrap(
     h(
       'table',
       { id: 'webhooks' },

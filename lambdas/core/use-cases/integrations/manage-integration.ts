@@ -115,6 +115,7 @@ export interface IntegrationChanges {
   statusPaths?: string[];
   /** Merged into the status map. */
   statusMap?: StatusMap;
+  /** Where trigger fields sit; an empty list puts a field back at its own name. */
   fields?: Partial<Record<string, string[]>>;
   auth?: { mode: string; headerName?: string | null; secret?: string | null };
   defaultPreset?: string | null;
@@ -143,7 +144,8 @@ export const configureIntegration = async (deps: IntegrationDeps, actor: Actor, 
   checkPaths(changes.statusPaths, 'status_path', errors);
   for (const [field, paths] of Object.entries(changes.fields ?? {})) {
     if (!(TRIGGER_FIELDS as readonly string[]).includes(field)) errors[`fields.${field}`] = [`Must be one of ${TRIGGER_FIELDS.join(', ')}.`];
-    else checkPaths(paths, `fields.${field}`, errors);
+    // An empty list puts the field back at its own name (below), so only a given path is checked.
+    else if (paths && paths.length > 0) checkPaths(paths, `fields.${field}`, errors);
   }
   if (changes.rateLimitPerMinute !== undefined && !(Number.isInteger(changes.rateLimitPerMinute) && changes.rateLimitPerMinute >= 1 && changes.rateLimitPerMinute <= MAX_INBOUND_RATE_LIMIT)) {
     errors.rate_limit = [`Must be a whole number from 1 to ${MAX_INBOUND_RATE_LIMIT}.`];
@@ -154,7 +156,8 @@ export const configureIntegration = async (deps: IntegrationDeps, actor: Actor, 
 
   const recipe = changes.recipe ? RECIPES[changes.recipe as RecipeName] : null;
   const base: FieldMapping = recipe?.mapping ?? before.mapping;
-  const fields = { ...base.fields, ...(changes.fields as Partial<Record<TriggerField, string[]>> | undefined) };
+  const merged = { ...base.fields, ...(changes.fields as Partial<Record<TriggerField, string[]>> | undefined) };
+  const fields = Object.fromEntries(Object.entries(merged).filter(([, paths]) => paths && paths.length > 0)) as FieldMapping['fields'];
   const after: Integration = {
     ...before,
     name: changes.name?.trim() ?? before.name,
@@ -192,7 +195,7 @@ const authOf = async (deps: IntegrationDeps, before: Integration, change: NonNul
   }
   // Keeping the old secret is only right while it means the same thing (a header value is no signing secret).
   const sameKind = (before.auth.mode === 'header') === (mode === 'header') && before.auth.mode !== 'none';
-  if (!sameKind || !before.auth.secret) errors[secretField] = [`Required for --auth ${mode}.`];
+  if (!sameKind || !before.auth.secret) errors[secretField] = [`Required for the ${mode} check.`];
   return { mode, headerName, secret: before.auth.secret };
 };
 

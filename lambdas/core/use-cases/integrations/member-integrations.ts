@@ -1,0 +1,176 @@
+import * as z from 'zod/mini';
+import { notFound, validationFailed } from '../../errors.ts';
+import { TRIGGER_FIELDS } from '../../inbound/mapping.ts';
+import { RECIPE_NAMES, RECIPES } from '../../inbound/recipes.ts';
+import { parseStatusMap } from '../../inbound/status-words.ts';
+import { toIntegrationView, type Integration } from '../../integration.ts';
+import { clientChoices, memberActor, requireManager, type MemberCaller } from '../../member-access.ts';
+import type { Client, Preset } from '../../model.ts';
+import { parseOrThrow, ulidString } from '../../validation.ts';
+import {
+  configureIntegration,
+  connectIntegration,
+  integrationActivity,
+  rotateIntegrationSecrets,
+  type IntegrationChanges,
+  type IntegrationDeps,
+} from './manage-integration.ts';
+
+/**
+ * The member application's Integrations pages (docs/web-api.md, Integrations): owners and admins
+ * connect, configure, rotate and read the activity of the organisation's ticketing integrations
+ * through the same use cases as the operator CLI (manage-integration.ts), audited with the member
+ * as the actor. Anyone else: 403. This module only reads the body's shape; what the values mean
+ * is the use cases' to judge.
+ */
+export interface MemberIntegrationDeps extends IntegrationDeps {
+  directory: IntegrationDeps['directory'] & {
+    listClients(orgId: string): Promise<Client[]>;
+    listPresets(orgId: string): Promise<Preset[]>;
+  };
+}
+
+const ACTION = 'manage integrations';
+
+/**
+ * What a helpdesk writes for the ticket id in a link on its ticket screen. No recipe names its
+ * helpdesk's own syntax yet, so every one gets the common `{{ticket.id}}` (Zendesk's and
+ * Freshdesk's), which the page tells the admin to replace with their helpdesk's.
+ */
+export const TICKET_PLACEHOLDER = '{{ticket.id}}';
+
+/**
+ * The new-request deep link for a helpdesk's ticket screen (SPEC.md): the placeholder is left
+ * unencoded, for the helpdesk to fill in; the preset, when the integration has a default one.
+ */
+export const deepLinkTemplate = (appUrl: string, presetSlug: string | null) =>
+  `${appUrl}/app/requests/new?ticket=${TICKET_PLACEHOLDER}${presetSlug ? `&preset=${encodeURIComponent(presetSlug)}` : ''}`;
+
+const recipeChoices = () =>
+  RECIPE_NAMES.map((name) => ({ name, label: RECIPES[name].label, auth: RECIPES[name].auth, setup: RECIPES[name].setup }));
+const presetChoices = (presets: Preset[]) =>
+  [...presets].sort((a, b) => a.name.localeCompare(b.name)).map((preset) => ({ slug: preset.slug, name: preset.name }));
+
+/** An integration as the pages show it: the operator's view, with its deep link template. */
+const memberView = (deps: MemberIntegrationDeps, integration: ReturnType<typeof toIntegrationView>) => ({
+  ...integration,
+  deep_link_template: deepLinkTemplate(deps.urls.appUrl, integration.default_preset),
+});
+
+/** GET /app/api/integrations: the organisation's integrations, oldest first, and what the forms offer. */
+export const listMemberIntegrations = async (deps: MemberIntegrationDeps, caller: MemberCaller) => {
+  requireManager(caller, ACTION);
+  const orgId = caller.org.id;
+  const [integrations, clients, presets] = await Promise.all([
+    deps.integrations.list(orgId),
+    deps.directory.listClients(orgId),
+    deps.directory.listPresets(orgId),
+  ]);
+  const byAge = (a: Integration, b: Integration) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+  return {
+    object: 'list' as const,
+    data: integrations.sort(byAge).map((integration) => memberView(deps, toIntegrationView(integration))),
+    clients: clientChoices(clients),
+    recipes: recipeChoices(),
+    presets: presetChoices(presets),
+  };
+};
+
+const connectBody = z.strictObject({
+  name: z.string('Must be a string.').check(z.maxLength(1000, 'Must be 1 to 100 characters.')),
+  client_id: z.nullish(ulidString()),
+  recipe: z.nullish(z.string('Must be a recipe name.').check(z.maxLength(100, `Must be one of ${RECIPE_NAMES.join(', ')}.`))),
+});
+
+/** POST /app/api/integrations: 201 {integration, webhook_url, trigger_url, recommended_auth}; both URLs shown this once. */
+export const memberConnectIntegration = async (deps: MemberIntegrationDeps, caller: MemberCaller, rawBody: unknown) => {
+  requireManager(caller, ACTION);
+  const body = parseOrThrow(connectBody, rawBody ?? {});
+  const connected = await connectIntegration(deps, memberActor(caller.member), {
+    orgId: caller.org.id,
+    name: body.name,
+    clientId: body.client_id ?? null,
+    recipe: body.recipe ?? null,
+  });
+  return { ...connected, integration: memberView(deps, connected.integration) };
+};
+
+/** GET /app/api/integrations/{id}: one integration (never a secret), with what its forms offer. */
+export const memberIntegration = async (deps: MemberIntegrationDeps, caller: MemberCaller, integrationId: string) => {
+  requireManager(caller, ACTION);
+  const orgId = caller.org.id;
+  const [integration, clients, presets] = await Promise.all([
+    deps.integrations.get(orgId, integrationId),
+    deps.directory.listClients(orgId),
+    deps.directory.listPresets(orgId),
+  ]);
+  if (!integration) throw notFound('No such integration.');
+  return { integration: memberView(deps, toIntegrationView(integration)), clients: clientChoices(clients), recipes: recipeChoices(), presets: presetChoices(presets) };
+};
+
+const paths = () =>
+  z.array(z.string('Must be a dotted path.').check(z.maxLength(1000, 'A path is at most 200 characters.')), 'Must be an array of dotted paths.').check(
+    z.maxLength(20, 'At most 20 alternatives.'),
+  );
+
+const configureBody = z.strictObject({
+  name: z.optional(z.string('Must be a string.').check(z.maxLength(1000, 'Must be 1 to 100 characters.'))),
+  enabled: z.optional(z.boolean('Must be true or false.')),
+  recipe: z.optional(z.string('Must be a recipe name.').check(z.maxLength(100, `Must be one of ${RECIPE_NAMES.join(', ')}.`))),
+  ticket_id_paths: z.optional(paths()),
+  status_paths: z.optional(paths()),
+  fields: z.optional(z.strictObject(Object.fromEntries(TRIGGER_FIELDS.map((field) => [field, z.optional(paths())])))),
+  /** Pairs `word=status`, by commas or one a line, merged into the status map. */
+  status_map: z.optional(z.string('Must be text of word=status pairs.').check(z.maxLength(10_000, 'At most 10,000 characters.'))),
+  auth: z.optional(
+    z.strictObject({
+      mode: z.string('Must be a string.').check(z.maxLength(100, 'Must be an auth mode.')),
+      header_name: z.nullish(z.string('Must be a string.').check(z.maxLength(1000, 'At most 64 characters.'))),
+      secret: z.nullish(z.string('Must be a string.').check(z.maxLength(10_000, 'At most 512 characters.'))),
+    }),
+  ),
+  default_preset: z.nullish(z.string('Must be a preset slug.').check(z.maxLength(200, 'Must be a preset slug.'))),
+  rate_limit_per_minute: z.optional(z.number('Must be a whole number.')),
+});
+
+const statusMapOf = (text: string | undefined) => {
+  if (text === undefined) return undefined;
+  try {
+    return parseStatusMap(text);
+  } catch (error) {
+    throw validationFailed({ status_map: [(error as Error).message] });
+  }
+};
+
+/** POST /app/api/integrations/{id}: the changes the body names; a secret given is sealed and never shown back. */
+export const memberConfigureIntegration = async (deps: MemberIntegrationDeps, caller: MemberCaller, integrationId: string, rawBody: unknown) => {
+  requireManager(caller, ACTION);
+  const body = parseOrThrow(configureBody, rawBody ?? {});
+  const changes: IntegrationChanges = {
+    name: body.name,
+    enabled: body.enabled,
+    recipe: body.recipe,
+    ticketIdPaths: body.ticket_id_paths,
+    statusPaths: body.status_paths,
+    fields: body.fields,
+    statusMap: statusMapOf(body.status_map),
+    auth: body.auth && { mode: body.auth.mode, headerName: body.auth.header_name ?? null, secret: body.auth.secret ?? null },
+    // Absent: unchanged; null or empty: none.
+    defaultPreset: body.default_preset === undefined ? undefined : body.default_preset || null,
+    rateLimitPerMinute: body.rate_limit_per_minute,
+  };
+  return memberView(deps, await configureIntegration(deps, memberActor(caller.member), caller.org.id, integrationId, changes));
+};
+
+/** POST /app/api/integrations/{id}/rotate: 200 {integration, webhook_url, trigger_url}; the old URLs answer 404 at once. */
+export const memberRotateIntegration = async (deps: MemberIntegrationDeps, caller: MemberCaller, integrationId: string) => {
+  requireManager(caller, ACTION);
+  const rotated = await rotateIntegrationSecrets(deps, memberActor(caller.member), caller.org.id, integrationId);
+  return { ...rotated, integration: memberView(deps, rotated.integration) };
+};
+
+/** GET /app/api/integrations/{id}/activity: the recent unusable posts, newest first, with their reasons. */
+export const memberIntegrationActivity = async (deps: MemberIntegrationDeps, caller: MemberCaller, integrationId: string) => {
+  requireManager(caller, ACTION);
+  return { object: 'list' as const, data: await integrationActivity(deps, caller.org.id, integrationId) };
+};

@@ -1,0 +1,89 @@
+import * as z from 'zod/mini';
+import type { Clock } from '../../clock.ts';
+import { notFound } from '../../errors.ts';
+import { memberActor, requireManager, type MemberCaller, type MemberDirectory } from '../../member-access.ts';
+import type { Actor, Client, Member, Team } from '../../model.ts';
+import type { AuditEntryInput, Directory } from '../../ports.ts';
+
+/**
+ * The organisation's members, clients and teams change through the use cases of this folder,
+ * whoever asks: the operator CLI (through AdminStore, the operator as actor) and the member
+ * application's owners and admins (the member as actor). Each rule is written once, here.
+ */
+
+/** Who makes a change: the operator (`member` null), or a signed-in owner or admin. */
+export interface Acting {
+  actor: Actor;
+  member: Member | null;
+}
+
+export const operatorActing = (actor: Actor): Acting => ({ actor, member: null });
+
+/** A member endpoint's caller, who must be an owner or admin (403 otherwise). */
+export const managerActing = (caller: MemberCaller, action: string): Acting => {
+  requireManager(caller, action);
+  return { actor: memberActor(caller.member), member: caller.member };
+};
+
+/** The writes, each one transaction with its audit entry; a lost condition throws WriteConflict. */
+export interface OrganisationChanges {
+  /** The member id the organisation's email index names, or null. */
+  memberIdByEmail(orgId: string, email: string): Promise<string | null>;
+  /** The member and its email and sign-in index items, each on condition that it is new. */
+  addMember(member: Member, audit: AuditEntryInput): Promise<void>;
+  /**
+   * Sets role and active if the member still has the role and state it was read with, and each
+   * of `keptOwners` is still an active owner (so two concurrent changes cannot leave none).
+   */
+  updateMember(member: Member, next: Pick<Member, 'role' | 'active'>, audit: AuditEntryInput, keptOwners: Member[]): Promise<void>;
+  putClient(client: Client, audit: AuditEntryInput): Promise<void>;
+  renameClient(client: Client, name: string, audit: AuditEntryInput): Promise<void>;
+  /** The team, on condition that each of its members exists. */
+  putTeam(team: Team, audit: AuditEntryInput): Promise<void>;
+  setTeamMembers(team: Team, memberIds: string[], audit: AuditEntryInput): Promise<void>;
+}
+
+export interface OrganisationDeps {
+  directory: MemberDirectory &
+    Pick<Directory, 'getClient' | 'getTeam'> & {
+      listClients(orgId: string): Promise<Client[]>;
+      listTeams(orgId: string): Promise<Team[]>;
+    };
+  changes: OrganisationChanges;
+  clock: Clock;
+}
+
+export const MAX_NAME_LENGTH = 100;
+
+/** A display name: trimmed, 1 to 100 characters. */
+export const nameField = () =>
+  z
+    .string('Must be a string.')
+    .check(z.trim(), z.minLength(1, 'Required.'), z.maxLength(MAX_NAME_LENGTH, `Must be at most ${MAX_NAME_LENGTH} characters.`));
+
+export const requireOrganisation = async (deps: Pick<OrganisationDeps, 'directory'>, orgId: string) => {
+  const org = await deps.directory.getOrganisation(orgId);
+  if (!org) throw notFound(`No organisation ${orgId}.`);
+  return org;
+};
+
+/** An audit entry of an organisation change, naming who made it. */
+export const changeAudit = (orgId: string, acting: Acting, type: string, data: Record<string, unknown>): AuditEntryInput => ({
+  orgId,
+  type,
+  actor: acting.actor,
+  clientId: null,
+  requestId: null,
+  data: { actor: { type: acting.actor.type, label: acting.actor.label }, details: {}, ...data },
+});
+
+/** Reads, decides and writes again while a condition is lost to a concurrent change (a few times at most). */
+export const retryOnConflict = async <Result>(attempt: () => Promise<Result>, isConflict: (error: unknown) => boolean): Promise<Result> => {
+  for (let race = 1; ; race++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isConflict(error) || race >= 5) throw error;
+    }
+  }
+};

@@ -1,0 +1,121 @@
+import * as z from 'zod/mini';
+import { ApiError, forbidden, notFound, WriteConflict } from '../../errors.ts';
+import { isId, newId } from '../../ids.ts';
+import { memberRef } from '../../member-access.ts';
+import { ROLES, type Member, type Role } from '../../model.ts';
+import { parseOrThrow } from '../../validation.ts';
+import { changeAudit, nameField, requireOrganisation, retryOnConflict, type Acting, type OrganisationDeps } from './acting.ts';
+
+/**
+ * Members: added (the operator's add-member, an owner's or admin's invitation), their role changed,
+ * disabled and enabled again. A disabled member cannot sign in, and their sessions end at once
+ * (every session call reads the member: use-cases/member-sign-in.ts resolveSession); they are left
+ * out of new requests.
+ *
+ * What an owner or admin may do (the operator, who recovers organisations, is held to none of it):
+ * - only an owner makes someone an owner, or changes or disables an owner: an admin manages admins
+ *   and members only, so an admin can never take the organisation from its owners;
+ * - the organisation's last active owner is never demoted or disabled (themselves included);
+ * - nobody disables themselves (their own session would end mid-change).
+ */
+export const memberExists = () => new ApiError(409, 'member_exists', 'A member with this email already belongs to the organisation.');
+export const lastOwner = () =>
+  new ApiError(409, 'last_owner', 'The organisation’s last active owner cannot be demoted or disabled. Make another member an owner first.');
+const ownersOnly = () => forbidden('Only owners can make someone an owner, or change or disable an owner.');
+const missingMember = () => notFound('No member with this id.');
+
+const roleField = () => z.enum(ROLES, 'Must be owner, admin or member.');
+
+const addMemberInput = z.strictObject({
+  name: nameField(),
+  email: z.email('Must be an email address.').check(z.maxLength(254, 'Must be at most 254 characters.')),
+  role: z._default(roleField(), 'member'),
+});
+const roleInput = z.strictObject({ role: roleField() });
+
+export const newMember = (input: {
+  orgId: string;
+  name: string;
+  email: string;
+  role: Role;
+  identityKey?: { publicKey: string; fingerprint: string };
+  at: string;
+}): Member => ({
+  id: newId(),
+  orgId: input.orgId,
+  name: input.name,
+  email: input.email.trim().toLowerCase(),
+  role: input.role,
+  active: true,
+  // A key given when the member is added is the operator's to attest: verified at once.
+  identityKey: input.identityKey ? { ...input.identityKey, state: 'verified', registeredAt: input.at } : null,
+  createdAt: input.at,
+});
+
+/** Adds an active member ({name, email, role?}; role defaults to member). 409 `member_exists` when the email is taken. */
+export const addMember = async (
+  deps: OrganisationDeps,
+  acting: Acting,
+  orgId: string,
+  rawInput: unknown,
+  options: { identityKey?: { publicKey: string; fingerprint: string } } = {},
+) => {
+  await requireOrganisation(deps, orgId);
+  const input = parseOrThrow(addMemberInput, rawInput ?? {});
+  if (input.role === 'owner' && acting.member && acting.member.role !== 'owner') throw ownersOnly();
+  const member = newMember({ orgId, ...input, identityKey: options.identityKey, at: deps.clock.now().toISOString() });
+  if (await deps.changes.memberIdByEmail(orgId, member.email)) throw memberExists();
+  const audit = changeAudit(orgId, acting, 'member.added', { member: memberRef(member), details: { role: member.role } });
+  try {
+    await deps.changes.addMember(member, audit);
+  } catch (error) {
+    // Another call added this email in between.
+    if (error instanceof WriteConflict) throw memberExists();
+    throw error;
+  }
+  return member;
+};
+
+/** The member's role and state after the change, or null when the change would change nothing. */
+type Decide = (member: Member) => Pick<Member, 'role' | 'active'> | null;
+
+/**
+ * One member's role or state changed by `decide`, under the rules above; the last-owner rule is
+ * held in the transaction too (the owners kept are checked there), so concurrent changes cannot
+ * break it. Answers the member as it now is.
+ */
+const changeMember = (deps: OrganisationDeps, acting: Acting, orgId: string, memberId: string, type: (member: Member, next: Pick<Member, 'role' | 'active'>) => [string, Record<string, unknown>], decide: Decide) =>
+  retryOnConflict(
+    async () => {
+      await requireOrganisation(deps, orgId);
+      if (!isId(memberId)) throw missingMember();
+      const member = await deps.directory.getMember(orgId, memberId);
+      if (!member) throw missingMember();
+      const next = decide(member);
+      if (!next || (next.role === member.role && next.active === member.active)) return member;
+      let keptOwners: Member[] = [];
+      if (acting.member) {
+        if (acting.member.role !== 'owner' && (member.role === 'owner' || next.role === 'owner')) throw ownersOnly();
+        if (!next.active && member.id === acting.member.id) throw forbidden('You cannot disable yourself. Ask another owner or admin.');
+        const losesOwner = member.role === 'owner' && member.active && (next.role !== 'owner' || !next.active);
+        if (losesOwner) {
+          keptOwners = (await deps.directory.listMembers(orgId)).filter((other) => other.id !== member.id && other.role === 'owner' && other.active);
+          if (keptOwners.length === 0) throw lastOwner();
+        }
+      }
+      const [auditType, details] = type(member, next);
+      await deps.changes.updateMember(member, next, changeAudit(orgId, acting, auditType, { member: memberRef(member), details }), keptOwners);
+      return { ...member, ...next };
+    },
+    (error) => error instanceof WriteConflict,
+  );
+
+/** {role}: owner, admin or member. The same role again changes nothing. */
+export const changeMemberRole = (deps: OrganisationDeps, acting: Acting, orgId: string, memberId: string, rawInput: unknown) => {
+  const { role } = parseOrThrow(roleInput, rawInput ?? {});
+  return changeMember(deps, acting, orgId, memberId, (member, next) => ['member.role_changed', { from: member.role, to: next.role }], (member) => ({ role, active: member.active }));
+};
+
+/** Disables or enables a member; a member already in that state is left alone (no second event). */
+export const setMemberActive = (deps: OrganisationDeps, acting: Acting, orgId: string, memberId: string, active: boolean) =>
+  changeMember(deps, acting, orgId, memberId, () => [active ? 'member.enabled' : 'member.disabled', {}], (member) => ({ role: member.role, active }));

@@ -1,0 +1,41 @@
+import type { Clock } from '../../clock.ts';
+import type { Actor, Client, Policy, Preset, Template } from '../../model.ts';
+import type { AuditEntryInput, Directory } from '../../ports.ts';
+
+/**
+ * The organisation's settings (SPEC.md: policy, templates, presets, default presets), as the
+ * operator CLI (bin/admin, through AdminStore) and the member application's Organisation pages
+ * change them: one rule each (policy.ts, presets.ts), the actor given by the caller.
+ */
+
+/** Each write goes with its audit entry, in one transaction (store/organisation-settings.ts). */
+export interface OrganisationSettingsStore {
+  savePolicy(orgId: string, policy: Policy, audit: AuditEntryInput): Promise<void>;
+  putTemplate(template: Template, audit: AuditEntryInput): Promise<void>;
+  /** Creates or replaces the preset with this slug. */
+  putPreset(preset: Preset, audit: AuditEntryInput): Promise<void>;
+  /** The client's default preset (with a client), else the organisation's; null clears it. */
+  setDefaultPreset(orgId: string, clientId: string | null, slug: string | null, audit: AuditEntryInput): Promise<void>;
+}
+
+export interface SettingsDirectory extends Pick<Directory, 'getOrganisation' | 'getClient' | 'getPreset' | 'getTemplate' | 'listMembers'> {
+  listClients(orgId: string): Promise<Client[]>;
+  listTemplates(orgId: string): Promise<Template[]>;
+  listPresets(orgId: string): Promise<Preset[]>;
+}
+
+export interface SettingsDeps {
+  settings: OrganisationSettingsStore;
+  directory: SettingsDirectory;
+  clock: Clock;
+}
+
+/** An audit entry of a settings change, naming its actor as every entry does. */
+export const settingsAudit = (orgId: string, actor: Actor, type: string, details: Record<string, unknown>): AuditEntryInput => ({
+  orgId,
+  type,
+  actor,
+  clientId: null,
+  requestId: null,
+  data: { actor: { type: actor.type, label: actor.label }, details },
+});

@@ -1,0 +1,15 @@
+import { memberConfigureIntegration } from '#core/use-cases/integrations/member-integrations.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { lazyHandler } from '../lazy-handler.ts';
+import { json } from '../responses.ts';
+import { pathIdOf, sessionHandler } from './session-handler.ts';
+
+/**
+ * POST /app/api/integrations/{id} (owners and admins): changes as the operator's set-integration
+ * makes them (mapping, status map, hardening, default preset, rate limit, name, recipe, enabled).
+ */
+export const createHandler = (deps: AppDeps) =>
+  sessionHandler(deps, async ({ caller, event, body }) => json(200, await memberConfigureIntegration(deps, caller, pathIdOf(event, 'integration'), body)));
+
+export const handler = lazyHandler(() => createHandler(wiring()));

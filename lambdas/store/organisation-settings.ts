@@ -1,0 +1,57 @@
+import type { Policy, Preset, Template } from '#core/model.ts';
+import type { AuditEntryInput } from '#core/ports.ts';
+import type { OrganisationSettingsStore } from '#core/use-cases/organisation/settings-store.ts';
+import type { AuditLog, TransactItem } from './audit-log.ts';
+import { toItem } from './items.ts';
+import { keys, type ItemKey } from './keys.ts';
+
+/**
+ * The organisation's settings as the table keeps them: the policy and the default preset are
+ * fields of the organisation's item (a client's default preset, of the client's), templates and
+ * presets items of their own beside it. Each write goes with its audit entry in one transaction.
+ */
+export class DynamoOrganisationSettings implements OrganisationSettingsStore {
+  constructor(
+    private readonly tableName: string,
+    private readonly audit: AuditLog,
+  ) {}
+
+  async savePolicy(orgId: string, policy: Policy, audit: AuditEntryInput) {
+    await this.audit.append(audit, [this.setOn(keys.organisation(orgId), 'policy', policy)]);
+  }
+
+  async putTemplate(template: Template, audit: AuditEntryInput) {
+    await this.audit.append(audit, [
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: toItem(keys.template(template.orgId, template.id), 'template', template),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ]);
+  }
+
+  async putPreset(preset: Preset, audit: AuditEntryInput) {
+    // Saving under a slug again replaces that preset: no condition.
+    await this.audit.append(audit, [{ Put: { TableName: this.tableName, Item: toItem(keys.preset(preset.orgId, preset.slug), 'preset', preset) } }]);
+  }
+
+  async setDefaultPreset(orgId: string, clientId: string | null, slug: string | null, audit: AuditEntryInput) {
+    await this.audit.append(audit, [this.setOn(clientId ? keys.client(orgId, clientId) : keys.organisation(orgId), 'defaultPreset', slug)]);
+  }
+
+  /** One attribute of an item that must exist (a deleted organisation or client is not brought back). */
+  private setOn(key: ItemKey, attribute: string, value: unknown): TransactItem {
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: key,
+        UpdateExpression: 'SET #attribute = :value',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#attribute': attribute },
+        ExpressionAttributeValues: { ':value': value },
+      },
+    };
+  }
+}

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, NestedStack, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -14,6 +14,7 @@ import { FALLBACK_ENTRY, routeList, type Route } from '../lambdas/http/routes.ts
 import { WEBHOOK_SIGNING_PURPOSE } from '../lambdas/core/webhooks.ts';
 import { tableAccessOfEntry, touchesTable } from '../lambdas/access/table-access.ts';
 import type { TableAccessGranter } from './table-access.ts';
+import { SEALED_SECRET_PURPOSE, type SealingPurpose } from './sealing.ts';
 
 /** The repository root: route entries are relative to it, and it holds package-lock.json. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,11 +58,11 @@ export interface ApiFunctionsProps {
   appEnvironment: AppEnvironment;
   /** Expiry scheduling: the functions of SCHEDULING_ROUTES get its rights and settings (and PURGE_SCHEDULING_ROUTES the purge's). */
   expiry: ExpiryScheduling;
-  /** The key that seals secrets: SEALED_SECRET_ROUTES may open integration secrets, WEBHOOK_SEALING_ROUTES seal webhook secrets. */
+  /** The key that seals secrets: SEALED_SECRET_ROUTES may open integration secrets, INTEGRATION_SEALING_ROUTES seal them, WEBHOOK_SEALING_ROUTES seal webhook secrets. */
   sealing: {
     readonly environment: Readonly<Record<string, string>>;
     grantOpen(fn: lambda.IFunction): void;
-    grantSeal(fn: lambda.IFunction, purpose: typeof WEBHOOK_SIGNING_PURPOSE): void;
+    grantSeal(fn: lambda.IFunction, purpose: SealingPurpose): void;
   };
   /** The key the six-digit codes are hashed with: the functions of CODE_HASH_ROUTES may use it. */
   codeKey: { readonly environment: Readonly<Record<string, string>>; grantMac(fn: lambda.IFunction): void };
@@ -124,6 +125,9 @@ export const SEALED_SECRET_ROUTES: readonly string[] = ['inboundTicketStatus', '
 /** The routes that seal a new webhook signing secret (and never open one: only the delivery worker does). */
 export const WEBHOOK_SEALING_ROUTES: readonly string[] = ['createWebhook', 'appCreateWebhook', 'appRotateWebhookSecret'];
 
+/** The routes that seal an integration's shared header value or signing secret (and never open one: only the inbound URLs do). */
+export const INTEGRATION_SEALING_ROUTES: readonly string[] = ['appConfigureIntegration'];
+
 /**
  * The routes that hash or check a six-digit code: creating a request (its challenge code, also
  * in the member app and through a ticket trigger), sending the subject an email code, and checking what the subject typed.
@@ -135,6 +139,19 @@ export const SIGNING_ROUTES: readonly string[] = ['requestCertificate', 'shareCe
 
 /** The route that publishes the signing keys' public halves (and registers the stack's key when none is). */
 export const KEY_PUBLISHING_ROUTES: readonly string[] = ['jwks'];
+
+/**
+ * CloudFormation takes at most 500 resources in one stack, and each API function brings seven
+ * (function, role, policy, log group, integration, route, invoke permission). The member
+ * application's endpoints, most of the route table, are deployed in two nested stacks of their
+ * own: what a member uses day to day, and the organisation's administration. The functions, their
+ * rights and their routes on the one HTTP API are the same wherever they are deployed.
+ */
+export const MEMBER_API_STACK = 'MemberApi';
+export const ADMIN_API_STACK = 'MemberAdminApi';
+const ADMIN_PATH = /^\/app\/api\/(members|clients|teams|organisation|templates|presets|default-preset|webhooks|keys|integrations|audit)(\/|$)/;
+export const nestedStackOfRoute = (route: Pick<Route, 'path'>): string | null =>
+  route.path.startsWith('/app/api/') ? (ADMIN_PATH.test(route.path) ? ADMIN_API_STACK : MEMBER_API_STACK) : null;
 
 /** Entries that serve the built pages: no table, no secrets, the web build beside the handler. */
 export const isStaticEntry = (entry: string) => entry.startsWith('lambdas/http/static/');
@@ -169,11 +186,21 @@ export class ApiFunctions extends Construct {
     const retention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     const byRoute = new Map<string, NodejsFunction>();
     const routes = routeList();
-    for (const [list, names] of Object.entries({ SCHEDULING_ROUTES, PURGE_SCHEDULING_ROUTES, SEALED_SECRET_ROUTES, WEBHOOK_SEALING_ROUTES, CODE_HASH_ROUTES, SIGNING_ROUTES, KEY_PUBLISHING_ROUTES })) {
+    for (const [list, names] of Object.entries({ SCHEDULING_ROUTES, PURGE_SCHEDULING_ROUTES, SEALED_SECRET_ROUTES, WEBHOOK_SEALING_ROUTES, INTEGRATION_SEALING_ROUTES, CODE_HASH_ROUTES, SIGNING_ROUTES, KEY_PUBLISHING_ROUTES })) {
       for (const name of names) {
         if (!routes.some((route) => route.name === name)) throw new Error(`${list} names ${name}, which is not in the route table`);
       }
     }
+
+    const nestedStacks = new Map<string, NestedStack>();
+    /** A function serving routes of the main stack too (the certificate function) stays in it. */
+    const scopeOf = (group: EntryGroup): Construct => {
+      const names = new Set(group.routes.map(nestedStackOfRoute));
+      const name = names.size === 1 ? [...names][0] : null;
+      if (!name) return this;
+      if (!nestedStacks.has(name)) nestedStacks.set(name, new NestedStack(this, name, { description: `Credential handoff: ${name === ADMIN_API_STACK ? "the organisation's administration" : "the member application's"} endpoints` }));
+      return nestedStacks.get(name)!;
+    };
 
     for (const group of groupByEntry(routes)) {
       const isStatic = isStaticEntry(group.entry);
@@ -181,12 +208,13 @@ export class ApiFunctions extends Construct {
       const purges = group.routes.some((route) => PURGE_SCHEDULING_ROUTES.includes(route.name));
       const opensSecrets = group.routes.some((route) => SEALED_SECRET_ROUTES.includes(route.name));
       const sealsWebhookSecrets = group.routes.some((route) => WEBHOOK_SEALING_ROUTES.includes(route.name));
+      const sealsIntegrationSecrets = group.routes.some((route) => INTEGRATION_SEALING_ROUTES.includes(route.name));
       const hashesCodes = group.routes.some((route) => CODE_HASH_ROUTES.includes(route.name));
       const signs = group.routes.some((route) => SIGNING_ROUTES.includes(route.name));
       const publishesKeys = group.routes.some((route) => KEY_PUBLISHING_ROUTES.includes(route.name));
       if (isStatic && schedules) throw new Error(`${group.entry}: a static entry cannot schedule expiries`);
       const sends = new Set(group.routes.flatMap((route) => route.sends ?? []));
-      const part = new Construct(this, group.id);
+      const part = new Construct(scopeOf(group), group.id);
       const fn = handlerFunction(part, {
         entry: group.entry,
         description: group.routes.map(routeKeyOf).join(', '),
@@ -198,7 +226,7 @@ export class ApiFunctions extends Construct {
               ...props.appEnvironment,
               ...(schedules ? props.expiry.schedulingEnvironment : {}),
               ...(purges ? props.expiry.purgeSchedulingEnvironment : {}),
-              ...(opensSecrets || sealsWebhookSecrets ? props.sealing.environment : {}),
+              ...(opensSecrets || sealsWebhookSecrets || sealsIntegrationSecrets ? props.sealing.environment : {}),
               ...(hashesCodes ? props.codeKey.environment : {}),
               ...(signs || publishesKeys ? props.signing.environment : {}),
               ...loggingEnvironment,
@@ -216,6 +244,7 @@ export class ApiFunctions extends Construct {
       if (purges) props.expiry.grantPurgeScheduling(fn);
       if (opensSecrets) props.sealing.grantOpen(fn);
       if (sealsWebhookSecrets) props.sealing.grantSeal(fn, WEBHOOK_SIGNING_PURPOSE);
+      if (sealsIntegrationSecrets) props.sealing.grantSeal(fn, SEALED_SECRET_PURPOSE);
       if (hashesCodes) props.codeKey.grantMac(fn);
       if (signs) props.signing.grantSign(fn);
       else if (publishesKeys) props.signing.grantReadPublicKeys(fn);

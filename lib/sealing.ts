@@ -26,9 +26,9 @@ const SEAL_SID: Record<SealingPurpose, string> = { inbound_auth: 'SealIntegratio
  * - Yearly automatic rotation; retained when the stack is deleted (losing it loses every sealed secret).
  * - Every grant is for one purpose (`kms:EncryptionContext:purpose`): kms:Decrypt for a function
  *   that opens (the inbound URLs: inbound_auth; the webhook delivery worker: webhook_signing),
- *   kms:GenerateDataKey for one that seals (POST /v1/webhooks: webhook_signing). Integration
- *   secrets and webhook rotations are sealed in the operator CLI, with the operator's own
- *   credentials.
+ *   kms:GenerateDataKey for one that seals (the webhook creations and the member app's rotation:
+ *   webhook_signing; the member app's integration settings: inbound_auth). The operator CLI
+ *   seals with the operator's own credentials.
  */
 export class SealingKey extends Construct {
   readonly key: kms.Key;

@@ -424,7 +424,7 @@ const main = async () => {
       await tom.waitForFunction(() => document.querySelector('#key-status')?.textContent?.includes('waiting'));
     }, tom);
     await step('app: admin approves the key', async () => {
-      await rita.click('a[href="/app/members"]');
+      await rita.goto(`${app}/app/members`);
       await rita.waitForSelector('#members');
       const button = await rita.waitForSelector('button[id^="approve-"]');
       tomId = (await button.getAttribute('id'))!.replace('approve-', '');
@@ -441,6 +441,25 @@ const main = async () => {
       await rita.click('#create-api-key');
       await rita.waitForSelector('#api-key-created');
       await shot(rita, 'app-api-key-created');
+    }, rita);
+    let integrationWebhookUrl = '';
+    await step('app: an admin connects a helpdesk; its URLs shown once', async () => {
+      await rita.click('a[href="/app/integrations"]');
+      await rita.waitForSelector('#integration-form');
+      await rita.fill('#integration-name', 'Zendesk');
+      await rita.selectOption('#integration-recipe', 'zendesk');
+      await rita.click('#connect-integration');
+      await rita.waitForSelector('#integration-connected');
+      integrationWebhookUrl = await rita.inputValue('#webhook-url');
+      await shot(rita, 'app-integration-connected');
+    }, rita);
+    await step("app: an integration's settings and the posts it could not use", async () => {
+      // A post the helpdesk got wrong: no ticket id where the recipe looks for one.
+      await fetch(integrationWebhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ detail: {}, event: { current: 'SOLVED' } }) });
+      await rita.click('#view-integration');
+      await rita.waitForSelector('#activity');
+      await rita.locator('#activity').scrollIntoViewIfNeeded();
+      await shot(rita, 'app-integration-detail');
     }, rita);
     await step('app: sign out', async () => {
       await rita.click('#sign-out');

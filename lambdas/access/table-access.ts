@@ -12,7 +12,7 @@ const AUDITED: TableAccess = { items: { GetItem: ['AUDIT#'], PutItem: ['AUDIT#']
  * Every /v1 call: the key by its hash and its organisation, the organisation's rate window (which
  * counts each key's calls too); a call from outside the key's IP allowlist is refused with an audit entry, on any route.
  */
-const API_KEY_CALLER = unionOf({ items: { GetItem: ['APIKEY#', 'ORG#'], UpdateItem: ['RATE#org#'] } }, AUDITED);
+const API_KEY_CALLER = unionOf({ items: { GetItem: ['APIKEY#', 'ORG#'], UpdateItem: ['RATE#org#', 'APIKEY#'] } }, AUDITED);
 
 /**
  * A /v1 function: the caller's reads and the route's own. Reads an invocation starts together go
@@ -122,6 +122,20 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   appAudit: unionOf(MEMBER, { items: { Query: ['AUDIT#'] } }),
   appMembers: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
   appApproveKey: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
+  // Organisation settings (owners and admins). An invitation: the email index read, the member and its
+  // index items put (the sign-in index under LOGIN#), the sign-in token saved. A role or state change:
+  // the members read, the member updated with the owners kept checked in the same transaction.
+  appInviteMember: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#', 'LOGIN#', 'SIGNIN#'] } }),
+  appMemberRole: unionOf(MEMBER, AUDITED, { items: { Query: ['ORG#'], UpdateItem: ['ORG#'], ConditionCheckItem: ['ORG#'] } }),
+  appDisableMember: unionOf(MEMBER, AUDITED, { items: { Query: ['ORG#'], UpdateItem: ['ORG#'], ConditionCheckItem: ['ORG#'] } }),
+  appEnableMember: unionOf(MEMBER, AUDITED, { items: { Query: ['ORG#'], UpdateItem: ['ORG#'], ConditionCheckItem: ['ORG#'] } }),
+  // Clients and teams: listed; a team's members checked in the transaction that writes it.
+  appClients: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
+  appCreateClient: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#'] } }),
+  appRenameClient: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
+  appTeams: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
+  appCreateTeam: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { Query: ['ORG#'], PutItem: ['ORG#'], ConditionCheckItem: ['ORG#'] } }),
+  appChangeTeam: unionOf(MEMBER, AUDITED, { items: { Query: ['ORG#'], UpdateItem: ['ORG#'], ConditionCheckItem: ['ORG#'] } }),
   // Webhooks (owners and admins): the subscriptions as /v1/webhooks reads and writes them; a ping or
   // redelivery puts its delivery with its audit entry (the worker sends it); a rotation replaces the secrets.
   appWebhooks: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
@@ -136,6 +150,25 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   appApiKeys: unionOf(MEMBER, { items: { Query: ['ORG#'] }, indexes: { byOrg: ['ORG#'] } }),
   appCreateApiKey: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['APIKEY#'] } }),
   appRevokeApiKey: unionOf(MEMBER, AUDITED, { items: { GetItem: ['APIKEY#'], UpdateItem: ['APIKEY#'] }, indexes: { byOrg: ['ORG#'] } }),
+  // The organisation's settings (owners and admins): the policy a field of the organisation's item;
+  // templates and presets items beside it (a preset's template and fallback requester read to check
+  // them); a default preset a field of the organisation's or a client's item. Each change audited.
+  appOrganisationPolicy: MEMBER,
+  appChangeOrganisationPolicy: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
+  appTemplates: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
+  appCreateTemplate: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#'] } }),
+  appPresets: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
+  appSavePreset: unionOf(MEMBER, AUDITED, { items: { Query: ['ORG#'], PutItem: ['ORG#'] } }),
+  appSetDefaultPreset: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
+  // Ticketing integrations (owners and admins), as the operator's commands read and write them: the
+  // integration under its organisation, each URL secret's look-up put (and on rotation the old one
+  // deleted) in the change's transaction; the forms' clients and presets; the activity ring.
+  appIntegrations: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
+  appConnectIntegration: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#', 'INBOUND#'] } }),
+  appIntegration: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
+  appConfigureIntegration: unionOf(MEMBER, AUDITED, { items: { PutItem: ['ORG#'] } }),
+  appRotateIntegration: unionOf(MEMBER, AUDITED, { items: { PutItem: ['ORG#', 'INBOUND#'], DeleteItem: ['INBOUND#'] } }),
+  appIntegrationActivity: unionOf(MEMBER, { items: { Query: ['INTEGRATION#'] } }),
 
   // A share's recipient: the link's record by its hash and the share it names, nothing of any organisation's.
   shareDescribe: { items: { GetItem: ['SHARELINK#', 'SHARE#'] } },

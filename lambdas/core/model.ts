@@ -136,6 +136,8 @@ export interface ApiKey {
   expiresAt: string | null;
   revokedAt: string | null;
   createdAt: string;
+  /** When a call last presented the key, to the hour (LAST_USE_PRECISION_MS): absent until first used. */
+  lastUsedAt?: string;
 }
 
 export interface Recipient {

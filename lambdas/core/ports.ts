@@ -29,6 +29,12 @@ export interface ApiKeyLookup {
   findByHash(hash: string): Promise<ApiKey | null>;
 }
 
+/** What /v1 calls record of a key's use (its "last used" time). */
+export interface ApiKeyUse {
+  /** Records a call's use of the key unless a use since `staleBefore` is already recorded. */
+  noteUse(hash: string, at: string, staleBefore: string): Promise<void>;
+}
+
 /** API keys as the operator CLI and the member app manage them (store/api-keys.ts). */
 export interface ApiKeyStore extends ApiKeyLookup {
   listForOrganisation(orgId: string): Promise<ApiKey[]>;

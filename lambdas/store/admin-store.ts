@@ -9,12 +9,9 @@ import type {
   Organisation,
   Plan,
   Policy,
-  Preset,
   PresetDefaults,
   RateLimits,
   Role,
-  Team,
-  Template,
 } from '#core/model.ts';
 import { OPERATOR_ACTOR } from '#core/model.ts';
 import { DEFAULT_POLICY, DEFAULT_RATE_LIMITS } from '#core/policy.ts';
@@ -27,6 +24,9 @@ import { operatorActing, type OrganisationDeps } from '#core/use-cases/organisat
 import * as clients from '#core/use-cases/organisation/clients.ts';
 import * as members from '#core/use-cases/organisation/members.ts';
 import * as teams from '#core/use-cases/organisation/teams.ts';
+import { changePolicy, policyView } from '#core/use-cases/organisation/policy.ts';
+import * as settings from '#core/use-cases/organisation/presets.ts';
+import { DynamoOrganisationSettings } from './organisation-settings.ts';
 import type { Documents } from './dynamo.ts';
 import { toItem } from './items.ts';
 import { keys, type ItemKey } from './keys.ts';
@@ -176,15 +176,15 @@ export class AdminStore {
     return teams.createTeam(this.organisationDeps(), operatorActing(this.actor), orgId, { name, member_ids: memberIds });
   }
 
-  async createTemplate(orgId: string, name: string, justification: string | null) {
-    await this.requireOrganisation(orgId);
-    const template: Template = { id: newId(), orgId, name, justification, createdAt: this.now() };
-    await this.change(orgId, 'template.created', { details: { template_id: template.id, name } }, [
-      this.put(keys.template(orgId, template.id), 'template', template),
-    ]);
-    return template;
+  /**
+   * Templates, presets, default presets and the policy change by the rules the member
+   * application's owners and admins meet too (core/use-cases/organisation/policy.ts, presets.ts).
+   */
+  createTemplate(orgId: string, name: string, justification: string | null) {
+    return settings.createTemplate(this.settingsDeps(), this.actor, orgId, { name, justification });
   }
 
+  /** Creates the preset with this slug, or replaces it; answers the preset. */
   async savePreset(
     orgId: string,
     slug: string,
@@ -192,44 +192,30 @@ export class AdminStore {
     defaults: PresetDefaults,
     ticket: { requesterFromTicket?: boolean; fallbackRequester?: string | null } = {},
   ) {
-    await this.requireOrganisation(orgId);
-    if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(slug)) throw new Error('a preset slug is 1 to 40 lower-case letters, digits and dashes');
-    const fallbackRequester = ticket.fallbackRequester?.trim().toLowerCase() || null;
-    if (fallbackRequester && !(await this.memberByEmail(orgId, fallbackRequester))) throw new Error(`no member has the email ${fallbackRequester}`);
-    const preset: Preset = {
-      orgId,
-      slug,
-      name,
-      defaults,
-      requesterFromTicket: ticket.requesterFromTicket ?? false,
-      fallbackRequester,
-      createdAt: this.now(),
-    };
-    await this.change(orgId, 'preset.saved', { details: { slug, name } }, [this.put(keys.preset(orgId, slug), 'preset', preset, false)]);
-    return preset;
+    return this.putPreset(orgId, { slug, name, defaults, requester_from_ticket: ticket.requesterFromTicket, fallback_requester: ticket.fallbackRequester });
+  }
+
+  /** The same, from a body in the member endpoints' shape (the CLI's flags, unchecked). */
+  async putPreset(orgId: string, body: unknown) {
+    return (await settings.savePreset(this.settingsDeps(), this.actor, orgId, body)).preset;
   }
 
   /**
    * The preset a ticket trigger uses when the post names none: the client's (with a client), else
    * the organisation's. Null clears it.
    */
-  async setDefaultPreset(orgId: string, clientId: string | null, slug: string | null) {
-    await this.requireOrganisation(orgId);
-    if (slug && !(await this.directory.getPreset(orgId, slug))) throw new Error(`no preset has the slug ${slug}`);
-    if (clientId && !(await this.directory.getClient(orgId, clientId))) throw new Error(`no client ${clientId}`);
-    const key = clientId ? keys.client(orgId, clientId) : keys.organisation(orgId);
-    await this.change(orgId, 'preset.default_set', { details: { client_id: clientId, preset: slug } }, [this.setFields(key, { defaultPreset: slug })]);
-    return { client_id: clientId, default_preset: slug };
+  setDefaultPreset(orgId: string, clientId: string | null, slug: string | null) {
+    return settings.setDefaultPreset(this.settingsDeps(), this.actor, orgId, { client_id: clientId, preset: slug });
   }
 
-  async setPolicy(orgId: string, changes: Partial<Policy>) {
-    const org = await this.requireOrganisation(orgId);
-    const policy: Policy = { ...org.policy, ...changes, ticket: { ...org.policy.ticket, ...changes.ticket } };
-    if (!policy.ttlOptionsMinutes.includes(policy.defaultTtlMinutes)) throw new Error('the default TTL must be one of the TTL options');
-    await this.change(orgId, 'organisation.policy_changed', { details: { changed: Object.keys(changes) } }, [
-      this.setFields(keys.organisation(orgId), { policy }),
-    ]);
-    return policy;
+  /** Changes the fields `changes` names (in the member endpoints' shape); answers the policy and what changed. */
+  changePolicy(orgId: string, changes: unknown) {
+    return changePolicy(this.settingsDeps(), this.actor, orgId, changes);
+  }
+
+  /** Changes the fields of the policy that `changes` has. */
+  async setPolicy(orgId: string, changes: Partial<Omit<Policy, 'ticket'>> & { ticket?: Partial<Policy['ticket']> }) {
+    return (await this.changePolicy(orgId, policyView(changes))).policy;
   }
 
   async setPlan(orgId: string, plan: Plan) {
@@ -256,6 +242,10 @@ export class AdminStore {
 
   private organisationDeps(): OrganisationDeps {
     return { directory: this.directory, changes: new DynamoOrganisationChanges(this.db, this.tableName, this.audit), clock: this.clock };
+  }
+
+  private settingsDeps() {
+    return { settings: new DynamoOrganisationSettings(this.tableName, this.audit), directory: this.directory, clock: this.clock };
   }
 
   private apiKeyDeps() {

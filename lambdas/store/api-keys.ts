@@ -1,6 +1,7 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKey } from '#core/model.ts';
-import type { ApiKeyLookup } from '#core/ports.ts';
+import type { ApiKeyLookup, ApiKeyUse } from '#core/ports.ts';
 import type { Documents } from './dynamo.ts';
 import { fromItem } from './items.ts';
 import { keys } from './keys.ts';
@@ -11,7 +12,7 @@ import { INDEXES } from './table.ts';
  * every /v1 call needs (the lookup) and the organisation's list; the writes are DynamoApiKeyStore's
  * (api-key-store.ts), so the API functions do not bundle them.
  */
-export class DynamoApiKeys implements ApiKeyLookup {
+export class DynamoApiKeys implements ApiKeyLookup, ApiKeyUse {
   constructor(
     private readonly db: Documents,
     protected readonly tableName: string,
@@ -23,6 +24,23 @@ export class DynamoApiKeys implements ApiKeyLookup {
       new GetCommand({ TableName: this.tableName, Key: keys.apiKey(hash), ConsistentRead: true }),
     );
     return fromItem<ApiKey>(Item);
+  }
+
+  async noteUse(hash: string, at: string, staleBefore: string) {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.apiKey(hash),
+          UpdateExpression: 'SET lastUsedAt = :at',
+          // Never creates an item, and of two calls in the same hour only the first writes.
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :staleBefore)',
+          ExpressionAttributeValues: { ':at': at, ':staleBefore': staleBefore },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 
   async listForOrganisation(orgId: string): Promise<ApiKey[]> {

@@ -23,6 +23,18 @@ const DAY_MS = 86_400_000;
 const PURPOSES: InboundPurpose[] = ['status', 'trigger'];
 
 /**
+ * An item's `kind` is its storage tag ('integration'), which the integration's own `kind` must not
+ * overwrite: it is left out when written and put back when read (every integration is generic).
+ * Items written before carry 'generic' as their tag, so both tags are read as integrations.
+ */
+const ITEM_KINDS = new Set(['integration', 'generic']);
+const withoutKind = ({ kind: _kind, ...rest }: Integration) => rest;
+const integrationOf = (item: Record<string, unknown> | undefined): Integration | null => {
+  const record = fromItem<Omit<Integration, 'kind'>>(item);
+  return record && { ...record, kind: 'generic' };
+};
+
+/**
  * Ticketing integrations under `ORG#<orgId>` / `INTEGRATION#<id>`, each URL secret's look-up item
  * under `INBOUND#<sha256 of the secret>`, and the activity ring under `INTEGRATION#<id>`. Every
  * change goes in one transaction with its audit entry; the activity log is not audited (it is the
@@ -39,12 +51,12 @@ export class DynamoIntegrations implements IntegrationRepository {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: keys.integration(orgId, integrationId), ConsistentRead: true }),
     );
-    return fromItem<Integration>(Item);
+    return integrationOf(Item);
   }
 
   async list(orgId: string) {
     const items = await queryPrefix(this.db, this.tableName, keys.organisation(orgId).pk, keys.integrationPrefix, { consistent: true });
-    return items.filter((item) => item.kind === 'integration').map((item) => fromItem<Integration>(item)!);
+    return items.filter((item) => ITEM_KINDS.has(item.kind as string)).map((item) => integrationOf(item)!);
   }
 
   async findBySecretHash(secretHash: string): Promise<InboundSecretTarget | null> {
@@ -57,7 +69,7 @@ export class DynamoIntegrations implements IntegrationRepository {
       {
         Put: {
           TableName: this.tableName,
-          Item: toItem(keys.integration(integration.orgId, integration.id), 'integration', integration),
+          Item: toItem(keys.integration(integration.orgId, integration.id), 'integration', withoutKind(integration)),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -70,7 +82,7 @@ export class DynamoIntegrations implements IntegrationRepository {
       {
         Put: {
           TableName: this.tableName,
-          Item: toItem(keys.integration(after.orgId, after.id), 'integration', { ...after, version: before.version + 1 }),
+          Item: toItem(keys.integration(after.orgId, after.id), 'integration', { ...withoutKind(after), version: before.version + 1 }),
           ConditionExpression: 'version = :version',
           ExpressionAttributeValues: { ':version': before.version },
         },

@@ -96,8 +96,8 @@ export class DynamoOrganisationChanges implements OrganisationChanges {
   }
 }
 
-const newItem = (tableName: string, item: Record<string, unknown>): TransactItem => ({
-  Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+const newItem = (tableName: string, item: object): TransactItem => ({
+  Put: { TableName: tableName, Item: item as Record<string, unknown>, ConditionExpression: 'attribute_not_exists(pk)' },
 });
 
 /** A new member's item and its index items, each on condition that it is new. */

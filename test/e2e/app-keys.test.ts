@@ -17,7 +17,7 @@ const BASE_TIME = Date.now();
 const HOUR = 3_600_000;
 const clock = new FakeClock(BASE_TIME);
 
-const KEY_FIELDS = ['id', 'object', 'name', 'prefix', 'scopes', 'client', 'allowlist', 'expires_at', 'revoked_at', 'created_at', 'state'];
+const KEY_FIELDS = ['id', 'object', 'name', 'prefix', 'scopes', 'client', 'allowlist', 'expires_at', 'revoked_at', 'created_at', 'last_used_at', 'state'];
 
 let service: TestService;
 let org: TestOrganisation;
@@ -83,6 +83,7 @@ describe('POST /app/api/keys', () => {
       expires_at: expiresAt,
       revoked_at: null,
       created_at: new Date(BASE_TIME).toISOString(),
+      last_used_at: null,
       state: 'active',
     });
     expect(answer.headers.get('cache-control')).toBe('no-store');
@@ -202,6 +203,31 @@ describe('GET /app/api/keys', () => {
     clock.set(BASE_TIME + 2 * HOUR);
     expect((await listed()).data.find((k) => k.id === expiring.api_key.id)?.state).toBe('expired');
     expectError(await ping(expiring.secret!), 401, 'unauthenticated');
+  });
+
+  it('shows when a key was last used, to the hour: null until its first call, then written at most once an hour', async () => {
+    const made = expectCreated(await create(admin, { name: 'Last used', scopes: ['requests:read'] }));
+    const lastUsed = async () => (await listed()).data.find((k) => k.id === made.api_key.id)?.last_used_at;
+    const stored = async () => (await scanTable(service)).find((item) => item.pk === `APIKEY#${apiKeyHash(made.secret!)}`)?.lastUsedAt;
+    expect(made.api_key.last_used_at).toBeNull();
+    expect(await lastUsed()).toBeNull();
+
+    expect((await ping(made.secret!)).status).toBe(200);
+    const first = new Date(BASE_TIME).toISOString();
+    expect(await lastUsed()).toBe(first);
+    // Calls within the hour leave it as it is: no write for each call of a busy key.
+    clock.set(BASE_TIME + HOUR - 1);
+    expect((await ping(made.secret!)).status).toBe(200);
+    expect(await stored()).toBe(first);
+    // The first call after the hour records it anew.
+    clock.set(BASE_TIME + HOUR + 1);
+    expect((await ping(made.secret!)).status).toBe(200);
+    expect(await lastUsed()).toBe(new Date(BASE_TIME + HOUR + 1).toISOString());
+    // A refused key is not "used": a revoked key's last use stays.
+    expect((await admin.call('POST', `/app/api/keys/${made.api_key.id}/revoke`)).status).toBe(200);
+    clock.set(BASE_TIME + 3 * HOUR);
+    expectError(await ping(made.secret!), 401, 'unauthenticated');
+    expect(await stored()).toBe(new Date(BASE_TIME + HOUR + 1).toISOString());
   });
 });
 

@@ -49,6 +49,11 @@ describe.skipIf(!haveChromium)('the audit log page', () => {
     const links = await page.locator('#audit-log td.chain').evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-linked')));
     expect(links.slice(0, -1).every((linked) => linked === 'true')).toBe(true);
     expect(await rows.first().locator('th').textContent()).toContain('Revoked');
+    // The entry that ended a request offers its custody certificate, and only that one does.
+    expect(await page.locator('button[data-certificate]').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-certificate')))).toEqual([revokedId]);
+    const [certificate] = await Promise.all([page.waitForEvent('download'), page.focus(`button[data-certificate="${revokedId}"]`).then(() => page.keyboard.press('Enter'))]);
+    expect(certificate.suggestedFilename()).toMatch(/\.pdf$/);
+    expect(readFileSync((await certificate.path())!).subarray(0, 5).toString()).toBe('%PDF-');
 
     await page.focus('#filter-type');
     await page.keyboard.type('request.created');

@@ -52,6 +52,10 @@ const PAGES: PageCase[] = [
   { name: 'webhooks', path: () => '/app/webhooks', ready: '#webhook-form' },
   { name: 'a webhook', path: () => `/app/webhooks/${webhookId}`, ready: '#webhook-facts' },
   { name: 'API keys', path: () => '/app/keys', ready: '#api-key-form' },
+  { name: 'integrations', path: () => '/app/integrations', ready: '#integration-form' },
+  { name: 'organisation policy', path: () => '/app/organisation/policy', ready: '#policy-form' },
+  { name: 'presets and templates', path: () => '/app/organisation/presets', ready: '#preset-form' },
+  { name: 'clients and teams', path: () => '/app/organisation/clients', ready: '#team-form' },
   { name: 'page not found', path: () => '/app/no-such-page', ready: 'h1:text("Page not found")' },
 ];
 

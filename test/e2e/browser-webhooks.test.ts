@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPresent, expectEveryControlNamed, expectNoSeriousAxeViolations, launch, signInInBrowser, tabTo } from '../support/browser.ts';
+import { chromiumPresent, expectStateUsable, launch, signInInBrowser, tabTo } from '../support/browser.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { startTestService, type TestService } from '../support/test-service.ts';
 
@@ -37,16 +37,6 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-/** Axe, named controls, and no horizontal scroll of the page at 320 px wide. */
-const checkState = async (page: Page) => {
-  await expectEveryControlNamed(page);
-  await expectNoSeriousAxeViolations(page);
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 320, height: 720 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
-  await page.setViewportSize(size);
-};
-
 /** Presses Refresh until the delivery in row `id` shows `status`. */
 const waitForStatus = async (page: Page, id: string, status: string) => {
   await expect
@@ -65,7 +55,7 @@ describe.skipIf(!haveChromium)('the Webhooks page', () => {
     await tabTo(page, 'sign-out');
     await page.click('#nav a[href="/app/webhooks"]');
     await page.waitForSelector('#no-webhooks');
-    await checkState(page);
+    await expectStateUsable(page);
 
     await tabTo(page, 'webhook-url');
     await page.keyboard.type(`${receiver.url}/hooks/desk`);
@@ -78,13 +68,13 @@ describe.skipIf(!haveChromium)('the Webhooks page', () => {
     await page.waitForSelector('#webhook-created');
     secret = await page.inputValue('#webhook-secret');
     expect(secret).toMatch(/^whsec_/);
-    await checkState(page);
+    await expectStateUsable(page);
 
     await tabTo(page, 'view-webhook');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#no-deliveries');
     expect(await page.locator('#webhook-facts').textContent()).toContain(`${receiver.url}/hooks/desk`);
-    await checkState(page);
+    await expectStateUsable(page);
 
     await tabTo(page, 'ping-webhook');
     await page.keyboard.press('Enter');
@@ -92,7 +82,7 @@ describe.skipIf(!haveChromium)('the Webhooks page', () => {
     const first = (await page.getAttribute('#deliveries tbody tr', 'data-delivery-id'))!;
     await waitForStatus(page, first, 'delivered');
     expect(await page.locator(`tr[data-delivery-id="${first}"]`).textContent()).toContain('HTTP 204');
-    await checkState(page);
+    await expectStateUsable(page);
 
     await tabTo(page, `redeliver-${first}`);
     await page.keyboard.press('Enter');
@@ -100,7 +90,7 @@ describe.skipIf(!haveChromium)('the Webhooks page', () => {
     const second = (await page.getAttribute('#deliveries tbody tr', 'data-delivery-id'))!;
     expect(second).not.toBe(first);
     await waitForStatus(page, second, 'delivered');
-    await checkState(page);
+    await expectStateUsable(page);
 
     // Both verified with the secret the page showed (eventId is set only then), one event, two webhook-ids.
     const pings = receiver.receipts.filter((r) => r.headers['x-service-event'] === 'ping');
@@ -114,7 +104,7 @@ describe.skipIf(!haveChromium)('the Webhooks page', () => {
     await page.goto(`${service.appUrl}/app/webhooks`);
     await page.waitForSelector('#webhooks');
     expect(await page.locator('#webhooks tbody tr').textContent()).toContain('Delivered');
-    await checkState(page);
+    await expectStateUsable(page);
   }, 180_000);
 
   it('rotates the secret (shown once) and deletes the webhook after a confirmation', async () => {
@@ -131,13 +121,13 @@ describe.skipIf(!haveChromium)('the Webhooks page', () => {
     const rotated = await page.inputValue('#rotated-secret');
     expect(rotated).toMatch(/^whsec_/);
     expect(rotated).not.toBe(secret);
-    await checkState(page);
+    await expectStateUsable(page);
 
     await tabTo(page, 'delete-webhook');
     await page.keyboard.press('Enter');
     // Cancel has the focus: a second Enter does not delete.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('cancel-delete-webhook');
-    await checkState(page);
+    await expectStateUsable(page);
     await tabTo(page, 'confirm-delete-webhook');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#no-webhooks');

@@ -4,11 +4,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recipientCommitment } from '../../lambdas/core/commitment.ts';
 import { codeHash } from '../../lambdas/core/codes.ts';
 import { sha256Hex } from '../../lambdas/core/hashing.ts';
+import { keys } from '../../lambdas/store/keys.ts';
 import {
   auditEntriesOfRequest,
   expectCreationResult,
@@ -482,7 +483,7 @@ describe('POST /requests: policy, verification and phone', () => {
       ...extra,
     });
     const expectMinimum = async (minimum: string, allowed: string[]) => {
-      await service.admin.setPolicy(strict.orgId, { minimumVerification: minimum as 'none' });
+      await service.admin.setPolicy(strict.orgId, { minimumVerification: minimum as 'none', defaultVerification: minimum as 'none' });
       for (const mode of ['none', 'either', 'challenge', 'email_otp', 'both']) {
         if (allowed.includes(mode)) {
           expect((await created(body({ verification_mode: mode }), key)).request.verification_mode, `${mode} under ${minimum}`).toBe(mode);
@@ -493,7 +494,10 @@ describe('POST /requests: policy, verification and phone', () => {
     };
 
     await expectMinimum('both', ['both']);
-    // The policy default (challenge) is below that minimum too.
+    // A policy stored before its default had to meet its minimum: a request left to that default is refused.
+    await service.deps.db.send(
+      new UpdateCommand({ TableName: service.deps.tableName, Key: keys.organisation(strict.orgId), UpdateExpression: 'SET policy.defaultVerification = :challenge', ExpressionAttributeValues: { ':challenge': 'challenge' } }),
+    );
     expectError(await create(body({}), key), 422, 'validation_failed', ['verification_mode']);
     await expectMinimum('challenge', ['challenge', 'both']);
     await expectMinimum('email_otp', ['email_otp', 'both']);

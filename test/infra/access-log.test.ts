@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { flatTemplate } from '../support/flat-template.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HandoffStack } from '../../lib/handoff-stack.ts';
 
@@ -18,7 +19,7 @@ let template: Template;
 beforeAll(() => {
   outdir = mkdtempSync(path.join(tmpdir(), 'handoff-access-log-'));
   const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], emailFrom: 'handoff@test.example' } });
-  template = Template.fromStack(new HandoffStack(app, 'AccessLog'));
+  template = flatTemplate(new HandoffStack(app, 'AccessLog'));
 }, 180_000);
 
 afterAll(() => {

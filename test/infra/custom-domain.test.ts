@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { flatTemplate } from '../support/flat-template.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HandoffStack } from '../../lib/handoff-stack.ts';
 
@@ -30,7 +31,7 @@ let resources: Record<string, any>;
 
 beforeAll(() => {
   const app = newApp({ domainName: DOMAIN, certificateArn: CERTIFICATE });
-  template = Template.fromStack(new HandoffStack(app, 'WithDomain', { env: ENV }));
+  template = flatTemplate(new HandoffStack(app, 'WithDomain', { env: ENV }));
   resources = template.toJSON().Resources;
 }, 180_000);
 

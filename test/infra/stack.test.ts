@@ -2,14 +2,18 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, NestedStack, type Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { flatTemplate } from '../support/flat-template.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FALLBACK_ENTRY, routeList, type Route } from '../../lambdas/http/routes.ts';
+import { FALLBACK_ENTRY, ROUTES, routeList, type Route } from '../../lambdas/http/routes.ts';
 import { INDEXES, indexList, TABLE_KEYS, TTL_ATTRIBUTE } from '../../lambdas/store/table.ts';
 import { WEB_ASSET_NAMES } from '../../web/build.ts';
 import {
+  ADMIN_API_STACK,
   isStaticEntry,
+  MEMBER_API_STACK,
+  nestedStackOfRoute,
   KEY_PUBLISHING_ROUTES,
   PURGE_SCHEDULING_ROUTES,
   REPO_ROOT,
@@ -18,6 +22,7 @@ import {
   SIGNING_ROUTES,
   WEB_ASSETS_DIR,
   WEBHOOK_SEALING_ROUTES,
+  INTEGRATION_SEALING_ROUTES,
   CODE_HASH_ROUTES,
 } from '../../lib/api-functions.ts';
 import { EXPIRE_ENTRY, PURGE_ENTRY, SWEEP_ENTRY } from '../../lib/expiry.ts';
@@ -44,13 +49,17 @@ type Json = Record<string, any>;
 let outdir: string;
 let template: Template;
 let resources: Record<string, Json>;
+/** Resources in the main stack and in each nested stack, by the stack's path. */
+let resourceCounts: Record<string, number>;
 
 beforeAll(() => {
   outdir = mkdtempSync(path.join(tmpdir(), 'handoff-infra-'));
   const app = new App({ outdir });
   const stack = new HandoffStack(app, 'HandoffTest', { emailFrom: EMAIL_FROM });
-  template = Template.fromStack(stack);
+  template = flatTemplate(stack);
   resources = template.toJSON().Resources;
+  const stacks: Stack[] = [stack, ...stack.node.findAll().filter(NestedStack.isNestedStack)];
+  resourceCounts = Object.fromEntries(stacks.map((s) => [s.node.path, Object.keys(Template.fromStack(s).toJSON().Resources).length]));
 }, SYNTH_TIMEOUT);
 
 afterAll(() => {
@@ -241,6 +250,15 @@ describe('HTTP API', () => {
     expect(resources[destination[0]]!.Properties.RetentionInDays).toBeGreaterThan(0);
   });
 
+  it('keeps every stack well under CloudFormation\'s 500 resources: the member app\'s endpoints in two nested stacks', () => {
+    expect(Object.keys(resourceCounts)).toEqual(['HandoffTest', `HandoffTest/Routes/${MEMBER_API_STACK}`, `HandoffTest/Routes/${ADMIN_API_STACK}`]);
+    for (const [path, count] of Object.entries(resourceCounts)) expect(count, path).toBeLessThanOrEqual(400);
+    // Each route's function is where nestedStackOfRoute puts it.
+    expect(nestedStackOfRoute(ROUTES.createRequest)).toBeNull();
+    expect(nestedStackOfRoute(ROUTES.appCreateRequest)).toBe(MEMBER_API_STACK);
+    expect(nestedStackOfRoute(ROUTES.appIntegrations)).toBe(ADMIN_API_STACK);
+  });
+
   it('has one route per route-table row, with the exact route key, plus $default', () => {
     const keys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
     expect(keys.sort()).toEqual([...routeList().map(routeKeyOf), '$default'].sort());
@@ -346,7 +364,7 @@ describe('functions', () => {
         ...baseEnvironment(),
         ...(has(SCHEDULING_ROUTES) ? schedulingEnvironment() : {}),
         ...(has(PURGE_SCHEDULING_ROUTES) ? { PURGE_FUNCTION_ARN: arn(purgeFunctionId()) } : {}),
-        ...(has(SEALED_SECRET_ROUTES) || has(WEBHOOK_SEALING_ROUTES) ? { SEALING_KEY_ID: arn(sealingKeyId()) } : {}),
+        ...(has(SEALED_SECRET_ROUTES) || has(WEBHOOK_SEALING_ROUTES) || has(INTEGRATION_SEALING_ROUTES) ? { SEALING_KEY_ID: arn(sealingKeyId()) } : {}),
         ...(has(CODE_HASH_ROUTES) ? { CODE_HASH_KEY_ID: arn(codeHashKeyId()) } : {}),
         ...(has(SIGNING_ROUTES) || has(KEY_PUBLISHING_ROUTES) ? { SIGNING_KEY_ARN: arn(signingKeyId()), SIGNING_KEY_TAG: 'handoff-custody-signing=HandoffTest' } : {}),
       });
@@ -606,16 +624,21 @@ describe('expiry', () => {
     }
   });
 
-  it('lets only the webhook creations and the member app rotation seal webhook signing secrets (GenerateDataKey for that purpose), and nothing else use the sealing key', () => {
+  it('lets only the webhook creations and the member app rotation seal webhook signing secrets, and the member app integration settings integration secrets (GenerateDataKey for that purpose), and nothing else use the sealing key', () => {
     const sealers = rolesOfRoutes(WEBHOOK_SEALING_ROUTES);
     expect(sealers.size).toBe(WEBHOOK_SEALING_ROUTES.length);
+    // The member app's integration settings seal a shared header value or signing secret, for the inbound URLs to open.
+    const integrationSealers = rolesOfRoutes(INTEGRATION_SEALING_ROUTES);
+    expect(integrationSealers.size).toBe(INTEGRATION_SEALING_ROUTES.length);
     const openers = rolesOfRoutes(SEALED_SECRET_ROUTES);
     const signer = roleIdOfFunction(deliverFunctionId());
     for (const [roleId] of ofType('AWS::IAM::Role')) {
       const onKey = statementsOnKey(roleId, sealingKeyId());
       const expected = sealers.has(roleId)
         ? [{ Sid: 'SealWebhookSigningSecrets', Effect: 'Allow', Action: 'kms:GenerateDataKey', Resource: arn(sealingKeyId()), Condition: { StringEquals: { 'kms:EncryptionContext:purpose': 'webhook_signing' } } }]
-        : [];
+        : integrationSealers.has(roleId)
+          ? [{ Sid: 'SealIntegrationSecrets', Effect: 'Allow', Action: 'kms:GenerateDataKey', Resource: arn(sealingKeyId()), Condition: { StringEquals: { 'kms:EncryptionContext:purpose': 'inbound_auth' } } }]
+          : [];
       expect(onKey.filter((s) => actionsOf(s).some((a) => a !== 'kms:Decrypt')), roleId).toEqual(expected);
       // Sealing is not opening: the create function cannot read a secret back; only the signer and the inbound URLs decrypt.
       if (!openers.has(roleId) && roleId !== signer) expect(onKey.flatMap(actionsOf), roleId).not.toContain('kms:Decrypt');
@@ -936,7 +959,7 @@ describe('context', () => {
   const synth = (context: Record<string, unknown>) => {
     const app = new App({ outdir: mkdtempSync(path.join(tmpdir(), 'handoff-infra-ctx-')), context: { 'aws:cdk:bundling-stacks': [], emailFrom: 'links@mail.example.org', ...context } });
     try {
-      return Template.fromStack(new HandoffStack(app, 'HandoffContext'));
+      return flatTemplate(new HandoffStack(app, 'HandoffContext'));
     } finally {
       rmSync(app.outdir, { recursive: true, force: true });
     }
@@ -1011,7 +1034,7 @@ describe('operations', () => {
     // Bundling skipped (as the context tests do): only the template matters here.
     const app = new App({ outdir: mkdtempSync(path.join(tmpdir(), 'handoff-infra-alarm-')), context: { 'aws:cdk:bundling-stacks': [], emailFrom: EMAIL_FROM, alarmEmail: 'oncall@example.com' } });
     try {
-      const withEmail = Template.fromStack(new HandoffStack(app, 'WithAlarmEmail'));
+      const withEmail = flatTemplate(new HandoffStack(app, 'WithAlarmEmail'));
       withEmail.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
     } finally {
       rmSync(app.outdir, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { flatTemplate } from '../support/flat-template.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   itemActionsOf,
@@ -39,7 +40,7 @@ const newApp = () => {
 let resources: Record<string, Json>;
 
 beforeAll(() => {
-  resources = Template.fromStack(new HandoffStack(newApp(), 'TableAccess')).toJSON().Resources;
+  resources = flatTemplate(new HandoffStack(newApp(), 'TableAccess')).toJSON().Resources;
 }, 180_000);
 
 afterAll(() => {
@@ -173,14 +174,15 @@ const declaredFunctions = (): Array<{ name: string; functionId: string; access: 
 // ---- the named functions, spelt out -----------------------------------------------------------------
 
 /**
- * Every /v1 call: its key, organisation and rate window, and the audit entry of a refusal (an IP
- * allowlist). What it may read it may also batch-read: reads started together go as one batch.
+ * Every /v1 call: its key (and its last use, written once an hour at most), organisation and rate
+ * window, and the audit entry of a refusal (an IP allowlist). What it may read it may also
+ * batch-read: reads started together go as one batch.
  */
 const API_KEY_CALLER = {
   'BatchGetItem table': ['APIKEY#*', 'AUDIT#*', 'ORG#*'],
   'GetItem table': ['APIKEY#*', 'AUDIT#*', 'ORG#*'],
   'PutItem table': ['AUDIT#*'],
-  'UpdateItem table': ['AUDIT#*', 'RATE#org#*'],
+  'UpdateItem table': ['APIKEY#*', 'AUDIT#*', 'RATE#org#*'],
 };
 
 describe('the named functions have exactly these DynamoDB rights', () => {
@@ -241,7 +243,7 @@ describe('the named functions have exactly these DynamoDB rights', () => {
       'GetItem table': ['APIKEY#*', 'AUDIT#*', 'IDEM#*', 'ORG#*'],
       'PutItem table': ['AUDIT#*', 'IDEM#*', 'LINK#*', 'REQ#*'],
       'Query table': ['ORG#*'],
-      'UpdateItem table': ['AUDIT#*', 'IDEM#*', 'RATE#org#*'],
+      'UpdateItem table': ['APIKEY#*', 'AUDIT#*', 'IDEM#*', 'RATE#org#*'],
     });
   });
 

@@ -107,3 +107,13 @@ export const tabTo = async (page: Page, id: string) => {
   }
   throw new Error(`#${id} was not reached by Tab`);
 };
+
+/** One state of a page: axe, named controls, and no horizontal scroll of the page itself at 320 px wide. */
+export const expectStateUsable = async (page: Page) => {
+  await expectEveryControlNamed(page);
+  await expectNoSeriousAxeViolations(page);
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: 320, height: 720 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'page width at 320 px').toBeLessThanOrEqual(320);
+  await page.setViewportSize(size);
+};

@@ -228,6 +228,7 @@ describe('apiKeyState and apiKeyView', () => {
       expires_at: null,
       revoked_at: null,
       created_at: key.createdAt,
+      last_used_at: null,
       state: 'active',
     });
     expect(JSON.stringify(view)).not.toContain(key.hash);

@@ -5,12 +5,16 @@ import { authenticate } from '../../lambdas/http/middleware/authenticate.ts';
 import type { ApiRequest } from '../../lambdas/http/types.ts';
 
 /** Table reads that resolve only when the test says, recording the order they started in. */
-const harness = () => {
+const NOW = '2026-06-01T00:00:00.000Z';
+
+/** `lastUsedAt`: the key's recorded last use (null: none); by default a minute before NOW, so no use is written. */
+const harness = (lastUsedAt: string | null = '2026-05-31T23:59:00.000Z') => {
   const secret = newApiKeySecret();
   const key: ApiKey = {
     id: 'key1', orgId: 'org1', name: 'k', prefix: secret.slice(0, 15), hash: apiKeyHash(secret), scopes: ['requests:read'],
-    clientId: null, allowlist: [], expiresAt: null, revokedAt: null, createdAt: '2026-01-01T00:00:00Z',
+    clientId: null, allowlist: [], expiresAt: null, revokedAt: null, createdAt: '2026-01-01T00:00:00Z', ...(lastUsedAt ? { lastUsedAt } : {}),
   };
+  const uses: Array<{ hash: string; at: string; staleBefore: string }> = [];
   const started: string[] = [];
   const pending: Array<() => void> = [];
   const later = <T>(name: string, value: () => T) => {
@@ -18,10 +22,13 @@ const harness = () => {
     return new Promise<T>((resolve) => pending.push(() => resolve(value())));
   };
   const middleware = authenticate({
-    apiKeys: { findByHash: () => later('key', () => ({ ...key })) } as never,
+    apiKeys: {
+      findByHash: () => later('key', () => ({ ...key })),
+      noteUse: (hash: string, at: string, staleBefore: string) => later('use', () => void uses.push({ hash, at, staleBefore })),
+    } as never,
     directory: { getOrganisation: () => later('org', () => ({ id: 'org1', plan: 'team' }) as Organisation) } as never,
     rateLimiter: { count: () => later('count', () => ({ key: 1, org: 1, resetAt: 60, nowSeconds: 0 })) },
-    clock: { now: () => new Date('2026-06-01T00:00:00Z') },
+    clock: { now: () => new Date(NOW) },
   });
   const call = async () => {
     const request = { event: { headers: { authorization: `Bearer ${secret}` } }, internal: {} } as unknown as ApiRequest;
@@ -34,7 +41,7 @@ const harness = () => {
     await done;
     return request;
   };
-  return { key, started, call };
+  return { key, started, uses, call };
 };
 
 describe('authenticate', () => {
@@ -52,5 +59,21 @@ describe('authenticate', () => {
     const request = await call();
     expect(started).toEqual(['count', 'org', 'key']);
     expect(request.internal.caller?.org.id).toBe('org1');
+  });
+
+  it("records the key's use beside the organisation read when the last one recorded is an hour old, or none is", async () => {
+    for (const lastUsedAt of [null, '2026-05-31T22:59:59.999Z']) {
+      const { key, started, uses, call } = harness(lastUsedAt);
+      await call();
+      expect(started).toEqual(['key', 'use', 'count', 'org']);
+      expect(uses).toEqual([{ hash: key.hash, at: NOW, staleBefore: '2026-05-31T23:00:00.000Z' }]);
+    }
+  });
+
+  it('writes nothing when a use within the hour is recorded', async () => {
+    const { started, uses, call } = harness('2026-05-31T23:00:00.000Z');
+    await call();
+    expect(started).toEqual(['key', 'count', 'org']);
+    expect(uses).toEqual([]);
   });
 });

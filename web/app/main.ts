@@ -11,12 +11,16 @@
  *   /app/requests/new (also ?ticket=…&preset=…, a ticket's deep link)  pages/new-request.ts
  *   /app/requests/<id> (detail, audit trail, reveal, complete)  pages/request-detail.ts
  *   /app/key (set up, back up, import or register my key)       pages/key.ts
- *   /app/members (owners and admins: approve replaced keys)     pages/members.ts
+ *   /app/members (owners and admins: invite, roles, disable and enable, approve replaced keys)  pages/members.ts, pages/member-invite.ts
+ *   /app/organisation and /app/organisation/policy (owners and admins: the policy)  pages/organisation-policy.ts
+ *   /app/organisation/presets (owners and admins: presets, templates, default presets)  pages/organisation-presets.ts
+ *   /app/organisation/clients (owners and admins: clients and teams)  pages/organisation-clients.ts
  *   /app/audit (owners and admins: the audit chain, filters, export)  pages/audit.ts
  *   /app/keys (owners and admins: the organisation's API keys)  pages/api-keys.ts
  *   /app/shares, /app/shares/new, /app/shares/<id>              pages/shares.ts
  *   /app/verify (certificates, also signed out)                 pages/verify.ts
  *   /app/webhooks, /app/webhooks/<id> (owners and admins)      pages/webhooks.ts, pages/webhook-detail.ts
+ *   /app/integrations, /app/integrations/<id> (owners and admins)  pages/integrations.ts, pages/integration-detail.ts
  *
  * Stable hooks for automated tests, besides the pages' own:
  *   #status, #error                     live regions (role="status" / role="alert")
@@ -28,6 +32,9 @@ import type { AppContext, RenderOptions } from './context.ts';
 import { apiKeysPage } from './pages/api-keys.ts';
 import { keyPage } from './pages/key.ts';
 import { membersPage } from './pages/members.ts';
+import { organisationClientsPage } from './pages/organisation-clients.ts';
+import { organisationPolicyPage } from './pages/organisation-policy.ts';
+import { organisationPresetsPage } from './pages/organisation-presets.ts';
 import { auditPage } from './pages/audit.ts';
 import { newRequestPage } from './pages/new-request.ts';
 import { forgetRevealed, requestDetailPage } from './pages/request-detail.ts';
@@ -35,6 +42,8 @@ import { requestsPage } from './pages/requests.ts';
 import { newSharePage, shareDetailPage, sharesPage } from './pages/shares.ts';
 import { signInPage } from './pages/sign-in.ts';
 import { verifyPage } from './pages/verify.ts';
+import { integrationDetailPage } from './pages/integration-detail.ts';
+import { integrationsPage } from './pages/integrations.ts';
 import { webhookDetailPage } from './pages/webhook-detail.ts';
 import { webhooksPage } from './pages/webhooks.ts';
 import type { Me } from './shapes.ts';
@@ -114,6 +123,9 @@ const ROUTES: Array<[RegExp, Page, string]> = [
   [REQUEST_PAGE, (match) => requestDetailPage(app, match[1]), 'requests'],
   [/^\/app\/key\/?$/, () => keyPage(app), 'key'],
   [/^\/app\/members\/?$/, () => membersPage(app), 'organisation'],
+  [/^\/app\/organisation(?:\/policy)?\/?$/, () => organisationPolicyPage(app), 'organisation'],
+  [/^\/app\/organisation\/presets\/?$/, () => organisationPresetsPage(app), 'organisation'],
+  [/^\/app\/organisation\/clients\/?$/, () => organisationClientsPage(app), 'organisation'],
   [/^\/app\/audit\/?$/, () => auditPage(app), 'audit'],
   [/^\/app\/keys\/?$/, () => apiKeysPage(app), 'keys'],
   [/^\/app\/shares\/?$/, () => sharesPage(app), 'shares'],
@@ -122,6 +134,8 @@ const ROUTES: Array<[RegExp, Page, string]> = [
   [/^\/app\/verify\/?$/, () => verifyPage(app), 'verify'],
   [/^\/app\/webhooks\/?$/, () => webhooksPage(app), 'webhooks'],
   [/^\/app\/webhooks\/([0-9a-z]{26})\/?$/, (match) => webhookDetailPage(app, match[1]!), 'webhooks'],
+  [/^\/app\/integrations\/?$/, () => integrationsPage(app), 'integrations'],
+  [/^\/app\/integrations\/([0-9a-z]{26})\/?$/, (match) => integrationDetailPage(app, match[1]!), 'integrations'],
 ];
 /** Pages that also work signed out. */
 const PUBLIC_PAGE = /^\/app\/verify\/?$/;

@@ -35,3 +35,14 @@ export interface AuditEntry {
   actor: { type: string; label: string | null } | null;
   details: Record<string, unknown> | null;
 }
+
+/** A preset's saved request defaults, as /app/api/request-options and /app/api/presets give them. */
+export interface PresetDefaults {
+  justification?: string;
+  ttl_minutes?: number;
+  verification_mode?: string;
+  template_id?: string;
+  recipients?: string[];
+  delivery?: { method: string };
+  allow_attachments?: boolean;
+}

@@ -52,6 +52,7 @@ export const apiKeyView = (apiKey: ApiKey, clients: ReadonlyMap<string, Client>,
   expires_at: apiKey.expiresAt,
   revoked_at: apiKey.revokedAt,
   created_at: apiKey.createdAt,
+  last_used_at: apiKey.lastUsedAt ?? null,
   state: apiKeyState(apiKey, now),
 });
 export type ApiKeyView = ReturnType<typeof apiKeyView>;

@@ -3,13 +3,13 @@ import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
-import { ROUTES } from '../routes.ts';
+import { API_ROUTES } from '../api-routes.ts';
 import { requestIdOf } from './request-path.ts';
 
 /** POST /v1/requests/{id}/complete */
 export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
-    scope: ROUTES.completeRequest.scope,
+    scope: API_ROUTES.completeRequest.scope,
     handle: async ({ caller, event, prepareReplay }) =>
       json(200, await completeRequest(deps, caller, requestIdOf(event), (view) => prepareReplay(json(200, view)))),
   });

@@ -3,12 +3,12 @@ import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
-import { ROUTES } from '../routes.ts';
+import { API_ROUTES } from '../api-routes.ts';
 
 /** POST /v1/requests */
 export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
-    scope: ROUTES.createRequest.scope,
+    scope: API_ROUTES.createRequest.scope,
     secretFields: ['link', 'link_without_fragment', 'challenge_code'],
     handle: async ({ caller, body, prepareReplay }) => {
       const answer = (result: CreationResult) => json(201, result, { Location: result.request.links.self, 'Cache-Control': 'no-store' });

@@ -3,12 +3,12 @@ import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
-import { ROUTES } from '../routes.ts';
+import { API_ROUTES } from '../api-routes.ts';
 
 /** POST /v1/webhooks */
 export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
-    scope: ROUTES.createWebhook.scope,
+    scope: API_ROUTES.createWebhook.scope,
     secretFields: ['secret'],
     handle: async ({ caller, body, prepareReplay }) => {
       const answer = (result: { id: string }) => json(201, result, { Location: `${deps.urls.baseUrl}/webhooks/${result.id}`, 'Cache-Control': 'no-store' });

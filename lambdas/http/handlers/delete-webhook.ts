@@ -5,12 +5,12 @@ import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { noContent } from '../responses.ts';
-import { ROUTES } from '../routes.ts';
+import { API_ROUTES } from '../api-routes.ts';
 
 /** DELETE /v1/webhooks/{id} */
 export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
-    scope: ROUTES.deleteWebhook.scope,
+    scope: API_ROUTES.deleteWebhook.scope,
     handle: async ({ caller, event }) => {
       const id = event.pathParameters?.id;
       // An id that cannot exist is simply not found.

@@ -3,12 +3,12 @@ import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
-import { ROUTES } from '../routes.ts';
+import { API_ROUTES } from '../api-routes.ts';
 
 /** POST /v1/generate */
 export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
-    scope: ROUTES.generate.scope,
+    scope: API_ROUTES.generate.scope,
     secretFields: ['value'],
     handle: async ({ body }) => json(200, generateCredential(body), { 'Cache-Control': 'no-store' }),
   });

@@ -4,13 +4,13 @@ import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
-import { ROUTES } from '../routes.ts';
+import { API_ROUTES } from '../api-routes.ts';
 import { requestIdOf } from './request-path.ts';
 
 /** GET /v1/requests/{id} */
 export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
-    scope: ROUTES.getRequest.scope,
+    scope: API_ROUTES.getRequest.scope,
     // Read the request beside the key and organisation reads: one round trip fewer per call.
     prefetch: async (event) => deps.requests.get(requestIdOf(event)),
     handle: async ({ caller, prefetched }) => json(200, toRequestView(visibleOrNotFound(prefetched, caller), deps.urls)),

@@ -4,12 +4,12 @@ import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
-import { ROUTES } from '../routes.ts';
+import { API_ROUTES } from '../api-routes.ts';
 
 /** GET /v1/events */
 export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
-    scope: ROUTES.listEvents.scope,
+    scope: API_ROUTES.listEvents.scope,
     handle: async ({ caller, event }) => {
       const query = parseOrThrow(listEventsQuery, event.queryStringParameters ?? {});
       return json(200, await listEvents(deps, caller, query));

@@ -5,12 +5,12 @@ import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
-import { ROUTES } from '../routes.ts';
+import { API_ROUTES } from '../api-routes.ts';
 
 /** GET /v1/requests */
 export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
-    scope: ROUTES.listRequests.scope,
+    scope: API_ROUTES.listRequests.scope,
     handle: async ({ caller, event }) => {
       const query = parseOrThrow(listRequestsQuery, event.queryStringParameters ?? {});
       return json(200, await listRequests(deps, caller, query));

@@ -3,13 +3,13 @@ import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
-import { ROUTES } from '../routes.ts';
+import { API_ROUTES } from '../api-routes.ts';
 import { requestIdOf } from './request-path.ts';
 
 /** POST /v1/requests/{id}/revoke */
 export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
-    scope: ROUTES.revokeRequest.scope,
+    scope: API_ROUTES.revokeRequest.scope,
     handle: async ({ caller, event, prepareReplay }) =>
       json(200, await revokeRequest(deps, caller, requestIdOf(event), (view) => prepareReplay(json(200, view)))),
   });

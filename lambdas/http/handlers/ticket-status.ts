@@ -3,13 +3,13 @@ import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
-import { ROUTES } from '../routes.ts';
+import { API_ROUTES } from '../api-routes.ts';
 import { ticketDeps } from '../ticket-deps.ts';
 
 /** POST /v1/tickets/{ref}/status */
 export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
-    scope: ROUTES.markTicketStatus.scope,
+    scope: API_ROUTES.markTicketStatus.scope,
     handle: async ({ caller, event, body }) =>
       json(202, await markTicketStatus(ticketDeps(deps), caller, event.pathParameters?.ref ?? '', body), { 'Cache-Control': 'no-store' }),
   });

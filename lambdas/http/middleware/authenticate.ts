@@ -2,13 +2,13 @@ import { apiKeyHash, isWellFormedApiKey } from '#core/api-key-format.ts';
 import type { Clock } from '#core/clock.ts';
 import { unauthenticated } from '#core/errors.ts';
 import { sameDigest } from '#core/hashing.ts';
-import type { ApiKeyLookup, Directory } from '#core/ports.ts';
+import type { ApiKeyLookup, ApiKeyUse, Directory } from '#core/ports.ts';
 import type { DynamoRateLimiter } from '#store/rate-limiter.ts';
 import type { ApiEvent, ApiMiddleware } from '../types.ts';
 import { KeyIdentityMemo, type KeyIdentity } from './key-identity-memo.ts';
 
 export interface AuthenticateDeps {
-  apiKeys: ApiKeyLookup;
+  apiKeys: ApiKeyLookup & ApiKeyUse;
   directory: Directory;
   rateLimiter: Pick<DynamoRateLimiter, 'count'>;
   clock: Clock;
@@ -25,6 +25,19 @@ const bearer = (event: ApiEvent) => {
   if (!header || header.includes(',')) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match ? match[1] : null;
+};
+
+/**
+ * "Last used" for the keys list, to the hour: a write on every call would double the writes of a
+ * busy key, so a call writes only when the recorded use is an hour old, once per key per hour.
+ * The write runs beside the organisation read; a failure costs the call nothing, since the time
+ * is advice for whoever tidies the keys, not a control.
+ */
+export const LAST_USE_PRECISION_MS = 60 * 60_000;
+const noteUseIfStale = (apiKeys: ApiKeyUse, apiKey: { hash: string; lastUsedAt?: string }, now: Date) => {
+  const staleBefore = new Date(now.getTime() - LAST_USE_PRECISION_MS).toISOString();
+  if (apiKey.lastUsedAt && apiKey.lastUsedAt >= staleBefore) return undefined;
+  return apiKeys.noteUse(apiKey.hash, now.toISOString(), staleBefore).catch(() => undefined);
 };
 
 /**
@@ -59,11 +72,12 @@ export const authenticate = (deps: AuthenticateDeps, memo = new KeyIdentityMemo(
       ) {
         throw unauthenticated();
       }
+      const lastUse = noteUseIfStale(deps.apiKeys, apiKey, now);
       const identity = { keyId: apiKey.id, orgId: apiKey.orgId };
       memo.remember(hash, identity);
       const { rateCounts, org: orgRead } = early ?? startReads(identity);
       request.internal.rateCounts = rateCounts;
-      const org = await orgRead;
+      const [org] = await Promise.all([orgRead, lastUse]);
       if (!org) throw unauthenticated();
       request.internal.caller = { org, apiKey, sourceIp: request.event.requestContext?.http?.sourceIp ?? '' };
     },

@@ -81,6 +81,10 @@ describe('parseStatusMap', () => {
     expect(parseStatusMap('')).toEqual({});
   });
 
+  it('reads one pair a line too, as the member app sends them', () => {
+    expect(parseStatusMap('Parked=pending\r\nDone=closed\n\n4=resolved, 5=closed')).toEqual({ Parked: 'pending', Done: 'closed', '4': 'resolved', '5': 'closed' });
+  });
+
   it('makes maps normaliseTicketStatus uses', () => {
     const map = parseStatusMap('Solved=closed,4=resolved');
     expect(normaliseTicketStatus('SOLVED', map)).toEqual({ status: 'closed', word: 'solved' });

@@ -28,6 +28,8 @@ interface ApiKeyView {
   allowlist: string[];
   expires_at: string | null;
   revoked_at: string | null;
+  /** Recorded to the hour: a busy key is not written on every call. */
+  last_used_at: string | null;
   created_at: string;
   state: 'active' | 'revoked' | 'expired';
 }
@@ -115,6 +117,7 @@ const listSection = (app: AppContext, list: KeyList) => {
       h('td', {}, lines(key.scopes, '—')),
       h('td', {}, clientText(key)),
       h('td', { class: 'allowlist' }, lines(key.allowlist, 'Any address')),
+      h('td', { class: 'nowrap' }, key.last_used_at ? formatTime(key.last_used_at, 'short') : 'Never'),
       h('td', {}, h('span', { class: `badge badge-${key.state}` }, STATE_TEXT[key.state] ?? key.state), h('span', { class: 'sub' }, stateDetail(key))),
       h('td', {}, action),
     );
@@ -123,7 +126,7 @@ const listSection = (app: AppContext, list: KeyList) => {
     'table',
     { id: 'api-keys' },
     h('caption', {}, `API keys of ${app.me().organisation.name}, newest first`),
-    h('thead', {}, h('tr', {}, ...['Key', 'Scopes', 'Client', 'IP allowlist', 'State and expiry', 'Action'].map((text) => h('th', { scope: 'col' }, text)))),
+    h('thead', {}, h('tr', {}, ...['Key', 'Scopes', 'Client', 'IP allowlist', 'Last used (to the hour)', 'State and expiry', 'Action'].map((text) => h('th', { scope: 'col' }, text)))),
     h('tbody', {}, ...list.data.map(row)),
   );
   return [h('h2', {}, 'Keys'), tableWrap(table), confirmation];

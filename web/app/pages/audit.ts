@@ -10,10 +10,12 @@
  * Stable hooks for automated tests:
  *   #audit-filters #filter-type #filter-request #filter-member #filter-from #filter-to #apply-filters
  *   #audit-log (table; rows tr[data-seq], a link's cell .chain[data-linked="true|false|unknown"])
- *   #no-entries #load-older #export-csv #export-json
+ *   #no-entries #load-older #export-csv #export-json; button[data-certificate="<request id>"] on an entry that ended its request
  */
 import { messageOf } from '../../shared/api.ts';
 import { busy, field, formatTime, h, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
+import { ENDING_TYPES } from '../../../lambdas/core/custody/custody-facts.ts';
+import { downloadCertificate } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
 import { trailText } from '../labels.ts';
 import type { Member } from '../shapes.ts';
@@ -54,6 +56,19 @@ const toCsv = (rows: AuditRow[]) =>
     'seq,occurred_at,type,actor_type,actor_label,request_id,details,prev_hash,hash',
     ...rows.map((r) => [r.seq, r.occurred_at, r.type, r.actor.type, r.actor.label, r.request_id, r.details, r.prev_hash, r.hash].map(csvCell).join(',')),
   ].join('\r\n');
+
+/**
+ * The request's page, and where the entry ended the request, its custody certificate (PDF): the
+ * certificate exists from the moment a request ends, so an auditor reading the log gets the proof
+ * beside the entry that made it final.
+ */
+const requestCell = (requestId: string, type: string) => {
+  const link = h('a', { href: `/app/requests/${requestId}` }, 'Request');
+  if (!ENDING_TYPES.has(type)) return link;
+  const download = h('button', { type: 'button', class: 'link-button', 'data-certificate': requestId, 'aria-label': `Download the custody certificate of request ${requestId} (PDF)` }, 'Certificate');
+  download.addEventListener('click', () => busy(download, () => downloadCertificate('requests', requestId, 'pdf')));
+  return h('span', { class: 'cell-actions' }, link, ' · ', download);
+};
 
 export const auditPage = async (app: AppContext) => {
   const filters = new URLSearchParams(location.search);
@@ -115,7 +130,7 @@ export const auditPage = async (app: AppContext) => {
           h('td', { class: 'nowrap' }, formatTime(row.occurred_at, 'short')),
           h('th', { scope: 'row' }, trailText(row.type), trailText(row.type) === row.type ? null : h('span', { class: 'sub' }, row.type)),
           h('td', {}, actorText(row.actor)),
-          h('td', {}, row.request_id ? h('a', { href: `/app/requests/${row.request_id}` }, 'Request') : '—'),
+          h('td', {}, row.request_id ? requestCell(row.request_id, row.type) : '—'),
           linkCell(row, rows[index + 1]),
         ),
       ),

@@ -23,6 +23,8 @@ import { ApiFailure, messageOf } from '../../shared/api.ts';
 import { busy, clearMessages, field, fingerprintCode, focusHeading, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
 import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
+import { ttlText, VERIFICATION_TEXT } from '../request-words.ts';
+import type { PresetDefaults } from '../shapes.ts';
 
 interface Options {
   policy: { ttl_options_minutes: number[]; default_ttl_minutes: number; default_verification: string; verification_modes: string[] };
@@ -32,16 +34,6 @@ interface Options {
   templates: Array<{ id: string; name: string; justification: string | null }>;
   presets: Array<{ slug: string; name: string; defaults: PresetDefaults }>;
   members: Array<{ membership_id: string; name: string; email: string; key_state: string | null }>;
-}
-
-interface PresetDefaults {
-  justification?: string;
-  ttl_minutes?: number;
-  verification_mode?: string;
-  template_id?: string;
-  recipients?: string[];
-  delivery?: { method: string };
-  allow_attachments?: boolean;
 }
 
 interface KeyedRecipient {
@@ -61,17 +53,7 @@ interface Created {
   excluded_recipients: string[];
 }
 
-const VERIFICATION_TEXT: Record<string, string> = {
-  none: 'None',
-  challenge: 'A code you give the subject by phone or in person',
-  email_otp: 'A code emailed to the subject',
-  either: 'Either code',
-  both: 'Both codes',
-};
 const DELIVERY_TEXT: Record<string, string> = { none: 'I will send the link myself', email: 'Email it to the subject', sms: 'Text it to the subject' };
-
-const ttlText = (minutes: number) =>
-  minutes % 1440 === 0 ? `${minutes / 1440} ${minutes === 1440 ? 'day' : 'days'}` : minutes % 60 === 0 ? `${minutes / 60} ${minutes === 60 ? 'hour' : 'hours'}` : `${minutes} minutes`;
 
 const option = (value: string, text: string, selected: boolean) => h('option', { value, selected }, text);
 const input = (id: string, attributes: Record<string, string | number | boolean> = {}) => h('input', { id, name: id, type: 'text', autocomplete: 'off', ...attributes });

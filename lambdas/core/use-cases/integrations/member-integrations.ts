@@ -46,10 +46,16 @@ export const TICKET_PLACEHOLDER = '{{ticket.id}}';
 export const deepLinkTemplate = (appUrl: string, presetSlug: string | null) =>
   `${appUrl}/app/requests/new?ticket=${TICKET_PLACEHOLDER}${presetSlug ? `&preset=${encodeURIComponent(presetSlug)}` : ''}`;
 
-const recipeChoices = () =>
-  RECIPE_NAMES.map((name) => ({ name, label: RECIPES[name].label, auth: RECIPES[name].auth, setup: RECIPES[name].setup }));
-const presetChoices = (presets: Preset[]) =>
-  [...presets].sort((a, b) => a.name.localeCompare(b.name)).map((preset) => ({ slug: preset.slug, name: preset.name }));
+/** What the pages' forms offer: the organisation's clients and presets by name, the recipes, the trigger fields. */
+const choicesOf = async (deps: MemberIntegrationDeps, orgId: string) => {
+  const [clients, presets] = await Promise.all([deps.directory.listClients(orgId), deps.directory.listPresets(orgId)]);
+  return {
+    clients: clientChoices(clients),
+    recipes: RECIPE_NAMES.map((name) => ({ name, label: RECIPES[name].label, auth: RECIPES[name].auth, setup: RECIPES[name].setup })),
+    presets: [...presets].sort((a, b) => a.name.localeCompare(b.name)).map((preset) => ({ slug: preset.slug, name: preset.name })),
+    trigger_fields: TRIGGER_FIELDS,
+  };
+};
 
 /** An integration as the pages show it: the operator's view, with its deep link template. */
 const memberView = (deps: MemberIntegrationDeps, integration: ReturnType<typeof toIntegrationView>) => ({
@@ -61,19 +67,9 @@ const memberView = (deps: MemberIntegrationDeps, integration: ReturnType<typeof 
 export const listMemberIntegrations = async (deps: MemberIntegrationDeps, caller: MemberCaller) => {
   requireManager(caller, ACTION);
   const orgId = caller.org.id;
-  const [integrations, clients, presets] = await Promise.all([
-    deps.integrations.list(orgId),
-    deps.directory.listClients(orgId),
-    deps.directory.listPresets(orgId),
-  ]);
+  const [integrations, choices] = await Promise.all([deps.integrations.list(orgId), choicesOf(deps, orgId)]);
   const byAge = (a: Integration, b: Integration) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
-  return {
-    object: 'list' as const,
-    data: integrations.sort(byAge).map((integration) => memberView(deps, toIntegrationView(integration))),
-    clients: clientChoices(clients),
-    recipes: recipeChoices(),
-    presets: presetChoices(presets),
-  };
+  return { object: 'list' as const, data: integrations.sort(byAge).map((integration) => memberView(deps, toIntegrationView(integration))), ...choices };
 };
 
 const connectBody = z.strictObject({
@@ -99,13 +95,9 @@ export const memberConnectIntegration = async (deps: MemberIntegrationDeps, call
 export const memberIntegration = async (deps: MemberIntegrationDeps, caller: MemberCaller, integrationId: string) => {
   requireManager(caller, ACTION);
   const orgId = caller.org.id;
-  const [integration, clients, presets] = await Promise.all([
-    deps.integrations.get(orgId, integrationId),
-    deps.directory.listClients(orgId),
-    deps.directory.listPresets(orgId),
-  ]);
+  const [integration, choices] = await Promise.all([deps.integrations.get(orgId, integrationId), choicesOf(deps, orgId)]);
   if (!integration) throw notFound('No such integration.');
-  return { integration: memberView(deps, toIntegrationView(integration)), clients: clientChoices(clients), recipes: recipeChoices(), presets: presetChoices(presets) };
+  return { integration: memberView(deps, toIntegrationView(integration)), ...choices };
 };
 
 const paths = () =>

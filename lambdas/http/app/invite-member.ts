@@ -1,0 +1,15 @@
+import { inviteMember } from '#core/use-cases/organisation/member-app.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { lazyHandler } from '../lazy-handler.ts';
+import { json } from '../responses.ts';
+import { organisationDeps } from './organisation-deps.ts';
+import { sessionHandler } from './session-handler.ts';
+
+/** POST /app/api/members (owners and admins): {name, email, role}; 201, the sign-in link emailed. Takes an `Idempotency-Key`. */
+export const createHandler = (deps: AppDeps) =>
+  sessionHandler(deps, async ({ caller, body }) => json(201, await inviteMember(organisationDeps(deps), caller, body)), {
+    idempotent: { secretFields: [] },
+  });
+
+export const handler = lazyHandler(() => createHandler(wiring()));

@@ -1,0 +1,11 @@
+import { memberTemplates } from '#core/use-cases/organisation/member-settings.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { lazyHandler } from '../lazy-handler.ts';
+import { json } from '../responses.ts';
+import { sessionHandler } from './session-handler.ts';
+
+/** GET /app/api/templates (owners and admins): the organisation's request templates, by name. */
+export const createHandler = (deps: AppDeps) => sessionHandler(deps, async ({ caller }) => json(200, await memberTemplates(deps, caller)));
+
+export const handler = lazyHandler(() => createHandler(wiring()));

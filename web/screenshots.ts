@@ -40,12 +40,14 @@ const step = async (name: string, work: () => Promise<void>, page?: Page) => {
   }
 };
 
-/** Saves a screenshot, after checking the page's basics: every control labelled, one h1, lang. */
+/** Saves a screenshot, after checking the page's basics: every control named, one h1, lang. */
 const shot = async (page: Page, name: string) => {
   const issues = await page.evaluate(() => {
     const found: string[] = [];
     for (const control of Array.from(document.querySelectorAll('input, textarea, select'))) {
-      if (!control.id || !document.querySelector(`label[for="${control.id}"]`)) found.push(`unlabelled ${control.outerHTML.slice(0, 60)}`);
+      // A control in a table row may be named by aria-label (its row says which member it changes).
+      const named = (control.id && document.querySelector(`label[for="${control.id}"]`)) || control.getAttribute('aria-label') || control.getAttribute('aria-labelledby');
+      if (!named) found.push(`unlabelled ${control.outerHTML.slice(0, 60)}`);
     }
     if (document.querySelectorAll('h1').length !== 1) found.push(`${document.querySelectorAll('h1').length} h1 elements`);
     if (document.documentElement.lang !== 'en') found.push('no lang="en"');
@@ -460,6 +462,31 @@ const main = async () => {
       await rita.waitForSelector('#activity');
       await rita.locator('#activity').scrollIntoViewIfNeeded();
       await shot(rita, 'app-integration-detail');
+    }, rita);
+    await step("app: the organisation's policy", async () => {
+      await rita.click('a[href="/app/organisation/policy"]');
+      await rita.waitForSelector('#policy-form');
+      await shot(rita, 'app-organisation-policy');
+    }, rita);
+    await step('app: presets and templates', async () => {
+      await rita.click('.tabs a[href="/app/organisation/presets"]');
+      await rita.waitForSelector('#presets');
+      await shot(rita, 'app-organisation-presets');
+    }, rita);
+    await step('app: clients and teams', async () => {
+      await rita.click('.tabs a[href="/app/organisation/clients"]');
+      await rita.waitForSelector('#team-form');
+      await shot(rita, 'app-organisation-clients');
+    }, rita);
+    await step('app: members, and an invitation', async () => {
+      await rita.click('.tabs a[href="/app/members"]');
+      await rita.waitForSelector('#invite-form');
+      await rita.fill('#invite-name', 'Ines Invited');
+      await rita.fill('#invite-email', 'ines@example.com');
+      await rita.click('#invite');
+      await rita.waitForSelector('#members tr:has-text("Ines Invited")');
+      await rita.evaluate(() => window.scrollTo(0, 0));
+      await shot(rita, 'app-members');
     }, rita);
     await step('app: sign out', async () => {
       await rita.click('#sign-out');

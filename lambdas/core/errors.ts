@@ -81,3 +81,14 @@ export const serviceUnavailable = (
 export class WriteConflict extends Error {
   override readonly name = 'WriteConflict';
 }
+
+/** Reads, decides and writes again while a condition is lost to a concurrent change (a few times at most). */
+export const retryOnConflict = async <Result>(attempt: () => Promise<Result>, isConflict: (error: unknown) => boolean = (error) => error instanceof WriteConflict): Promise<Result> => {
+  for (let race = 1; ; race++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isConflict(error) || race >= 5) throw error;
+    }
+  }
+};

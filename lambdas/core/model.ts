@@ -74,7 +74,16 @@ export interface Member {
   active: boolean;
   identityKey: IdentityKey | null;
   createdAt: string;
+  /**
+   * Set when the member is disabled: sessions and sign-in links issued before it stay dead after
+   * the member is enabled again (a session cookie taken before the disable must not come back).
+   */
+  sessionsValidFrom?: string;
 }
+
+/** Whether a session or sign-in link issued at `issuedAt` still counts for `member`. */
+export const issuedAfterLastDisable = (member: Pick<Member, 'sessionsValidFrom'>, issuedAt: string) =>
+  !member.sessionsValidFrom || issuedAt >= member.sessionsValidFrom;
 
 export interface Client {
   id: string;

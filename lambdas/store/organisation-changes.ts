@@ -27,19 +27,25 @@ export class DynamoOrganisationChanges implements OrganisationChanges {
     await this.audit.append(audit, newMemberWrites(this.tableName, member));
   }
 
-  async updateMember(member: Member, next: Pick<Member, 'role' | 'active'>, audit: AuditEntryInput, keptOwners: Member[]) {
+  async updateMember(member: Member, next: Pick<Member, 'role' | 'active' | 'sessionsValidFrom'>, audit: AuditEntryInput, keptOwner: Member | null) {
     await this.audit.append(audit, [
       {
         Update: {
           TableName: this.tableName,
           Key: keys.member(member.orgId, member.id),
-          UpdateExpression: 'SET #role = :role, active = :active',
+          UpdateExpression: `SET #role = :role, active = :active${next.sessionsValidFrom ? ', sessionsValidFrom = :validFrom' : ''}`,
           ConditionExpression: '#role = :wasRole AND active = :wasActive',
           ExpressionAttributeNames: { '#role': 'role' },
-          ExpressionAttributeValues: { ':role': next.role, ':active': next.active, ':wasRole': member.role, ':wasActive': member.active },
+          ExpressionAttributeValues: {
+            ':role': next.role,
+            ':active': next.active,
+            ':wasRole': member.role,
+            ':wasActive': member.active,
+            ...(next.sessionsValidFrom ? { ':validFrom': next.sessionsValidFrom } : {}),
+          },
         },
       },
-      ...keptOwners.map(
+      ...(keptOwner ? [keptOwner] : []).map(
         (owner): TransactItem => ({
           ConditionCheck: {
             TableName: this.tableName,

@@ -163,11 +163,11 @@ describe('integrations in the member app', () => {
     const { body } = await connect('integration-connect-6', { name: 'Strict desk' });
     const id = body.integration.id as string;
     expectError(await configure(id, { status_map: 'Done=finished' }), 422, 'validation_failed', ['status_map']);
-    expectError(await configure(id, { rate_limit_per_minute: 0, default_preset: 'no-such' }), 422, 'validation_failed', ['default_preset', 'rate_limit']);
+    expectError(await configure(id, { rate_limit_per_minute: 0, default_preset: 'no-such' }), 422, 'validation_failed', ['default_preset', 'rate_limit_per_minute']);
     expectError(await configure(id, { auth: { mode: 'hmac' } }), 422, 'validation_failed', ['signing_secret']);
     expectError(await configure(id, { auth: { mode: 'header', header_name: 'X-Desk', secret: 'short' } }), 422, 'validation_failed', ['header_value']);
     expectError(await configure(id, { auth: { mode: 'telepathy' } }), 422, 'validation_failed', ['auth']);
-    expectError(await configure(id, { ticket_id_paths: [] }), 422, 'validation_failed', ['ticket_id_path']);
+    expectError(await configure(id, { ticket_id_paths: [] }), 422, 'validation_failed', ['ticket_id_paths']);
     expectError(await configure(id, { fields: { 'subject.age': ['x'] } }), 422, 'validation_failed', ['fields.subject.age']);
     expectError(await configure(id, { name: 7 }), 422, 'validation_failed', ['name']);
     const unchanged = await admin.call('GET', `/app/api/integrations/${id}`);

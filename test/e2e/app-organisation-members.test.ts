@@ -165,6 +165,9 @@ describe('POST /app/api/members/{id}/disable and /enable', () => {
     const enabled = await admin.call('POST', `/app/api/members/${member.id}/enable`);
     expect(enabled.body).toMatchObject({ active: true });
     expect((await lastEntry('member.enabled')).data.member.membership_id).toBe(member.id);
+    // The session from before the disable stays dead: a cookie taken then must not come back.
+    expect((await item(`MEMBER#${member.id}`))?.sessionsValidFrom).toEqual(expect.any(String));
+    expectError(await victim.call('GET', '/app/api/me'), 401, 'unauthenticated');
     expect((await (await MemberBrowser.signIn(service, member.email)).call('GET', '/app/api/me')).status).toBe(200);
   });
 
@@ -172,6 +175,8 @@ describe('POST /app/api/members/{id}/disable and /enable', () => {
     const another = await added('owner', 'Otto Owner');
     expectError(await admin.call('POST', `/app/api/members/${adminId}/disable`), 403, 'forbidden');
     expectError(await admin.call('POST', `/app/api/members/${another.id}/disable`), 403, 'forbidden');
+    // An owner's row is refused to an admin even when the change is already so.
+    expectError(await admin.call('POST', `/app/api/members/${another.id}/enable`), 403, 'forbidden');
     expectError(await plain.call('POST', `/app/api/members/${another.id}/disable`), 403, 'forbidden');
     expectError(await admin.call('POST', `/app/api/members/${another.id}/enable`, { csrf: 'wrong' }), 403, 'forbidden');
     expect((await owner.call('POST', `/app/api/members/${another.id}/disable`)).status).toBe(200);

@@ -17,7 +17,7 @@ import {
   type MemberDirectory,
   type MemberSession,
 } from '../member-access.ts';
-import type { Member, Organisation } from '../model.ts';
+import { issuedAfterLastDisable, type Member, type Organisation } from '../model.ts';
 import type { Notifier } from '../ports.ts';
 import type { PublicUrls } from '../request-view.ts';
 import { sameDigest } from '../hashing.ts';
@@ -113,7 +113,7 @@ export const startSession = async (deps: Pick<SignInDeps, 'access' | 'directory'
     deps.directory.getMember(record.orgId, record.memberId),
     deps.directory.getOrganisation(record.orgId),
   ]);
-  if (!member?.active || !org) throw badSignInLink();
+  if (!member?.active || !org || !issuedAfterLastDisable(member, record.createdAt)) throw badSignInLink();
 
   const sessionToken = randomToken(32);
   const csrfToken = csrfTokenFor(sessionToken);
@@ -147,7 +147,7 @@ export const resolveSession = async (
     deps.directory.getMember(session.orgId, session.memberId),
     deps.directory.getOrganisation(session.orgId),
   ]);
-  if (!member?.active || !org) throw notSignedIn();
+  if (!member?.active || !org || !issuedAfterLastDisable(member, session.createdAt)) throw notSignedIn();
   return { org, member, session, csrfToken: csrfTokenFor(sessionToken) };
 };
 

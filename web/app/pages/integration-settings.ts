@@ -79,7 +79,7 @@ export const settingsForm = (app: AppContext, integration: IntegrationView, choi
   const body = () => {
     const perMinute = Number(rate.value);
     if (!name.value.trim()) return { refused: { name: ['Enter a name.'] } };
-    if (!Number.isInteger(perMinute) || perMinute < 1) return { refused: { rate_limit: ['Enter a whole number from 1.'] } };
+    if (!Number.isInteger(perMinute) || perMinute < 1) return { refused: { rate_limit_per_minute: ['Enter a whole number from 1.'] } };
     return { name: name.value.trim(), default_preset: preset.value || null, rate_limit_per_minute: perMinute, ...(recipe.value ? { recipe: recipe.value } : {}) };
   };
   return savingForm(
@@ -94,7 +94,7 @@ export const settingsForm = (app: AppContext, integration: IntegrationView, choi
       field('Posts allowed per minute', rate, 'More posts a minute than this answer 429 with Retry-After.'),
       h('button', { id: 'save-settings', type: 'submit' }, 'Save settings'),
     ),
-    { name: 'settings-name', recipe: 'settings-recipe', default_preset: 'settings-default-preset', rate_limit: 'settings-rate-limit', rate_limit_per_minute: 'settings-rate-limit' },
+    { name: 'settings-name', recipe: 'settings-recipe', default_preset: 'settings-default-preset', rate_limit_per_minute: 'settings-rate-limit' },
     body,
     'The settings are saved.',
   );
@@ -107,7 +107,7 @@ export const mappingForm = (app: AppContext, integration: IntegrationView, choic
     name,
     input: h('input', { id: `field-${name.replace(/\W/g, '-')}`, type: 'text', autocomplete: 'off', spellcheck: 'false', placeholder: name, value: pathsText(integration.mapping.fields[name]) }),
   }));
-  const controls: Record<string, string> = { ticket_id_path: 'ticket-id-paths', ticket_id_paths: 'ticket-id-paths', status_path: 'status-paths', status_paths: 'status-paths' };
+  const controls: Record<string, string> = { ticket_id_paths: 'ticket-id-paths', status_paths: 'status-paths' };
   for (const { name, input } of fieldInputs) controls[`fields.${name}`] = input.id;
   return savingForm(
     app,

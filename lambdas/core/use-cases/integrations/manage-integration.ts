@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.ts';
-import { notFound, validationFailed, type FieldErrors } from '../../errors.ts';
+import { notFound, retryOnConflict, validationFailed, type FieldErrors } from '../../errors.ts';
 import { randomToken, sha256Hex } from '../../hashing.ts';
 import { newId } from '../../ids.ts';
 import { DEFAULT_MAPPING, TRIGGER_FIELDS, type FieldMapping, type TriggerField } from '../../inbound/mapping.ts';
@@ -134,21 +134,28 @@ const checkPaths = (paths: string[] | undefined, field: string, errors: FieldErr
   }
 };
 
-/** Changes an integration's settings; a shared header value or signing secret is sealed before it is stored. */
-export const configureIntegration = async (deps: IntegrationDeps, actor: Actor, orgId: string, integrationId: string, changes: IntegrationChanges) => {
+/**
+ * Changes an integration's settings; a shared header value or signing secret is sealed before it
+ * is stored. The write is conditioned on the version read, so of two changes at once the later is
+ * made again on what the earlier left.
+ */
+export const configureIntegration = (deps: IntegrationDeps, actor: Actor, orgId: string, integrationId: string, changes: IntegrationChanges) =>
+  retryOnConflict(() => configureOnce(deps, actor, orgId, integrationId, changes));
+
+const configureOnce = async (deps: IntegrationDeps, actor: Actor, orgId: string, integrationId: string, changes: IntegrationChanges) => {
   const before = await requireIntegration(deps, orgId, integrationId);
   const errors: FieldErrors = {};
   if (changes.name !== undefined) checkName(changes.name, errors);
   if (changes.recipe !== undefined && !isRecipeName(changes.recipe)) errors.recipe = [`Must be one of ${Object.keys(RECIPES).join(', ')}.`];
-  checkPaths(changes.ticketIdPaths, 'ticket_id_path', errors);
-  checkPaths(changes.statusPaths, 'status_path', errors);
+  checkPaths(changes.ticketIdPaths, 'ticket_id_paths', errors);
+  checkPaths(changes.statusPaths, 'status_paths', errors);
   for (const [field, paths] of Object.entries(changes.fields ?? {})) {
     if (!(TRIGGER_FIELDS as readonly string[]).includes(field)) errors[`fields.${field}`] = [`Must be one of ${TRIGGER_FIELDS.join(', ')}.`];
     // An empty list puts the field back at its own name (below), so only a given path is checked.
     else if (paths && paths.length > 0) checkPaths(paths, `fields.${field}`, errors);
   }
   if (changes.rateLimitPerMinute !== undefined && !(Number.isInteger(changes.rateLimitPerMinute) && changes.rateLimitPerMinute >= 1 && changes.rateLimitPerMinute <= MAX_INBOUND_RATE_LIMIT)) {
-    errors.rate_limit = [`Must be a whole number from 1 to ${MAX_INBOUND_RATE_LIMIT}.`];
+    errors.rate_limit_per_minute = [`Must be a whole number from 1 to ${MAX_INBOUND_RATE_LIMIT}.`];
   }
   if (changes.defaultPreset && !(await deps.directory.getPreset(orgId, changes.defaultPreset))) errors.default_preset = [`No preset has the slug ${changes.defaultPreset}.`];
   const auth = changes.auth ? await authOf(deps, before, changes.auth, errors) : before.auth;
@@ -200,13 +207,14 @@ const authOf = async (deps: IntegrationDeps, before: Integration, change: NonNul
 };
 
 /** New secrets for both URLs; the old URLs answer 404 from the same commit on. */
-export const rotateIntegrationSecrets = async (deps: IntegrationDeps, actor: Actor, orgId: string, integrationId: string) => {
-  const before = await requireIntegration(deps, orgId, integrationId);
-  const secrets = newUrlSecrets();
-  const after: Integration = { ...before, secretHashes: hashesOf(secrets), updatedAt: deps.clock.now().toISOString() };
-  await deps.integrations.replace(before, after, audit(after, actor, 'integration.secret_rotated', {}));
-  return { integration: toIntegrationView(after), ...inboundUrls(deps.urls, secrets) };
-};
+export const rotateIntegrationSecrets = (deps: IntegrationDeps, actor: Actor, orgId: string, integrationId: string) =>
+  retryOnConflict(async () => {
+    const before = await requireIntegration(deps, orgId, integrationId);
+    const secrets = newUrlSecrets();
+    const after: Integration = { ...before, secretHashes: hashesOf(secrets), updatedAt: deps.clock.now().toISOString() };
+    await deps.integrations.replace(before, after, audit(after, actor, 'integration.secret_rotated', {}));
+    return { integration: toIntegrationView(after), ...inboundUrls(deps.urls, secrets) };
+  });
 
 /** The recent posts that could not be used, newest first, with their reasons. */
 export const integrationActivity = async (deps: IntegrationDeps, orgId: string, integrationId: string) => {

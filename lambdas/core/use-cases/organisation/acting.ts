@@ -35,7 +35,8 @@ export interface OrganisationChanges {
    * Sets role and active if the member still has the role and state it was read with, and each
    * of `keptOwners` is still an active owner (so two concurrent changes cannot leave none).
    */
-  updateMember(member: Member, next: Pick<Member, 'role' | 'active'>, audit: AuditEntryInput, keptOwners: Member[]): Promise<void>;
+  /** `keptOwner`: an owner checked, in the same transaction, to be an active owner still. */
+  updateMember(member: Member, next: Pick<Member, 'role' | 'active' | 'sessionsValidFrom'>, audit: AuditEntryInput, keptOwner: Member | null): Promise<void>;
   putClient(client: Client, audit: AuditEntryInput): Promise<void>;
   renameClient(client: Client, name: string, audit: AuditEntryInput): Promise<void>;
   /** The team, on condition that each of its members exists. */
@@ -77,13 +78,3 @@ export const changeAudit = (orgId: string, acting: Acting, type: string, data: R
   data: { actor: { type: acting.actor.type, label: acting.actor.label }, details: {}, ...data },
 });
 
-/** Reads, decides and writes again while a condition is lost to a concurrent change (a few times at most). */
-export const retryOnConflict = async <Result>(attempt: () => Promise<Result>, isConflict: (error: unknown) => boolean): Promise<Result> => {
-  for (let race = 1; ; race++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!isConflict(error) || race >= 5) throw error;
-    }
-  }
-};

@@ -58,6 +58,9 @@ export const teamAnswer = async (deps: Pick<OrganisationDeps, 'directory'>, team
 export const inviteMember = async (deps: OrganisationDeps & Pick<SignInDeps, 'access' | 'notifier' | 'urls' | 'onDeliveryFailure'>, caller: MemberCaller, rawBody: unknown) => {
   const acting = managerActing(caller, 'invite members');
   const member = await addMember(deps, acting, caller.org.id, rawBody);
-  const sent = await emailSignInLink(deps, member, caller.org, deps.clock.now(), { by: caller.member.name });
+  // The member is made: a link that could not be stored or sent is reported, not raised, so the
+  // answer says so (invitation_sent: false) and the invited person asks for a link on the sign-in
+  // page, rather than a retry meeting 409 member_exists with no email ever sent.
+  const sent = await emailSignInLink(deps, member, caller.org, deps.clock.now(), { by: caller.member.name }).catch(() => false);
   return { member: managedMemberView(member), invitation_sent: sent };
 };

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { ApiError, forbidden, notFound, WriteConflict } from '../../errors.ts';
+import { ApiError, forbidden, notFound, retryOnConflict, WriteConflict } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import { memberRef } from '../../member-access.ts';
 import { ROLES, type Member, type Role } from '../../model.ts';
 import { parseOrThrow } from '../../validation.ts';
-import { changeAudit, nameField, requireOrganisation, retryOnConflict, type Acting, type OrganisationDeps } from './acting.ts';
+import { changeAudit, nameField, requireOrganisation, type Acting, type OrganisationDeps } from './acting.ts';
 
 /**
  * Members: added (the operator's add-member, an owner's or admin's invitation), their role changed,
@@ -77,7 +77,7 @@ export const addMember = async (
 };
 
 /** The member's role and state after the change, or null when the change would change nothing. */
-type Decide = (member: Member) => Pick<Member, 'role' | 'active'> | null;
+type Decide = (member: Member) => Pick<Member, 'role' | 'active'>;
 
 /**
  * One member's role or state changed by `decide`, under the rules above; the last-owner rule is
@@ -92,20 +92,26 @@ const changeMember = (deps: OrganisationDeps, acting: Acting, orgId: string, mem
       const member = await deps.directory.getMember(orgId, memberId);
       if (!member) throw missingMember();
       const next = decide(member);
-      if (!next || (next.role === member.role && next.active === member.active)) return member;
-      let keptOwners: Member[] = [];
+      // Who may act is judged before whether anything changes: an admin is refused an owner's
+      // row even when the change asked for is already so.
       if (acting.member) {
         if (acting.member.role !== 'owner' && (member.role === 'owner' || next.role === 'owner')) throw ownersOnly();
         if (!next.active && member.id === acting.member.id) throw forbidden('You cannot disable yourself. Ask another owner or admin.');
-        const losesOwner = member.role === 'owner' && member.active && (next.role !== 'owner' || !next.active);
-        if (losesOwner) {
-          keptOwners = (await deps.directory.listMembers(orgId)).filter((other) => other.id !== member.id && other.role === 'owner' && other.active);
-          if (keptOwners.length === 0) throw lastOwner();
-        }
       }
+      if (next.role === member.role && next.active === member.active) return member;
+      let keptOwner: Member | null = null;
+      const losesOwner = member.role === 'owner' && member.active && (next.role !== 'owner' || !next.active);
+      if (acting.member && losesOwner) {
+        // One owner who stays is enough to check in the transaction: transactions are serialisable,
+        // so of changes racing to remove owners, the last to commit finds the one it checked gone.
+        keptOwner = (await deps.directory.listMembers(orgId)).find((other) => other.id !== member.id && other.role === 'owner' && other.active) ?? null;
+        if (!keptOwner) throw lastOwner();
+      }
+      // Disabling ends the member's sessions for good: an enable later does not revive them.
+      const change = member.active && !next.active ? { ...next, sessionsValidFrom: deps.clock.now().toISOString() } : next;
       const [auditType, details] = type(member, next);
-      await deps.changes.updateMember(member, next, changeAudit(orgId, acting, auditType, { member: memberRef(member), details }), keptOwners);
-      return { ...member, ...next };
+      await deps.changes.updateMember(member, change, changeAudit(orgId, acting, auditType, { member: memberRef(member), details }), keptOwner);
+      return { ...member, ...change };
     },
     (error) => error instanceof WriteConflict,
   );

@@ -53,6 +53,8 @@ export interface Organisation {
   /** The preset a ticket trigger uses when neither the post nor the client names one. */
   defaultPreset?: string | null;
   createdAt: string;
+  /** Counts the policy's changes, so a change made on a policy read before another's is made again, not lost. Absent: 0. */
+  policyVersion?: number;
 }
 
 export type IdentityKeyState = 'verified' | 'replaced_pending_approval';

@@ -16,8 +16,18 @@ export class DynamoOrganisationSettings implements OrganisationSettingsStore {
     private readonly audit: AuditLog,
   ) {}
 
-  async savePolicy(orgId: string, policy: Policy, audit: AuditEntryInput) {
-    await this.audit.append(audit, [this.setOn(keys.organisation(orgId), 'policy', policy)]);
+  async savePolicy(orgId: string, policy: Policy, readVersion: number, audit: AuditEntryInput) {
+    await this.audit.append(audit, [
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.organisation(orgId),
+          UpdateExpression: 'SET policy = :policy, policyVersion = :next',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(policyVersion) OR policyVersion = :read)',
+          ExpressionAttributeValues: { ':policy': policy, ':next': readVersion + 1, ':read': readVersion },
+        },
+      },
+    ]);
   }
 
   async putTemplate(template: Template, audit: AuditEntryInput) {

@@ -106,6 +106,18 @@ describe('GET and POST /app/api/organisation/policy', () => {
     expect((await storedPolicy()).rotationSignal).toBe(false);
   });
 
+  it('two saves at once of different fields both hold: the later is made again on what the earlier left', async () => {
+    const before = (await storedPolicy()).linkLifetimeMinutes;
+    const saves = await Promise.all([
+      admin.call('POST', '/app/api/organisation/policy', { body: { link_lifetime_minutes: before + 60 } }),
+      owner.call('POST', '/app/api/organisation/policy', { body: { ticket: { grace_period_minutes: 45 } } }),
+    ]);
+    for (const save of saves) expect(save.status, save.text).toBe(200);
+    const stored = await storedPolicy();
+    expect(stored.linkLifetimeMinutes).toBe(before + 60);
+    expect(stored.ticket.gracePeriodMinutes).toBe(45);
+  });
+
   it('the CLI set-policy goes through the same rule', async () => {
     const refused = await runAdminCli(service.deps.tableName, 'set-policy', ['--org', org.orgId, '--default-ttl', '4320', '--ttl-options', '60,1440']);
     expect(refused.code).toBe(1);

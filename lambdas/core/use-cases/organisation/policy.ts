@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { notFound, validationFailed, type FieldErrors } from '../../errors.ts';
+import { notFound, retryOnConflict, validationFailed, type FieldErrors } from '../../errors.ts';
 import { VERIFICATION_MODES, type Actor, type Policy } from '../../model.ts';
 import { meetsMinimum } from '../../policy.ts';
 import { parseOrThrow } from '../../validation.ts';
@@ -120,8 +120,13 @@ export interface PolicyChange {
  * Changes the fields named in `rawChanges`; 422 `validation_failed` by field for anything refused
  * (nothing written). Answers the whole policy and what changed; nothing changed writes nothing.
  */
-export const changePolicy = async (deps: Pick<SettingsDeps, 'settings' | 'directory'>, actor: Actor, orgId: string, rawChanges: unknown) => {
+export const changePolicy = (deps: Pick<SettingsDeps, 'settings' | 'directory'>, actor: Actor, orgId: string, rawChanges: unknown) => {
   const changes = parseOrThrow(policyChanges, rawChanges ?? {});
+  // Two saves at once: the later is judged and made again on the policy the earlier left.
+  return retryOnConflict(() => changeOnce(deps, actor, orgId, changes));
+};
+
+const changeOnce = async (deps: Pick<SettingsDeps, 'settings' | 'directory'>, actor: Actor, orgId: string, changes: z.infer<typeof policyChanges>) => {
   const org = await deps.directory.getOrganisation(orgId);
   if (!org) throw notFound('No such organisation.');
   const policy = applied(org.policy, changes);
@@ -134,7 +139,7 @@ export const changePolicy = async (deps: Pick<SettingsDeps, 'settings' | 'direct
     .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]))
     .map((field) => ({ field, from: before[field], to: after[field] }));
   if (changed.length > 0) {
-    await deps.settings.savePolicy(orgId, policy, settingsAudit(orgId, actor, 'organisation.policy_changed', { changed }));
+    await deps.settings.savePolicy(orgId, policy, org.policyVersion ?? 0, settingsAudit(orgId, actor, 'organisation.policy_changed', { changed }));
   }
   return { policy, changed };
 };

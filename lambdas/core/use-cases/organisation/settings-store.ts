@@ -10,7 +10,8 @@ import type { AuditEntryInput, Directory } from '../../ports.ts';
 
 /** Each write goes with its audit entry, in one transaction (store/organisation-settings.ts). */
 export interface OrganisationSettingsStore {
-  savePolicy(orgId: string, policy: Policy, audit: AuditEntryInput): Promise<void>;
+  /** WriteConflict when the policy changed since `readVersion` (Organisation.policyVersion). */
+  savePolicy(orgId: string, policy: Policy, readVersion: number, audit: AuditEntryInput): Promise<void>;
   putTemplate(template: Template, audit: AuditEntryInput): Promise<void>;
   /** Creates or replaces the preset with this slug. */
   putPreset(preset: Preset, audit: AuditEntryInput): Promise<void>;

@@ -42,9 +42,18 @@ export class DynamoOrganisationSettings implements OrganisationSettingsStore {
     ]);
   }
 
-  async putPreset(preset: Preset, audit: AuditEntryInput) {
-    // Saving under a slug again replaces that preset: no condition.
-    await this.audit.append(audit, [{ Put: { TableName: this.tableName, Item: toItem(keys.preset(preset.orgId, preset.slug), 'preset', preset) } }]);
+  async putPreset(preset: Preset, replaces: boolean, audit: AuditEntryInput) {
+    // Saving under a slug again replaces that preset; a new one must still be new (WriteConflict
+    // otherwise), so two first saves of one slug do not both say they made it.
+    await this.audit.append(audit, [
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: toItem(keys.preset(preset.orgId, preset.slug), 'preset', preset),
+          ...(replaces ? {} : { ConditionExpression: 'attribute_not_exists(pk)' }),
+        },
+      },
+    ]);
   }
 
   async setDefaultPreset(orgId: string, clientId: string | null, slug: string | null, audit: AuditEntryInput) {

@@ -177,6 +177,15 @@ describe('templates and presets', () => {
     expect(listed.body.data.map((p: { slug: string }) => p.slug)).toEqual(['vpn-reset']);
   });
 
+  it('of two first saves of one slug at once, one makes it (201) and the other replaces it (200)', async () => {
+    const saves = await Promise.all([
+      admin.call('POST', '/app/api/presets', { body: preset({ slug: 'racing', name: 'First' }) }),
+      owner.call('POST', '/app/api/presets', { body: preset({ slug: 'racing', name: 'Second' }) }),
+    ]);
+    expect(saves.map((save) => save.status).sort()).toEqual([200, 201]);
+    expect(saves.map((save) => save.body.replaced).sort()).toEqual([false, true]);
+  });
+
   it.each([
     ['a bad slug', { slug: 'VPN Reset' }, ['slug']],
     ['a TTL not among the policy options', { defaults: { ttl_minutes: 10080 } }, ['defaults.ttl_minutes']],

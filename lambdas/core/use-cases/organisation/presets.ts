@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { notFound, validationFailed, type FieldErrors } from '../../errors.ts';
+import { notFound, retryOnConflict, validationFailed, type FieldErrors } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { meetsMinimum } from '../../policy.ts';
 import type { Actor, Preset, PresetDefaults, Template } from '../../model.ts';
@@ -100,8 +100,12 @@ const keptDefaults = (defaults: z.infer<typeof presetDefaults> | undefined): Pre
  * template one of the organisation's and its fallback requester a member: a preset that no
  * request could use is refused when it is saved, not when a ticket needs it.
  */
-export const savePreset = async (deps: SettingsDeps, actor: Actor, orgId: string, rawBody: unknown) => {
+export const savePreset = (deps: SettingsDeps, actor: Actor, orgId: string, rawBody: unknown) => {
   const body = parseOrThrow(presetBody, rawBody ?? {});
+  return retryOnConflict(() => saveOnce(deps, actor, orgId, body));
+};
+
+const saveOnce = async (deps: SettingsDeps, actor: Actor, orgId: string, body: z.infer<typeof presetBody>) => {
   const defaults = keptDefaults(body.defaults);
   const fallbackRequester = body.fallback_requester?.trim().toLowerCase() || null;
   const [org, existing, template, members] = await Promise.all([
@@ -133,7 +137,7 @@ export const savePreset = async (deps: SettingsDeps, actor: Actor, orgId: string
     fallbackRequester,
     createdAt: existing?.createdAt ?? deps.clock.now().toISOString(),
   };
-  await deps.settings.putPreset(preset, settingsAudit(orgId, actor, 'preset.saved', { slug: preset.slug, name: preset.name, replaced: Boolean(existing) }));
+  await deps.settings.putPreset(preset, Boolean(existing), settingsAudit(orgId, actor, 'preset.saved', { slug: preset.slug, name: preset.name, replaced: Boolean(existing) }));
   return { preset, replaced: Boolean(existing) };
 };
 

@@ -14,7 +14,8 @@ export interface OrganisationSettingsStore {
   savePolicy(orgId: string, policy: Policy, readVersion: number, audit: AuditEntryInput): Promise<void>;
   putTemplate(template: Template, audit: AuditEntryInput): Promise<void>;
   /** Creates or replaces the preset with this slug. */
-  putPreset(preset: Preset, audit: AuditEntryInput): Promise<void>;
+  /** `replaces`: a preset of this slug was read; when false, WriteConflict if one was made meanwhile. */
+  putPreset(preset: Preset, replaces: boolean, audit: AuditEntryInput): Promise<void>;
   /** The client's default preset (with a client), else the organisation's; null clears it. */
   setDefaultPreset(orgId: string, clientId: string | null, slug: string | null, audit: AuditEntryInput): Promise<void>;
 }

@@ -154,7 +154,8 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // templates and presets items beside it (a preset's template and fallback requester read to check
   // them); a default preset a field of the organisation's or a client's item. Each change audited.
   appOrganisationPolicy: MEMBER,
-  appChangeOrganisationPolicy: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
+  // The presets are read to refuse a change that would leave one unusable.
+  appChangeOrganisationPolicy: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'], Query: ['ORG#'] } }),
   appTemplates: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
   appCreateTemplate: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#'] } }),
   appPresets: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),

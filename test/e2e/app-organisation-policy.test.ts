@@ -177,6 +177,17 @@ describe('templates and presets', () => {
     expect(listed.body.data.map((p: { slug: string }) => p.slug)).toEqual(['vpn-reset']);
   });
 
+  it('refuses a policy change that would leave a preset unusable, naming the preset', async () => {
+    const policyBefore = await storedPolicy();
+    const narrowed = await admin.call('POST', '/app/api/organisation/policy', { body: { ttl_options_minutes: [1440], default_ttl_minutes: 1440 } });
+    expectError(narrowed, 422, 'validation_failed', ['ttl_options_minutes']);
+    expect(narrowed.body.errors.ttl_options_minutes[0]).toContain('vpn-reset');
+    const raised = await admin.call('POST', '/app/api/organisation/policy', { body: { minimum_verification: 'both', default_verification: 'both' } });
+    expectError(raised, 422, 'validation_failed', ['minimum_verification']);
+    expect(raised.body.errors.minimum_verification[0]).toContain('vpn-reset');
+    expect(await storedPolicy()).toEqual(policyBefore);
+  });
+
   it('of two first saves of one slug at once, one makes it (201) and the other replaces it (200)', async () => {
     const saves = await Promise.all([
       admin.call('POST', '/app/api/presets', { body: preset({ slug: 'racing', name: 'First' }) }),

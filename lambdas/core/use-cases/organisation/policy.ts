@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { notFound, retryOnConflict, validationFailed, type FieldErrors } from '../../errors.ts';
-import { VERIFICATION_MODES, type Actor, type Policy } from '../../model.ts';
+import { VERIFICATION_MODES, type Actor, type Policy, type Preset } from '../../model.ts';
 import { meetsMinimum } from '../../policy.ts';
 import { parseOrThrow } from '../../validation.ts';
 import { settingsAudit, type SettingsDeps } from './settings-store.ts';
@@ -104,6 +104,27 @@ const refusals = (policy: Policy): FieldErrors => {
   return errors;
 };
 
+/**
+ * A preset the change would leave unusable: its TTL no longer an option, or its verification below
+ * the new minimum. Every request and ticket trigger made from it would be refused, so the change
+ * is refused instead, naming the presets to change first. A preset that was unusable already does
+ * not hold up an unrelated change.
+ */
+const presetRefusals = (presets: Preset[], before: Policy, after: Policy): FieldErrors => {
+  const errors: FieldErrors = {};
+  for (const preset of presets) {
+    const ttl = preset.defaults.ttl_minutes;
+    if (ttl !== undefined && before.ttlOptionsMinutes.includes(ttl) && !after.ttlOptionsMinutes.includes(ttl)) {
+      (errors.ttl_options_minutes ??= []).push(`The preset ${preset.slug} keeps credentials ${ttl} minutes: change it first, or keep ${ttl} among the options.`);
+    }
+    const mode = preset.defaults.verification_mode;
+    if (mode && meetsMinimum(mode, before.minimumVerification) && !meetsMinimum(mode, after.minimumVerification)) {
+      (errors.minimum_verification ??= []).push(`The preset ${preset.slug} asks for ${mode}, below this minimum: change it first.`);
+    }
+  }
+  return errors;
+};
+
 /** Each field of a view by its dotted name (`ticket.grace_period_minutes`), to tell what changed. */
 const flatten = (view: ReturnType<typeof policyView>) => {
   const { ticket, ...top } = view;
@@ -130,7 +151,8 @@ const changeOnce = async (deps: Pick<SettingsDeps, 'settings' | 'directory'>, ac
   const org = await deps.directory.getOrganisation(orgId);
   if (!org) throw notFound('No such organisation.');
   const policy = applied(org.policy, changes);
-  const errors = refusals(policy);
+  const narrows = changes.ttl_options_minutes !== undefined || changes.minimum_verification !== undefined;
+  const errors = { ...refusals(policy), ...(narrows ? presetRefusals(await deps.directory.listPresets(orgId), org.policy, policy) : {}) };
   if (Object.keys(errors).length > 0) throw validationFailed(errors);
 
   const before = flatten(policyView(org.policy));

@@ -8,12 +8,14 @@
  * walkthrough, not a test: each step logs what it saw and the script goes on where it can.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ensureDemoOrganisation, issueDemoKey } from '../lambdas/local/demo-seed.ts';
 import { startLocalService } from '../lambdas/local/local-service.ts';
+import { organisationSettingsSteps } from './walkthrough/organisation-settings.ts';
+import { walkthroughRecorder } from './walkthrough/recorder.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'ERROR';
@@ -28,51 +30,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'handoff-walkthrough-'));
 const outbox = join(dataDir, 'outbox');
 mkdirSync(outDir, { recursive: true });
 
-const problems: string[] = [];
-const step = async (name: string, work: () => Promise<void>, page?: Page) => {
-  try {
-    await work();
-    console.log(`ok    ${name}`);
-  } catch (error) {
-    problems.push(name);
-    console.log(`FAIL  ${name}: ${(error as Error).message.split('\n')[0]}`);
-    if (page) console.log(`      the page said: ${(await page.textContent('main').catch(() => ''))?.replace(/\s+/g, ' ').slice(0, 400)}`);
-  }
-};
-
-/** Saves a screenshot, after checking the page's basics: every control named, one h1, lang. */
-const shot = async (page: Page, name: string) => {
-  const issues = await page.evaluate(() => {
-    const found: string[] = [];
-    for (const control of Array.from(document.querySelectorAll('input, textarea, select'))) {
-      // A control in a table row may be named by aria-label (its row says which member it changes).
-      const named = (control.id && document.querySelector(`label[for="${control.id}"]`)) || control.getAttribute('aria-label') || control.getAttribute('aria-labelledby');
-      if (!named) found.push(`unlabelled ${control.outerHTML.slice(0, 60)}`);
-    }
-    if (document.querySelectorAll('h1').length !== 1) found.push(`${document.querySelectorAll('h1').length} h1 elements`);
-    if (document.documentElement.lang !== 'en') found.push('no lang="en"');
-    const ids = Array.from(document.querySelectorAll('[id]'), (element) => element.id);
-    const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
-    if (duplicate) found.push(`duplicate id ${duplicate}`);
-    return found;
-  });
-  if (issues.length) throw new Error(`${name}: ${issues.join('; ')}`);
-  await page.screenshot({ path: join(outDir, `${name}.png`), fullPage: false });
-};
-
-/** The newest outbox email to `to` whose text contains `marker`. */
-const mailLink = async (to: string, pattern: RegExp) => {
-  for (let i = 0; i < 50; i++) {
-    const files = readdirSync(outbox, { withFileTypes: true }).filter((f) => f.isFile() && f.name.includes('-email-')).map((f) => f.name).sort().reverse();
-    for (const file of files) {
-      const message = JSON.parse(readFileSync(join(outbox, file), 'utf8')) as { to: string; text: string };
-      const found = message.to === to ? pattern.exec(message.text) : null;
-      if (found) return found[0];
-    }
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  throw new Error(`no email to ${to} matching ${pattern}`);
-};
+const { problems, step, shot, mailLink } = walkthroughRecorder(outDir, outbox);
 
 const main = async () => {
   mkdirSync(outbox, { recursive: true });
@@ -434,60 +392,7 @@ const main = async () => {
       await rita.click(`#approve-${tomId}`);
       await rita.waitForFunction((id) => !document.getElementById(`approve-${id}`), tomId);
     }, rita);
-    await step('app: an admin creates an API key', async () => {
-      await rita.click('a[href="/app/keys"]');
-      await rita.waitForSelector('#api-key-form');
-      await rita.fill('#api-key-name', 'Zendesk integration');
-      for (const scope of ['requests-read', 'requests-write', 'tickets-write']) await rita.check(`#scope-${scope}`);
-      await rita.fill('#api-key-allowlist', '203.0.113.0/24');
-      await rita.click('#create-api-key');
-      await rita.waitForSelector('#api-key-created');
-      await shot(rita, 'app-api-key-created');
-    }, rita);
-    let integrationWebhookUrl = '';
-    await step('app: an admin connects a helpdesk; its URLs shown once', async () => {
-      await rita.click('a[href="/app/integrations"]');
-      await rita.waitForSelector('#integration-form');
-      await rita.fill('#integration-name', 'Zendesk');
-      await rita.selectOption('#integration-recipe', 'zendesk');
-      await rita.click('#connect-integration');
-      await rita.waitForSelector('#integration-connected');
-      integrationWebhookUrl = await rita.inputValue('#webhook-url');
-      await shot(rita, 'app-integration-connected');
-    }, rita);
-    await step("app: an integration's settings and the posts it could not use", async () => {
-      // A post the helpdesk got wrong: no ticket id where the recipe looks for one.
-      await fetch(integrationWebhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ detail: {}, event: { current: 'SOLVED' } }) });
-      await rita.click('#view-integration');
-      await rita.waitForSelector('#activity');
-      await rita.locator('#activity').scrollIntoViewIfNeeded();
-      await shot(rita, 'app-integration-detail');
-    }, rita);
-    await step("app: the organisation's policy", async () => {
-      await rita.click('a[href="/app/organisation/policy"]');
-      await rita.waitForSelector('#policy-form');
-      await shot(rita, 'app-organisation-policy');
-    }, rita);
-    await step('app: presets and templates', async () => {
-      await rita.click('.tabs a[href="/app/organisation/presets"]');
-      await rita.waitForSelector('#presets');
-      await shot(rita, 'app-organisation-presets');
-    }, rita);
-    await step('app: clients and teams', async () => {
-      await rita.click('.tabs a[href="/app/organisation/clients"]');
-      await rita.waitForSelector('#team-form');
-      await shot(rita, 'app-organisation-clients');
-    }, rita);
-    await step('app: members, and an invitation', async () => {
-      await rita.click('.tabs a[href="/app/members"]');
-      await rita.waitForSelector('#invite-form');
-      await rita.fill('#invite-name', 'Ines Invited');
-      await rita.fill('#invite-email', 'ines@example.com');
-      await rita.click('#invite');
-      await rita.waitForSelector('#members tr:has-text("Ines Invited")');
-      await rita.evaluate(() => window.scrollTo(0, 0));
-      await shot(rita, 'app-members');
-    }, rita);
+    await organisationSettingsSteps(rita, { step, shot });
     await step('app: sign out', async () => {
       await rita.click('#sign-out');
       await rita.waitForSelector('#email');

@@ -17,6 +17,7 @@ import { ApiFailure, messageOf } from '../../shared/api.ts';
 import { busy, clearMessages, facts, field, focusHeading, formatTime, h, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
 import { confirmationGroup } from '../confirm-action.ts';
 import type { AppContext } from '../context.ts';
+import { fieldErrors, refusedFields } from '../field-errors.ts';
 import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
 
 interface ApiKeyView {
@@ -204,35 +205,7 @@ const createSection = (app: AppContext, list: KeyList, refreshList: () => Promis
   );
 
   // Each field's refusal below it, tied to its control (aria-describedby, aria-invalid).
-  const errorOf = new Map<string, HTMLElement>();
-  for (const controlId of Object.values(FIELD_CONTROLS)) {
-    const control = form.querySelector<HTMLElement>(`#${controlId}`)!;
-    const message = h('p', { id: `${controlId}-error`, class: 'field-error', hidden: true });
-    errorOf.set(controlId, message);
-    control.after(message);
-    control.setAttribute('aria-describedby', `${control.getAttribute('aria-describedby') ?? ''} ${message.id}`.trim());
-  }
-  /** Marks the refused fields (none: clears them all); answers the control to go back to. */
-  const markFields = (errors: Record<string, string[]>) => {
-    let first: HTMLElement | null = null;
-    for (const [fieldName, controlId] of Object.entries(FIELD_CONTROLS)) {
-      const messages = errors[fieldName];
-      const control = form.querySelector<HTMLElement>(`#${controlId}`)!;
-      const message = errorOf.get(controlId)!;
-      message.hidden = !messages;
-      message.textContent = messages ? messages.join(' ') : '';
-      if (messages) control.setAttribute('aria-invalid', 'true');
-      else control.removeAttribute('aria-invalid');
-      first ??= messages ? (controlId === 'api-key-scopes' ? (scopeBoxes[0]?.box ?? control) : control) : null;
-    }
-    return first;
-  };
-  const refuse = (errors: Record<string, string[]>) => {
-    const first = markFields(errors);
-    const elsewhere = Object.entries(errors).filter(([fieldName]) => !(fieldName in FIELD_CONTROLS));
-    sayError(['Some fields need attention; see the message under each.', ...elsewhere.map(([fieldName, messages]) => `${fieldName}: ${messages.join(' ')}`)].join(' '));
-    first?.focus();
-  };
+  const refusals = fieldErrors(form, FIELD_CONTROLS);
 
   const bodyOf = () => ({
     name: name.value.trim(),
@@ -253,8 +226,8 @@ const createSection = (app: AppContext, list: KeyList, refreshList: () => Promis
     if (!body.name) local.name = ['Enter a name.'];
     if (body.scopes.length === 0) local.scopes = ['Choose at least one scope.'];
     if (expires.validity.badInput) local.expires_at = ['Enter a whole date, or leave it empty.'];
-    if (Object.keys(local).length > 0) return refuse(local);
-    markFields({});
+    if (Object.keys(local).length > 0) return refusals.show(local);
+    refusals.clear();
     void busy(submit, async () => {
       const text = JSON.stringify(body);
       if (lastAttempt?.body !== text) lastAttempt = { key: newIdempotencyKey(), body: text };
@@ -262,8 +235,8 @@ const createSection = (app: AppContext, list: KeyList, refreshList: () => Promis
       try {
         created = await app.post<Created>('/app/api/keys', body, { 'Idempotency-Key': lastAttempt.key });
       } catch (error) {
-        const errors = error instanceof ApiFailure && error.status === 422 ? (error.body.errors as Record<string, string[]> | undefined) : undefined;
-        return errors ? refuse(errors) : sayError(messageOf(error));
+        const errors = refusedFields(error);
+        return errors ? refusals.show(errors) : sayError(messageOf(error));
       }
       const result = created.secret ? createdSection(app, created.api_key, created.secret) : replayedSection(app);
       replaceChildren(section, result);

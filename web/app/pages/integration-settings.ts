@@ -12,10 +12,10 @@
  *   #status-map-form #status-map (table) or #no-status-map, #status-map-changes #save-status-map
  *   #auth-form #auth-mode #auth-header-name #auth-secret #save-auth
  */
-import { ApiFailure, messageOf } from '../../shared/api.ts';
+import { messageOf } from '../../shared/api.ts';
 import { busy, clearMessages, field, h, say, sayError, tableWrap } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
-import { fieldErrors } from '../field-errors.ts';
+import { fieldErrors, refusedFields } from '../field-errors.ts';
 import { AUTH_TEXT, type AuthMode, type Choices, type IntegrationView } from './integrations.ts';
 
 const AUTH_MODES = Object.keys(AUTH_TEXT) as AuthMode[];
@@ -48,7 +48,7 @@ const savingForm = (
       try {
         await app.post(`/app/api/integrations/${integrationId}`, body);
       } catch (error) {
-        const errors = error instanceof ApiFailure && error.status === 422 ? (error.body.errors as Record<string, string[]> | undefined) : undefined;
+        const errors = refusedFields(error);
         return errors ? refusals.show(errors) : sayError(messageOf(error));
       }
       await app.render({ keepMessages: true });

@@ -10,10 +10,10 @@
  *   after connecting #integration-connected: #webhook-url #copy-webhook-url #trigger-url
  *   #copy-trigger-url #view-integration; a replayed connect shows #integration-replayed
  */
-import { ApiFailure, messageOf } from '../../shared/api.ts';
+import { messageOf } from '../../shared/api.ts';
 import { busy, clearMessages, field, focusHeading, formatTime, h, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
-import { fieldErrors } from '../field-errors.ts';
+import { fieldErrors, refusedFields } from '../field-errors.ts';
 import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
 
 export type AuthMode = 'none' | 'header' | 'hmac' | 'zendesk' | 'hub-sha256' | 'hub-sha1';
@@ -167,7 +167,7 @@ const connectForm = (app: AppContext, choices: Choices) => {
       try {
         connected = await app.post<Connected>('/app/api/integrations', body, { 'Idempotency-Key': key });
       } catch (error) {
-        const errors = error instanceof ApiFailure && error.status === 422 ? (error.body.errors as Record<string, string[]> | undefined) : undefined;
+        const errors = refusedFields(error);
         return errors ? refusals.show(errors) : sayError(messageOf(error));
       }
       const result = connected.webhook_url && connected.trigger_url ? connectedSection(choices, connected) : replayedSection(connected.integration);

@@ -91,9 +91,15 @@ export const isManager = (member: Member) => member.role === 'owner' || member.r
 export const requireManager = (caller: MemberCaller, action: string) => {
   if (!isManager(caller.member)) throw forbidden(`Only owners and admins can ${action}.`);
 };
+/** The member as the actor of a change only owners and admins may make (403 for anyone else). */
+export const managerActor = (caller: MemberCaller, action: string) => {
+  requireManager(caller, action);
+  return memberActor(caller.member);
+};
+/** A copy of `items` in the order a member's lists and forms show them: by name. */
+export const byName = <T extends { name: string }>(items: readonly T[]) => [...items].sort((a, b) => a.name.localeCompare(b.name));
 /** The organisation's clients as a member's form offers them, by name. */
-export const clientChoices = (clients: Client[]) =>
-  [...clients].sort((a, b) => a.name.localeCompare(b.name)).map((client) => ({ id: client.id, name: client.name }));
+export const clientChoices = (clients: Client[]) => byName(clients).map((client) => ({ id: client.id, name: client.name }));
 
 export const identityKeyView = (key: IdentityKey | null) => (key ? { fingerprint: key.fingerprint, state: key.state } : null);
 export const memberView = (member: Member) => ({

@@ -1,3 +1,4 @@
+import { organisationAudit } from '#core/organisation-audit.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '#core/clock.ts';
 import { newId } from '#core/ids.ts';
@@ -275,17 +276,7 @@ export class AdminStore {
   }
 
   private change(orgId: string, type: string, data: Record<string, unknown>, writes: TransactItem[]) {
-    return this.audit.append(
-      {
-        orgId,
-        type,
-        actor: this.actor,
-        clientId: null,
-        requestId: null,
-        data: { actor: { type: this.actor.type, label: this.actor.label }, details: {}, ...data },
-      },
-      writes,
-    );
+    return this.audit.append(organisationAudit(orgId, this.actor, type, data), writes);
   }
 
   private put(key: ItemKey, kind: string, record: object, mustBeNew = true): TransactItem {

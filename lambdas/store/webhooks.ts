@@ -1,3 +1,4 @@
+import { organisationAudit } from '#core/organisation-audit.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Actor } from '#core/model.ts';
 import type { WebhookRepository, WebhookSubscription } from '#core/webhooks.ts';
@@ -90,11 +91,4 @@ const auditOf = (
   subscription: WebhookSubscription,
   actor: Actor,
   details: Record<string, unknown> = { webhook_id: subscription.id, url: auditedUrl(subscription.url), events: subscription.events },
-) => ({
-  orgId: subscription.orgId,
-  type,
-  actor,
-  clientId: subscription.clientId,
-  requestId: null,
-  data: { actor: { type: actor.type, label: actor.label }, details },
-});
+) => organisationAudit(subscription.orgId, actor, type, { details }, subscription.clientId);

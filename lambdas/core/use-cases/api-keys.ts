@@ -1,3 +1,4 @@
+import { organisationAudit } from '../organisation-audit.ts';
 import { allowlistEntry } from '../address-allowlist.ts';
 import { apiKeyDisplayPrefix, apiKeyHash, newApiKeySecret } from '../api-key-format.ts';
 import type { Clock } from '../clock.ts';
@@ -70,14 +71,8 @@ const instantOf = (text: string): Date | null => {
   return Number.isNaN(instant.getTime()) ? null : instant;
 };
 
-const auditOf = (apiKey: ApiKey, actor: Actor, type: string, details: Record<string, unknown>): AuditEntryInput => ({
-  orgId: apiKey.orgId,
-  type,
-  actor,
-  clientId: null,
-  requestId: null,
-  data: { actor: { type: actor.type, label: actor.label }, details: { key_id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix, ...details } },
-});
+const auditOf = (apiKey: ApiKey, actor: Actor, type: string, details: Record<string, unknown>): AuditEntryInput =>
+  organisationAudit(apiKey.orgId, actor, type, { details: { key_id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix, ...details } });
 
 /**
  * Creates a key and returns it with its secret, which is never stored and never shown again.

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
-import { clientChoices, memberActor, requireManager, type MemberCaller } from '../member-access.ts';
+import { clientChoices, managerActor, requireManager, type MemberCaller } from '../member-access.ts';
 import { SCOPES, type Client } from '../model.ts';
 import type { Directory } from '../ports.ts';
 import { parseOrThrow, ulidString } from '../validation.ts';
@@ -55,9 +55,9 @@ export const listMemberApiKeys = async (
 
 /** POST /app/api/keys: 201 {api_key, secret}; the secret is shown this once (null in an idempotent replay). */
 export const memberCreateApiKey = async (deps: MemberApiKeyDeps, caller: MemberCaller, rawBody: unknown) => {
-  requireManager(caller, 'manage API keys');
+  const actor = managerActor(caller, 'manage API keys');
   const body = parseOrThrow(createBody, rawBody ?? {});
-  const { apiKey, secret, client } = await createApiKey(deps, memberActor(caller.member), {
+  const { apiKey, secret, client } = await createApiKey(deps, actor, {
     orgId: caller.org.id,
     name: body.name,
     scopes: body.scopes,
@@ -70,9 +70,9 @@ export const memberCreateApiKey = async (deps: MemberApiKeyDeps, caller: MemberC
 
 /** POST /app/api/keys/{id}/revoke: 200 the key, now revoked; already revoked, 409 `illegal_transition`. */
 export const memberRevokeApiKey = async (deps: MemberApiKeyDeps, caller: MemberCaller, keyId: string) => {
-  requireManager(caller, 'manage API keys');
+  const actor = managerActor(caller, 'manage API keys');
   if (!isId(keyId)) throw notFound('No API key with this id.');
-  const revoked = await revokeApiKey(deps, memberActor(caller.member), caller.org.id, keyId);
+  const revoked = await revokeApiKey(deps, actor, caller.org.id, keyId);
   const client = revoked.clientId ? await deps.directory.getClient(caller.org.id, revoked.clientId) : null;
   return apiKeyView(revoked, clientsOf(client), deps.clock.now());
 };

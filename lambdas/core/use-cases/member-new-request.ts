@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { validationFailed, type FieldErrors } from '../errors.ts';
-import { clientChoices, memberActor, type MemberCaller } from '../member-access.ts';
+import { byName, clientChoices, memberActor, type MemberCaller } from '../member-access.ts';
 import { VERIFICATION_MODES, type Client, type Member, type Preset, type Team, type Template } from '../model.ts';
 import { meetsMinimum } from '../policy.ts';
 import type { Directory } from '../ports.ts';
@@ -80,8 +80,6 @@ interface OptionsDirectory extends Directory {
   listTemplates(orgId: string): Promise<Template[]>;
   listPresets(orgId: string): Promise<Preset[]>;
 }
-
-const byName = <T extends { name: string }>(items: T[]) => [...items].sort((a, b) => a.name.localeCompare(b.name));
 
 /** GET /app/api/request-options: what the new-request form offers, by the organisation's policy. */
 export const requestOptions = async (deps: { directory: OptionsDirectory }, caller: MemberCaller) => {

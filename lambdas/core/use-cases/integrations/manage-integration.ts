@@ -1,3 +1,4 @@
+import { organisationAudit } from '../../organisation-audit.ts';
 import type { Clock } from '../../clock.ts';
 import { notFound, retryOnConflict, validationFailed, type FieldErrors } from '../../errors.ts';
 import { randomToken, sha256Hex } from '../../hashing.ts';
@@ -44,14 +45,8 @@ export const inboundUrls = (urls: Pick<PublicUrls, 'appUrl'>, secrets: Record<In
   trigger_url: `${urls.appUrl}${INBOUND_PATHS.trigger}${secrets.trigger}`,
 });
 
-const audit = (integration: Integration, actor: Actor, type: string, details: Record<string, unknown>) => ({
-  orgId: integration.orgId,
-  type,
-  actor,
-  clientId: integration.clientId,
-  requestId: null,
-  data: { actor: { type: actor.type, label: actor.label }, details: { integration_id: integration.id, name: integration.name, ...details } },
-});
+const audit = (integration: Integration, actor: Actor, type: string, details: Record<string, unknown>) =>
+  organisationAudit(integration.orgId, actor, type, { details: { integration_id: integration.id, name: integration.name, ...details } }, integration.clientId);
 
 const fail = (errors: FieldErrors) => {
   if (Object.keys(errors).length > 0) throw validationFailed(errors);

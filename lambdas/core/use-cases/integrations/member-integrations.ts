@@ -4,7 +4,7 @@ import { TRIGGER_FIELDS } from '../../inbound/mapping.ts';
 import { RECIPE_NAMES, RECIPES } from '../../inbound/recipes.ts';
 import { parseStatusMap } from '../../inbound/status-words.ts';
 import { toIntegrationView, type Integration } from '../../integration.ts';
-import { clientChoices, memberActor, requireManager, type MemberCaller } from '../../member-access.ts';
+import { byName, clientChoices, managerActor, requireManager, type MemberCaller } from '../../member-access.ts';
 import type { Client, Preset } from '../../model.ts';
 import { parseOrThrow, ulidString } from '../../validation.ts';
 import {
@@ -52,7 +52,7 @@ const choicesOf = async (deps: MemberIntegrationDeps, orgId: string) => {
   return {
     clients: clientChoices(clients),
     recipes: RECIPE_NAMES.map((name) => ({ name, label: RECIPES[name].label, auth: RECIPES[name].auth, setup: RECIPES[name].setup })),
-    presets: [...presets].sort((a, b) => a.name.localeCompare(b.name)).map((preset) => ({ slug: preset.slug, name: preset.name })),
+    presets: byName(presets).map((preset) => ({ slug: preset.slug, name: preset.name })),
     trigger_fields: TRIGGER_FIELDS,
   };
 };
@@ -80,9 +80,9 @@ const connectBody = z.strictObject({
 
 /** POST /app/api/integrations: 201 {integration, webhook_url, trigger_url, recommended_auth}; both URLs shown this once. */
 export const memberConnectIntegration = async (deps: MemberIntegrationDeps, caller: MemberCaller, rawBody: unknown) => {
-  requireManager(caller, ACTION);
+  const actor = managerActor(caller, ACTION);
   const body = parseOrThrow(connectBody, rawBody ?? {});
-  const connected = await connectIntegration(deps, memberActor(caller.member), {
+  const connected = await connectIntegration(deps, actor, {
     orgId: caller.org.id,
     name: body.name,
     clientId: body.client_id ?? null,
@@ -136,7 +136,7 @@ const statusMapOf = (text: string | undefined) => {
 
 /** POST /app/api/integrations/{id}: the changes the body names; a secret given is sealed and never shown back. */
 export const memberConfigureIntegration = async (deps: MemberIntegrationDeps, caller: MemberCaller, integrationId: string, rawBody: unknown) => {
-  requireManager(caller, ACTION);
+  const actor = managerActor(caller, ACTION);
   const body = parseOrThrow(configureBody, rawBody ?? {});
   const changes: IntegrationChanges = {
     name: body.name,
@@ -151,13 +151,13 @@ export const memberConfigureIntegration = async (deps: MemberIntegrationDeps, ca
     defaultPreset: body.default_preset === undefined ? undefined : body.default_preset || null,
     rateLimitPerMinute: body.rate_limit_per_minute,
   };
-  return memberView(deps, await configureIntegration(deps, memberActor(caller.member), caller.org.id, integrationId, changes));
+  return memberView(deps, await configureIntegration(deps, actor, caller.org.id, integrationId, changes));
 };
 
 /** POST /app/api/integrations/{id}/rotate: 200 {integration, webhook_url, trigger_url}; the old URLs answer 404 at once. */
 export const memberRotateIntegration = async (deps: MemberIntegrationDeps, caller: MemberCaller, integrationId: string) => {
-  requireManager(caller, ACTION);
-  const rotated = await rotateIntegrationSecrets(deps, memberActor(caller.member), caller.org.id, integrationId);
+  const actor = managerActor(caller, ACTION);
+  const rotated = await rotateIntegrationSecrets(deps, actor, caller.org.id, integrationId);
   return { ...rotated, integration: memberView(deps, rotated.integration) };
 };
 

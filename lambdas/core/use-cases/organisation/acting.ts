@@ -1,7 +1,8 @@
+import { organisationAudit } from '../../organisation-audit.ts';
 import * as z from 'zod/mini';
 import type { Clock } from '../../clock.ts';
 import { notFound } from '../../errors.ts';
-import { memberActor, requireManager, type MemberCaller, type MemberDirectory } from '../../member-access.ts';
+import { managerActor, type MemberCaller, type MemberDirectory } from '../../member-access.ts';
 import type { Actor, Client, Member, Team } from '../../model.ts';
 import type { AuditEntryInput, Directory } from '../../ports.ts';
 
@@ -21,8 +22,7 @@ export const operatorActing = (actor: Actor): Acting => ({ actor, member: null }
 
 /** A member endpoint's caller, who must be an owner or admin (403 otherwise). */
 export const managerActing = (caller: MemberCaller, action: string): Acting => {
-  requireManager(caller, action);
-  return { actor: memberActor(caller.member), member: caller.member };
+  return { actor: managerActor(caller, action), member: caller.member };
 };
 
 /** The writes, each one transaction with its audit entry; a lost condition throws WriteConflict. */
@@ -69,12 +69,6 @@ export const requireOrganisation = async (deps: Pick<OrganisationDeps, 'director
 };
 
 /** An audit entry of an organisation change, naming who made it. */
-export const changeAudit = (orgId: string, acting: Acting, type: string, data: Record<string, unknown>): AuditEntryInput => ({
-  orgId,
-  type,
-  actor: acting.actor,
-  clientId: null,
-  requestId: null,
-  data: { actor: { type: acting.actor.type, label: acting.actor.label }, details: {}, ...data },
-});
+export const changeAudit = (orgId: string, acting: Acting, type: string, data: Record<string, unknown>): AuditEntryInput =>
+  organisationAudit(orgId, acting.actor, type, data);
 

@@ -1,4 +1,4 @@
-import { memberActor, requireManager, type MemberCaller } from '../../member-access.ts';
+import { byName, managerActor, requireManager, type MemberCaller } from '../../member-access.ts';
 import { DELIVERY_METHODS, VERIFICATION_MODES } from '../../model.ts';
 import { meetsMinimum } from '../../policy.ts';
 import { changePolicy, CLOSE_STATUSES, GRACE_BOUNDS, LINK_LIFETIME_BOUNDS, MAX_TTL_OPTIONS, policyView, TTL_BOUNDS } from './policy.ts';
@@ -12,11 +12,7 @@ import type { SettingsDeps } from './settings-store.ts';
  */
 const MANAGE = 'change the organisation’s settings';
 
-const manager = (caller: MemberCaller) => {
-  requireManager(caller, MANAGE);
-  return memberActor(caller.member);
-};
-const byName = <T extends { name: string }>(items: T[]) => [...items].sort((a, b) => a.name.localeCompare(b.name));
+const manager = (caller: MemberCaller) => managerActor(caller, MANAGE);
 
 /** GET /app/api/organisation/policy: the policy and what its fields may be. */
 export const memberPolicy = (caller: MemberCaller) => {

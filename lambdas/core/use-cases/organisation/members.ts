@@ -113,7 +113,6 @@ const changeMember = (deps: OrganisationDeps, acting: Acting, orgId: string, mem
       await deps.changes.updateMember(member, change, changeAudit(orgId, acting, auditType, { member: memberRef(member), details }), keptOwner);
       return { ...member, ...change };
     },
-    (error) => error instanceof WriteConflict,
   );
 
 /** {role}: owner, admin or member. The same role again changes nothing. */

@@ -1,3 +1,4 @@
+import { organisationAudit } from '../../organisation-audit.ts';
 import type { Clock } from '../../clock.ts';
 import type { Actor, Client, Policy, Preset, Template } from '../../model.ts';
 import type { AuditEntryInput, Directory } from '../../ports.ts';
@@ -33,11 +34,5 @@ export interface SettingsDeps {
 }
 
 /** An audit entry of a settings change, naming its actor as every entry does. */
-export const settingsAudit = (orgId: string, actor: Actor, type: string, details: Record<string, unknown>): AuditEntryInput => ({
-  orgId,
-  type,
-  actor,
-  clientId: null,
-  requestId: null,
-  data: { actor: { type: actor.type, label: actor.label }, details },
-});
+export const settingsAudit = (orgId: string, actor: Actor, type: string, details: Record<string, unknown>): AuditEntryInput =>
+  organisationAudit(orgId, actor, type, { details });

@@ -1,7 +1,7 @@
 import type { MiddlewareObj, MiddyfiedHandler, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Caller } from '#core/caller.ts';
-import type { RateCounts } from '#store/rate-limiter.ts';
+import type { RateCount } from '#store/rate-limiter.ts';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResult = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers?: Record<string, string> };
@@ -10,7 +10,7 @@ export type ApiResult = APIGatewayProxyStructuredResultV2 & { statusCode: number
 export type ApiState = {
   caller?: Caller;
   /** Started by authentication, judged by the rate-limit middleware. */
-  rateCounts?: Promise<RateCounts>;
+  rateCount?: RateCount;
   rateHeaders?: Record<string, string>;
   body?: unknown;
   /** Set once this call has claimed its Idempotency-Key. */

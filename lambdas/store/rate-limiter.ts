@@ -1,10 +1,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '#core/clock.ts';
 import type { RateLimits } from '#core/model.ts';
-import type { Documents } from './dynamo.ts';
+import { DEFAULT_RATE_LIMITS } from '#core/policy.ts';
+import { isConditionFailure, type Documents } from './dynamo.ts';
 import { keys } from './keys.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
-import { RateLeases } from './rate-leases.ts';
 
 export interface RateDecision {
   allowed: boolean;
@@ -15,32 +15,54 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
-/** This call's place among the calls of the current window, for the key and for its organisation. */
-export interface RateCounts {
-  key: number;
-  org: number;
-  resetAt: number;
+/** A call's count, started before the organisation's limits are read and judged once they are. */
+export interface RateCount {
+  judge(limits: RateLimits): Promise<RateDecision>;
+  /** The call turned out not to be the key's (revoked, expired, unknown): its count is given back. */
+  release(): Promise<void>;
+}
+
+/** What one conditional count came back with. */
+type Counted =
+  /** Admitted: the key's and the organisation's totals of the window, this call included. */
+  | { admitted: true; key: number; org: number }
+  /** A window was full: nothing was counted. */
+  | { admitted: false }
+  /** DynamoDB throttled the limiter: the call goes through uncounted. */
+  | null;
+
+interface Window {
   nowSeconds: number;
-  /** Told what the decision left of the limit, which sizes the caller's next lease. */
-  decided?(remaining: number): void;
+  windowStart: number;
+  resetAt: number;
 }
 
 const WINDOW_SECONDS = 60;
 const THROTTLE_ERRORS = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+/** Organisations whose limits one instance remembers; the oldest go first. */
+const REMEMBERED_ORGANISATIONS = 1000;
 
 /**
- * Fixed one-minute windows counted in DynamoDB, per API key and per organisation (both in the
- * organisation's window item), with TTL clearing old windows. Counting is an unconditional atomic
- * ADD and the decision is taken on the returned count: that lets the count run in parallel with
- * the organisation read that says what the limits are, saving a round trip on every call. Far
- * from the limits one ADD reserves counts for the instance's next calls too (rate-leases.ts), so
- * most calls write nothing. Refused calls count too, so a caller who keeps hammering stays
- * refused until the window ends. If DynamoDB throttles the limiter itself the call goes through
- * (and is reported to `onThrottled`): the limiter protects the service, it must not become its
- * outage.
+ * Fixed one-minute windows counted in DynamoDB, per API key and per organisation, with TTL
+ * clearing old windows. One item per organisation and window holds both counts (`n` for the
+ * organisation, `key_<id>` for each key), and a call is admitted by one conditional ADD that
+ * counts it on both only while both are below their limits. A window therefore admits exactly its
+ * limits whatever the concurrency and however many function instances serve the caller: the table
+ * decides every call, no instance holds counts, and a refused call counts on neither (so a key
+ * refused at its own limit does not use up the organisation's allowance for its other keys).
+ *
+ * The condition needs the limits, which live on the organisation the call reads anyway. To keep
+ * the count beside that read rather than after it, the count is made with the limits this
+ * instance last saw for the organisation (the defaults for one it has not seen) and judged again
+ * once the read answers: with the same limits (all but the first call after a change) the
+ * answer stands; if they changed, a call admitted past the new limits gives its count back and
+ * is refused, and a call refused under the old ones is counted again under the new.
+ *
+ * If DynamoDB throttles the limiter itself the call goes through (and is reported to
+ * `onThrottled`): the limiter protects the service, it must not become its outage.
  */
 export class DynamoRateLimiter {
-  private readonly leases = new RateLeases();
+  private readonly limitsSeen = new Map<string, RateLimits>();
 
   constructor(
     private readonly db: Documents,
@@ -49,49 +71,116 @@ export class DynamoRateLimiter {
     private readonly onThrottled: (error: unknown) => void = () => undefined,
   ) {}
 
-  async count(apiKeyId: string, orgId: string): Promise<RateCounts> {
-    const { nowSeconds, windowStart, resetAt } = this.window();
-    const caller = `${orgId}#${apiKeyId}`;
-    const decided = (remaining: number) => this.leases.decided(caller, windowStart, remaining);
-    const leased = this.leases.take(caller, windowStart);
-    if (leased) return { ...leased, resetAt, nowSeconds, decided };
-    // One item per organisation and window counts the organisation's calls (`n`) and each key's
-    // (`key_<id>`): one write counts both.
-    const size = this.leases.sizeFor(caller, windowStart);
-    const totals = await this.add(keys.rateWindow('org', orgId, windowStart), resetAt, size, keyCounter(apiKeyId));
-    if (!totals) return { key: 0, org: 0, resetAt, nowSeconds };
-    const place = this.leases.reserved(caller, windowStart, size, { key: totals.key, org: totals.n });
-    return { ...place, resetAt, nowSeconds, decided };
+  count(apiKeyId: string, orgId: string): RateCount {
+    const window = this.window();
+    const assumed = this.limitsSeen.get(orgId) ?? DEFAULT_RATE_LIMITS;
+    const first = this.admit(orgId, apiKeyId, window, assumed);
+    first.catch(() => undefined); // judged (and a failure raised) later, or never when the key is refused
+    return {
+      judge: async (limits) => {
+        this.remember(orgId, limits);
+        let counted = await first;
+        if (!sameLimits(assumed, limits)) counted = await this.recount(orgId, apiKeyId, window, counted, limits);
+        return decision(counted, limits, window);
+      },
+      release: async () => {
+        if ((await first)?.admitted) await this.giveBack(orgId, apiKeyId, window);
+      },
+    };
   }
 
   /** Posts to one integration's inbound URLs in the current window (a limit of its own, per integration). */
   async countIntegration(integrationId: string): Promise<{ count: number; resetAt: number; nowSeconds: number }> {
     const { nowSeconds, windowStart, resetAt } = this.window();
-    const count = (await this.add(keys.rateWindow('integration', integrationId, windowStart), resetAt, 1))?.n ?? 0;
-    return { count, resetAt, nowSeconds };
+    // One counter, so counting every post (refused ones too) still admits exactly the limit.
+    const count = await this.throttleSafe(async () => {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.rateWindow('integration', integrationId, windowStart),
+          UpdateExpression: 'ADD n :one SET #ttl = :ttl, kind = :kind',
+          ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':one': 1, ':ttl': resetAt + WINDOW_SECONDS, ':kind': 'rate_window' },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return Attributes?.n as number;
+    });
+    return { count: count ?? 0, resetAt, nowSeconds };
+  }
+
+  /** The first count was made with limits that are no longer the organisation's: made right. */
+  private async recount(orgId: string, apiKeyId: string, window: Window, counted: Counted, limits: RateLimits): Promise<Counted> {
+    if (counted === null) return null;
+    if (!counted.admitted) return this.admit(orgId, apiKeyId, window, limits);
+    if (counted.key <= limits.perKeyPerMinute && counted.org <= limits.perOrgPerMinute) return counted;
+    await this.giveBack(orgId, apiKeyId, window);
+    return { admitted: false };
+  }
+
+  /** Counts the call on the key and the organisation if both are below `limits`. */
+  private admit(orgId: string, apiKeyId: string, window: Window, limits: RateLimits): Promise<Counted> {
+    return this.throttleSafe(async () => {
+      try {
+        const { Attributes } = await this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: keys.rateWindow('org', orgId, window.windowStart),
+            UpdateExpression: 'ADD n :one, #key :one SET #ttl = :ttl, kind = :kind',
+            ConditionExpression: '(attribute_not_exists(n) OR n < :orgLimit) AND (attribute_not_exists(#key) OR #key < :keyLimit)',
+            ExpressionAttributeNames: { '#key': keyCounter(apiKeyId), '#ttl': TTL_ATTRIBUTE },
+            ExpressionAttributeValues: {
+              ':one': 1,
+              ':orgLimit': limits.perOrgPerMinute,
+              ':keyLimit': limits.perKeyPerMinute,
+              ':ttl': window.resetAt + WINDOW_SECONDS,
+              ':kind': 'rate_window',
+            },
+            ReturnValues: 'UPDATED_NEW',
+          }),
+        );
+        return { admitted: true, key: Attributes?.[keyCounter(apiKeyId)] as number, org: Attributes?.n as number };
+      } catch (error) {
+        if (isConditionFailure(error)) return { admitted: false };
+        throw error;
+      }
+    });
+  }
+
+  /** Takes back a count made under limits since lowered, or for a call that was not the key's. */
+  private async giveBack(orgId: string, apiKeyId: string, window: Window) {
+    await this.throttleSafe(() =>
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.rateWindow('org', orgId, window.windowStart),
+          UpdateExpression: 'ADD n :minusOne, #key :minusOne',
+          ExpressionAttributeNames: { '#key': keyCounter(apiKeyId) },
+          ExpressionAttributeValues: { ':minusOne': -1 },
+        }),
+      ),
+    );
+  }
+
+  private remember(orgId: string, limits: RateLimits) {
+    const known = this.limitsSeen.get(orgId);
+    if (known && sameLimits(known, limits)) return;
+    this.limitsSeen.delete(orgId);
+    if (this.limitsSeen.size >= REMEMBERED_ORGANISATIONS) this.limitsSeen.delete(this.limitsSeen.keys().next().value!);
+    this.limitsSeen.set(orgId, { perKeyPerMinute: limits.perKeyPerMinute, perOrgPerMinute: limits.perOrgPerMinute });
   }
 
   /** The current fixed window: when it started and when it ends, in Unix seconds. */
-  private window() {
+  private window(): Window {
     const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
     const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
     return { nowSeconds, windowStart, resetAt: windowStart + WINDOW_SECONDS };
   }
 
-  /** Adds `amount` to the window's `n` (and to `alsoCounted`, when named); the new totals, or null when throttled. */
-  private async add(key: { pk: string; sk: string }, resetAt: number, amount: number, alsoCounted?: string): Promise<{ n: number; key: number } | null> {
+  /** The call's result, or null when DynamoDB throttled it. */
+  private async throttleSafe<T>(call: () => Promise<T>): Promise<T | null> {
     try {
-      const { Attributes } = await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: key,
-          UpdateExpression: `ADD n :amount${alsoCounted ? ', #also :amount' : ''} SET #ttl = :ttl, kind = :kind`,
-          ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE, ...(alsoCounted ? { '#also': alsoCounted } : {}) },
-          ExpressionAttributeValues: { ':amount': amount, ':ttl': resetAt + WINDOW_SECONDS, ':kind': 'rate_window' },
-          ReturnValues: 'UPDATED_NEW',
-        }),
-      );
-      return { n: Attributes?.n as number, key: (alsoCounted ? Attributes?.[alsoCounted] : 0) as number };
+      return await call();
     } catch (error) {
       if (THROTTLE_ERRORS.has((error as { name?: string }).name ?? '')) {
         this.onThrottled(error);
@@ -105,11 +194,17 @@ export class DynamoRateLimiter {
 /** The attribute of an organisation's window that counts one key's calls. */
 export const keyCounter = (apiKeyId: string) => `key_${apiKeyId}`;
 
-/** Allowed while both the key's and the organisation's count are within their limits. */
-export const decide = (counts: RateCounts, limits: RateLimits): RateDecision => ({
-  allowed: counts.key <= limits.perKeyPerMinute && counts.org <= limits.perOrgPerMinute,
-  limit: limits.perKeyPerMinute,
-  remaining: Math.max(0, Math.min(limits.perKeyPerMinute - counts.key, limits.perOrgPerMinute - counts.org)),
-  resetAt: counts.resetAt,
-  retryAfterSeconds: Math.max(1, counts.resetAt - counts.nowSeconds),
-});
+const sameLimits = (a: RateLimits, b: RateLimits) => a.perKeyPerMinute === b.perKeyPerMinute && a.perOrgPerMinute === b.perOrgPerMinute;
+
+/** Admitted calls see what is left of the tighter limit; a refused call, nothing. */
+const decision = (counted: Counted, limits: RateLimits, window: Window): RateDecision => {
+  const { perKeyPerMinute, perOrgPerMinute } = limits;
+  const used = counted?.admitted ? counted : { key: 0, org: 0 };
+  return {
+    allowed: counted === null || counted.admitted,
+    limit: perKeyPerMinute,
+    remaining: counted && !counted.admitted ? 0 : Math.max(0, Math.min(perKeyPerMinute - used.key, perOrgPerMinute - used.org)),
+    resetAt: window.resetAt,
+    retryAfterSeconds: Math.max(1, window.resetAt - window.nowSeconds),
+  };
+};

@@ -317,7 +317,7 @@ describe('exhaustion with lowered limits (5 per key, 8 per organisation)', () =>
   });
 });
 
-describe('counts reserved ahead (store/rate-leases.ts)', () => {
+describe('exact under concurrency: every call is decided by the table', () => {
   /** The organisation's current window as stored: its count, and the key's. */
   const storedWindow = async (orgId: string, apiKeyId: string) => {
     const windowStart = Math.floor(clock.now().getTime() / 60_000) * 60;
@@ -325,37 +325,53 @@ describe('counts reserved ahead (store/rate-leases.ts)', () => {
     return { org: Number(Item?.n ?? 0), key: Number(Item?.[keyCounter(apiKeyId)] ?? 0) };
   };
 
-  it('far from the limit, one write reserves counts for the next calls, and each answer still counts down by one', async () => {
+  /** `calls` pings on `key`, `burst` at a time; the answers in the order they were sent. */
+  const bursts = async (key: string, calls: number, burst: number) => {
+    const answers: ApiAnswer[] = [];
+    for (let sent = 0; sent < calls; sent += burst) {
+      answers.push(...(await Promise.all(Array.from({ length: Math.min(burst, calls - sent) }, () => ping(key)))));
+    }
+    return answers;
+  };
+
+  it('640 calls on one key in bursts of 40 at once: exactly 600 admitted, each with its own remaining count, 40 refused', async () => {
     const org = await service.createOrganisation();
     const [apiKey] = await service.admin.apiKeys.listForOrganisation(org.orgId);
-    const written: number[] = [];
-    for (let call = 1; call <= 40; call++) {
-      const answer = await ping(org.key);
-      expect(answer.status).toBe(200);
-      expect(rateHeaders(answer).remaining, `call ${call}`).toBe(600 - call);
-      written.push((await storedWindow(org.orgId, apiKey.id)).key);
-    }
-    // The first call of the window counts one; from then on a reservation covers up to ten calls.
-    expect(written[0]).toBe(1);
-    const writes = new Set(written).size;
-    expect(writes).toBeLessThanOrEqual(6);
-    const stored = await storedWindow(org.orgId, apiKey.id);
-    expect(stored.key).toBeGreaterThanOrEqual(40);
-    expect(stored.key).toBeLessThan(50);
-    expect(stored.org).toBe(stored.key);
+    const answers = await bursts(org.key, 640, 40);
+    const admitted = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(admitted).toHaveLength(600);
+    expect(refused).toHaveLength(40);
+    for (const answer of refused) expectRateLimited(answer, 30);
+    // Every admitted call had a place of its own: remaining 599 down to 0, each seen once.
+    const remaining = admitted.map((a) => rateHeaders(a).remaining).sort((x, y) => y - x);
+    expect(remaining).toEqual(Array.from({ length: 600 }, (_, i) => 599 - i));
+    // The table counts the admitted calls only.
+    expect(await storedWindow(org.orgId, apiKey.id)).toEqual({ org: 600, key: 600 });
   });
 
-  it('near the limit, counts every call as it happens: no call past the limit, and no reservation past it either', async () => {
+  it("calls a key makes past its own limit do not use up the organisation's: its other keys still get the rest of the 1,200", async () => {
+    const org = await service.createOrganisation();
+    const [first] = await service.admin.apiKeys.listForOrganisation(org.orgId);
+    const second = await service.createKey(org.orgId);
+    const third = await service.createKey(org.orgId);
+    const firstAnswers = await bursts(org.key, 700, 40);
+    expect(firstAnswers.filter((a) => a.status === 200)).toHaveLength(600);
+    const [secondAnswers, thirdAnswers] = await Promise.all([bursts(second, 400, 20), bursts(third, 400, 20)]);
+    const admitted = [...secondAnswers, ...thirdAnswers].filter((a) => a.status === 200);
+    expect(admitted).toHaveLength(600);
+    for (const answer of [...secondAnswers, ...thirdAnswers].filter((a) => a.status !== 200)) expectRateLimited(answer, 30);
+    expect((await storedWindow(org.orgId, first.id)).org).toBe(1200);
+  });
+
+  it('a revoked key known to the function gives back the count it was given before it was found revoked', async () => {
     const org = await service.createOrganisation();
     const [apiKey] = await service.admin.apiKeys.listForOrganisation(org.orgId);
-    await seedWindow(org.orgId, 570, apiKey.id);
-    // The first call learns what is left; with 29 left, every call is its own count in the table.
-    for (let call = 571; call <= 600; call++) {
-      const answer = await ping(org.key);
-      expect(answer.status, `call ${call}`).toBe(200);
-      expect((await storedWindow(org.orgId, apiKey.id)).key, `stored after call ${call}`).toBe(call);
-    }
-    expectRateLimited(await ping(org.key), 30);
-    expect((await storedWindow(org.orgId, apiKey.id)).key).toBe(601);
+    const revoked = await service.createKey(org.orgId);
+    expect((await ping(revoked)).status).toBe(200);
+    const [revokedKey] = (await service.admin.apiKeys.listForOrganisation(org.orgId)).filter((k) => k.id !== apiKey.id);
+    await service.admin.revokeApiKey(org.orgId, revokedKey.id);
+    for (let call = 0; call < 5; call++) expect((await ping(revoked)).status).toBe(401);
+    expect(await storedWindow(org.orgId, revokedKey.id)).toEqual({ org: 1, key: 1 });
   });
 });

@@ -27,7 +27,12 @@ const harness = (lastUsedAt: string | null = '2026-05-31T23:59:00.000Z') => {
       noteUse: (hash: string, at: string, staleBefore: string) => later('use', () => void uses.push({ hash, at, staleBefore })),
     } as never,
     directory: { getOrganisation: () => later('org', () => ({ id: 'org1', plan: 'team' }) as Organisation) } as never,
-    rateLimiter: { count: () => later('count', () => ({ key: 1, org: 1, resetAt: 60, nowSeconds: 0 })) },
+    rateLimiter: {
+      count: () => {
+        const counted = later('count', () => undefined);
+        return { judge: async () => (await counted, { allowed: true, limit: 600, remaining: 599, resetAt: 60, retryAfterSeconds: 60 }), release: () => counted };
+      },
+    },
     clock: { now: () => new Date(NOW) },
   });
   const call = async () => {

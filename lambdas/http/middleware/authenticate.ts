@@ -48,12 +48,11 @@ const noteUseIfStale = (apiKeys: ApiKeyUse, apiKey: { hash: string; lastUsedAt?:
  */
 export const authenticate = (deps: AuthenticateDeps, memo = new KeyIdentityMemo()): ApiMiddleware => {
   const startReads = (identity: KeyIdentity) => {
-    const rateCounts = deps.rateLimiter.count(identity.keyId, identity.orgId);
+    const rateCount = deps.rateLimiter.count(identity.keyId, identity.orgId);
     const org = deps.directory.getOrganisation(identity.orgId);
     // Judged (and a failure raised) later, or never when the key is refused.
-    rateCounts.catch(() => undefined);
     org.catch(() => undefined);
-    return { rateCounts, org };
+    return { rateCount, org };
   };
   return {
     before: async (request) => {
@@ -70,13 +69,15 @@ export const authenticate = (deps: AuthenticateDeps, memo = new KeyIdentityMemo(
         apiKey.revokedAt !== null ||
         (apiKey.expiresAt !== null && new Date(apiKey.expiresAt) <= now)
       ) {
+        // A key this function knew was counted before it was found invalid: that count is not its caller's.
+        await early?.rateCount.release();
         throw unauthenticated();
       }
       const lastUse = noteUseIfStale(deps.apiKeys, apiKey, now);
       const identity = { keyId: apiKey.id, orgId: apiKey.orgId };
       memo.remember(hash, identity);
-      const { rateCounts, org: orgRead } = early ?? startReads(identity);
-      request.internal.rateCounts = rateCounts;
+      const { rateCount, org: orgRead } = early ?? startReads(identity);
+      request.internal.rateCount = rateCount;
       const [org] = await Promise.all([orgRead, lastUse]);
       if (!org) throw unauthenticated();
       request.internal.caller = { org, apiKey, sourceIp: request.event.requestContext?.http?.sourceIp ?? '' };

@@ -1,15 +1,12 @@
 import { rateLimited } from '#core/errors.ts';
-import { decide } from '#store/rate-limiter.ts';
 import type { ApiMiddleware } from '../types.ts';
 
 /** 429 `rate_limited` with Retry-After once the key's or the organisation's window is full. */
 export const rateLimit = (): ApiMiddleware => ({
   before: async (request) => {
-    const { caller, rateCounts } = request.internal;
-    if (!caller || !rateCounts) return;
-    const counts = await rateCounts;
-    const decision = decide(counts, caller.org.rateLimits);
-    counts.decided?.(decision.remaining);
+    const { caller, rateCount } = request.internal;
+    if (!caller || !rateCount) return;
+    const decision = await rateCount.judge(caller.org.rateLimits);
     request.internal.rateHeaders = {
       'X-RateLimit-Limit': String(decision.limit),
       'X-RateLimit-Remaining': String(decision.remaining),

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
+import { calendarDay } from './calendar.ts';
 import { validationFailed, type FieldErrors } from './errors.ts';
 
 // zod/mini ships no locale: English keeps the messages the schemas leave to zod (types, options,
@@ -41,4 +42,16 @@ export const queryInteger = (min: number, max: number) =>
   z.pipe(
     z.pipe(z.string().check(z.regex(/^[0-9]+$/, 'Must be an integer.')), z.transform(Number)),
     z.number().check(z.int(), z.gte(min, `Must be at least ${min}.`), z.lte(max, `Must be at most ${max}.`)),
+  );
+
+/** A query's day, YYYY-MM-DD and on the calendar (no 30 February), as the instant it starts (UTC). */
+export const queryDay = () =>
+  z.pipe(
+    z.string(),
+    z.transform((text: string, context) => {
+      const day = calendarDay(text);
+      if (day) return day;
+      context.issues.push({ code: 'custom', message: 'Must be a date, YYYY-MM-DD.', input: text });
+      return z.NEVER;
+    }),
   );

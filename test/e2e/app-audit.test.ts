@@ -74,6 +74,14 @@ describe('GET /app/api/audit', () => {
     const bad = await owner.call('GET', '/app/api/audit?from=yesterday&type=Nope&before=x');
     expectError(bad, 422, 'validation_failed');
     expect(Object.keys(bad.body.errors).sort()).toEqual(['before', 'from', 'type']);
+    // Days that match YYYY-MM-DD but are not on the calendar are refused by field, never rolled
+    // over (30 February is no 1 March) and never a 500 or an unfiltered answer.
+    for (const day of ['2020-13-45', '2020-02-30', '2023-02-29', '2021-04-31', '2020-00-10', '2020-01-00']) {
+      expectError(await owner.call('GET', `/app/api/audit?from=${day}`), 422, 'validation_failed', ['from']);
+      expectError(await owner.call('GET', `/app/api/audit?to=${day}`), 422, 'validation_failed', ['to']);
+    }
+    expectError(await owner.call('GET', '/app/api/audit?from=2020-13-45&to=2020-02-30'), 422, 'validation_failed', ['from', 'to']);
+    expect((await audit('?from=2024-02-29&to=2024-02-29')).data).toEqual([]);
     const member = await MemberBrowser.signIn(service, org.member.email);
     expectError(await member.call('GET', '/app/api/audit'), 403, 'forbidden');
     expectError(await service.call('GET', '/app/api/audit'), 401, 'unauthenticated');

@@ -1,6 +1,7 @@
 import { organisationAudit } from '../organisation-audit.ts';
 import { allowlistEntry } from '../address-allowlist.ts';
 import { apiKeyDisplayPrefix, apiKeyHash, newApiKeySecret } from '../api-key-format.ts';
+import { instantOf } from '../calendar.ts';
 import type { Clock } from '../clock.ts';
 import { illegalTransition, notFound, validationFailed, WriteConflict, type FieldErrors } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -57,19 +58,6 @@ export const apiKeyView = (apiKey: ApiKey, clients: ReadonlyMap<string, Client>,
   state: apiKeyState(apiKey, now),
 });
 export type ApiKeyView = ReturnType<typeof apiKeyView>;
-
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2})))?$/i;
-
-/** An ISO 8601 date or date-time with an offset, read as an instant; null when it is no such thing (a 30 February included). */
-const instantOf = (text: string): Date | null => {
-  const parts = DATE_TIME.exec(text);
-  if (!parts) return null;
-  const [year, month, day, hour = 0, minute = 0, second = 0, offsetHours = 0, offsetMinutes = 0] = parts.slice(1).map((part) => (part === undefined ? undefined : Number(part)));
-  const calendarDay = new Date(Date.UTC(year!, month! - 1, day!));
-  if (month! < 1 || month! > 12 || calendarDay.getUTCDate() !== day || hour! > 23 || minute! > 59 || second! > 59 || offsetHours! > 23 || offsetMinutes! > 59) return null;
-  const instant = new Date(text);
-  return Number.isNaN(instant.getTime()) ? null : instant;
-};
 
 const auditOf = (apiKey: ApiKey, actor: Actor, type: string, details: Record<string, unknown>): AuditEntryInput =>
   organisationAudit(apiKey.orgId, actor, type, { details: { key_id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix, ...details } });

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { requireManager, type MemberCaller } from '../member-access.ts';
 import type { AuditEntry } from '../ports.ts';
-import { parseOrThrow, queryInteger, ulidString } from '../validation.ts';
+import { parseOrThrow, queryDay, queryInteger, ulidString } from '../validation.ts';
 
 /** Stored entries one call reads at most, matching or not, so a narrow filter still answers quickly. */
 export const AUDIT_LOG_MAX_READ = 1000;
@@ -25,20 +25,18 @@ export interface AuditLogPage {
   exhausted: boolean;
 }
 
-const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date, YYYY-MM-DD.'));
-
 const auditLogQuery = z.strictObject({
   type: z.optional(z.string().check(z.regex(/^[a-z_]+(\.[a-z_]+)+$/, 'Must be an audit type such as request.created.'), z.maxLength(64))),
   request_id: z.optional(ulidString()),
   member_id: z.optional(ulidString()),
-  from: z.optional(day),
-  to: z.optional(day),
+  from: z.optional(queryDay()),
+  to: z.optional(queryDay()),
   before: z.optional(z.string().check(z.regex(/^[0-9]{1,15}$/, 'Must be a string of digits (a previous next_before).'))),
   limit: z._default(queryInteger(1, 200), 50),
 });
 
-/** The day after `date` (YYYY-MM-DD), as the ISO instant it starts: `to` includes its whole day. */
-const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString();
+/** The instant the day after `day` starts: `to` includes its whole day. */
+const dayAfter = (day: Date) => new Date(day.getTime() + 86_400_000).toISOString();
 
 /**
  * GET /app/api/audit (owners and admins): the organisation's audit chain, newest first, with each
@@ -54,7 +52,7 @@ export const auditLogView = async (deps: { auditReader: { read(query: AuditLogQu
     type: query.type,
     requestId: query.request_id,
     memberId: query.member_id,
-    fromIso: query.from ? `${query.from}T00:00:00.000Z` : undefined,
+    fromIso: query.from?.toISOString(),
     toIso: query.to ? dayAfter(query.to) : undefined,
     limit: query.limit,
     maxRead: AUDIT_LOG_MAX_READ,

@@ -242,6 +242,21 @@ describe('set-integration', () => {
     expect(await integrationItem(integration.id)).toEqual(before);
   });
 
+  it('a --status-map word named like a built-in property of every object exits 1 naming status_map, and changes nothing', async () => {
+    const { integration } = await connected('Built-in words desk');
+    const before = await integrationItem(integration.id);
+    const runs = await Promise.all(
+      ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'].map((word) =>
+        integrationCli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--status-map', `done=closed,${word}=closed`]),
+      ),
+    );
+    for (const run of runs) {
+      expect(run, run.stderr).toMatchObject({ code: 1, stdout: '' });
+      expect(run.stderr).toMatch(/^The request is invalid\.\n  status_map: /m);
+    }
+    expect(await integrationItem(integration.id)).toEqual(before);
+  });
+
   it('--auth header stores the value sealed (never in plain text); the service then requires the header', async () => {
     const { integration, webhook_url } = await connected('Header desk');
     const value = `hdr-${sha256Hex(String(Math.random())).slice(0, 24)}`;

@@ -170,6 +170,11 @@ describe('integrations in the member app', () => {
     expectError(await configure(id, { ticket_id_paths: [] }), 422, 'validation_failed', ['ticket_id_paths']);
     expectError(await configure(id, { fields: { 'subject.age': ['x'] } }), 422, 'validation_failed', ['fields.subject.age']);
     expectError(await configure(id, { name: 7 }), 422, 'validation_failed', ['name']);
+    // A word named like a built-in property of every object could read or replace it wherever the map is looked up.
+    for (const word of ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'ToString']) {
+      expectError(await configure(id, { status_map: `${word}=closed` }), 422, 'validation_failed', ['status_map']);
+    }
+    expectError(await configure(id, { status_map: 'done=closed\n__proto__=open' }), 422, 'validation_failed', ['status_map']);
     const unchanged = await admin.call('GET', `/app/api/integrations/${id}`);
     expect(unchanged.body.integration).toEqual(body.integration);
     expect(await auditOf(id, 'integration.updated')).toEqual([]);

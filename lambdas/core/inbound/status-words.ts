@@ -42,6 +42,17 @@ const normaliseWord = (raw: unknown): string | null => {
   return word === '' ? null : word;
 };
 
+/**
+ * Names of the built-in properties every object has (`__proto__`, `constructor`, `toString`, ...),
+ * and `prototype`, as words are compared: lower case. A map keyed by one could read or replace
+ * that property wherever the map is handled as a plain object (the table's marshalling fails on
+ * some), so none of them is a status word.
+ */
+const BUILT_IN_WORDS: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype'].map((name) => name.toLowerCase()));
+
+/** Whether `word`, in any capitals, names a built-in property and so cannot be a status map's word. */
+export const isBuiltInWord = (word: string) => BUILT_IN_WORDS.has(normaliseWord(word) ?? '');
+
 /** The map's entry for `word`, its keys compared the same normalised way; own entries only. */
 const lookUp = (statusMap: StatusMap, word: string): KnownTicketStatus | null => {
   for (const [key, target] of Object.entries(statusMap)) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeStatusMaps, normaliseTicketStatus, parseStatusMap } from '../../../lambdas/core/inbound/status-words.ts';
+import { isBuiltInWord, mergeStatusMaps, normaliseTicketStatus, parseStatusMap } from '../../../lambdas/core/inbound/status-words.ts';
 
 const SPEC_WORDS = [
   ['open', 'open'],
@@ -71,7 +71,19 @@ describe('normaliseTicketStatus', () => {
   it('does not find built-ins through the map', () => {
     expect(normaliseTicketStatus('toString', {})).toEqual({ status: 'unknown', word: 'tostring' });
     expect(normaliseTicketStatus('__proto__', {})).toEqual({ status: 'unknown', word: '__proto__' });
+    // A map read from storage is a plain object: only its own entries are words, never what it inherits.
+    const inherited = Object.create({ done: 'closed' }) as Record<string, 'closed'>;
+    expect(normaliseTicketStatus('done', inherited)).toEqual({ status: 'unknown', word: 'done' });
   });
+});
+
+describe('isBuiltInWord', () => {
+  it.each(['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__', 'TOSTRING', ' Constructor '])(
+    '"%s" names a built-in property of every object, in any capitals',
+    (word) => expect(isBuiltInWord(word)).toBe(true),
+  );
+
+  it.each(['solved', 'to string', 'proto', 'constructors', '4', 'Waiting on customer'])('"%s" is an ordinary word', (word) => expect(isBuiltInWord(word)).toBe(false));
 });
 
 describe('parseStatusMap', () => {

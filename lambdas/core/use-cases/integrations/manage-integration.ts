@@ -5,7 +5,7 @@ import { randomToken, sha256Hex } from '../../hashing.ts';
 import { newId } from '../../ids.ts';
 import { DEFAULT_MAPPING, TRIGGER_FIELDS, type FieldMapping, type TriggerField } from '../../inbound/mapping.ts';
 import { isRecipeName, RECIPES, type InboundAuthMode, type RecipeName } from '../../inbound/recipes.ts';
-import { mergeStatusMaps, type StatusMap } from '../../inbound/status-words.ts';
+import { isBuiltInWord, mergeStatusMaps, type StatusMap } from '../../inbound/status-words.ts';
 import {
   DEFAULT_INBOUND_RATE_LIMIT,
   integrationSecretContext,
@@ -149,6 +149,8 @@ const configureOnce = async (deps: IntegrationDeps, actor: Actor, orgId: string,
     // An empty list puts the field back at its own name (below), so only a given path is checked.
     else if (paths && paths.length > 0) checkPaths(paths, `fields.${field}`, errors);
   }
+  const builtInWords = Object.keys(changes.statusMap ?? {}).filter(isBuiltInWord);
+  if (builtInWords.length > 0) errors.status_map = [`Words that name a built-in property cannot be status words: ${builtInWords.map((word) => JSON.stringify(word)).join(', ')}.`];
   if (changes.rateLimitPerMinute !== undefined && !(Number.isInteger(changes.rateLimitPerMinute) && changes.rateLimitPerMinute >= 1 && changes.rateLimitPerMinute <= MAX_INBOUND_RATE_LIMIT)) {
     errors.rate_limit_per_minute = [`Must be a whole number from 1 to ${MAX_INBOUND_RATE_LIMIT}.`];
   }

@@ -97,5 +97,17 @@ export const toIntegrationView = (integration: Integration) => ({
   updated_at: integration.updatedAt,
 });
 
+/** What a caller is told of an integration it may not name: the same as of one that does not exist. */
+export const UNKNOWN_INTEGRATION = 'No such ticketing integration.';
+
+/**
+ * Whether a caller may name this integration of its organisation (null: it has none with that
+ * id): a client-scoped key or integration names only its own client's, so another client's, or an
+ * organisation-wide one, is as unknown to it as one that does not exist. POST /requests'
+ * `ticket_integration_id` and POST /tickets/{ref}/status' `integration_id` both ask this.
+ */
+export const integrationInScope = (integration: Pick<Integration, 'clientId'> | null, clientScope: string | null) =>
+  integration !== null && (clientScope === null || integration.clientId === clientScope);
+
 /** The integration acting (a status it posted, a request its trigger created): a system actor named after it. */
 export const integrationActor = (integration: Pick<Integration, 'id' | 'name'>): Actor => ({ type: 'system', label: integration.name, id: integration.id });

@@ -14,6 +14,7 @@ import type {
   Team,
   Template,
 } from './model.ts';
+import type { Integration } from './integration.ts';
 
 export interface Directory {
   getOrganisation(orgId: string): Promise<Organisation | null>;
@@ -22,7 +23,8 @@ export interface Directory {
   getTeam(orgId: string, teamId: string): Promise<Team | null>;
   getTemplate(orgId: string, templateId: string): Promise<Template | null>;
   getPreset(orgId: string, slug: string): Promise<Preset | null>;
-  integrationExists(orgId: string, integrationId: string): Promise<boolean>;
+  /** The integration's client (null: organisation-wide), or null when the organisation has no such integration. */
+  getIntegration(orgId: string, integrationId: string): Promise<Pick<Integration, 'clientId'> | null>;
 }
 
 export interface ApiKeyLookup {

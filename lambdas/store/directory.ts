@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Integration } from '#core/integration.ts';
 import type { Client, Member, Organisation, Preset, Team, Template } from '#core/model.ts';
 import type { Directory } from '#core/ports.ts';
 import type { Documents } from './dynamo.ts';
@@ -57,8 +58,8 @@ export class DynamoDirectory implements Directory {
     return this.getRecord<Preset>(keys.preset(orgId, slug));
   }
 
-  async integrationExists(orgId: string, integrationId: string) {
-    return (await this.getRecord(keys.integration(orgId, integrationId))) !== null;
+  getIntegration(orgId: string, integrationId: string) {
+    return this.getRecord<Pick<Integration, 'clientId'>>(keys.integration(orgId, integrationId));
   }
 
   private async getRecord<T>(key: ItemKey): Promise<T | null> {

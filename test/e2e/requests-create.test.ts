@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recipientCommitment } from '../../lambdas/core/commitment.ts';
 import { codeHash } from '../../lambdas/core/codes.ts';
 import { sha256Hex } from '../../lambdas/core/hashing.ts';
+import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
+import { connectIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
 import { keys } from '../../lambdas/store/keys.ts';
 import {
   auditEntriesOfRequest,
@@ -634,6 +636,25 @@ describe('POST /requests: presets, templates, clients and tickets', () => {
     expect((await created(base({ client_id: mine.id }), scoped)).request.client.id).toBe(mine.id);
     expectError(await create(base({ client_id: theirs.id }), scoped), 403, 'forbidden');
     expectError(await create(base({ client_id: org.defaultClientId }), scoped), 403, 'forbidden');
+  });
+
+  it("refuses a client-scoped key linking another client's integration, as POST /tickets/{ref}/status does", async () => {
+    const mine = await service.admin.createClient(org.orgId, 'Linking Client');
+    const theirs = await service.admin.createClient(org.orgId, 'Linked Elsewhere');
+    const scoped = await service.createKey(org.orgId, { scopes: ['requests:write', 'tickets:write'], clientId: mine.id });
+    const connect = async (name: string, clientId: string | null) =>
+      (await connectIntegration(service.deps, OPERATOR_ACTOR, { orgId: org.orgId, name, clientId })).integration.id;
+    const [own, foreign, orgWide] = await Promise.all([connect('Own desk', mine.id), connect('Their desk', theirs.id), connect('Shared desk', null)]);
+
+    expect((await created(base({ ticket_integration_id: own, ticket_external_id: 'E-1' }), scoped)).request.ticket).toMatchObject({ integration_id: own });
+    for (const integration of [foreign, orgWide]) {
+      expectError(await create(base({ ticket_integration_id: integration, ticket_external_id: 'E-2' }), scoped), 422, 'validation_failed', ['ticket_integration_id']);
+      // The ticket status endpoint refuses the same integration the same way, on its own field name.
+      const status = await service.call('POST', '/tickets/E-2/status', { key: scoped, body: { status: 'closed', integration_id: integration } });
+      expectError(status, 422, 'validation_failed', ['integration_id']);
+    }
+    // An organisation-wide key may link any of the organisation's integrations.
+    expect((await created(base({ ticket_integration_id: foreign, ticket_external_id: 'E-3' }))).request.ticket).toMatchObject({ integration_id: foreign });
   });
 
   it('keeps the ticket fields', async () => {

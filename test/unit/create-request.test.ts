@@ -353,6 +353,23 @@ describe('createRequest: refusals', () => {
     expect(error.code).toBe('forbidden');
   });
 
+  it("refuses a client-scoped key linking another client's or an organisation-wide integration, as unknown (422 on ticket_integration_id)", async () => {
+    const OWN = '01hintegration000000000002';
+    const THEIRS = '01hintegration000000000003';
+    directory.integrations.push(OWN, THEIRS);
+    directory.integrationClients = { [OWN]: OTHER_CLIENT_ID, [THEIRS]: CLIENT_ID };
+    const scoped = () => makeCaller({}, { clientId: OTHER_CLIENT_ID });
+    for (const integration of [THEIRS, INTEGRATION_ID]) {
+      const error = await refusal(createRequest(deps, scoped(), body({ ticket_integration_id: integration })));
+      expect(error).toMatchObject({ status: 422, code: 'validation_failed', errors: { ticket_integration_id: ['No such ticketing integration.'] } });
+      expect(Object.keys(error.errors!)).toEqual(['ticket_integration_id']);
+    }
+    expect(requests.created).toEqual([]);
+    expect((await createRequest(deps, scoped(), body({ ticket_integration_id: OWN }))).request.ticket?.integration_id).toBe(OWN);
+    // An organisation-wide key names any of the organisation's integrations.
+    expect((await createRequest(deps, makeCaller(), body({ ticket_integration_id: THEIRS }))).request.ticket?.integration_id).toBe(THEIRS);
+  });
+
   it('refuses a body that is not valid against the schema', async () => {
     const error = await refusal(createRequest(deps, makeCaller(), { subject_name: 'S' }));
     expect(error.status).toBe(422);

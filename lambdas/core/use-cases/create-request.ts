@@ -7,6 +7,7 @@ import { forbidden, validationFailed, type FieldErrors } from '../errors.ts';
 import { randomToken, sha256Hex } from '../hashing.ts';
 import { syncExpirySchedule, type ExpiryScheduling } from '../expiry-schedule.ts';
 import { newId } from '../ids.ts';
+import { integrationInScope, UNKNOWN_INTEGRATION } from '../integration.ts';
 import type { Actor, DeliveryMethod, HandoffRequest, Organisation, PresetDefaults, TicketLink } from '../model.ts';
 import { toE164 } from '../phone.ts';
 import { meetsMinimum, needsChallengeCode, needsSubjectEmail } from '../policy.ts';
@@ -85,15 +86,15 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
   const clientId = scopedClient ?? body.client_id ?? creator.org.defaultClientId;
   const emails = merged.recipients ?? [];
   // The recipients are resolved beside the other reads: none of them depends on another.
-  const [client, template, integrationKnown, resolved] = await Promise.all([
+  const [client, template, integration, resolved] = await Promise.all([
     deps.directory.getClient(orgId, clientId),
     merged.template_id ? deps.directory.getTemplate(orgId, merged.template_id) : null,
-    body.ticket_integration_id ? deps.directory.integrationExists(orgId, body.ticket_integration_id) : true,
+    body.ticket_integration_id ? deps.directory.getIntegration(orgId, body.ticket_integration_id) : null,
     resolveRecipients(deps.directory, { orgId, emails, teamIds: body.teams ?? [], requesterEmail: body.requester ?? null }),
   ]);
   if (!client) addError('client_id', 'No such client.');
   if (merged.template_id && !template) addError('template_id', 'No such template.');
-  if (!integrationKnown) addError('ticket_integration_id', 'No such ticketing integration.');
+  if (body.ticket_integration_id && !integrationInScope(integration, creator.clientScope)) addError('ticket_integration_id', UNKNOWN_INTEGRATION);
 
   const justification = merged.justification ?? template?.justification ?? undefined;
   if (!justification) addError('justification', 'Required.');

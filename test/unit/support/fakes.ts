@@ -105,6 +105,8 @@ export class FakeDirectory implements Directory {
   templates: Template[] = [];
   presets: Preset[] = [];
   integrations: string[] = [];
+  /** The client an integration is for; absent: organisation-wide. */
+  integrationClients: Record<string, string> = {};
 
   async getOrganisation(orgId: string) {
     return orgId === ORG_ID ? makeOrg() : null;
@@ -124,8 +126,8 @@ export class FakeDirectory implements Directory {
   async getPreset(orgId: string, slug: string) {
     return this.presets.find((p) => p.orgId === orgId && p.slug === slug) ?? null;
   }
-  async integrationExists(orgId: string, integrationId: string) {
-    return orgId === ORG_ID && this.integrations.includes(integrationId);
+  async getIntegration(orgId: string, integrationId: string) {
+    return orgId === ORG_ID && this.integrations.includes(integrationId) ? { clientId: this.integrationClients[integrationId] ?? null } : null;
   }
 }
 

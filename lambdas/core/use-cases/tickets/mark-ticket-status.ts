@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { apiActor, type Caller } from '../../caller.ts';
 import { validationFailed, type FieldErrors } from '../../errors.ts';
 import { MAX_TICKET_ID_LENGTH } from '../../inbound/mapping.ts';
-import type { IntegrationRepository } from '../../integration.ts';
+import { integrationInScope, UNKNOWN_INTEGRATION, type IntegrationRepository } from '../../integration.ts';
 import { fieldErrorsOf, ulidString } from '../../validation.ts';
 import { applyTicketStatus, type TicketStatusDeps } from './apply-ticket-status.ts';
 import { ticketStatusNote } from './status-note.ts';
@@ -36,11 +36,8 @@ export const markTicketStatus = async (
   if (!parsed.success) Object.assign(errors, fieldErrorsOf(parsed.error));
   const onlyIntegration = parsed.success ? (parsed.data.integration_id ?? null) : null;
   if (onlyIntegration) {
-    // Another client's integration is as unknown to a client-scoped key as one that does not exist.
     const integration = await deps.integrations.get(caller.org.id, onlyIntegration);
-    if (!integration || (caller.apiKey.clientId && integration.clientId !== caller.apiKey.clientId)) {
-      errors.integration_id = ['No such ticketing integration.'];
-    }
+    if (!integrationInScope(integration, caller.apiKey.clientId)) errors.integration_id = [UNKNOWN_INTEGRATION];
   }
   if (Object.keys(errors).length > 0 || !parsed.success) throw validationFailed(errors);
   const body = parsed.data;

@@ -141,6 +141,7 @@ export class HandoffStack extends Stack {
     this.operations.apiServerErrors('ApiServerErrors', this.api);
     this.operations.streamIteratorAge('FanOutIteratorAge', this.webhooks.fanOutFunction);
     this.operations.queueAge('DeliveryQueueAge', this.webhooks.deliveryQueue);
+    this.operations.queueAge('SlowDeliveryQueueAge', this.webhooks.slowDeliveryQueue);
 
     new CfnOutput(this, 'AlarmTopicArn', { value: this.operations.topic.topicArn, description: 'Every alarm notifies this topic (subscribe, or deploy with -c alarmEmail=...)' });
     new CfnOutput(this, 'ApiUrl', { value: baseUrl, description: 'The API root ({base_url})' });

@@ -134,13 +134,16 @@ const acknowledgeDeadLetters = (stack: HandoffStack) => {
       'An alarm email SNS cannot deliver has no better place to go: a DLQ would need an alarm of its own, notifying this same topic; the alarm state stays in CloudWatch',
     );
   }
-  const mapping = deliverFunction.node.children.find((child) => child instanceof lambda.EventSourceMapping);
-  if (!mapping) throw new Error('the delivery function has no event source mapping');
-  acknowledge(
-    mapping,
-    ['Serverless-LambdaEventSourceMappingDestination'],
-    "SQS event source mappings take no on-failure destination: a message failed 5 times moves to the delivery DLQ by the queue's redrive policy",
-  );
+  const mappings = deliverFunction.node.children.filter((child) => child instanceof lambda.EventSourceMapping);
+  if (mappings.length === 0) throw new Error('the delivery function has no event source mapping');
+  // One mapping per delivery lane (core/delivery-lanes.ts).
+  for (const mapping of mappings) {
+    acknowledge(
+      mapping,
+      ['Serverless-LambdaEventSourceMappingDestination'],
+      "SQS event source mappings take no on-failure destination: a message failed 5 times moves to the delivery DLQ by the queue's redrive policy",
+    );
+  }
 };
 
 // ---- IAM wildcards that name a pattern on purpose -------------------------------------------------

@@ -20,7 +20,7 @@ export const DELIVERY_SWEEP_ENTRY = 'lambdas/workers/delivery-sweep.ts';
 export const DELIVERY_SWEEP_RATE = 'rate(5 minutes)';
 /** Each POST may take 10 s; a batch of deliveries runs in parallel. */
 const DELIVER_TIMEOUT = Duration.seconds(60);
-/** Delivery workers at once (the local runtime delivers 16 at a time too). */
+/** Delivery workers at once in each lane (core/delivery-lanes.ts; the local runtime delivers 16 at a time in each too). */
 export const DELIVERY_CONCURRENCY = 16;
 
 export interface WebhooksProps {
@@ -39,8 +39,9 @@ export interface WebhooksProps {
  * - the fan-out, on the table's stream through an event source mapping FILTERED to new audit
  *   items (`eventName` INSERT, `NewImage.kind.S` 'audit'), reporting batch item failures,
  *   bisecting a failing batch, a bounded number of retries, then the record to its own DLQ;
- * - the delivery queue (SQS, visibility timeout above the worker's timeout) with its DLQ, feeding
- *   the delivery worker, which reports batch item failures;
+ * - the delivery queues of the two lanes (SQS, visibility timeout above the worker's timeout) with
+ *   their DLQ, each feeding the delivery worker under its own concurrency, which reports batch item
+ *   failures (core/delivery-lanes.ts);
  * - the delivery sweep every five minutes (EventBridge Scheduler, default group, a role that may
  *   only invoke it) for deliveries whose message was lost;
  * - an alarm on each DLQ as soon as it holds a message.
@@ -54,6 +55,8 @@ export class Webhooks extends Construct {
   readonly deliverFunction: NodejsFunction;
   readonly sweepFunction: NodejsFunction;
   readonly deliveryQueue: sqs.Queue;
+  /** The slow lane: deliveries to receivers that did not answer within the fast lane's budget. */
+  readonly slowDeliveryQueue: sqs.Queue;
   readonly deliveryDlq: sqs.Queue;
   readonly fanOutDlq: sqs.Queue;
   readonly fanOutMapping: lambda.EventSourceMapping;
@@ -67,18 +70,21 @@ export class Webhooks extends Construct {
 
     this.fanOutDlq = new sqs.Queue(this, 'FanOutDlq', { ...queueDefaults, retentionPeriod: Duration.days(14) });
     this.deliveryDlq = new sqs.Queue(this, 'DeliveryDlq', { ...queueDefaults, retentionPeriod: Duration.days(14) });
-    this.deliveryQueue = new sqs.Queue(this, 'DeliveryQueue', {
+    const deliveryQueueProps = {
       ...queueDefaults,
       // Six times the worker's timeout, as AWS advises for a Lambda event source (retries and batching).
       visibilityTimeout: Duration.seconds(DELIVER_TIMEOUT.toSeconds() * 6),
       retentionPeriod: Duration.days(4),
       deadLetterQueue: { queue: this.deliveryDlq, maxReceiveCount: 5 },
-    });
+    };
+    this.deliveryQueue = new sqs.Queue(this, 'DeliveryQueue', deliveryQueueProps);
+    this.slowDeliveryQueue = new sqs.Queue(this, 'SlowDeliveryQueue', deliveryQueueProps);
 
     const environment = {
       TABLE_NAME: props.table.tableName,
       ...props.appEnvironment,
       DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl,
+      SLOW_DELIVERY_QUEUE_URL: this.slowDeliveryQueue.queueUrl,
       LOG_LEVEL: 'INFO',
       POWERTOOLS_SERVICE_NAME: 'credential-handoff',
     };
@@ -107,7 +113,10 @@ export class Webhooks extends Construct {
     props.tableAccess.grantAccess(this.fanOutFunction, tableAccessOfWorker('fanOut'));
     props.tableAccess.grantAccess(this.deliverFunction, tableAccessOfWorker('deliver'));
     props.tableAccess.grantAccess(this.sweepFunction, tableAccessOfWorker('deliverySweep'));
-    for (const fn of [this.fanOutFunction, this.deliverFunction, this.sweepFunction]) this.deliveryQueue.grantSendMessages(fn);
+    for (const fn of [this.fanOutFunction, this.deliverFunction, this.sweepFunction]) {
+      this.deliveryQueue.grantSendMessages(fn);
+      this.slowDeliveryQueue.grantSendMessages(fn);
+    }
     // Signing is the delivery worker's alone: the fan-out and the sweep read subscriptions but never open their secrets.
     props.sealing.grantOpen(this.deliverFunction, WEBHOOK_SIGNING_PURPOSE);
 
@@ -135,10 +144,12 @@ export class Webhooks extends Construct {
     // SqsDlq binds through the mapping's target: the fan-out may send to its DLQ.
     this.fanOutDlq.grantSendMessages(this.fanOutFunction);
 
-    // At most DELIVERY_CONCURRENCY workers at once, as locally: a burst of events never floods the receivers or the account.
-    this.deliverFunction.addEventSource(
-      new SqsEventSource(this.deliveryQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: DELIVERY_CONCURRENCY }),
-    );
+    // At most DELIVERY_CONCURRENCY workers at once in each lane, as locally: a burst of events never
+    // floods the receivers or the account, and slow receivers never take the fast lane's workers
+    // (a fast-lane attempt ends at its 2-second budget; the slow lane has the full 10 seconds).
+    for (const queue of [this.deliveryQueue, this.slowDeliveryQueue]) {
+      this.deliverFunction.addEventSource(new SqsEventSource(queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: DELIVERY_CONCURRENCY }));
+    }
 
     const defaultGroupArn = Stack.of(this).formatArn({ service: 'scheduler', resource: 'schedule-group', resourceName: 'default' });
     const sweepRole = schedulerRole(this, 'SweepScheduleRole', defaultGroupArn, this.sweepFunction, 'InvokeDeliverySweep');

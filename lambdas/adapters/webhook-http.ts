@@ -5,6 +5,7 @@ import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { WebhookPoster, WebhookRequest } from '#core/ports.ts';
 import { checkWebhookUrl, isPublicAddress } from '#core/webhook-url.ts';
+import { WebhookTimedOut } from '#core/delivery-lanes.ts';
 
 export interface ResolvedAddress {
   address: string;
@@ -88,7 +89,7 @@ export class WebhookHttp implements WebhookPoster {
     const pinned = await Promise.race([
       this.checkedAddress(url),
       new Promise<never>((_, reject) => {
-        lookupTimer = setTimeout(() => reject(new Error('webhook timed out')), request.timeoutMs);
+        lookupTimer = setTimeout(() => reject(new WebhookTimedOut()), request.timeoutMs);
       }),
     ]).finally(() => clearTimeout(lookupTimer));
     const lookup: LookupFunction = (_hostname, options, callback) => {
@@ -122,7 +123,7 @@ export class WebhookHttp implements WebhookPoster {
           res.resume();
         },
       );
-      const timer = setTimeout(() => req.destroy(new Error('webhook timed out')), Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(() => req.destroy(new WebhookTimedOut()), Math.max(0, deadline - Date.now()));
       req.on('error', (error) => {
         clearTimeout(timer);
         reject(error);

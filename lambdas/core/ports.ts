@@ -15,6 +15,7 @@ import type {
   Template,
 } from './model.ts';
 import type { Integration } from './integration.ts';
+import type { DeliveryRoute } from './delivery-lanes.ts';
 
 export interface Directory {
   getOrganisation(orgId: string): Promise<Organisation | null>;
@@ -171,8 +172,12 @@ export type PurgeScheduler = ExpiryScheduler;
  * the delivery's id; its state lives in the table, so a lost message is re-driven by the sweep.
  */
 export interface DeliveryQueue {
-  /** Delivers `{deliveryId}` to the delivery worker after `delaySeconds` (0 to 900). */
-  send(deliveryId: string, delaySeconds: number): Promise<void>;
+  /**
+   * Delivers `{deliveryId, lane}` to the delivery worker after `delaySeconds` (0 to 900), in the
+   * route's lane and group (core/delivery-lanes.ts); without a route, in the fast lane, ungrouped
+   * (the worker moves it if its subscription is slow).
+   */
+  send(deliveryId: string, delaySeconds: number, route?: DeliveryRoute): Promise<void>;
 }
 
 /** One outbound webhook POST; redirects are never followed. */

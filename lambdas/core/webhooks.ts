@@ -23,6 +23,8 @@ export interface WebhookSubscription {
   createdVia: 'api' | 'ui';
   failingSince: string | null;
   lastDeliveredAt: string | null;
+  /** Set while the receiver is in the slow lane (core/delivery-lanes.ts); absent or null in the fast lane. */
+  slowSince?: string | null;
   createdAt: string;
   secrets: StoredWebhookSecret[];
 }

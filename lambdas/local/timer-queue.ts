@@ -1,4 +1,5 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { DeliveryLane, DeliveryRoute } from '#core/delivery-lanes.ts';
 import { newId } from '#core/ids.ts';
 import type { DeliveryQueue } from '#core/ports.ts';
 
@@ -9,85 +10,168 @@ export interface TimerQueueOptions {
   /** How long a failed message waits before it is handed over again (SQS's visibility timeout). */
   redeliverAfterMs?: number;
   /**
-   * Deliveries worked on at once; the messages due beyond it wait their turn, as SQS messages wait
-   * for a free worker under the function's concurrency. Without it, a backlog (a restart) starts
-   * every delivery at the same moment, and they slow each other down.
+   * Deliveries worked on at once in each lane; the messages due beyond it wait their turn, as SQS
+   * messages wait for a free worker under the function's concurrency. Without it, a backlog (a
+   * restart) starts every delivery at the same moment, and they slow each other down.
    */
   maxInFlight?: number;
+  /**
+   * Attempts at once for a subscription not yet seen answering quickly (a new one, or one whose
+   * last message took long): enough to start, too few for a burst of them to fill a lane.
+   */
+  maxInFlightUnproven?: number;
 }
 
 export const DEFAULT_MAX_IN_FLIGHT = 16;
+export const DEFAULT_MAX_IN_FLIGHT_UNPROVEN = 2;
+/** A message the worker finished within this proves its group quick: it may then use the whole lane. */
+const QUICK_MS = 500;
+/** Groups whose record (quick or not) a lane keeps; the oldest go first. */
+const REMEMBERED_GROUPS = 10_000;
+
+interface Message {
+  deliveryId: string;
+  receiveCount: number;
+  group: string;
+}
 
 /**
- * Stands in for the SQS delivery queue locally: each send arms an unref'd timer that calls the
- * same delivery worker with an SQS-shaped event; a message the worker reports as failed is handed
- * over again later, and at most `maxInFlight` run at once. In memory only: the delivery sweep
- * re-drives what a restart lost.
+ * Stands in for the SQS delivery queues locally: one lane per DeliveryLane (core/delivery-lanes.ts),
+ * each with its own workers. Each send arms an unref'd timer that, when due, hands the message to
+ * the same delivery worker with an SQS-shaped event; a message the worker reports as failed is
+ * handed over again later. In memory only: the delivery sweep re-drives what a restart lost.
  */
 export class TimerQueue implements DeliveryQueue {
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly running = new Set<Promise<unknown>>();
-  private readonly due: Array<{ deliveryId: string; receiveCount: number }> = [];
+  private readonly lanes: Record<DeliveryLane, Lane>;
   private stopped = false;
 
-  constructor(private readonly options: TimerQueueOptions) {}
+  constructor(private readonly options: TimerQueueOptions) {
+    this.lanes = { fast: new Lane('fast', options, () => this.stopped), slow: new Lane('slow', options, () => this.stopped) };
+  }
 
-  async send(deliveryId: string, delaySeconds: number) {
+  async send(deliveryId: string, delaySeconds: number, route?: DeliveryRoute) {
     if (this.stopped) return;
-    this.arm(deliveryId, Math.max(0, delaySeconds) * 1000, 1);
+    this.arm(route?.lane ?? 'fast', { deliveryId, receiveCount: 1, group: route?.group ?? deliveryId }, Math.max(0, delaySeconds) * 1000);
   }
 
   async stop() {
     this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    await Promise.allSettled([...this.running]);
+    await Promise.all([this.lanes.fast.drain(), this.lanes.slow.drain()]);
   }
 
-  private arm(deliveryId: string, delayMs: number, receiveCount: number) {
+  private arm(lane: DeliveryLane, message: Message, delayMs: number) {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       if (this.stopped) return;
-      this.due.push({ deliveryId, receiveCount });
-      this.startDue();
+      this.lanes[lane].add(message, (failed) => {
+        if (failed && message.receiveCount < 5) this.arm(lane, { ...message, receiveCount: message.receiveCount + 1 }, this.options.redeliverAfterMs ?? 30_000);
+      });
     }, delayMs);
     timer.unref();
     this.timers.add(timer);
   }
+}
 
-  /** Hands due messages to the worker while fewer than `maxInFlight` are being worked on. */
+/**
+ * One lane's workers: due messages wait in their group, the group served least recently goes
+ * first (so one subscription's backlog does not stand in front of another's next message), and a
+ * group not yet seen answering quickly has at most `maxInFlightUnproven` messages in flight.
+ */
+class Lane {
+  private readonly running = new Set<Promise<unknown>>();
+  private readonly due = new Map<string, Array<{ message: Message; done: (failed: boolean) => void }>>();
+  private readonly inFlight = new Map<string, number>();
+  /** What the lane remembers of a group: whether its last message was quick, and when it was last served. */
+  private readonly groups = new Map<string, { quick: boolean; servedAt: number }>();
+  private turn = 0;
+
+  constructor(
+    private readonly lane: DeliveryLane,
+    private readonly options: TimerQueueOptions,
+    private readonly stopped: () => boolean,
+  ) {}
+
+  add(message: Message, done: (failed: boolean) => void) {
+    const waiting = this.due.get(message.group) ?? [];
+    waiting.push({ message, done });
+    this.due.set(message.group, waiting);
+    this.startDue();
+  }
+
+  async drain() {
+    this.due.clear();
+    await Promise.allSettled([...this.running]);
+  }
+
   private startDue() {
     const limit = Math.max(1, this.options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
-    while (!this.stopped && this.running.size < limit && this.due.length > 0) {
-      const { deliveryId, receiveCount } = this.due.shift()!;
-      const call = this.options
-        .deliver({ Records: [sqsRecord(deliveryId, receiveCount)] })
-        .then((result) => {
-          if (result.batchItemFailures.length > 0 && receiveCount < 5) this.arm(deliveryId, this.options.redeliverAfterMs ?? 30_000, receiveCount + 1);
-        })
-        .catch((error: unknown) => this.options.onError?.(error, deliveryId));
-      this.running.add(call);
-      void call.finally(() => {
-        this.running.delete(call);
-        this.startDue();
-      });
+    let started = true;
+    // Round after round, each group with a message due and room for it starts one, least
+    // recently served first, until the lane is full.
+    while (started && !this.stopped() && this.running.size < limit) {
+      started = false;
+      const ready = [...this.due.keys()]
+        .filter((group) => (this.inFlight.get(group) ?? 0) < this.groupLimit(group, limit))
+        .sort((a, b) => (this.groups.get(a)?.servedAt ?? -1) - (this.groups.get(b)?.servedAt ?? -1));
+      for (const group of ready) {
+        if (this.running.size >= limit) break;
+        const waiting = this.due.get(group)!;
+        const next = waiting.shift()!;
+        if (waiting.length === 0) this.due.delete(group);
+        this.note(group, { servedAt: ++this.turn });
+        this.start(group, next.message, next.done);
+        started = true;
+      }
     }
+  }
+
+  private groupLimit(group: string, laneLimit: number) {
+    return this.groups.get(group)?.quick ? laneLimit : Math.max(1, this.options.maxInFlightUnproven ?? DEFAULT_MAX_IN_FLIGHT_UNPROVEN);
+  }
+
+  private start(group: string, message: Message, done: (failed: boolean) => void) {
+    this.inFlight.set(group, (this.inFlight.get(group) ?? 0) + 1);
+    const startedAt = Date.now();
+    const call = this.options
+      .deliver({ Records: [sqsRecord(message, this.lane)] })
+      .then((result) => done(result.batchItemFailures.length > 0))
+      .catch((error: unknown) => this.options.onError?.(error, message.deliveryId));
+    this.running.add(call);
+    void call.finally(() => {
+      this.running.delete(call);
+      const left = (this.inFlight.get(group) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(group, left);
+      else this.inFlight.delete(group);
+      this.note(group, { quick: Date.now() - startedAt < QUICK_MS });
+      this.startDue();
+    });
+  }
+
+  private note(group: string, change: Partial<{ quick: boolean; servedAt: number }>) {
+    const known = this.groups.get(group) ?? { quick: false, servedAt: -1 };
+    this.groups.delete(group);
+    if (this.groups.size >= REMEMBERED_GROUPS) this.groups.delete(this.groups.keys().next().value!);
+    this.groups.set(group, { ...known, ...change });
   }
 }
 
-const sqsRecord = (deliveryId: string, receiveCount: number): SQSRecord => ({
+const sqsRecord = (message: Message, lane: DeliveryLane): SQSRecord => ({
   messageId: newId(),
   receiptHandle: 'local',
-  body: JSON.stringify({ deliveryId }),
+  body: JSON.stringify({ deliveryId: message.deliveryId, lane }),
   attributes: {
-    ApproximateReceiveCount: String(receiveCount),
+    ApproximateReceiveCount: String(message.receiveCount),
     SentTimestamp: String(Date.now()),
     SenderId: 'local',
     ApproximateFirstReceiveTimestamp: String(Date.now()),
+    MessageGroupId: message.group,
   },
   messageAttributes: {},
   md5OfBody: '',
   eventSource: 'aws:sqs',
-  eventSourceARN: 'arn:aws:sqs:local:000000000000:deliveries',
+  eventSourceARN: `arn:aws:sqs:local:000000000000:${lane === 'fast' ? 'deliveries' : 'slow-deliveries'}`,
   awsRegion: 'local',
 });

@@ -40,7 +40,7 @@ export interface Delivery {
  * `createdAt` is optional so that tests can write bare subscriptions.
  */
 export type WebhookTarget = Pick<WebhookSubscription, 'id' | 'orgId' | 'url' | 'events' | 'isActive' | 'clientId' | 'failingSince' | 'lastDeliveredAt' | 'secrets'> &
-  Partial<Pick<WebhookSubscription, 'createdAt'>>;
+  Partial<Pick<WebhookSubscription, 'createdAt' | 'slowSince'>>;
 
 /**
  * A new delivery, due now, as the fan-out writes one for each subscriber: the operator's ping and
@@ -202,12 +202,43 @@ export class DeliveryStore {
    * (`last_delivered_at` set, `failing_since` cleared), in one transaction. False when the attempt
    * is no longer the delivery's latest (a stale worker changes nothing).
    */
-  async delivered(claimed: Delivery, status: number, nowIso: string) {
+  async delivered(claimed: Delivery, status: number, nowIso: string, answeredQuickly = false) {
     return this.recordAttempt(
       claimed,
       { expression: 'SET #status = :delivered, lastStatus = :code, lastError = :null REMOVE gsi6pk, gsi6sk', values: { ':delivered': 'delivered', ':code': status, ':null': null } },
-      { expression: 'SET lastDeliveredAt = :now, failingSince = :null', values: { ':now': nowIso, ':null': null } },
+      // A quick answer also brings the receiver back to the fast lane.
+      { expression: `SET lastDeliveredAt = :now, failingSince = :null${answeredQuickly ? ', slowSince = :null' : ''}`, values: { ':now': nowIso, ':null': null } },
     );
+  }
+
+  /**
+   * The fast lane's budget ran out on the attempt `claimed`: the attempt is given back (it was
+   * the lane's limit, not the receiver's 10 seconds, that ended it) and the delivery is due again
+   * at once, and its subscription is marked slow, in one transaction. False when the attempt is stale.
+   */
+  async toSlowLane(claimed: Delivery, nowIso: string) {
+    return this.recordAttempt(
+      claimed,
+      { expression: 'SET attempts = :previous, nextAttemptAt = :now, gsi6sk = :due', values: { ':previous': claimed.attempts - 1, ':now': nowIso, ':due': dueSort(nowIso, claimed.id) } },
+      { expression: 'SET slowSince = :now', values: { ':now': nowIso, ':null': null }, condition: ' AND (attribute_not_exists(slowSince) OR slowSince = :null)' },
+    );
+  }
+
+  /** A slow receiver answered quickly outside a delivery (a failure status): back to the fast lane. */
+  async answeredQuickly(orgId: string, webhookId: string) {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.webhook(orgId, webhookId),
+          UpdateExpression: 'SET slowSince = :null',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_exists(slowSince) AND slowSince <> :null',
+          ExpressionAttributeValues: { ':null': null },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
   }
 
   /**

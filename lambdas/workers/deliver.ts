@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { epochSeconds, type Clock } from '#core/clock.ts';
 import { toEventObject } from '#core/events.ts';
+import { FAST_ANSWER_MS, FAST_LANE_BUDGET_MS, routeOf, WebhookTimedOut, type DeliveryLane } from '#core/delivery-lanes.ts';
 import type { DeliveryQueue, WebhookPoster } from '#core/ports.ts';
 import type { SecretSealer } from '#core/sealing.ts';
 import { signatureHeaders } from '#core/webhook-signature.ts';
@@ -29,7 +30,7 @@ export interface DeliverDeps {
   sealer: Pick<SecretSealer, 'open'>;
 }
 
-export type DeliveryOutcome = 'unknown' | 'finished' | 'hop' | 'busy' | 'delivered' | 'retry' | 'failed' | 'cancelled';
+export type DeliveryOutcome = 'unknown' | 'finished' | 'hop' | 'busy' | 'delivered' | 'retry' | 'failed' | 'cancelled' | 'to_slow_lane';
 
 /**
  * The secrets valid now (several while one is rotated out), opened, the newest first: every one
@@ -61,19 +62,23 @@ const describeFailure = (error: unknown) => {
 };
 
 /**
- * One delivery, on receipt of its message: nothing if it is finished; a hop if its next attempt
- * is still in the future; else claims the next attempt, POSTs, and records the outcome. After a
- * failure with attempts left, the message for the next attempt is enqueued (at most 15 minutes
- * ahead: the rest is done in hops); after the eighth, the delivery is failed and audited.
+ * One delivery, on receipt of its message in `lane`: nothing if it is finished; a hop if its next
+ * attempt is still in the future; to the slow lane if its subscription is slow; else claims the
+ * next attempt, POSTs, and records the outcome. In the fast lane the POST may take
+ * FAST_LANE_BUDGET_MS: a receiver that has not answered by then is moved to the slow lane with
+ * this delivery, its attempt given back (core/delivery-lanes.ts). After a failure with attempts
+ * left, the message for the next attempt is enqueued in the subscription's lane (at most 15
+ * minutes ahead: the rest is done in hops); after the eighth, the delivery is failed and audited.
  */
-export const deliverOne = async (deps: DeliverDeps, deliveryId: string): Promise<DeliveryOutcome> => {
+export const deliverOne = async (deps: DeliverDeps, deliveryId: string, lane: DeliveryLane = 'fast'): Promise<DeliveryOutcome> => {
   const delivery = await deps.deliveries.get(deliveryId);
   if (!delivery) return 'unknown';
   if (delivery.status !== 'pending') return 'finished';
   const now = deps.clock.now();
+  const route = { lane, group: delivery.webhookId };
   const waitSeconds = Math.ceil((Date.parse(delivery.nextAttemptAt) - now.getTime()) / 1000);
   if (waitSeconds > 0) {
-    await deps.queue.send(delivery.id, Math.min(waitSeconds, MAX_QUEUE_DELAY_SECONDS));
+    await deps.queue.send(delivery.id, Math.min(waitSeconds, MAX_QUEUE_DELAY_SECONDS), route);
     return 'hop';
   }
   const subscription = await deps.deliveries.subscription(delivery.orgId, delivery.webhookId);
@@ -86,6 +91,10 @@ export const deliverOne = async (deps: DeliverDeps, deliveryId: string): Promise
     const failed = await deps.deliveries.failed(delivery, delivery.attempts, { status: delivery.lastStatus, error: delivery.lastError ?? 'no answer recorded' }, subscription, now.toISOString());
     return failed ? 'failed' : 'finished';
   }
+  if (lane === 'fast' && subscription.slowSince) {
+    await deps.queue.send(delivery.id, 0, routeOf(subscription));
+    return 'to_slow_lane';
+  }
 
   // Opened before the attempt is claimed: if KMS cannot open them now, the message is redelivered
   // (and reaches the DLQ and its alarm if that lasts) without using up one of the receiver's attempts.
@@ -97,6 +106,8 @@ export const deliverOne = async (deps: DeliverDeps, deliveryId: string): Promise
   if (!(await deps.deliveries.claim(delivery, now.toISOString(), retryAt))) return 'busy';
 
   let outcome: { status: number | null; error: string };
+  let timedOut = false;
+  const startedAt = Date.now();
   try {
     const entry = await deps.deliveries.auditEntry(delivery.orgId, delivery.eventSeq);
     if (!entry) throw new Error('the event is missing');
@@ -105,35 +116,47 @@ export const deliverOne = async (deps: DeliverDeps, deliveryId: string): Promise
       url: subscription.url,
       headers: webhookHeaders(delivery, secrets, body, now),
       body,
-      timeoutMs: WEBHOOK_TIMEOUT_MS,
+      timeoutMs: lane === 'fast' ? FAST_LANE_BUDGET_MS : WEBHOOK_TIMEOUT_MS,
     });
     outcome = { status: response.status, error: `HTTP ${response.status}` };
   } catch (error) {
+    timedOut = error instanceof WebhookTimedOut;
     outcome = { status: null, error: describeFailure(error) };
   }
+  const answeredQuickly = !timedOut && Date.now() - startedAt < FAST_ANSWER_MS;
 
   const doneAt = deps.clock.now().toISOString();
   const claimed = { ...delivery, attempts: attempt };
+  if (lane === 'fast' && timedOut) {
+    if (!(await deps.deliveries.toSlowLane(claimed, doneAt))) return 'busy';
+    await deps.queue.send(delivery.id, 0, { lane: 'slow', group: delivery.webhookId });
+    deps.logger.info('webhook receiver slow; moved to the slow lane', { deliveryId: delivery.id, webhookId: delivery.webhookId });
+    return 'to_slow_lane';
+  }
   if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
-    await deps.deliveries.delivered(claimed, outcome.status, doneAt);
+    await deps.deliveries.delivered(claimed, outcome.status, doneAt, answeredQuickly);
     deps.logger.info('webhook delivered', { deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, status: outcome.status });
     return 'delivered';
   }
+  if (answeredQuickly && subscription.slowSince) await deps.deliveries.answeredQuickly(delivery.orgId, delivery.webhookId);
   if (attempt >= MAX_ATTEMPTS) {
     await deps.deliveries.failed(claimed, attempt, outcome, subscription, doneAt);
     deps.logger.warn('webhook delivery failed for good', { deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, status: outcome.status });
     return 'failed';
   }
   await deps.deliveries.retrying(claimed, outcome, subscription, doneAt);
-  await deps.queue.send(delivery.id, Math.min(retryDelay, MAX_QUEUE_DELAY_SECONDS));
+  const retryLane = answeredQuickly ? 'fast' : lane;
+  await deps.queue.send(delivery.id, Math.min(retryDelay, MAX_QUEUE_DELAY_SECONDS), { lane: retryLane, group: delivery.webhookId });
   deps.logger.info('webhook attempt failed; retry scheduled', { deliveryId: delivery.id, attempt, status: outcome.status, retryAt });
   return 'retry';
 };
 
-const parseDeliveryId = (body: string): string | null => {
+/** The message's delivery id and lane (messages from before lanes name none: the fast lane). */
+const parseMessage = (body: string): { deliveryId: string; lane: DeliveryLane } | null => {
   try {
-    const parsed = JSON.parse(body) as { deliveryId?: unknown };
-    return typeof parsed?.deliveryId === 'string' && /^[0-9a-z]{26}$/.test(parsed.deliveryId) ? parsed.deliveryId : null;
+    const parsed = JSON.parse(body) as { deliveryId?: unknown; lane?: unknown };
+    if (typeof parsed?.deliveryId !== 'string' || !/^[0-9a-z]{26}$/.test(parsed.deliveryId)) return null;
+    return { deliveryId: parsed.deliveryId, lane: parsed.lane === 'slow' ? 'slow' : 'fast' };
   } catch {
     return null;
   }
@@ -149,15 +172,15 @@ export const createHandler = (deps: DeliverDeps) =>
     const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
     await Promise.all(
       (event.Records ?? []).map(async (record) => {
-        const deliveryId = parseDeliveryId(record.body);
-        if (!deliveryId) {
+        const message = parseMessage(record.body);
+        if (!message) {
           deps.logger.error('delivery message without a delivery id; dropped', { messageId: record.messageId });
           return;
         }
         try {
-          await deliverOne(deps, deliveryId);
+          await deliverOne(deps, message.deliveryId, message.lane);
         } catch (error) {
-          deps.logger.error('delivery failed to run; SQS will redeliver', { deliveryId, errorName: (error as Error)?.name });
+          deps.logger.error('delivery failed to run; SQS will redeliver', { deliveryId: message.deliveryId, errorName: (error as Error)?.name });
           batchItemFailures.push({ itemIdentifier: record.messageId });
         }
       }),

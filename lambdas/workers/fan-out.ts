@@ -1,6 +1,7 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { Clock } from '#core/clock.ts';
 import { forEachLimited } from '#core/each-limited.ts';
+import { routeOf } from '#core/delivery-lanes.ts';
 import { isEventType } from '#core/events.ts';
 import type { DeliveryQueue } from '#core/ports.ts';
 import { deliveryIdFor, pendingDelivery, type DeliveryStore, type WebhookTarget } from '#store/deliveries.ts';
@@ -87,7 +88,7 @@ const fanOutRecord = async (deps: FanOutDeps, subscriptionsOf: SubscriptionsOf, 
     // A redelivered stream record finds the delivery already there: no second one, no second message
     // (if the first run died between the put and the send, the delivery sweep sends it).
     if (!(await deps.deliveries.create(delivery))) return;
-    await deps.queue.send(delivery.id, 0);
+    await deps.queue.send(delivery.id, 0, routeOf(target));
     created++;
   });
   return created;

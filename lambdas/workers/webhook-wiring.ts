@@ -33,10 +33,11 @@ export const createWebhookDeps = (deps: AppDeps, options: { queue: DeliveryQueue
 };
 
 let deployed: WebhookDeps | undefined;
-/** The deployed world: SQS from DELIVERY_QUEUE_URL; loopback receivers are never allowed. */
+/** The deployed world: the lanes' SQS queues from DELIVERY_QUEUE_URL and SLOW_DELIVERY_QUEUE_URL; loopback receivers are never allowed. */
 export const webhookWiring = (): WebhookDeps => {
   if (deployed) return deployed;
-  const url = process.env.DELIVERY_QUEUE_URL;
-  if (!url) throw new Error('DELIVERY_QUEUE_URL is not set');
-  return (deployed = createWebhookDeps(wiring(), { queue: new SqsDeliveryQueue(url), allowLoopback: false }));
+  const fast = process.env.DELIVERY_QUEUE_URL;
+  const slow = process.env.SLOW_DELIVERY_QUEUE_URL;
+  if (!fast || !slow) throw new Error('DELIVERY_QUEUE_URL and SLOW_DELIVERY_QUEUE_URL must be set');
+  return (deployed = createWebhookDeps(wiring(), { queue: new SqsDeliveryQueue({ fast, slow }), allowLoopback: false }));
 };

@@ -378,11 +378,11 @@ describe('functions', () => {
   });
 
   it('give the webhook workers the table, the URLs, logging settings and the delivery queue, and no schedule settings', () => {
-    const queueId = onlyQueue('DeliveryQueue');
+    const queues = { DELIVERY_QUEUE_URL: { Ref: onlyQueue('DeliveryQueue') }, SLOW_DELIVERY_QUEUE_URL: { Ref: onlyQueue('SlowDeliveryQueue') } };
     for (const id of webhookFunctionIds()) {
       // The delivery worker alone signs, so it alone knows the sealing key.
       const sealing = id === deliverFunctionId() ? { SEALING_KEY_ID: arn(sealingKeyId()) } : {};
-      expect(resources[id]!.Properties.Environment.Variables, id).toEqual({ ...baseEnvironment(), DELIVERY_QUEUE_URL: { Ref: queueId }, ...sealing });
+      expect(resources[id]!.Properties.Environment.Variables, id).toEqual({ ...baseEnvironment(), ...queues, ...sealing });
     }
   });
 
@@ -802,16 +802,23 @@ describe('webhooks', () => {
     expect(mapping.MaximumRetryAttempts).toBeLessThanOrEqual(10);
   });
 
-  it('feeds the delivery worker from the delivery queue, reporting batch item failures', () => {
-    const mapping = mappingOf(deliverFunctionId());
-    expect(mapping).toMatchObject({ EventSourceArn: queueArn(onlyQueue('DeliveryQueue')), FunctionResponseTypes: ['ReportBatchItemFailures'] });
+  it('feeds the delivery worker from both lanes, each under a concurrency of its own, reporting batch item failures', () => {
+    const mappings = ofType('AWS::Lambda::EventSourceMapping')
+      .filter(([, m]) => m.Properties.FunctionName.Ref === deliverFunctionId())
+      .map(([, m]) => m.Properties);
+    expect(mappings.map((m) => m.EventSourceArn)).toEqual([queueArn(onlyQueue('DeliveryQueue')), queueArn(onlyQueue('SlowDeliveryQueue'))]);
+    for (const mapping of mappings) {
+      expect(mapping).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: 16 } });
+    }
   });
 
-  it('gives the delivery queue a visibility timeout above the worker timeout and a DLQ after a few receives', () => {
-    const queue = resources[onlyQueue('DeliveryQueue')]!.Properties;
-    expect(queue.VisibilityTimeout).toBeGreaterThan(resources[deliverFunctionId()]!.Properties.Timeout);
-    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: queueArn(onlyQueue('DeliveryDlq')), maxReceiveCount: 5 });
-    for (const name of ['DeliveryQueue', 'DeliveryDlq', 'FanOutDlq']) {
+  it('gives the delivery queues a visibility timeout above the worker timeout and a DLQ after a few receives', () => {
+    for (const name of ['DeliveryQueue', 'SlowDeliveryQueue']) {
+      const queue = resources[onlyQueue(name)]!.Properties;
+      expect(queue.VisibilityTimeout, name).toBeGreaterThan(resources[deliverFunctionId()]!.Properties.Timeout);
+      expect(queue.RedrivePolicy, name).toEqual({ deadLetterTargetArn: queueArn(onlyQueue('DeliveryDlq')), maxReceiveCount: 5 });
+    }
+    for (const name of ['DeliveryQueue', 'SlowDeliveryQueue', 'DeliveryDlq', 'FanOutDlq']) {
       expect(resources[onlyQueue(name)]!.Properties.SqsManagedSseEnabled, name).toBe(true);
     }
   });
@@ -857,6 +864,7 @@ describe('webhooks', () => {
     for (const id of webhookFunctionIds()) {
       const sends = statementsOfRole(roleIdOfFunction(id)).filter((s) => actionsOf(s).includes('sqs:SendMessage'));
       expect(sends.flatMap(resourcesOf), id).toContainEqual(deliveryQueue);
+      expect(sends.flatMap(resourcesOf), id).toContainEqual(queueArn(onlyQueue('SlowDeliveryQueue')));
       const actions = statementsOfRole(roleIdOfFunction(id)).flatMap(actionsOf);
       expect(actions.filter((a) => /^(ses|sns|scheduler|iam|lambda):/.test(a)), id).toEqual([]);
     }

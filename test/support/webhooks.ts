@@ -1,6 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import type { Clock } from '../../lambdas/core/clock.ts';
+import type { DeliveryRoute } from '../../lambdas/core/delivery-lanes.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import type { DeliveryQueue, WebhookPoster, WebhookRequest } from '../../lambdas/core/ports.ts';
 import { webhookSecretContext } from '../../lambdas/core/webhooks.ts';
@@ -28,9 +29,9 @@ export const movableClock = () => {
 
 /** Records what was enqueued, with the clock time of the send. */
 export const recordingQueue = (clock: Clock) => {
-  const sent: Array<{ deliveryId: string; delaySeconds: number; at: number }> = [];
+  const sent: Array<{ deliveryId: string; delaySeconds: number; at: number; route?: DeliveryRoute }> = [];
   const queue: DeliveryQueue = {
-    send: async (deliveryId, delaySeconds) => void sent.push({ deliveryId, delaySeconds, at: clock.now().getTime() }),
+    send: async (deliveryId, delaySeconds, route) => void sent.push({ deliveryId, delaySeconds, at: clock.now().getTime(), ...(route ? { route } : {}) }),
   };
   return { sent, queue };
 };
@@ -105,9 +106,9 @@ export const fanOutEvent = async (
     deliveries: deps.deliveries,
     webhooks: { listForOrg: async (orgId) => (await service.deps.webhooks.listForOrg(orgId)).filter((s) => s.id === subscription.id) },
     queue: {
-      send: async (id, delay) => {
+      send: async (id, delay, route) => {
         sent.push(id);
-        await deps.queue.send(id, delay);
+        await deps.queue.send(id, delay, route);
       },
     },
   });

@@ -24,7 +24,7 @@ describe('TimerQueue', () => {
     expect(events).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
     expect(events).toHaveLength(1);
-    expect(JSON.parse(events[0]!.Records[0]!.body)).toEqual({ deliveryId: '01hdelivery000000000000001' });
+    expect(JSON.parse(events[0]!.Records[0]!.body)).toEqual({ deliveryId: '01hdelivery000000000000001', lane: 'fast' });
     expect(events[0]!.Records[0]!.eventSource).toBe('aws:sqs');
     await vi.advanceTimersByTimeAsync(5_000);
     expect(events).toHaveLength(2);
@@ -63,6 +63,68 @@ describe('TimerQueue', () => {
     await queue.send('01hdelivery000000000000002', 0);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(deliver).not.toHaveBeenCalled();
+  });
+});
+
+describe('TimerQueue lanes and groups', () => {
+  /** A worker whose calls stay open until released; records what started, by delivery id and lane. */
+  const heldWorker = () => {
+    const started: Array<{ id: string; lane: string; group: string | undefined }> = [];
+    const releases = new Map<string, () => void>();
+    const deliver = (event: SQSEvent) =>
+      new Promise<{ batchItemFailures: [] }>((done) => {
+        const record = event.Records[0]!;
+        const { deliveryId, lane } = JSON.parse(record.body);
+        started.push({ id: deliveryId, lane, group: (record.attributes as unknown as Record<string, string>).MessageGroupId });
+        releases.set(deliveryId, () => done({ batchItemFailures: [] }));
+      });
+    /** Stops the queue, letting every call still open end. */
+    const stop = async (queue: TimerQueue) => {
+      const stopping = queue.stop();
+      for (const release of releases.values()) release();
+      await stopping;
+    };
+    return { started, releases, deliver, stop };
+  };
+
+  it('runs each lane on workers of its own: a full slow lane leaves the fast lane free', async () => {
+    const { started, deliver, stop } = heldWorker();
+    const queue = new TimerQueue({ deliver, maxInFlight: 2, maxInFlightUnproven: 2 });
+    for (const id of ['s1', 's2', 's3']) await queue.send(id, 0, { lane: 'slow', group: `slow-${id}` });
+    await queue.send('f1', 0, { lane: 'fast', group: 'healthy' });
+    await vi.waitFor(() => expect(started.map((s) => `${s.lane}:${s.id}`).sort()).toEqual(['fast:f1', 'slow:s1', 'slow:s2']));
+    await stop(queue);
+  });
+
+  it("serves groups in turn: one subscription's backlog does not stand in front of another's message", async () => {
+    const { started, releases, deliver, stop } = heldWorker();
+    const queue = new TimerQueue({ deliver, maxInFlight: 1, maxInFlightUnproven: 1 });
+    for (let i = 1; i <= 5; i++) await queue.send(`b${i}`, 0, { lane: 'fast', group: 'backlog' });
+    await queue.send('q1', 0, { lane: 'fast', group: 'quiet' });
+    await vi.waitFor(() => expect(started.map((s) => s.id)).toEqual(['b1']));
+    releases.get('b1')!();
+    // The quiet group's message is next, ahead of the backlog's other four.
+    await vi.waitFor(() => expect(started.map((s) => s.id)).toEqual(['b1', 'q1']));
+    expect(started[1]!.group).toBe('quiet');
+    releases.get('q1')!();
+    await vi.waitFor(() => expect(started.map((s) => s.id)).toEqual(['b1', 'q1', 'b2']));
+    await stop(queue);
+  });
+
+  it('holds a group not yet seen answering quickly to maxInFlightUnproven, and lets a quick one use the lane', async () => {
+    const { started, releases, deliver, stop } = heldWorker();
+    const queue = new TimerQueue({ deliver, maxInFlight: 8, maxInFlightUnproven: 2 });
+    for (let i = 1; i <= 6; i++) await queue.send(`h${i}`, 0, { lane: 'fast', group: 'hanging' });
+    for (let i = 1; i <= 6; i++) await queue.send(`q${i}`, 0, { lane: 'fast', group: 'quick' });
+    // Both start unproven: two each.
+    await vi.waitFor(() => expect(started.map((s) => s.id).sort()).toEqual(['h1', 'h2', 'q1', 'q2']));
+    await new Promise((done) => setTimeout(done, 20));
+    expect(started).toHaveLength(4);
+    // The quick group answers at once and may then use the rest of the lane; the hanging one may not.
+    releases.get('q1')!();
+    await vi.waitFor(() => expect(started.filter((s) => s.group === 'quick').length).toBe(6));
+    expect(started.filter((s) => s.group === 'hanging').map((s) => s.id)).toEqual(['h1', 'h2']);
+    await stop(queue);
   });
 });
 

@@ -28,8 +28,8 @@ const call = (limiters: DynamoRateLimiter[], orgId: string, keyId: string, limit
   limiters[Math.floor(Math.random() * limiters.length)].count(keyId, orgId).judge(limits);
 
 /** The calls, `burst` at once, each on a random instance. */
-const inBursts = async (calls: Array<() => Promise<RateDecision>>, burst: number) => {
-  const decisions: RateDecision[] = [];
+const inBursts = async <D extends RateDecision>(calls: Array<() => Promise<D>>, burst: number) => {
+  const decisions: D[] = [];
   for (let sent = 0; sent < calls.length; sent += burst) decisions.push(...(await Promise.all(calls.slice(sent, sent + burst).map((c) => c()))));
   return decisions;
 };

@@ -20,6 +20,7 @@ import { drainReport, fanOutReport, measureBacklogDrain, measureFanOut, type Dra
 import { formatMs, measure, type Measurement } from './stats.ts';
 import { inboundReport, measureInbound, type InboundResult } from './inbound.ts';
 import { certificateReport, measureCertificates, type CertificateResult } from './certificates.ts';
+import { runSoak } from './soak.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'ERROR';
@@ -106,6 +107,8 @@ const seedEvents = async (db: Documents, tableName: string, orgId: string, clien
 const main = async () => {
   const dynamo = await startDynamoLocal();
   try {
+    // The soak runs alone: it is about holding the rate limits for minutes, not the other figures.
+    if (process.argv.includes('--soak')) return await runSoak({ dynamoEndpoint: dynamo.endpoint, enginePid: dynamo.process.pid, minutes: Number(process.env.BENCH_SOAK_MINUTES ?? 10) });
     await run(dynamo);
   } finally {
     await dynamo.stop(); // also when a measurement fails: no DynamoDB Local is left running

@@ -11,7 +11,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Agent, createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { OPERATOR_ACTOR } from '../lambdas/core/model.ts';
@@ -247,7 +247,7 @@ export const runSoak = async (options: SoakOptions) => {
     const clients = apiKeys.map((k) => headerClient(service.baseUrl, k.secret));
     const calls: Call[] = [];
     const created = new Map<string, number>();
-    const rss = new Map<number, { own: number; engine: number | null }>();
+    const rss = new Map<number, { own: number; engine: number | null; load: number }>();
 
     // The load starts at a minute boundary, so its first window is a full one.
     const firstWindow = windowOf(Date.now()) + 1;
@@ -262,7 +262,7 @@ export const runSoak = async (options: SoakOptions) => {
     const sampler = (async () => {
       for (let w = firstWindow; w < firstWindow + minutes; w++) {
         await sleep((w + 1) * WINDOW_MS - Date.now());
-        rss.set(w, { own: process.memoryUsage().rss, engine: await rssOfPid(options.enginePid) });
+        rss.set(w, { own: process.memoryUsage().rss, engine: await rssOfPid(options.enginePid), load: loadavg()[0] });
         const { attempts, open } = hanging.counts();
         console.log(`  minute ${w - firstWindow + 1}/${minutes} done: ${calls.length} calls answered, ${healthy.receipts.size} healthy deliveries, hanging receiver ${attempts} attempts (${open} open)`);
       }
@@ -327,7 +327,7 @@ const report = (run: {
   firstWindow: number;
   minutes: number;
   calls: Call[];
-  rss: Map<number, { own: number; engine: number | null }>;
+  rss: Map<number, { own: number; engine: number | null; load: number }>;
   receipts: Receipt[];
   created: number;
   missing: number;
@@ -336,7 +336,7 @@ const report = (run: {
   hangingDeliveries: { byStatus: Record<string, number>; attempts: number };
 }) => {
   const line = (cells: string[], widths: number[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
-  const widths = [6, 14, 14, 8, 13, 21, 21, 10, 30, 12, 8];
+  const widths = [6, 14, 14, 8, 13, 21, 21, 10, 34, 12, 6, 6];
   const admitted = (c: Call) => c.status === 200 || c.status === 201;
   const unexpected = run.calls.filter((c) => !admitted(c) && c.status !== 429);
   const windows = Array.from({ length: run.minutes }, (_, i) => run.firstWindow + i);
@@ -347,7 +347,7 @@ const report = (run: {
   console.log('A call is counted in the window it was SENT in; the service counts it in the window it arrives in, so a call sent just');
   console.log('before a boundary can be admitted in the next window: "svc k1/k2" counts admitted calls by the window the service');
   console.log('reported (X-RateLimit-Reset). Deliveries are counted in the window they were received; latency = receipt - occurred_at.\n');
-  console.log(line(['window', 'key1 200/429', 'key2 200/429', 'org 200', 'svc k1/k2', 'all p50 / p99', 'admitted p50 / p99', 'delivered', 'delivery p50 / p99 / max', 'RSS MB', 'other'], widths));
+  console.log(line(['window', 'key1 200/429', 'key2 200/429', 'org 200', 'svc k1/k2', 'all p50 / p99', 'admitted p50 / p99', 'delivered', 'delivery p50 / p99 / max', 'RSS MB', 'load', 'other'], widths));
   for (const [index, w] of windows.entries()) {
     const inWindow = run.calls.filter((c) => windowOf(c.sentAt) === w);
     const ok = (key: number) => inWindow.filter((c) => c.key === key && admitted(c)).length;
@@ -371,6 +371,7 @@ const report = (run: {
           String(d.length),
           d.length ? `${formatMs(percentile(d, 50))} / ${formatMs(percentile(d, 99))} / ${formatMs(d[d.length - 1])}` : '-',
           memory ? `${mb(memory.own)}${memory.engine === null ? '' : ` (+${mb(memory.engine)})`}` : '-',
+          memory ? memory.load.toFixed(2) : '-',
           String(inWindow.filter((c) => !admitted(c) && c.status !== 429).length),
         ],
         widths,
@@ -383,7 +384,8 @@ const report = (run: {
   const last = run.rss.get(run.firstWindow + run.minutes - 1)?.own;
   const bad429 = run.calls.filter((c) => c.bad429).length;
   const { byStatus, attempts } = run.hangingDeliveries;
-  console.log('\nRSS MB: this process (the service, the load and both receivers), and in brackets DynamoDB Local, at the end of each minute.');
+  console.log('\nRSS MB: this process (the service, the load and both receivers), and in brackets DynamoDB Local; load: the machine\'s');
+  console.log(`1-minute load average (${cpus().length} CPUs), which includes anything else running. Both sampled at the end of each minute.`);
   console.log(
     `exact: every window admitted ${PER_KEY_LIMIT} per key and ${PER_ORG_LIMIT} for the organisation: ${exactBySend ? 'yes' : 'NO'} by the window sent in, ` +
       `${exactByService ? 'yes' : 'NO'} by the service's window` +

@@ -8,6 +8,7 @@ import type { PublicUrls } from '#core/request-view.ts';
 import { createDocumentClient, type Documents } from '#store/dynamo.ts';
 import { CoalescingDocuments } from '#store/coalesced-reads.ts';
 import { createRepositories } from '#store/repositories.ts';
+import { rateTableNameOf } from '#store/table.ts';
 import { EventBridgeExpiryScheduler, type ScheduleKind } from '#adapters/eventbridge-scheduler.ts';
 import { KmsSealer } from '#adapters/kms-sealer.ts';
 import { AwsNotifier } from '#adapters/ses-sns-notifier.ts';
@@ -17,6 +18,8 @@ import { createLogger } from './logger.ts';
 
 export interface WiringOptions {
   tableName: string;
+  /** Where rate windows are counted (lambdas/store/table.ts); default: rateTableNameOf(tableName), the local layout. */
+  rateTableName?: string;
   urls: PublicUrls;
   notifier: Notifier;
   /** Default: none (requests then expire through the sweep alone). */
@@ -41,7 +44,8 @@ export const createAppDeps = (options: WiringOptions): AppDeps => {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger();
   const db = new CoalescingDocuments(options.db ?? createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT }));
-  const repositories = createRepositories(db, options.tableName, clock, (error) =>
+  const rateTableName = options.rateTableName ?? rateTableNameOf(options.tableName);
+  const repositories = createRepositories(db, options.tableName, rateTableName, clock, (error) =>
     logger.warn('rate limiter throttled; letting the call through', { errorName: (error as Error).name }),
   );
   const scheduler = reportingFailures('expire', options.scheduler ?? NO_SCHEDULER, logger);
@@ -137,6 +141,7 @@ let deployed: AppDeps | undefined;
 export const wiring = (): AppDeps =>
   (deployed ??= createAppDeps({
     tableName: required('TABLE_NAME'),
+    rateTableName: required('RATE_TABLE_NAME'),
     urls: { baseUrl: required('BASE_URL'), appUrl: required('APP_URL') },
     notifier: new AwsNotifier(required('EMAIL_FROM_ADDRESS')),
     scheduler: eventBridgeScheduler('expire'),

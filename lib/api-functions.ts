@@ -80,6 +80,8 @@ export interface AppEnvironment {
   BASE_URL: string;
   APP_URL: string;
   EMAIL_FROM_ADDRESS: string;
+  /** The rate windows' table (lambdas/store/table.ts). */
+  RATE_TABLE_NAME: string;
 }
 
 /** What a function that arms or cancels request expiries needs (lib/expiry.ts provides it). */

@@ -109,6 +109,7 @@ export class HandoffStack extends Stack {
       BASE_URL: baseUrl,
       APP_URL: appUrlSetting ? httpsUrl(appUrlSetting) : endpoint,
       EMAIL_FROM_ADDRESS: emailFrom,
+      RATE_TABLE_NAME: this.table.rateTable.tableName,
     };
     // The expiry worker is no API function: the API functions may name its ARN without a cycle.
     this.expiry = new Expiry(this, 'Expiry', { table: this.table.table, tableAccess: this.table, appEnvironment });

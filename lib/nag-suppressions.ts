@@ -25,6 +25,7 @@ export const applyNagSuppressions = (stack: HandoffStack) => {
   }
   acknowledgeRouteAuthorization(stack);
   acknowledgeDeadLetters(stack);
+  acknowledgeRateTable(stack);
   acknowledgeScopedWildcards(stack, functions);
 };
 
@@ -119,6 +120,11 @@ const acknowledgeRouteAuthorization = (stack: HandoffStack) => {
 };
 
 // ---- dead letters (queues, the alarm email) -------------------------------------------------------------------------------------
+
+/** The rate windows' table keeps counters of the current and the last minute: nothing to recover. */
+const acknowledgeRateTable = (stack: HandoffStack) => {
+  acknowledge(stack.table.rateTable, ['AwsSolutions-DDB3'], 'Rate-limit counters of the current and the previous minute, expired by TTL: there is nothing a point-in-time restore could bring back');
+};
 
 const acknowledgeDeadLetters = (stack: HandoffStack) => {
   const { fanOutDlq, deliveryDlq, deliverFunction } = stack.webhooks;

@@ -13,7 +13,13 @@ import {
   type IndexPartition,
   type TableAccess,
 } from '../lambdas/access/table-access-types.ts';
-import { INDEXES } from '../lambdas/store/table.ts';
+import { INDEXES, RATE_PARTITION_PREFIX } from '../lambdas/store/table.ts';
+
+/** The main table and the rate windows' table (lambdas/store/table.ts). */
+export interface HandoffTables {
+  table: dynamodb.ITable;
+  rateTable: dynamodb.ITable;
+}
 
 /** Gives a function exactly the table access its declaration (lambdas/access/table-access.ts) names. */
 export interface TableAccessGranter {
@@ -24,7 +30,7 @@ export interface TableAccessGranter {
  * The IAM statements for one function's declaration; none at all for a function that touches no
  * table.
  *
- * - Item actions on the table ARN, with `ForAllValues:StringLike` on `dynamodb:LeadingKeys` over
+ * - Item actions on the table ARN (on the rate table's for the rate windows' `RATE#` partitions), with `ForAllValues:StringLike` on `dynamodb:LeadingKeys` over
  *   the partition-key prefixes declared for them (`ORG#*`, `REQ#*`, ...), one statement per set
  *   of actions that share their prefixes. DynamoDB authorises each item of
  *   a TransactWriteItems as its own PutItem, UpdateItem, DeleteItem or ConditionCheckItem
@@ -47,16 +53,31 @@ export interface TableAccessGranter {
  *   no function may use the key directly, and the key policy's account delegation is what makes
  *   these identity statements count.
  */
-export const tableAccessStatements = (table: dynamodb.ITable, key: kms.IKey, access: TableAccess, scope: Stack): iam.PolicyStatement[] => {
+export const tableAccessStatements = (tables: HandoffTables, key: kms.IKey, access: TableAccess, scope: Stack): iam.PolicyStatement[] => {
   if (!touchesTable(access)) return [];
+  const { table, rateTable } = tables;
   const statements: iam.PolicyStatement[] = [];
-  // Actions allowed on the same partitions share one statement.
-  groupedByPartitions(itemActionsOf(access).map((action) => [action, access.items[action]!] as const)).forEach((group, n) =>
+  // Actions allowed on the same partitions share one statement; rate windows are in the rate table.
+  const itemsIn = (inRateTable: boolean) =>
+    itemActionsOf(access)
+      .map((action) => [action, access.items[action]!.filter((partition) => partition.startsWith(RATE_PARTITION_PREFIX) === inRateTable)] as const)
+      .filter(([, partitions]) => partitions.length > 0);
+  groupedByPartitions(itemsIn(false)).forEach((group, n) =>
     statements.push(
       new iam.PolicyStatement({
         sid: `TableItems${n === 0 ? '' : n + 1}`,
         actions: group.names.map((action) => `dynamodb:${action}`),
         resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': group.partitions.map(keyPattern) } },
+      }),
+    ),
+  );
+  groupedByPartitions(itemsIn(true)).forEach((group, n) =>
+    statements.push(
+      new iam.PolicyStatement({
+        sid: `RateTableItems${n === 0 ? '' : n + 1}`,
+        actions: group.names.map((action) => `dynamodb:${action}`),
+        resources: [rateTable.tableArn],
         conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': group.partitions.map(keyPattern) } },
       }),
     ),
@@ -100,6 +121,6 @@ const groupedByPartitions = <Name extends string>(entries: ReadonlyArray<readonl
 };
 
 /** Adds the statements of `access` to the function's role. */
-export const grantTableAccess = (fn: lambda.IFunction, table: dynamodb.ITable, key: kms.IKey, access: TableAccess) => {
-  for (const statement of tableAccessStatements(table, key, access, Stack.of(fn))) fn.addToRolePolicy(statement);
+export const grantTableAccess = (fn: lambda.IFunction, tables: HandoffTables, key: kms.IKey, access: TableAccess) => {
+  for (const statement of tableAccessStatements(tables, key, access, Stack.of(fn))) fn.addToRolePolicy(statement);
 };

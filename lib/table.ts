@@ -22,6 +22,8 @@ import { grantTableAccess, type TableAccessGranter } from './table-access.ts';
  */
 export class HandoffTable extends Construct implements TableAccessGranter {
   readonly table: dynamodb.Table;
+  /** The rate windows' table (lambdas/store/table.ts): the same key schema and TTL, no stream, index or recovery; under the same key. */
+  readonly rateTable: dynamodb.Table;
   readonly key: kms.Key;
 
   constructor(scope: Construct, id: string) {
@@ -48,6 +50,17 @@ export class HandoffTable extends Construct implements TableAccessGranter {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
+    // Counters of the current and the last minute: nothing to recover, so it may go with the stack.
+    this.rateTable = new dynamodb.Table(this, 'RateTable', {
+      encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
+      encryptionKey: this.key,
+      partitionKey: { name: TABLE_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: TABLE_KEYS.sortKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
     for (const index of indexList()) {
       this.table.addGlobalSecondaryIndex({
         indexName: index.indexName,
@@ -60,6 +73,6 @@ export class HandoffTable extends Construct implements TableAccessGranter {
 
   /** Exactly the table, index, stream and key rights of one function's declaration (lambdas/access/table-access.ts). */
   grantAccess(fn: lambda.IFunction, access: TableAccess) {
-    grantTableAccess(fn, this.table, this.key, access);
+    grantTableAccess(fn, { table: this.table, rateTable: this.rateTable }, this.key, access);
   }
 }

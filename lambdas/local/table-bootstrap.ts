@@ -4,32 +4,43 @@ import {
   ResourceNotFoundException,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
+  type CreateTableCommandInput,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import type { Documents } from '#store/dynamo.ts';
-import { createTableInput, indexList, TTL_ATTRIBUTE } from '#store/table.ts';
+import { createRateTableInput, createTableInput, indexList, rateTableNameOf, TTL_ATTRIBUTE } from '#store/table.ts';
 
 /**
- * Creates the table (same definition as the stack's) unless it exists; returns whether it did.
+ * Creates the table (same definition as the stack's) and its rate table unless they exist; returns
+ * whether the main table was made.
  * A table kept in `.data/` from an earlier version gets the indexes added since, one at a time,
  * as DynamoDB allows (a deployed table gets them from the stack).
  */
 export const ensureTable = async (db: Documents, tableName: string): Promise<boolean> => {
-  let existing: TableDescription | undefined;
-  try {
-    existing = (await db.send(new DescribeTableCommand({ TableName: tableName }))).Table;
-  } catch (error) {
-    if (!(error instanceof ResourceNotFoundException) && (error as Error).name !== 'ResourceNotFoundException') throw error;
-  }
+  // The rate windows' table beside it (lambdas/store/table.ts), made if missing, also beside a kept table.
+  const rateTable = rateTableNameOf(tableName);
+  if (!(await describe(db, rateTable))) await createWithTtl(db, createRateTableInput(rateTable));
+  const existing = await describe(db, tableName);
   if (existing) {
     await addMissingIndexes(db, tableName, existing);
     return false;
   }
-  await db.send(new CreateTableCommand(createTableInput(tableName)));
-  await db.send(
-    new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }),
-  );
+  await createWithTtl(db, createTableInput(tableName));
   return true;
+};
+
+const describe = async (db: Documents, tableName: string): Promise<TableDescription | undefined> => {
+  try {
+    return (await db.send(new DescribeTableCommand({ TableName: tableName }))).Table;
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException) && (error as Error).name !== 'ResourceNotFoundException') throw error;
+    return undefined;
+  }
+};
+
+const createWithTtl = async (db: Documents, input: CreateTableCommandInput) => {
+  await db.send(new CreateTableCommand(input));
+  await db.send(new UpdateTimeToLiveCommand({ TableName: input.TableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
 };
 
 const addMissingIndexes = async (db: Documents, tableName: string, table: TableDescription) => {

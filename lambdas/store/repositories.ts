@@ -17,6 +17,7 @@ import { DynamoCertificateSource } from './certificate-source.ts';
 export const createRepositories = (
   db: Documents,
   tableName: string,
+  rateTableName: string,
   clock: Clock,
   onLimiterThrottled: (error: unknown) => void = () => undefined,
 ) => {
@@ -29,7 +30,7 @@ export const createRepositories = (
     apiKeys: new DynamoApiKeys(db, tableName),
     requests: new DynamoRequests(db, tableName, audit),
     idempotency: new DynamoIdempotency(db, tableName, clock),
-    rateLimiter: new DynamoRateLimiter(db, tableName, clock, onLimiterThrottled),
+    rateLimiter: new DynamoRateLimiter(db, rateTableName, clock, onLimiterThrottled),
     events: new DynamoEventFeed(db, tableName),
     webhooks: new DynamoWebhooks(db, tableName, audit),
     integrations: new DynamoIntegrations(db, tableName, audit),

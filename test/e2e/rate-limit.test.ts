@@ -5,6 +5,7 @@ import { sha256Hex } from '../../lambdas/core/hashing.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import { keys } from '../../lambdas/store/keys.ts';
 import { keyCounter } from '../../lambdas/store/rate-limiter.ts';
+import { rateTableNameOf } from '../../lambdas/store/table.ts';
 import { startTestService, type ApiAnswer, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 /**
@@ -116,7 +117,7 @@ const seedWindow = async (orgId: string, calls: number, apiKeyId?: string) => {
   const windowStart = Math.floor(clock.now().getTime() / 60_000) * 60;
   await service.deps.db.send(
     new UpdateCommand({
-      TableName: service.deps.tableName,
+      TableName: rateTableNameOf(service.deps.tableName),
       Key: keys.rateWindow('org', orgId, windowStart),
       UpdateExpression: apiKeyId ? 'ADD n :calls, #key :calls' : 'ADD n :calls',
       ...(apiKeyId ? { ExpressionAttributeNames: { '#key': keyCounter(apiKeyId) } } : {}),
@@ -321,7 +322,7 @@ describe('exact under concurrency: every call is decided by the table', () => {
   /** The organisation's current window as stored: its count, and the key's. */
   const storedWindow = async (orgId: string, apiKeyId: string) => {
     const windowStart = Math.floor(clock.now().getTime() / 60_000) * 60;
-    const { Item } = await service.deps.db.send(new GetCommand({ TableName: service.deps.tableName, Key: keys.rateWindow('org', orgId, windowStart), ConsistentRead: true }));
+    const { Item } = await service.deps.db.send(new GetCommand({ TableName: rateTableNameOf(service.deps.tableName), Key: keys.rateWindow('org', orgId, windowStart), ConsistentRead: true }));
     return { org: Number(Item?.n ?? 0), key: Number(Item?.[keyCounter(apiKeyId)] ?? 0) };
   };
 

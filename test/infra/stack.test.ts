@@ -74,7 +74,12 @@ const onlyId = (type: string) => {
   expect(found, type).toHaveLength(1);
   return found[0]![0];
 };
-const tableId = () => onlyId('AWS::DynamoDB::Table');
+/** The main table: the one with a stream (the other counts rate windows, lambdas/store/table.ts). */
+const tableId = () => {
+  const found = ofType('AWS::DynamoDB::Table').filter(([, t]) => t.Properties.StreamSpecification);
+  expect(found).toHaveLength(1);
+  return found[0]![0];
+};
 const apiId = () => onlyId('AWS::ApiGatewayV2::Api');
 
 const routeByKey = (routeKey: string) => {
@@ -200,6 +205,23 @@ describe('table', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
     });
+  });
+
+  it("counts rate windows in a table of their own: the shared key schema and TTL, no stream or index, under the table's key", () => {
+    const rate = ofType('AWS::DynamoDB::Table').filter(([id]) => id !== tableId());
+    expect(rate).toHaveLength(1);
+    const properties = rate[0]![1].Properties;
+    expect(properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+      ],
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+    });
+    expect(properties.StreamSpecification).toBeUndefined();
+    expect(properties.GlobalSecondaryIndexes).toBeUndefined();
+    expect(properties.SSESpecification.KMSMasterKeyId).toEqual(resources[tableId()]!.Properties.SSESpecification.KMSMasterKeyId);
   });
 
   it('has point-in-time recovery enabled', () => {
@@ -344,6 +366,7 @@ describe('functions', () => {
 
   const baseEnvironment = () => ({
     TABLE_NAME: { Ref: tableId() },
+    RATE_TABLE_NAME: { Ref: ofType('AWS::DynamoDB::Table').find(([id]) => id !== tableId())![0] },
     BASE_URL: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId(), 'ApiEndpoint'] }, '/v1']] },
     APP_URL: { 'Fn::GetAtt': [apiId(), 'ApiEndpoint'] },
     EMAIL_FROM_ADDRESS: EMAIL_FROM,
@@ -427,8 +450,9 @@ describe('IAM', () => {
     }
   });
 
-  it('scopes every DynamoDB action to the table and its indexes, and the stream actions to its stream', () => {
+  it('scopes every DynamoDB action to the table and its indexes (or the rate table, for UpdateItem on rate windows only), and the stream actions to its stream', () => {
     const tableArn = { 'Fn::GetAtt': [tableId(), 'Arn'] };
+    const rateTableArn = { 'Fn::GetAtt': [ofType('AWS::DynamoDB::Table').find(([id]) => id !== tableId())![0], 'Arn'] };
     const indexArns = indexList().map((index) => ({ 'Fn::Join': ['', [tableArn, `/index/${index.indexName}`]] }));
     const streamArn = { 'Fn::GetAtt': [tableId(), 'StreamArn'] };
     // (CDK's table read grant names GetRecords and GetShardIterator too, on the table: harmless.)
@@ -438,6 +462,11 @@ describe('IAM', () => {
       if (onStream) expect(actionsOf(statement).every((a) => streamActions.includes(a))).toBe(true);
       for (const resource of resourcesOf(statement)) {
         expect(resource).not.toBe('*');
+        if (JSON.stringify(resource) === JSON.stringify(rateTableArn)) {
+          expect(actionsOf(statement)).toEqual(['dynamodb:UpdateItem']);
+          expect(statement.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [expect.stringMatching(/^RATE#/)] } });
+          continue;
+        }
         expect(onStream ? [streamArn] : [tableArn, ...indexArns]).toContainEqual(resource);
       }
     }

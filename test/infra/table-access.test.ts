@@ -18,7 +18,7 @@ import {
   type WorkerName,
 } from '../../lambdas/access/table-access.ts';
 import { FALLBACK_ENTRY, ROUTES, routeList, type Route } from '../../lambdas/http/routes.ts';
-import { INDEXES } from '../../lambdas/store/table.ts';
+import { INDEXES, RATE_PARTITION_PREFIX } from '../../lambdas/store/table.ts';
 import { HandoffStack } from '../../lib/handoff-stack.ts';
 
 /**
@@ -55,7 +55,17 @@ const onlyId = (type: string) => {
   expect(found, type).toHaveLength(1);
   return found[0]![0];
 };
-const tableId = () => onlyId('AWS::DynamoDB::Table');
+/** The main table (the one with a stream) and the rate windows' table. */
+const tableId = () => {
+  const found = ofType('AWS::DynamoDB::Table').filter(([, t]) => t.Properties.StreamSpecification);
+  expect(found).toHaveLength(1);
+  return found[0]![0];
+};
+const rateTableId = () => {
+  const found = ofType('AWS::DynamoDB::Table').filter(([, t]) => !t.Properties.StreamSpecification);
+  expect(found).toHaveLength(1);
+  return found[0]![0];
+};
 const tableKeyId = (): string => resources[tableId()]!.Properties.SSESpecification.KMSMasterKeyId['Fn::GetAtt'][0];
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -103,6 +113,7 @@ const resourcesOf = (statement: Statement) => [statement.Resource].flat();
 const resourceLabel = (resource: unknown): string => {
   const table = { 'Fn::GetAtt': [tableId(), 'Arn'] };
   if (same(resource, table)) return 'table';
+  if (same(resource, { 'Fn::GetAtt': [rateTableId(), 'Arn'] })) return 'rate table';
   if (same(resource, { 'Fn::GetAtt': [tableId(), 'StreamArn'] })) return 'stream';
   for (const index of Object.values(INDEXES)) {
     if (same(resource, { 'Fn::Join': ['', [table, `/index/${index.indexName}`]] })) return `index/${index.indexName}`;
@@ -140,7 +151,15 @@ const tableGrantsOf = (functionId: string): Record<string, string[] | 'any key'>
 /** The same map, as a declaration says it should be. */
 const grantsOfDeclaration = (access: TableAccess): Record<string, string[] | 'any key'> => {
   const grants: Record<string, string[] | 'any key'> = {};
-  for (const action of itemActionsOf(access)) grants[`${action} table`] = access.items[action]!.map(keyPattern).sort();
+  for (const action of itemActionsOf(access)) {
+    // Rate windows are counted in the rate table (lambdas/store/table.ts).
+    for (const [where, partitions] of [
+      ['table', access.items[action]!.filter((p) => !p.startsWith(RATE_PARTITION_PREFIX))],
+      ['rate table', access.items[action]!.filter((p) => p.startsWith(RATE_PARTITION_PREFIX))],
+    ] as const) {
+      if (partitions.length > 0) grants[`${action} ${where}`] = partitions.map(keyPattern).sort();
+    }
+  }
   for (const [index, partitions] of Object.entries(access.indexes ?? {})) grants[`Query index/${index}`] = partitions!.map(keyPattern).sort();
   if (access.stream) for (const action of ['DescribeStream', 'GetRecords', 'GetShardIterator', 'ListStreams']) grants[`${action} stream`] = 'any key';
   return grants;
@@ -182,7 +201,8 @@ const API_KEY_CALLER = {
   'BatchGetItem table': ['APIKEY#*', 'AUDIT#*', 'ORG#*'],
   'GetItem table': ['APIKEY#*', 'AUDIT#*', 'ORG#*'],
   'PutItem table': ['AUDIT#*'],
-  'UpdateItem table': ['APIKEY#*', 'AUDIT#*', 'RATE#org#*'],
+  'UpdateItem table': ['APIKEY#*', 'AUDIT#*'],
+  'UpdateItem rate table': ['RATE#org#*'],
 };
 
 describe('the named functions have exactly these DynamoDB rights', () => {
@@ -243,7 +263,8 @@ describe('the named functions have exactly these DynamoDB rights', () => {
       'GetItem table': ['APIKEY#*', 'AUDIT#*', 'IDEM#*', 'ORG#*'],
       'PutItem table': ['AUDIT#*', 'IDEM#*', 'LINK#*', 'REQ#*'],
       'Query table': ['ORG#*'],
-      'UpdateItem table': ['APIKEY#*', 'AUDIT#*', 'IDEM#*', 'RATE#org#*'],
+      'UpdateItem table': ['APIKEY#*', 'AUDIT#*', 'IDEM#*'],
+      'UpdateItem rate table': ['RATE#org#*'],
     });
   });
 

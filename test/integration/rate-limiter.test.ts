@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../lambdas/core/ids.ts';
 import type { RateLimits } from '../../lambdas/core/model.ts';
 import { DynamoRateLimiter, type RateDecision } from '../../lambdas/store/rate-limiter.ts';
+import { rateTableNameOf } from '../../lambdas/store/table.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { startTestService, type TestService } from '../support/test-service.ts';
 
@@ -21,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-const instances = (count: number) => Array.from({ length: count }, () => new DynamoRateLimiter(service.deps.db, service.deps.tableName, clock));
+const instances = (count: number) => Array.from({ length: count }, () => new DynamoRateLimiter(service.deps.db, rateTableNameOf(service.deps.tableName), clock));
 
 /** One call of `keyId`, on a random instance, judged against `limits` as the rate-limit middleware does. */
 const call = (limiters: DynamoRateLimiter[], orgId: string, keyId: string, limits: RateLimits = DEFAULTS) =>

@@ -44,14 +44,21 @@ interface Message {
 export class TimerQueue implements DeliveryQueue {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly lanes: Record<DeliveryLane, Lane>;
+  /**
+   * Deliveries with a message waiting (armed or due, not yet handed to the worker). A second send
+   * for one of them is dropped: the waiting message will run the delivery, and the sweep, which
+   * re-sends every delivery past due, would otherwise pile copies onto a slow lane's backlog.
+   */
+  private readonly waiting = new Set<string>();
   private stopped = false;
 
   constructor(private readonly options: TimerQueueOptions) {
-    this.lanes = { fast: new Lane('fast', options, () => this.stopped), slow: new Lane('slow', options, () => this.stopped) };
+    const handedOver = (deliveryId: string) => this.waiting.delete(deliveryId);
+    this.lanes = { fast: new Lane('fast', options, () => this.stopped, handedOver), slow: new Lane('slow', options, () => this.stopped, handedOver) };
   }
 
   async send(deliveryId: string, delaySeconds: number, route?: DeliveryRoute) {
-    if (this.stopped) return;
+    if (this.stopped || this.waiting.has(deliveryId)) return;
     this.arm(route?.lane ?? 'fast', { deliveryId, receiveCount: 1, group: route?.group ?? deliveryId }, Math.max(0, delaySeconds) * 1000);
   }
 
@@ -63,6 +70,7 @@ export class TimerQueue implements DeliveryQueue {
   }
 
   private arm(lane: DeliveryLane, message: Message, delayMs: number) {
+    this.waiting.add(message.deliveryId);
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       if (this.stopped) return;
@@ -92,6 +100,8 @@ class Lane {
     private readonly lane: DeliveryLane,
     private readonly options: TimerQueueOptions,
     private readonly stopped: () => boolean,
+    /** Told when a message goes to the worker: from then on a new message for its delivery may wait. */
+    private readonly handedOver: (deliveryId: string) => void,
   ) {}
 
   add(message: Message, done: (failed: boolean) => void) {
@@ -133,6 +143,7 @@ class Lane {
   }
 
   private start(group: string, message: Message, done: (failed: boolean) => void) {
+    this.handedOver(message.deliveryId);
     this.inFlight.set(group, (this.inFlight.get(group) ?? 0) + 1);
     const startedAt = Date.now();
     const call = this.options

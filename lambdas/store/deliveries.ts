@@ -382,8 +382,13 @@ export class DeliveryStore {
 
   /** Ids of pending deliveries whose next attempt is due by `nowIso`, oldest first per shard. */
   async dueIds(nowIso: string, limit = 500): Promise<string[]> {
-    const ids: string[] = [];
-    for (let shard = 0; shard < DELIVERY_SHARDS && ids.length < limit; shard++) {
+    return (await this.due(nowIso, limit)).map((delivery) => delivery.id);
+  }
+
+  /** As dueIds, each with its subscription: the sweep's message is grouped by it, as the fan-out's is. */
+  async due(nowIso: string, limit = 500): Promise<Array<{ id: string; webhookId: string }>> {
+    const due: Array<{ id: string; webhookId: string }> = [];
+    for (let shard = 0; shard < DELIVERY_SHARDS && due.length < limit; shard++) {
       let start: Record<string, unknown> | undefined;
       do {
         const page = await this.db.send(
@@ -392,15 +397,15 @@ export class DeliveryStore {
             IndexName: INDEXES.byDelivery.indexName,
             KeyConditionExpression: 'gsi6pk = :shard AND gsi6sk <= :until',
             ExpressionAttributeValues: { ':shard': `DELIVERY_DUE#${shard}`, ':until': `${nowIso}#~` },
-            ProjectionExpression: 'id',
-            Limit: limit - ids.length,
+            ProjectionExpression: 'id, webhookId',
+            Limit: limit - due.length,
             ExclusiveStartKey: start,
           }),
         );
-        for (const item of page.Items ?? []) ids.push(item.id as string);
-        start = ids.length < limit ? page.LastEvaluatedKey : undefined;
+        for (const item of page.Items ?? []) due.push({ id: item.id as string, webhookId: item.webhookId as string });
+        start = due.length < limit ? page.LastEvaluatedKey : undefined;
       } while (start);
     }
-    return ids;
+    return due;
   }
 }

@@ -10,7 +10,7 @@ export const SWEEP_GRACE_MS = 60_000;
 export interface DeliverySweepDeps {
   clock: Clock;
   logger: Pick<AppDeps['logger'], 'info' | 'error' | 'debug'>;
-  deliveries: Pick<DeliveryStore, 'dueIds'>;
+  deliveries: Pick<DeliveryStore, 'due'>;
   queue: DeliveryQueue;
 }
 
@@ -37,9 +37,11 @@ export const createHandler = (deps: DeliverySweepDeps) =>
     const until = input.allPending === true ? END_OF_TIME : new Date(deps.clock.now().getTime() - SWEEP_GRACE_MS).toISOString();
     let requeued = 0;
     let failed = 0;
-    for (const id of await deps.deliveries.dueIds(until)) {
+    for (const { id, webhookId } of await deps.deliveries.due(until)) {
       try {
-        await deps.queue.send(id, 0);
+        // The fast lane, grouped by its subscription: the worker moves it on if the subscription is
+        // slow, and one subscription's many lost messages wait their turn behind others' deliveries.
+        await deps.queue.send(id, 0, { lane: 'fast', group: webhookId });
         requeued++;
       } catch (error) {
         failed++;

@@ -176,6 +176,8 @@ describe('delivery worker', () => {
     clock.advance(2 * 60_000);
     await sweep();
     expect(sent.map((message) => message.deliveryId)).toContain(deliveryId);
+    // Grouped by its subscription, as the fan-out's message was (core/delivery-lanes.ts).
+    expect(sent.find((message) => message.deliveryId === deliveryId)!.route).toEqual({ lane: 'fast', group: subscription.id });
     expect(await drain(deps, sent.filter((message) => message.deliveryId === deliveryId))).toEqual(['delivered']);
     // A duplicate message is harmless.
     expect(await deliverOne(deps, deliveryId)).toBe('finished');

@@ -126,6 +126,26 @@ describe('TimerQueue lanes and groups', () => {
     expect(started.filter((s) => s.group === 'hanging').map((s) => s.id)).toEqual(['h1', 'h2']);
     await stop(queue);
   });
+  it('keeps one waiting message per delivery: a second send while one waits is dropped, a send once it runs is kept', async () => {
+    const { started, releases, deliver, stop } = heldWorker();
+    const queue = new TimerQueue({ deliver, maxInFlight: 1, maxInFlightUnproven: 1 });
+    await queue.send('busy', 0, { lane: 'fast', group: 'g1' });
+    await vi.waitFor(() => expect(started.map((s) => s.id)).toEqual(['busy']));
+    // 'd1' waits behind 'busy'; the sweep's copy of it (and a copy for the slow lane) are dropped.
+    await queue.send('d1', 0, { lane: 'fast', group: 'g2' });
+    await new Promise((done) => setTimeout(done, 10));
+    await queue.send('d1', 0, { lane: 'fast', group: 'g2' });
+    await queue.send('d1', 0, { lane: 'slow', group: 'g2' });
+    // 'busy' is with the worker, so a message for it (its retry, a hop) waits as usual.
+    await queue.send('busy', 0, { lane: 'fast', group: 'g1' });
+    releases.get('busy')!();
+    await vi.waitFor(() => expect(started.map((s) => s.id)).toEqual(['busy', 'd1']));
+    releases.get('d1')!();
+    await vi.waitFor(() => expect(started.map((s) => s.id)).toEqual(['busy', 'd1', 'busy']));
+    await new Promise((done) => setTimeout(done, 20));
+    expect(started).toHaveLength(3);
+    await stop(queue);
+  });
 });
 
 describe('stream poller filter', () => {

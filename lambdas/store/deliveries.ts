@@ -33,6 +33,8 @@ export interface Delivery {
   lastStatus: number | null;
   /** Short reason of the last failed attempt (never a secret or body). */
   lastError: string | null;
+  /** Set when the fast lane's budget ran out on it (core/delivery-lanes.ts): it stays in the slow lane. */
+  movedToSlowLane?: boolean;
 }
 
 /**
@@ -219,7 +221,7 @@ export class DeliveryStore {
   async toSlowLane(claimed: Delivery, nowIso: string) {
     return this.recordAttempt(
       claimed,
-      { expression: 'SET attempts = :previous, nextAttemptAt = :now, gsi6sk = :due', values: { ':previous': claimed.attempts - 1, ':now': nowIso, ':due': dueSort(nowIso, claimed.id) } },
+      { expression: 'SET attempts = :previous, nextAttemptAt = :now, gsi6sk = :due, movedToSlowLane = :moved', values: { ':previous': claimed.attempts - 1, ':now': nowIso, ':due': dueSort(nowIso, claimed.id), ':moved': true } },
       { expression: 'SET slowSince = :now', values: { ':now': nowIso, ':null': null }, condition: ' AND (attribute_not_exists(slowSince) OR slowSince = :null)' },
     );
   }
@@ -293,7 +295,9 @@ export class DeliveryStore {
         const codes = cancellationCodes(error);
         if (!codes) throw error;
         if (codes[0] === 'ConditionalCheckFailed') return false;
-        if (codes[1] !== 'ConditionalCheckFailed') throw error;
+        // The subscription's part could not apply: it was deleted or already marked (its condition),
+        // or another worker is writing the same mark this moment (a conflict): the delivery's part still stands.
+        if (codes[1] !== 'ConditionalCheckFailed' && codes[1] !== 'TransactionConflict') throw error;
       }
     }
     try {

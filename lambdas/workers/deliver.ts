@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { epochSeconds, type Clock } from '#core/clock.ts';
 import { toEventObject } from '#core/events.ts';
-import { FAST_ANSWER_MS, FAST_LANE_BUDGET_MS, routeOf, WebhookTimedOut, type DeliveryLane } from '#core/delivery-lanes.ts';
+import { FAST_ANSWER_MS, FAST_LANE_BUDGET_MS, WebhookTimedOut, type DeliveryLane } from '#core/delivery-lanes.ts';
 import type { DeliveryQueue, WebhookPoster } from '#core/ports.ts';
 import type { SecretSealer } from '#core/sealing.ts';
 import { signatureHeaders } from '#core/webhook-signature.ts';
@@ -91,8 +91,10 @@ export const deliverOne = async (deps: DeliverDeps, deliveryId: string, lane: De
     const failed = await deps.deliveries.failed(delivery, delivery.attempts, { status: delivery.lastStatus, error: delivery.lastError ?? 'no answer recorded' }, subscription, now.toISOString());
     return failed ? 'failed' : 'finished';
   }
-  if (lane === 'fast' && subscription.slowSince) {
-    await deps.queue.send(delivery.id, 0, routeOf(subscription));
+  // A slow subscription's delivery, or one moved to the slow lane before (its attempt is given back
+  // once only, so a receiver never gets more than eight attempts' worth of POSTs plus one).
+  if (lane === 'fast' && (subscription.slowSince || delivery.movedToSlowLane)) {
+    await deps.queue.send(delivery.id, 0, { lane: 'slow', group: delivery.webhookId });
     return 'to_slow_lane';
   }
 
@@ -123,7 +125,8 @@ export const deliverOne = async (deps: DeliverDeps, deliveryId: string, lane: De
     timedOut = error instanceof WebhookTimedOut;
     outcome = { status: null, error: describeFailure(error) };
   }
-  const answeredQuickly = !timedOut && Date.now() - startedAt < FAST_ANSWER_MS;
+  // Only an answer from the receiver says it is quick again (a failure of our own says nothing).
+  const answeredQuickly = outcome.status !== null && Date.now() - startedAt < FAST_ANSWER_MS;
 
   const doneAt = deps.clock.now().toISOString();
   const claimed = { ...delivery, attempts: attempt };
@@ -138,14 +141,19 @@ export const deliverOne = async (deps: DeliverDeps, deliveryId: string, lane: De
     deps.logger.info('webhook delivered', { deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, status: outcome.status });
     return 'delivered';
   }
-  if (answeredQuickly && subscription.slowSince) await deps.deliveries.answeredQuickly(delivery.orgId, delivery.webhookId);
+  // Recorded after the outcome, and never at its expense: the lane is advice, the outcome is not.
+  const backToFastLane = async () => {
+    if (answeredQuickly && subscription.slowSince) await deps.deliveries.answeredQuickly(delivery.orgId, delivery.webhookId).catch(() => undefined);
+  };
   if (attempt >= MAX_ATTEMPTS) {
     await deps.deliveries.failed(claimed, attempt, outcome, subscription, doneAt);
+    await backToFastLane();
     deps.logger.warn('webhook delivery failed for good', { deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, status: outcome.status });
     return 'failed';
   }
   await deps.deliveries.retrying(claimed, outcome, subscription, doneAt);
-  const retryLane = answeredQuickly ? 'fast' : lane;
+  await backToFastLane();
+  const retryLane = answeredQuickly && !delivery.movedToSlowLane ? 'fast' : lane;
   await deps.queue.send(delivery.id, Math.min(retryDelay, MAX_QUEUE_DELAY_SECONDS), { lane: retryLane, group: delivery.webhookId });
   deps.logger.info('webhook attempt failed; retry scheduled', { deliveryId: delivery.id, attempt, status: outcome.status, retryAt });
   return 'retry';

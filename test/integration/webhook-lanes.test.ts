@@ -107,4 +107,33 @@ describe('delivery lanes', () => {
     // Its retry goes back to the fast lane.
     expect(quick.sent).toMatchObject([{ deliveryId, delaySeconds: 60, route: { lane: 'fast', group: failing.id } }]);
   });
+  it('gives a delivery its attempt back once only: once moved, it stays in the slow lane even when the receiver turns quick', async () => {
+    const subscription = await putSubscription(service, org.orgId);
+    const { calls, http } = scriptedHttp(clock, [new WebhookTimedOut(), 503]);
+    const { deps, sent } = depsWith(http);
+    const { deliveryId } = await fanOutEvent(service, org, subscription, deps);
+    sent.splice(0);
+    expect(await deliverOne(deps, deliveryId, 'fast')).toBe('to_slow_lane');
+    sent.splice(0);
+    // A quick 503 in the slow lane: counted, the receiver back in the fast lane, but this delivery's retry stays slow.
+    expect(await deliverOne(deps, deliveryId, 'slow')).toBe('retry');
+    expect((await store.subscription(org.orgId, subscription.id))!.slowSince).toBeNull();
+    expect(sent.splice(0)).toMatchObject([{ deliveryId, delaySeconds: 60, route: { lane: 'slow', group: subscription.id } }]);
+    // A message that finds it in the fast lane anyway (the sweep's) moves on without a POST.
+    clock.advance(60_000);
+    expect(await deliverOne(deps, deliveryId, 'fast')).toBe('to_slow_lane');
+    expect(calls).toHaveLength(2);
+    expect(await store.get(deliveryId)).toMatchObject({ attempts: 1, movedToSlowLane: true });
+  });
+
+  it('keeps a receiver in the slow lane when an attempt fails without an answer from it, however quickly', async () => {
+    const subscription = await putSubscription(service, org.orgId, { slowSince: clock.now().toISOString() });
+    const { http } = scriptedHttp(clock, [new Error('connect ECONNREFUSED')]);
+    const { deps, sent } = depsWith(http);
+    const { deliveryId } = await fanOutEvent(service, org, subscription, deps);
+    sent.splice(0);
+    expect(await deliverOne(deps, deliveryId, 'slow')).toBe('retry');
+    expect((await store.subscription(org.orgId, subscription.id))!.slowSince).not.toBeNull();
+    expect(sent).toMatchObject([{ deliveryId, route: { lane: 'slow' } }]);
+  });
 });

@@ -69,8 +69,10 @@ export const authenticate = (deps: AuthenticateDeps, memo = new KeyIdentityMemo(
         apiKey.revokedAt !== null ||
         (apiKey.expiresAt !== null && new Date(apiKey.expiresAt) <= now)
       ) {
-        // A key this function knew was counted before it was found invalid: that count is not its caller's.
-        await early?.rateCount.release();
+        // A key this function knew was counted before it was found invalid: that count is not its
+        // caller's, and its next calls are not counted before the key read.
+        memo.forget(hash);
+        await early?.rateCount.release().catch(() => undefined);
         throw unauthenticated();
       }
       const lastUse = noteUseIfStale(deps.apiKeys, apiKey, now);
@@ -79,7 +81,10 @@ export const authenticate = (deps: AuthenticateDeps, memo = new KeyIdentityMemo(
       const { rateCount, org: orgRead } = early ?? startReads(identity);
       request.internal.rateCount = rateCount;
       const [org] = await Promise.all([orgRead, lastUse]);
-      if (!org) throw unauthenticated();
+      if (!org) {
+        await rateCount.release().catch(() => undefined);
+        throw unauthenticated();
+      }
       request.internal.caller = { org, apiKey, sourceIp: request.event.requestContext?.http?.sourceIp ?? '' };
     },
   };

@@ -24,6 +24,11 @@ export class KeyIdentityMemo {
     return this.byHash.get(hash);
   }
 
+  /** A key found invalid (revoked, expired, gone): its calls no longer start a count before the key read. */
+  forget(hash: string) {
+    this.byHash.delete(hash);
+  }
+
   remember(hash: string, identity: KeyIdentity) {
     if (this.byHash.has(hash)) return;
     if (this.byHash.size >= this.capacity) this.byHash.delete(this.byHash.keys().next().value!);

@@ -1,18 +1,32 @@
-import { Agent, request } from 'node:http';
+import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 
-/** A keep-alive HTTP/1.1 client with as little overhead as Node allows, for measuring the server. */
+export interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * A keep-alive HTTP/1.1 client with as little overhead as Node allows, for measuring the server.
+ * `exchange` answers whatever the status; `call` throws on a status of 300 or more.
+ */
 export const createClient = (baseUrl: string, apiKey: string) => {
   const url = new URL(baseUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const call = (method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> =>
+  const exchange = (method: string, path: string, body?: unknown): Promise<Answer> =>
     send(method, path, body).catch((error: Error & { reusedSocket?: boolean; code?: string }) => {
       // A kept-alive socket the server closed (idle timeout) just as the request went out: the
       // server never read the request, so it is safe to send again, once (Node's documented pattern).
       if (error.reusedSocket && error.code === 'ECONNRESET') return send(method, path, body);
       throw error;
     });
+  const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> => {
+    const answer = await exchange(method, path, body);
+    if (answer.status >= 300) throw new Error(`${method} ${path} answered ${answer.status}: ${answer.body}`);
+    return { status: answer.status, body: answer.body };
+  };
   const send = (method: string, path: string, body?: unknown) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
+    new Promise<Answer>((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const req = request(
         {
@@ -29,11 +43,7 @@ export const createClient = (baseUrl: string, apiKey: string) => {
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk) => chunks.push(chunk));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path} answered ${res.statusCode}: ${text}`));
-            else resolve({ status: res.statusCode ?? 0, body: text });
-          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
         },
       );
       req.on('error', (error: Error & { reusedSocket?: boolean }) => {
@@ -43,5 +53,5 @@ export const createClient = (baseUrl: string, apiKey: string) => {
       });
       req.end(payload);
     });
-  return { call, close: () => agent.destroy() };
+  return { call, exchange, close: () => agent.destroy() };
 };

@@ -9,7 +9,7 @@
  * shows up as a trend rather than in one figure.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { Agent, createServer, request, type IncomingHttpHeaders } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,46 +71,6 @@ const codeOf = (body: string) => {
 const windowOf = (ms: number) => Math.floor(ms / WINDOW_MS);
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, Math.max(0, ms)));
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
-
-/**
- * One call with its status and headers (bench/http-client.ts answers bodies only, and throws on a
- * 429, whose headers are checked here). A kept-alive socket the server closed just as the call
- * went out is retried once, as there.
- */
-const headerClient = (baseUrl: string, apiKey: string) => {
-  const url = new URL(baseUrl);
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const send = (method: string, path: string, body?: unknown) =>
-    new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      const req = request(
-        {
-          host: url.hostname === 'localhost' ? '127.0.0.1' : url.hostname,
-          port: url.port,
-          path: `${url.pathname.replace(/\/$/, '')}${path}`,
-          method,
-          agent,
-          headers: { Authorization: `Bearer ${apiKey}`, ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}) },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-        },
-      );
-      req.on('error', (error: Error & { reusedSocket?: boolean }) => {
-        error.reusedSocket = req.reusedSocket;
-        reject(error);
-      });
-      req.end(payload);
-    });
-  const call = (method: string, path: string, body?: unknown) =>
-    send(method, path, body).catch((error: Error & { reusedSocket?: boolean; code?: string }) => {
-      if (error.reusedSocket && error.code === 'ECONNRESET') return send(method, path, body);
-      throw error;
-    });
-  return { call, close: () => agent.destroy() };
-};
 
 /** Answers 204 at once, and notes when each event (by its id) first arrived and how many times. */
 const startHealthyReceiver = async () => {
@@ -244,7 +204,7 @@ export const runSoak = async (options: SoakOptions) => {
     const readId: string = JSON.parse((await setup.call('POST', '/requests', createBody)).body).request.id;
     setup.close();
 
-    const clients = apiKeys.map((k) => headerClient(service.baseUrl, k.secret));
+    const clients = apiKeys.map((k) => createClient(service.baseUrl, k.secret));
     const calls: Call[] = [];
     const created = new Map<string, number>();
     const rss = new Map<number, { own: number; engine: number | null; load: number }>();
@@ -274,7 +234,7 @@ export const runSoak = async (options: SoakOptions) => {
       const post = seq % POST_ONE_IN === POST_ONE_IN - 1;
       const kind = post ? 'POST /requests' : seq % 2 ? 'GET /ping' : 'GET /requests/{id}';
       try {
-        const answer = post ? await clients[key].call('POST', '/requests', createBody) : await clients[key].call('GET', seq % 2 ? '/ping' : `/requests/${readId}`);
+        const answer = post ? await clients[key].exchange('POST', '/requests', createBody) : await clients[key].exchange('GET', seq % 2 ? '/ping' : `/requests/${readId}`);
         const ms = performance.now() - started;
         const reset = Number(answer.headers['x-ratelimit-reset']);
         const bad429 = answer.status === 429 && (!/^\d+$/.test(String(answer.headers['retry-after'] ?? '')) || answer.headers['x-ratelimit-remaining'] !== '0');

@@ -62,26 +62,19 @@ export const tableAccessStatements = (tables: HandoffTables, key: kms.IKey, acce
     itemActionsOf(access)
       .map((action) => [action, access.items[action]!.filter((partition) => partition.startsWith(RATE_PARTITION_PREFIX) === inRateTable)] as const)
       .filter(([, partitions]) => partitions.length > 0);
-  groupedByPartitions(itemsIn(false)).forEach((group, n) =>
-    statements.push(
-      new iam.PolicyStatement({
-        sid: `TableItems${n === 0 ? '' : n + 1}`,
-        actions: group.names.map((action) => `dynamodb:${action}`),
-        resources: [table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': group.partitions.map(keyPattern) } },
-      }),
-    ),
-  );
-  groupedByPartitions(itemsIn(true)).forEach((group, n) =>
-    statements.push(
-      new iam.PolicyStatement({
-        sid: `RateTableItems${n === 0 ? '' : n + 1}`,
-        actions: group.names.map((action) => `dynamodb:${action}`),
-        resources: [rateTable.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': group.partitions.map(keyPattern) } },
-      }),
-    ),
-  );
+  const itemStatements = (sid: string, tableArn: string, inRateTable: boolean) =>
+    groupedByPartitions(itemsIn(inRateTable)).forEach((group, n) =>
+      statements.push(
+        new iam.PolicyStatement({
+          sid: `${sid}${n === 0 ? '' : n + 1}`,
+          actions: group.names.map((action) => `dynamodb:${action}`),
+          resources: [tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': group.partitions.map(keyPattern) } },
+        }),
+      ),
+    );
+  itemStatements('TableItems', table.tableArn, false);
+  itemStatements('RateTableItems', rateTable.tableArn, true);
   // Indexes queried under the same partitions share one statement.
   groupedByPartitions(Object.entries(access.indexes ?? {}) as Array<[IndexName, readonly IndexPartition[]]>).forEach((group, n) =>
     statements.push(

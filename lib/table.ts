@@ -37,29 +37,25 @@ export class HandoffTable extends Construct implements TableAccessGranter {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    this.table = new dynamodb.Table(this, 'Table', {
+    // Both tables: the shared key schema and TTL, on demand, under the key.
+    const sharedProps = {
       encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
       encryptionKey: this.key,
       partitionKey: { name: TABLE_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: TABLE_KEYS.sortKey, type: dynamodb.AttributeType.STRING },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      stream: dynamodb.StreamViewType.NEW_IMAGE,
       timeToLiveAttribute: TTL_ATTRIBUTE,
+    };
+    this.table = new dynamodb.Table(this, 'Table', {
+      ...sharedProps,
+      stream: dynamodb.StreamViewType.NEW_IMAGE,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
     // Counters of the current and the last minute: nothing to recover, so it may go with the stack.
-    this.rateTable = new dynamodb.Table(this, 'RateTable', {
-      encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
-      encryptionKey: this.key,
-      partitionKey: { name: TABLE_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: TABLE_KEYS.sortKey, type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: TTL_ATTRIBUTE,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    this.rateTable = new dynamodb.Table(this, 'RateTable', { ...sharedProps, removalPolicy: RemovalPolicy.DESTROY });
 
     for (const index of indexList()) {
       this.table.addGlobalSecondaryIndex({

@@ -207,7 +207,7 @@ export const runSoak = async (options: SoakOptions) => {
     const clients = apiKeys.map((k) => createClient(service.baseUrl, k.secret));
     const calls: Call[] = [];
     const created = new Map<string, number>();
-    const rss = new Map<number, { own: number; engine: number | null; load: number }>();
+    const rss = new Map<number, { own: number; heapUsed: number; engine: number | null; load: number }>();
 
     // The load starts at a minute boundary, so its first window is a full one.
     const firstWindow = windowOf(Date.now()) + 1;
@@ -222,7 +222,7 @@ export const runSoak = async (options: SoakOptions) => {
     const sampler = (async () => {
       for (let w = firstWindow; w < firstWindow + minutes; w++) {
         await sleep((w + 1) * WINDOW_MS - Date.now());
-        rss.set(w, { own: process.memoryUsage().rss, engine: await rssOfPid(options.enginePid), load: loadavg()[0] });
+        rss.set(w, { own: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed, engine: await rssOfPid(options.enginePid), load: loadavg()[0] });
         const { attempts, open } = hanging.counts();
         console.log(`  minute ${w - firstWindow + 1}/${minutes} done: ${calls.length} calls answered, ${healthy.receipts.size} healthy deliveries, hanging receiver ${attempts} attempts (${open} open)`);
       }
@@ -287,7 +287,7 @@ const report = (run: {
   firstWindow: number;
   minutes: number;
   calls: Call[];
-  rss: Map<number, { own: number; engine: number | null; load: number }>;
+  rss: Map<number, { own: number; heapUsed: number; engine: number | null; load: number }>;
   receipts: Receipt[];
   created: number;
   missing: number;
@@ -296,7 +296,7 @@ const report = (run: {
   hangingDeliveries: { byStatus: Record<string, number>; attempts: number };
 }) => {
   const line = (cells: string[], widths: number[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
-  const widths = [6, 14, 14, 8, 13, 21, 21, 10, 34, 12, 6, 6];
+  const widths = [6, 14, 14, 8, 13, 21, 21, 10, 34, 18, 6, 6];
   const admitted = (c: Call) => c.status === 200 || c.status === 201;
   const unexpected = run.calls.filter((c) => !admitted(c) && c.status !== 429);
   const windows = Array.from({ length: run.minutes }, (_, i) => run.firstWindow + i);
@@ -307,7 +307,7 @@ const report = (run: {
   console.log('A call is counted in the window it was SENT in; the service counts it in the window it arrives in, so a call sent just');
   console.log('before a boundary can be admitted in the next window: "svc k1/k2" counts admitted calls by the window the service');
   console.log('reported (X-RateLimit-Reset). Deliveries are counted in the window they were received; latency = receipt - occurred_at.\n');
-  console.log(line(['window', 'key1 200/429', 'key2 200/429', 'org 200', 'svc k1/k2', 'all p50 / p99', 'admitted p50 / p99', 'delivered', 'delivery p50 / p99 / max', 'RSS MB', 'load', 'other'], widths));
+  console.log(line(['window', 'key1 200/429', 'key2 200/429', 'org 200', 'svc k1/k2', 'all p50 / p99', 'admitted p50 / p99', 'delivered', 'delivery p50 / p99 / max', 'RSS / heap MB', 'load', 'other'], widths));
   for (const [index, w] of windows.entries()) {
     const inWindow = run.calls.filter((c) => windowOf(c.sentAt) === w);
     const ok = (key: number) => inWindow.filter((c) => c.key === key && admitted(c)).length;
@@ -330,7 +330,7 @@ const report = (run: {
           p50p99(inWindow.filter(admitted).map((c) => c.ms)),
           String(d.length),
           d.length ? `${formatMs(percentile(d, 50))} / ${formatMs(percentile(d, 99))} / ${formatMs(d[d.length - 1])}` : '-',
-          memory ? `${mb(memory.own)}${memory.engine === null ? '' : ` (+${mb(memory.engine)})`}` : '-',
+          memory ? `${mb(memory.own)} / ${mb(memory.heapUsed)}${memory.engine === null ? '' : ` (+${mb(memory.engine)})`}` : '-',
           memory ? memory.load.toFixed(2) : '-',
           String(inWindow.filter((c) => !admitted(c) && c.status !== 429).length),
         ],
@@ -342,14 +342,18 @@ const report = (run: {
   const all = sorted(run.receipts.filter((r) => windows.includes(windowOf(r.at))).map((r) => r.latency));
   const second = run.rss.get(run.firstWindow + 1)?.own;
   const last = run.rss.get(run.firstWindow + run.minutes - 1)?.own;
+  const secondHeap = run.rss.get(run.firstWindow + 1)?.heapUsed;
+  const lastHeap = run.rss.get(run.firstWindow + run.minutes - 1)?.heapUsed;
   const bad429 = run.calls.filter((c) => c.bad429).length;
   const { byStatus, attempts } = run.hangingDeliveries;
-  console.log('\nRSS MB: this process (the service, the load and both receivers), and in brackets DynamoDB Local; load: the machine\'s');
+  console.log('\nRSS / heap MB: this process (the service, the load and both receivers): its RSS and the JavaScript heap in use, and in');
+  console.log('brackets DynamoDB Local\'s RSS; load: the machine\'s');
   console.log(`1-minute load average (${cpus().length} CPUs), which includes anything else running. Both sampled at the end of each minute.`);
   console.log(
     `exact: every window admitted ${PER_KEY_LIMIT} per key and ${PER_ORG_LIMIT} for the organisation: ${exactBySend ? 'yes' : 'NO'} by the window sent in, ` +
       `${exactByService ? 'yes' : 'NO'} by the service's window` +
       `; RSS last minute / second minute: ${second && last ? `${mb(last)} / ${mb(second)} MB = ${(last / second).toFixed(2)}x` : 'n/a (fewer than 2 minutes)'}` +
+      `, heap in use ${secondHeap && lastHeap ? `${mb(lastHeap)} / ${mb(secondHeap)} MB = ${(lastHeap / secondHeap).toFixed(2)}x` : 'n/a'}` +
       `; healthy delivery p99 ${all.length ? formatMs(percentile(all, 99)) : '-'} (max ${all.length ? formatMs(all[all.length - 1]) : '-'})`,
   );
   console.log(

@@ -384,12 +384,10 @@ export class DeliveryStore {
     });
   }
 
-  /** Ids of pending deliveries whose next attempt is due by `nowIso`, oldest first per shard. */
-  async dueIds(nowIso: string, limit = 500): Promise<string[]> {
-    return (await this.due(nowIso, limit)).map((delivery) => delivery.id);
-  }
-
-  /** As dueIds, each with its subscription: the sweep's message is grouped by it, as the fan-out's is. */
+  /**
+   * Pending deliveries whose next attempt is due by `nowIso`, oldest first per shard, each with its
+   * subscription: the sweep's message is grouped by it, as the fan-out's is.
+   */
   async due(nowIso: string, limit = 500): Promise<Array<{ id: string; webhookId: string }>> {
     const due: Array<{ id: string; webhookId: string }> = [];
     for (let shard = 0; shard < DELIVERY_SHARDS && due.length < limit; shard++) {

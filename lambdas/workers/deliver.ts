@@ -75,10 +75,11 @@ export const deliverOne = async (deps: DeliverDeps, deliveryId: string, lane: De
   if (!delivery) return 'unknown';
   if (delivery.status !== 'pending') return 'finished';
   const now = deps.clock.now();
-  const route = { lane, group: delivery.webhookId };
+  // Every message for this delivery is grouped by its subscription (core/delivery-lanes.ts).
+  const routeIn = (to: DeliveryLane) => ({ lane: to, group: delivery.webhookId });
   const waitSeconds = Math.ceil((Date.parse(delivery.nextAttemptAt) - now.getTime()) / 1000);
   if (waitSeconds > 0) {
-    await deps.queue.send(delivery.id, Math.min(waitSeconds, MAX_QUEUE_DELAY_SECONDS), route);
+    await deps.queue.send(delivery.id, Math.min(waitSeconds, MAX_QUEUE_DELAY_SECONDS), routeIn(lane));
     return 'hop';
   }
   const subscription = await deps.deliveries.subscription(delivery.orgId, delivery.webhookId);
@@ -94,7 +95,7 @@ export const deliverOne = async (deps: DeliverDeps, deliveryId: string, lane: De
   // A slow subscription's delivery, or one moved to the slow lane before (its attempt is given back
   // once only, so a receiver never gets more than eight attempts' worth of POSTs plus one).
   if (lane === 'fast' && (subscription.slowSince || delivery.movedToSlowLane)) {
-    await deps.queue.send(delivery.id, 0, { lane: 'slow', group: delivery.webhookId });
+    await deps.queue.send(delivery.id, 0, routeIn('slow'));
     return 'to_slow_lane';
   }
 
@@ -132,7 +133,7 @@ export const deliverOne = async (deps: DeliverDeps, deliveryId: string, lane: De
   const claimed = { ...delivery, attempts: attempt };
   if (lane === 'fast' && timedOut) {
     if (!(await deps.deliveries.toSlowLane(claimed, doneAt))) return 'busy';
-    await deps.queue.send(delivery.id, 0, { lane: 'slow', group: delivery.webhookId });
+    await deps.queue.send(delivery.id, 0, routeIn('slow'));
     deps.logger.info('webhook receiver slow; moved to the slow lane', { deliveryId: delivery.id, webhookId: delivery.webhookId });
     return 'to_slow_lane';
   }
@@ -154,7 +155,7 @@ export const deliverOne = async (deps: DeliverDeps, deliveryId: string, lane: De
   await deps.deliveries.retrying(claimed, outcome, subscription, doneAt);
   await backToFastLane();
   const retryLane = answeredQuickly && !delivery.movedToSlowLane ? 'fast' : lane;
-  await deps.queue.send(delivery.id, Math.min(retryDelay, MAX_QUEUE_DELAY_SECONDS), { lane: retryLane, group: delivery.webhookId });
+  await deps.queue.send(delivery.id, Math.min(retryDelay, MAX_QUEUE_DELAY_SECONDS), routeIn(retryLane));
   deps.logger.info('webhook attempt failed; retry scheduled', { deliveryId: delivery.id, attempt, status: outcome.status, retryAt });
   return 'retry';
 };

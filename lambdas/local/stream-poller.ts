@@ -83,13 +83,22 @@ export class StreamPoller {
     this.client.destroy();
   }
 
-  private schedule() {
+  /**
+   * The next poll: at once after a poll that handled records (more may have been written
+   * meanwhile; a Lambda event source mapping too reads a busy shard again without pausing), else
+   * after the poll interval.
+   */
+  private schedule(afterMs = this.options.pollIntervalMs ?? POLL_INTERVAL_MS) {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
+      let foundRecords = false;
       this.running = this.poll()
+        .then((found) => {
+          foundRecords = found;
+        })
         .catch((error: unknown) => this.options.onError?.(error))
-        .finally(() => this.schedule());
-    }, this.options.pollIntervalMs ?? POLL_INTERVAL_MS);
+        .finally(() => this.schedule(foundRecords ? 0 : undefined));
+    }, afterMs);
     this.timer.unref();
   }
 
@@ -129,8 +138,9 @@ export class StreamPoller {
     return ShardIterator;
   }
 
-  private async poll() {
-    if (this.stopped) return;
+  /** One poll of every shard; true when it handed records to the handler and every one was handled. */
+  private async poll(): Promise<boolean> {
+    if (this.stopped) return false;
     if (++this.polls % DESCRIBE_EVERY === 0 || this.iterators.size === 0) await this.discover();
     // Records waiting for a retry go first: they are older than anything read now.
     const batch: PendingRecord[] = this.retry;
@@ -141,7 +151,7 @@ export class StreamPoller {
       else this.iterators.delete(shardId); // closed: its children are found by the next discovery
       for (const record of Records ?? []) if (isNewAuditItem(record)) batch.push({ record: toLambdaRecord(record, this.streamArn!), shardId });
     }
-    if (batch.length === 0 || this.stopped) return;
+    if (batch.length === 0 || this.stopped) return false;
     const { batchItemFailures } = await this.options.handle({ Records: batch.map((pending) => pending.record) });
     const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
     // As Lambda does: a shard is retried from its first failed record on, the records after it
@@ -152,6 +162,8 @@ export class StreamPoller {
       return retryingShards.has(pending.shardId);
     });
     await this.saveCheckpoints(batch);
+    // A failed record is retried after the interval, not in a tight loop while storage is down.
+    return this.retry.length === 0;
   }
 
   /** Per shard, the last record of the batch before the first one still waiting for a retry. */

@@ -1,7 +1,9 @@
 /**
  * The local stream poller on DynamoDB Local's real stream: it hands only new audit items to the
  * handler, hands a failed record over again until it succeeds (never dropping it), keeps its
- * checkpoint before a record still failing, and a new poller resumes after the checkpoint.
+ * checkpoint before a record still failing, and a new poller resumes after the checkpoint. A
+ * busy stream is read again without the idle pause, so events written while a batch is handled
+ * wait for no poll interval.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
@@ -63,5 +65,25 @@ describe('StreamPoller', () => {
     await waitFor(() => (handed.includes(4) ? true : undefined), 10_000, 'record 4');
     await second.stop();
     expect(handed).toEqual([4]);
+  }, 60_000);
+
+  it('reads again at once after a batch it handled, without the idle pause', async () => {
+    const handedAt = new Map<number, number>();
+    const handle = async (event: DynamoDBStreamEvent) => {
+      for (const record of event.Records) handedAt.set(seqOf(record), Date.now());
+      // The next event is written while this batch is being handled, as an API call would.
+      if (event.Records.some((record) => seqOf(record) === 11)) await auditItem(12);
+      return { batchItemFailures: [] };
+    };
+    const idleMs = 3_000;
+    const poller = await new StreamPoller({ db: service.deps.db, tableName: service.deps.tableName, endpoint: service.dynamoEndpoint, handle, pollIntervalMs: idleMs }).start();
+    try {
+      await auditItem(11);
+      await waitFor(() => (handedAt.has(12) ? true : undefined), 20_000, 'record 12');
+      // Handed over well inside the idle interval after the batch that wrote it.
+      expect(handedAt.get(12)! - handedAt.get(11)!).toBeLessThan(idleMs / 2);
+    } finally {
+      await poller.stop();
+    }
   }, 60_000);
 });

@@ -1,25 +1,22 @@
 /**
  * `npm run bench -- --soak`: two API keys of one organisation held at their rate limits (the
  * defaults, 600 calls per key and 1,200 per organisation a minute) for BENCH_SOAK_MINUTES, on the
- * real `npm start` runtime (webhook pipeline and timers on), with two subscriptions to
- * `request.created`: a loopback receiver that answers 204 at once and one that never answers.
- * Per one-minute window: each key's admitted and refused calls, the calls' latency, the healthy
- * receiver's deliveries and their latency, and this process's RSS, so that a limiter that drifts
+ * real `npm start` runtime (webhook pipeline and timers on) in a process of its own
+ * (soak-service.ts), with two subscriptions to `request.created`: a loopback receiver that answers
+ * 204 at once and one that never answers. Per one-minute window: each key's admitted and refused
+ * calls, the calls' latency, the healthy receiver's deliveries and their latency, and the service
+ * process's RSS and JavaScript heap, so that a limiter that drifts
  * from its limit, a hanging receiver that slows the healthy one, or memory that keeps growing
  * shows up as a trend rather than in one figure.
  */
+import { fork } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { OPERATOR_ACTOR } from '../lambdas/core/model.ts';
-import { createWebhook } from '../lambdas/core/use-cases/webhooks.ts';
-import { newIdentityPublicKey } from '../lambdas/local/demo-identity.ts';
-import { startLocalService, type LocalService } from '../lambdas/local/local-service.ts';
-import { INDEXES } from '../lambdas/store/table.ts';
 import { createClient } from './http-client.ts';
+import { SOAK_CONFIG_ENV, type HangingDeliveries, type ServiceMemory, type SoakAnswer, type SoakServiceConfig, type SoakServiceReady } from './soak-protocol.ts';
 import { formatMs, percentile } from './stats.ts';
 
 export interface SoakOptions {
@@ -129,35 +126,39 @@ const startHangingReceiver = async () => {
   };
 };
 
-/** Subscribes `url` to request.created as POST /v1/webhooks does (the URL checked, the secret sealed), without spending an API call. */
-const subscribe = async (service: LocalService, orgId: string, url: string, description: string) => {
-  const manager = { orgId, clientId: null, actor: OPERATOR_ACTOR, createdVia: 'api' as const };
-  return createWebhook(service.deps, manager, { url, events: ['request.created'], description });
-};
-
-/** The hanging subscription's deliveries by status, and their attempts, read from the table. */
-const deliveriesOf = async (service: LocalService, orgId: string, webhookId: string) => {
-  const byStatus: Record<string, number> = {};
-  let attempts = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await service.deps.db.send(
-      new QueryCommand({
-        TableName: service.deps.tableName,
-        IndexName: INDEXES.byOrg.indexName,
-        KeyConditionExpression: 'gsi1pk = :pk',
-        // lambdas/store/deliveries.ts's index key of a subscription's deliveries.
-        ExpressionAttributeValues: { ':pk': `ORG#${orgId}#WEBHOOK#${webhookId}#DELIVERIES` },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      byStatus[item.status as string] = (byStatus[item.status as string] ?? 0) + 1;
-      attempts += (item.attempts as number) ?? 0;
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return { byStatus, attempts };
+/**
+ * The service in a process of its own (bench/soak-service.ts), and the questions the soak asks it:
+ * its memory, the hanging subscription's deliveries, and to stop.
+ */
+const startSoakService = async (config: SoakServiceConfig) => {
+  const child = fork(new URL('./soak-service.ts', import.meta.url), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, [SOAK_CONFIG_ENV]: JSON.stringify(config) } });
+  const waiting = new Map<number, (answer: SoakAnswer) => void>();
+  let asked = 0;
+  const ready = await new Promise<SoakServiceReady>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the soak service exited (${code}) before it was ready`)));
+    child.on('message', (message: SoakServiceReady | SoakAnswer) => {
+      if ('type' in message) resolve(message);
+      else waiting.get(message.id)?.(message), waiting.delete(message.id);
+    });
+  });
+  const ask = (question: 'memory' | 'hangingDeliveries' | 'stop') =>
+    new Promise<SoakAnswer>((resolve) => {
+      const id = ++asked;
+      waiting.set(id, resolve);
+      child.send({ id, ask: question });
+    });
+  return {
+    ...ready,
+    pid: child.pid!,
+    memory: async () => ((await ask('memory')) as { memory: ServiceMemory }).memory,
+    hangingDeliveries: async () => ((await ask('hangingDeliveries')) as { hangingDeliveries: HangingDeliveries }).hangingDeliveries,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((done) => child.once('exit', done));
+      await ask('stop');
+      await exited;
+    },
+  };
 };
 
 /** Resident memory of another process (DynamoDB Local), from /proc; null where there is none. */
@@ -185,29 +186,19 @@ export const runSoak = async (options: SoakOptions) => {
   const outboxDir = await mkdtemp(join(tmpdir(), 'soak-outbox-'));
   const healthy = await startHealthyReceiver();
   const hanging = await startHangingReceiver();
-  const service = await startLocalService({ dynamoEndpoint: options.dynamoEndpoint, tableName: 'soak', announce: () => undefined, allowLoopbackWebhooks: true, outboxDir });
+  const service = await startSoakService({ dynamoEndpoint: options.dynamoEndpoint, outboxDir, healthyUrl: healthy.url, hangingUrl: hanging.url });
   try {
-    const { admin } = service;
-    // The organisation keeps the default rate limits: holding them is what is measured.
-    const org = await admin.createOrganisation({ name: 'Soak Org', plan: 'team' });
-    const owner = await admin.addMember({ orgId: org.id, name: 'Soak Owner', email: 'owner@soak.example', role: 'owner', identityKey: newIdentityPublicKey() });
-    const apiKeys = [
-      await admin.createApiKey({ orgId: org.id, name: 'soak one', scopes: ['requests:read', 'requests:write'] }),
-      await admin.createApiKey({ orgId: org.id, name: 'soak two', scopes: ['requests:read', 'requests:write'] }),
-    ];
-    await subscribe(service, org.id, healthy.url, 'soak: answers at once');
-    const hangingSubscription = await subscribe(service, org.id, hanging.url, 'soak: never answers');
-    const createBody = { subject_name: 'Soak Subject', justification: 'Soaking the rate limits', recipients: [owner.email], verification_mode: 'challenge' };
+    const createBody = { subject_name: 'Soak Subject', justification: 'Soaking the rate limits', recipients: [service.ownerEmail], verification_mode: 'challenge' };
 
     // One request to read back; made now, in a minute that is not measured.
-    const setup = createClient(service.baseUrl, apiKeys[0].secret);
+    const setup = createClient(service.baseUrl, service.keys[0]);
     const readId: string = JSON.parse((await setup.call('POST', '/requests', createBody)).body).request.id;
     setup.close();
 
-    const clients = apiKeys.map((k) => createClient(service.baseUrl, k.secret));
+    const clients = service.keys.map((secret) => createClient(service.baseUrl, secret));
     const calls: Call[] = [];
     const created = new Map<string, number>();
-    const rss = new Map<number, { own: number; heapUsed: number; engine: number | null; load: number }>();
+    const rss = new Map<number, { service: ServiceMemory; engine: number | null; load: number }>();
 
     // The load starts at a minute boundary, so its first window is a full one.
     const firstWindow = windowOf(Date.now()) + 1;
@@ -222,7 +213,7 @@ export const runSoak = async (options: SoakOptions) => {
     const sampler = (async () => {
       for (let w = firstWindow; w < firstWindow + minutes; w++) {
         await sleep((w + 1) * WINDOW_MS - Date.now());
-        rss.set(w, { own: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed, engine: await rssOfPid(options.enginePid), load: loadavg()[0] });
+        rss.set(w, { service: await service.memory(), engine: await rssOfPid(options.enginePid), load: loadavg()[0] });
         const { attempts, open } = hanging.counts();
         console.log(`  minute ${w - firstWindow + 1}/${minutes} done: ${calls.length} calls answered, ${healthy.receipts.size} healthy deliveries, hanging receiver ${attempts} attempts (${open} open)`);
       }
@@ -271,7 +262,7 @@ export const runSoak = async (options: SoakOptions) => {
     while (Date.now() < drainUntil && [...created.keys()].some((id) => !receivedRequests().has(id))) await sleep(250);
     const received = receivedRequests();
     const missing = [...created.keys()].filter((id) => !received.has(id));
-    const hangingDeliveries = await deliveriesOf(service, org.id, hangingSubscription.id);
+    const hangingDeliveries = await service.hangingDeliveries();
 
     report({ firstWindow, minutes, calls, rss, receipts: [...healthy.receipts.values()], created: created.size, missing: missing.length, healthy: healthy.counts(), hanging: hanging.counts(), hangingDeliveries });
   } finally {
@@ -287,7 +278,7 @@ const report = (run: {
   firstWindow: number;
   minutes: number;
   calls: Call[];
-  rss: Map<number, { own: number; heapUsed: number; engine: number | null; load: number }>;
+  rss: Map<number, { service: ServiceMemory; engine: number | null; load: number }>;
   receipts: Receipt[];
   created: number;
   missing: number;
@@ -296,7 +287,7 @@ const report = (run: {
   hangingDeliveries: { byStatus: Record<string, number>; attempts: number };
 }) => {
   const line = (cells: string[], widths: number[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
-  const widths = [6, 14, 14, 8, 13, 21, 21, 10, 34, 18, 6, 6];
+  const widths = [6, 14, 14, 8, 13, 21, 21, 10, 34, 24, 6, 6];
   const admitted = (c: Call) => c.status === 200 || c.status === 201;
   const unexpected = run.calls.filter((c) => !admitted(c) && c.status !== 429);
   const windows = Array.from({ length: run.minutes }, (_, i) => run.firstWindow + i);
@@ -307,7 +298,7 @@ const report = (run: {
   console.log('A call is counted in the window it was SENT in; the service counts it in the window it arrives in, so a call sent just');
   console.log('before a boundary can be admitted in the next window: "svc k1/k2" counts admitted calls by the window the service');
   console.log('reported (X-RateLimit-Reset). Deliveries are counted in the window they were received; latency = receipt - occurred_at.\n');
-  console.log(line(['window', 'key1 200/429', 'key2 200/429', 'org 200', 'svc k1/k2', 'all p50 / p99', 'admitted p50 / p99', 'delivered', 'delivery p50 / p99 / max', 'RSS / heap MB', 'load', 'other'], widths));
+  console.log(line(['window', 'key1 200/429', 'key2 200/429', 'org 200', 'svc k1/k2', 'all p50 / p99', 'admitted p50 / p99', 'delivered', 'delivery p50 / p99 / max', 'RSS / heap used / total', 'load', 'other'], widths));
   for (const [index, w] of windows.entries()) {
     const inWindow = run.calls.filter((c) => windowOf(c.sentAt) === w);
     const ok = (key: number) => inWindow.filter((c) => c.key === key && admitted(c)).length;
@@ -330,7 +321,7 @@ const report = (run: {
           p50p99(inWindow.filter(admitted).map((c) => c.ms)),
           String(d.length),
           d.length ? `${formatMs(percentile(d, 50))} / ${formatMs(percentile(d, 99))} / ${formatMs(d[d.length - 1])}` : '-',
-          memory ? `${mb(memory.own)} / ${mb(memory.heapUsed)}${memory.engine === null ? '' : ` (+${mb(memory.engine)})`}` : '-',
+          memory ? `${mb(memory.service.rss)} / ${mb(memory.service.heapUsed)} / ${mb(memory.service.heapTotal)}${memory.engine === null ? '' : ` (+${mb(memory.engine)})`}` : '-',
           memory ? memory.load.toFixed(2) : '-',
           String(inWindow.filter((c) => !admitted(c) && c.status !== 429).length),
         ],
@@ -340,13 +331,13 @@ const report = (run: {
   }
 
   const all = sorted(run.receipts.filter((r) => windows.includes(windowOf(r.at))).map((r) => r.latency));
-  const second = run.rss.get(run.firstWindow + 1)?.own;
-  const last = run.rss.get(run.firstWindow + run.minutes - 1)?.own;
-  const secondHeap = run.rss.get(run.firstWindow + 1)?.heapUsed;
-  const lastHeap = run.rss.get(run.firstWindow + run.minutes - 1)?.heapUsed;
+  const second = run.rss.get(run.firstWindow + 1)?.service.rss;
+  const last = run.rss.get(run.firstWindow + run.minutes - 1)?.service.rss;
+  const secondHeap = run.rss.get(run.firstWindow + 1)?.service.heapUsed;
+  const lastHeap = run.rss.get(run.firstWindow + run.minutes - 1)?.service.heapUsed;
   const bad429 = run.calls.filter((c) => c.bad429).length;
   const { byStatus, attempts } = run.hangingDeliveries;
-  console.log('\nRSS / heap MB: this process (the service, the load and both receivers): its RSS and the JavaScript heap in use, and in');
+  console.log('\nRSS / heap used / total, MB: the service\'s process (not the load or the receivers): its RSS, the JavaScript heap in use and the heap V8 holds, and in');
   console.log('brackets DynamoDB Local\'s RSS; load: the machine\'s');
   console.log(`1-minute load average (${cpus().length} CPUs), which includes anything else running. Both sampled at the end of each minute.`);
   console.log(

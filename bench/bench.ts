@@ -17,7 +17,7 @@ import { createClient } from './http-client.ts';
 import { rawAuditedWrite } from './raw-calls.ts';
 import { functionsBench } from './functions.ts';
 import { drainReport, fanOutReport, measureBacklogDrain, measureFanOut, type DrainResult, type FanOutResult } from './fan-out.ts';
-import { formatMs, measure, type Measurement } from './stats.ts';
+import { formatMs, measure, measurePair, type Measurement } from './stats.ts';
 import { inboundReport, measureInbound, type InboundResult } from './inbound.ts';
 import { certificateReport, measureCertificates, type CertificateResult } from './certificates.ts';
 import { runSoak } from './soak.ts';
@@ -142,39 +142,41 @@ const run = async (dynamo: RunningDynamo) => {
   const { db, tableName } = deps;
 
   const results: Array<[Measurement, Measurement]> = [];
-  const rawGet = await measure('raw GetItem', () => db.send(new GetCommand({ TableName: tableName, Key: keys.request(requestId) })), options);
-  results.push([await measure('GET /v1/requests/{id}', () => client.call('GET', `/requests/${requestId}`), options), rawGet]);
-
-  const rawQuery = await measure(
-    'raw Query (51 items)',
-    () =>
-      db.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: INDEXES.byOrg.indexName,
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.requestsOfOrg(org.id) },
-          ScanIndexForward: false,
-          Limit: 51,
-        }),
-      ),
-    options,
+  results.push(
+    await measurePair(
+      { name: 'GET /v1/requests/{id}', call: () => client.call('GET', `/requests/${requestId}`) },
+      { name: 'raw GetItem', call: () => db.send(new GetCommand({ TableName: tableName, Key: keys.request(requestId) })) },
+      options,
+    ),
   );
-  results.push([await measure('GET /v1/requests (50)', () => client.call('GET', '/requests'), options), rawQuery]);
-
-  const rawTransact = await measure('raw TransactWriteItems (4)', () => rawAuditedWrite(db, tableName, created.request), {
-    ...options,
-    iterations: Math.min(ITERATIONS, 500),
-    total: Math.min(TOTAL, 1000),
-  });
-  results.push([
-    await measure('POST /v1/requests', () => client.call('POST', '/requests', createBody), {
-      ...options,
-      iterations: Math.min(ITERATIONS, 500),
-      total: Math.min(TOTAL, 1000),
-    }),
-    rawTransact,
-  ]);
+  results.push(
+    await measurePair(
+      { name: 'GET /v1/requests (50)', call: () => client.call('GET', '/requests') },
+      {
+        name: 'raw Query (51 items)',
+        call: () =>
+          db.send(
+            new QueryCommand({
+              TableName: tableName,
+              IndexName: INDEXES.byOrg.indexName,
+              KeyConditionExpression: 'gsi1pk = :pk',
+              ExpressionAttributeValues: { ':pk': keys.requestsOfOrg(org.id) },
+              ScanIndexForward: false,
+              Limit: 51,
+            }),
+          ),
+      },
+      options,
+    ),
+  );
+  results.push(
+    await measurePair(
+      { name: 'POST /v1/requests', call: () => client.call('POST', '/requests', createBody) },
+      // The fan-out's report compares with this one too (results[2]).
+      { name: 'raw TransactWriteItems (4)', call: () => rawAuditedWrite(db, tableName, created.request) },
+      { ...options, iterations: Math.min(ITERATIONS, 500), total: Math.min(TOTAL, 1000) },
+    ),
+  );
 
   // GET /v1/events as the chain grows: one call reads at most 1,000 stored entries, so neither
   // polling the tail, reading from the oldest, nor a filter that matches nothing should slow down.
@@ -277,7 +279,7 @@ const run = async (dynamo: RunningDynamo) => {
       console.log(line([String(row.stored), cell(row.tail), cell(row.head), cell(row.sparse)], eventWidths));
     }
   }
-  if (fanOut) for (const text of fanOutReport(fanOut, rawTransact)) console.log(text);
+  if (fanOut) for (const text of fanOutReport(fanOut, results[2]![1])) console.log(text);
   if (drain) for (const text of drainReport(drain)) console.log(text);
   if (inbound) for (const text of inboundReport(inbound)) console.log(text);
   if (certificates) for (const text of certificateReport(certificates)) console.log(text);

@@ -42,4 +42,33 @@ export const measure = async (name: string, call: () => Promise<unknown>, option
   return { name, p50, p99, throughput: await throughput(call, options.total, options.concurrency) } satisfies Measurement;
 };
 
+/**
+ * A path and its raw DynamoDB baseline, timed in turns (one call of each, then the next pair), so
+ * that both see the same moments of a shared machine: measured one after the other, a busy
+ * stretch during either moves their ratio by half again. Throughput is measured for each alone.
+ */
+export const measurePair = async (
+  path: { name: string; call: () => Promise<unknown> },
+  raw: { name: string; call: () => Promise<unknown> },
+  options: { iterations: number; total: number; concurrency: number },
+): Promise<[Measurement, Measurement]> => {
+  for (let i = 0; i < Math.min(300, options.iterations); i++) {
+    await path.call();
+    await raw.call();
+  }
+  const samples: [number[], number[]] = [[], []];
+  for (let i = 0; i < options.iterations; i++) {
+    for (const [index, { call }] of [path, raw].entries()) {
+      const started = process.hrtime.bigint();
+      await call();
+      samples[index]!.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+  }
+  const result = async ({ name, call }: typeof path, sampled: number[]): Promise<Measurement> => {
+    sampled.sort((a, b) => a - b);
+    return { name, p50: percentile(sampled, 50), p99: percentile(sampled, 99), throughput: await throughput(call, options.total, options.concurrency) };
+  };
+  return [await result(path, samples[0]), await result(raw, samples[1])];
+};
+
 export const formatMs = (ms: number) => `${ms.toFixed(2)} ms`;

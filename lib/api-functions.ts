@@ -74,6 +74,12 @@ export interface ApiFunctionsProps {
   };
   /** How long function logs are kept. */
   logRetention?: logs.RetentionDays;
+  /**
+   * Whether the nested stacks' functions get their routes (default true). Without them the
+   * functions are deployed but unreachable: the first step of moving routes out of the main stack,
+   * whose old routes must be deleted before routes with the same keys can be created.
+   */
+  nestedRoutes?: boolean;
 }
 
 export interface AppEnvironment {
@@ -181,12 +187,15 @@ const WEB_BUILD_SCRIPT = 'web/build.ts';
 export class ApiFunctions extends Construct {
   /** Route name (ROUTES key) to its function; rows that share an entry map to the same function. */
   readonly byRoute: ReadonlyMap<string, NodejsFunction>;
+  /** Route key (`POST /app/api/sign-in`) to the route deployed for it, wherever it is deployed. */
+  readonly routes: ReadonlyMap<string, apigwv2.HttpRoute>;
   readonly fallback: NodejsFunction;
 
   constructor(scope: Construct, id: string, props: ApiFunctionsProps) {
     super(scope, id);
     const retention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     const byRoute = new Map<string, NodejsFunction>();
+    const httpRoutes = new Map<string, apigwv2.HttpRoute>();
     const routes = routeList();
     for (const [list, names] of Object.entries({ SCHEDULING_ROUTES, PURGE_SCHEDULING_ROUTES, SEALED_SECRET_ROUTES, WEBHOOK_SEALING_ROUTES, INTEGRATION_SEALING_ROUTES, CODE_HASH_ROUTES, SIGNING_ROUTES, KEY_PUBLISHING_ROUTES })) {
       for (const name of names) {
@@ -216,7 +225,8 @@ export class ApiFunctions extends Construct {
       const publishesKeys = group.routes.some((route) => KEY_PUBLISHING_ROUTES.includes(route.name));
       if (isStatic && schedules) throw new Error(`${group.entry}: a static entry cannot schedule expiries`);
       const sends = new Set(group.routes.flatMap((route) => route.sends ?? []));
-      const part = new Construct(scopeOf(group), group.id);
+      const scope = scopeOf(group);
+      const part = new Construct(scope, group.id);
       const fn = handlerFunction(part, {
         entry: group.entry,
         description: group.routes.map(routeKeyOf).join(', '),
@@ -251,14 +261,17 @@ export class ApiFunctions extends Construct {
       if (signs) props.signing.grantSign(fn);
       else if (publishesKeys) props.signing.grantReadPublicKeys(fn);
 
+      const routed = scope === this || props.nestedRoutes !== false;
       for (const route of group.routes) {
+        byRoute.set(route.name, fn);
+        if (!routed) continue;
         // A function of its own keeps the route id it always had; shared ones name each route.
-        new apigwv2.HttpRoute(part, group.routes.length === 1 ? 'Route' : `Route${pascalCase(route.name)}`, {
+        const httpRoute = new apigwv2.HttpRoute(part, group.routes.length === 1 ? 'Route' : `Route${pascalCase(route.name)}`, {
           httpApi: props.httpApi,
           routeKey: apigwv2.HttpRouteKey.with(route.path, httpMethod(route)),
           integration: new HttpLambdaIntegration(group.routes.length === 1 ? 'Integration' : `Integration${pascalCase(route.name)}`, fn),
         });
-        byRoute.set(route.name, fn);
+        httpRoutes.set(routeKeyOf(route), httpRoute);
       }
     }
 
@@ -276,6 +289,7 @@ export class ApiFunctions extends Construct {
     });
 
     this.byRoute = byRoute;
+    this.routes = httpRoutes;
   }
 }
 

@@ -24,6 +24,8 @@ export interface ExpiryProps {
   tableAccess: TableAccessGranter;
   appEnvironment: AppEnvironment;
   logRetention?: logs.RetentionDays;
+  /** Reserve WORKER_CONCURRENCY executions for each worker and one for the sweep (lib/handoff-stack.ts, reservedConcurrency). */
+  reserveConcurrency?: boolean;
 }
 
 /**
@@ -76,8 +78,8 @@ export class Expiry extends Construct implements ExpiryScheduling {
       retention,
       environment,
       timeout: Duration.seconds(30),
-      // Many schedules can fall due at one moment: they queue (Scheduler retries) instead of taking the account's concurrency.
-      reservedConcurrency: WORKER_CONCURRENCY,
+      // Many schedules can fall due at one moment: reserved, they queue (Scheduler retries) instead of taking the account's concurrency.
+      reservedConcurrency: props.reserveConcurrency ? WORKER_CONCURRENCY : undefined,
     });
     this.purgeFunction = handlerFunction(new Construct(this, 'Purge'), {
       entry: PURGE_ENTRY,
@@ -85,7 +87,7 @@ export class Expiry extends Construct implements ExpiryScheduling {
       retention,
       environment,
       timeout: Duration.seconds(30),
-      reservedConcurrency: WORKER_CONCURRENCY,
+      reservedConcurrency: props.reserveConcurrency ? WORKER_CONCURRENCY : undefined,
     });
     this.sweepFunction = handlerFunction(new Construct(this, 'Sweep'), {
       entry: SWEEP_ENTRY,
@@ -93,8 +95,10 @@ export class Expiry extends Construct implements ExpiryScheduling {
       retention,
       environment,
       timeout: Duration.minutes(2),
-      // One sweep at a time: two would race each other over the same due requests.
-      reservedConcurrency: 1,
+      // One sweep at a time when reserved. Unreserved, a retried sweep may overlap the next one: they
+      // race over the same due requests, which costs work only, as each request is settled by a
+      // conditional write, read again after a lost race, and left alone once ended.
+      reservedConcurrency: props.reserveConcurrency ? 1 : undefined,
     });
     props.tableAccess.grantAccess(this.expiryFunction, tableAccessOfWorker('expire'));
     props.tableAccess.grantAccess(this.purgeFunction, tableAccessOfWorker('purge'));

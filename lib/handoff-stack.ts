@@ -1,10 +1,10 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { ApiFunctions } from './api-functions.ts';
+import { ApiFunctions, nestedStackOfRoute, routeKeyOf } from './api-functions.ts';
 import { routeList } from '../lambdas/http/routes.ts';
 import { Expiry } from './expiry.ts';
 import { HandoffTable } from './table.ts';
@@ -32,6 +32,20 @@ export interface HandoffStackProps extends StackProps {
   domainName?: string;
   /** An ACM certificate for `domainName` in the stack's region (context `certificateArn`). */
   certificateArn?: string;
+  /**
+   * Reserve concurrency for the expiry and purge workers (20 each) and the two sweeps (1 each)
+   * (context `reservedConcurrency=on`). Default off: Lambda keeps 100 executions of an account
+   * unreserved, so those 42 need a concurrency quota of at least 142, which a new account may not
+   * have (its quota can be as low as 10), and the deploy would fail.
+   */
+  reservedConcurrency?: boolean;
+  /**
+   * Deploy the routes of the member application's nested stacks (context `memberRoutes`, default
+   * on). Off only for the first of the two deploys that upgrade a stack whose member routes were
+   * still in the main stack (README, Deploying): API Gateway takes one route per key, so the old
+   * routes must be gone before the nested stacks create theirs.
+   */
+  memberRoutes?: boolean;
 }
 
 /**
@@ -56,6 +70,8 @@ export class HandoffStack extends Stack {
 
     const emailFrom = emailAddress(props.emailFrom ?? contextString(this, 'emailFrom') ?? missingSender());
     const appUrlSetting = props.appUrl ?? contextString(this, 'appUrl');
+    const reserveConcurrency = props.reservedConcurrency ?? contextSwitch(this, 'reservedConcurrency', false);
+    const memberRoutes = props.memberRoutes ?? contextSwitch(this, 'memberRoutes', true);
 
     const domain = customDomainOf(this, {
       domainName: props.domainName ?? contextString(this, 'domainName'),
@@ -82,13 +98,6 @@ export class HandoffStack extends Stack {
       },
       throttle: STAGE_THROTTLE,
     });
-    // Tighter limits where anyone may call without a key: sign-in, session, the subject's and share recipient's endpoints, the pages.
-    (stage.node.defaultChild as apigwv2.CfnStage).routeSettings = Object.fromEntries(
-      routeList()
-        .filter((route) => PUBLIC_SCOPES.has(route.scope))
-        // Written as CloudFormation names them: the L1 passes this map through untouched.
-        .map((route) => [`${route.method} ${route.path}`, { ThrottlingRateLimit: PUBLIC_ROUTE_THROTTLE.rateLimit, ThrottlingBurstLimit: PUBLIC_ROUTE_THROTTLE.burstLimit }]),
-    );
 
     // The execute-api address is unavailable (and apiEndpoint throws) once it is disabled.
     const endpoint = domain ? `https://${domain.domainName}` : this.api.apiEndpoint;
@@ -112,7 +121,7 @@ export class HandoffStack extends Stack {
       RATE_TABLE_NAME: this.table.rateTable.tableName,
     };
     // The expiry worker is no API function: the API functions may name its ARN without a cycle.
-    this.expiry = new Expiry(this, 'Expiry', { table: this.table.table, tableAccess: this.table, appEnvironment });
+    this.expiry = new Expiry(this, 'Expiry', { table: this.table.table, tableAccess: this.table, appEnvironment, reserveConcurrency });
     this.sealing = new SealingKey(this, 'Sealing');
     this.codeKey = new CodeHashKey(this, 'CodeHash');
     this.signing = new CertificateSigningKey(this, 'CertificateSigning');
@@ -125,9 +134,17 @@ export class HandoffStack extends Stack {
       sealing: this.sealing,
       codeKey: this.codeKey,
       signing: this.signing,
+      nestedRoutes: memberRoutes,
     });
+    throttlePublicRoutes(stage, this.functions.routes, memberRoutes);
+    if (!memberRoutes) {
+      Annotations.of(this).addWarningV2(
+        'handoff:memberRoutesOff',
+        "memberRoutes=off: the member application's endpoints have no route and answer 404 until the stack is deployed again without it",
+      );
+    }
 
-    this.webhooks = new Webhooks(this, 'Webhooks', { table: this.table.table, tableAccess: this.table, appEnvironment, sealing: this.sealing });
+    this.webhooks = new Webhooks(this, 'Webhooks', { table: this.table.table, tableAccess: this.table, appEnvironment, sealing: this.sealing, reserveConcurrency });
 
     const alarmEmail = contextString(this, 'alarmEmail');
     this.operations = new Operations(this, 'Operations', { alarmEmail: alarmEmail ? emailAddress(alarmEmail) : undefined });
@@ -200,11 +217,44 @@ const missingSender = (): never => {
   );
 };
 
+/**
+ * Tighter limits where anyone may call without a key: sign-in, session, the subject's and share
+ * recipient's endpoints, the pages. API Gateway refuses settings that name a route it does not have
+ * yet ("Unable to find Route by key"), and CloudFormation orders only by dependencies: the stage
+ * depends on each route named, or on the nested stack that holds it.
+ */
+const throttlePublicRoutes = (stage: apigwv2.HttpStage, routes: ReadonlyMap<string, apigwv2.HttpRoute>, nestedRoutes: boolean) => {
+  const cfnStage = stage.node.defaultChild as apigwv2.CfnStage;
+  const settings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+  for (const route of routeList().filter((row) => PUBLIC_SCOPES.has(row.scope))) {
+    const key = routeKeyOf(route);
+    const deployed = routes.get(key);
+    if (!deployed) {
+      // Left out with its route while the member routes are held back for an upgrade.
+      if (!nestedRoutes && nestedStackOfRoute(route)) continue;
+      throw new Error(`the stage throttles ${key}, which no route deploys`);
+    }
+    // Written as CloudFormation names them: the L1 passes this map through untouched.
+    settings[key] = { ThrottlingRateLimit: PUBLIC_ROUTE_THROTTLE.rateLimit, ThrottlingBurstLimit: PUBLIC_ROUTE_THROTTLE.burstLimit };
+    cfnStage.addResourceDependency(deployed.node.defaultChild as apigwv2.CfnRoute);
+  }
+  cfnStage.routeSettings = settings;
+};
+
 const contextString = (stack: Stack, key: string): string | undefined => {
   const value: unknown = stack.node.tryGetContext(key);
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string') throw new Error(`context ${key} must be a string`);
   return value;
+};
+
+/** An on/off setting: `-c key=on|off` (or true|false, as cdk.json may hold it). */
+const contextSwitch = (stack: Stack, key: string, fallback: boolean): boolean => {
+  const value: unknown = stack.node.tryGetContext(key);
+  if (value === undefined || value === null || value === '') return fallback;
+  if (value === true || value === 'on' || value === 'true') return true;
+  if (value === false || value === 'off' || value === 'false') return false;
+  throw new Error(`context ${key} must be on or off, not ${JSON.stringify(value)}`);
 };
 
 const emailAddress = (value: string) => {

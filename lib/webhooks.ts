@@ -31,6 +31,8 @@ export interface WebhooksProps {
   /** The key that seals webhook signing secrets: the delivery worker alone may open them (SEALING_KEY_ID and kms:Decrypt for webhook_signing). */
   sealing: { readonly environment: Readonly<Record<string, string>>; grantOpen(fn: lambda.IFunction, purpose: typeof WEBHOOK_SIGNING_PURPOSE): void };
   logRetention?: logs.RetentionDays;
+  /** Reserve one execution for the delivery sweep, so that it runs alone (lib/handoff-stack.ts, reservedConcurrency). */
+  reserveConcurrency?: boolean;
 }
 
 /**
@@ -108,7 +110,8 @@ export class Webhooks extends Construct {
       retention,
       environment,
       timeout: Duration.minutes(2),
-      reservedConcurrency: 1,
+      // Unreserved, two sweeps may overlap: a delivery enqueued twice is harmless, as the worker claims it.
+      reservedConcurrency: props.reserveConcurrency ? 1 : undefined,
     });
     props.tableAccess.grantAccess(this.fanOutFunction, tableAccessOfWorker('fanOut'));
     props.tableAccess.grantAccess(this.deliverFunction, tableAccessOfWorker('deliver'));

@@ -1023,6 +1023,25 @@ describe('context', () => {
     });
   }, SYNTH_TIMEOUT);
 
+  it('reserves 20 executions for each of the expiry and purge workers and one for each sweep with -c reservedConcurrency=on: 42 in all', () => {
+    const reservedOf = (t: Template) =>
+      Object.fromEntries(
+        Object.values(t.toJSON().Resources as Record<string, Json>)
+          .filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.ReservedConcurrentExecutions !== undefined)
+          .map((fn) => [(fn.Properties.Description as string).split(':')[0], fn.Properties.ReservedConcurrentExecutions as number]),
+      );
+    const on = reservedOf(synth({ reservedConcurrency: 'on' }));
+    expect(on).toEqual({ 'expiry worker': 20, 'purge worker': 20, 'expiry sweep': 1, 'webhook delivery sweep': 1 });
+    // Lambda keeps 100 of an account's executions unreserved: this needs a concurrency quota of at least 142.
+    expect(Object.values(on).reduce((sum, n) => sum + n, 0)).toBe(42);
+    expect(reservedOf(synth({ reservedConcurrency: true }))).toEqual(on);
+    expect(reservedOf(synth({ reservedConcurrency: 'off' }))).toEqual({});
+  }, SYNTH_TIMEOUT);
+
+  it('refuses a reservedConcurrency setting other than on or off', () => {
+    expect(() => synth({ reservedConcurrency: '42' })).toThrow(/reservedConcurrency must be on or off/);
+  }, SYNTH_TIMEOUT);
+
   it('refuses a sender that is not an email address, and an appUrl that is not https', () => {
     expect(() => synth({ emailFrom: 'not-an-address' })).toThrow(/emailFrom/);
     // No sender at all fails the synth with what to do, rather than deploying a service that sends nothing.
@@ -1086,11 +1105,9 @@ describe('operations', () => {
     for (const setting of Object.values(stage.RouteSettings as Record<string, Json>)) expect(setting).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
   });
 
-  it('reserves concurrency for the expiry and purge workers and runs each sweep alone; caps delivery concurrency; a 6x visibility timeout', () => {
-    expect(resources[expiryFunctionId()]!.Properties.ReservedConcurrentExecutions).toBe(20);
-    expect(resources[purgeFunctionId()]!.Properties.ReservedConcurrentExecutions).toBe(20);
-    expect(resources[sweepFunctionId()]!.Properties.ReservedConcurrentExecutions).toBe(1);
-    expect(resources[deliverySweepFunctionId()]!.Properties.ReservedConcurrentExecutions).toBe(1);
+  it('reserves no concurrency by default, which any account can deploy; caps delivery concurrency; a 6x visibility timeout', () => {
+    const reserved = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.ReservedConcurrentExecutions !== undefined);
+    expect(reserved.map(([id]) => id)).toEqual([]);
     const mapping = ofType('AWS::Lambda::EventSourceMapping').find(([, m]) => m.Properties.FunctionName.Ref === deliverFunctionId())![1].Properties;
     expect(mapping.ScalingConfig).toEqual({ MaximumConcurrency: 16 });
     expect(resources[onlyQueue('DeliveryQueue')]!.Properties.VisibilityTimeout).toBe(6 * resources[deliverFunctionId()]!.Properties.Timeout);

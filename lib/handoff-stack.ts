@@ -114,6 +114,13 @@ export class HandoffStack extends Stack {
       new CfnOutput(this, 'ApiDomainHostedZoneId', { value: domainName.regionalHostedZoneId, description: 'Hosted zone of ApiDomainTarget, for a Route 53 alias record' });
     }
     const baseUrl = `${endpoint}/v1`;
+    if (appUrlSetting && new URL(httpsUrl(appUrlSetting)).hostname !== domain?.domainName) {
+      // Links in emails, SMS, tickets and certificates go to appUrl: this stack does not serve that host.
+      Annotations.of(this).addWarningV2(
+        'handoff:appUrlNotServed',
+        `appUrl ${appUrlSetting} is not this stack's custom domain${domain ? ` (${domain.domainName})` : ''}: links will point there, so it must serve this API (for example a CDN in front of it)`,
+      );
+    }
     const appEnvironment = {
       BASE_URL: baseUrl,
       APP_URL: appUrlSetting ? httpsUrl(appUrlSetting) : endpoint,

@@ -101,3 +101,18 @@ describe('half a custom domain', () => {
     expect(build({ domainName: DOMAIN, certificateArn: CERTIFICATE.replace('eu-west-1', 'us-east-1') })).toThrow(/certificateArn is in us-east-1, but the API is deployed in eu-west-1/);
   });
 });
+
+/** The synth warnings a stack's construction left on it (Annotations), without synthesizing it. */
+const warningsOf = (stack: HandoffStack) =>
+  stack.node.metadata.filter((entry) => entry.type === 'aws:cdk:warning').map((entry) => String(entry.data));
+
+describe('appUrl', () => {
+  it('warns when links would point at a host this stack does not serve, and not when appUrl is its custom domain', () => {
+    const elsewhere = new HandoffStack(newApp({ appUrl: 'https://handoff.example.com' }), 'AppUrlElsewhere', { env: ENV });
+    expect(warningsOf(elsewhere)).toEqual([expect.stringContaining('appUrl https://handoff.example.com is not this stack')]);
+    const otherDomain = new HandoffStack(newApp({ appUrl: 'https://handoff.example.com', domainName: DOMAIN, certificateArn: CERTIFICATE }), 'AppUrlOtherDomain', { env: ENV });
+    expect(warningsOf(otherDomain)).toEqual([expect.stringContaining(`(${DOMAIN})`)]);
+    const onDomain = new HandoffStack(newApp({ appUrl: `https://${DOMAIN}/`, domainName: DOMAIN, certificateArn: CERTIFICATE }), 'AppUrlOnDomain', { env: ENV });
+    expect(warningsOf(onDomain)).toEqual([]);
+  }, 180_000);
+});

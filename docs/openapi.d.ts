@@ -604,6 +604,26 @@ export interface components {
             issued_at: string;
             /** @description False while the request or share has not ended. */
             final: boolean;
+            /** @description What destroying the credential deleted, and what it could not: its ciphertext is deleted from the service's table (`scope` `live_table`), while the table's point-in-time backups hold it, encrypted, until `backups.ciphertext_restorable_until`. */
+            destruction: {
+                destroyed: boolean;
+                at: string | null;
+                reason: string | null;
+                /** @description The audit chain entry of the destruction. */
+                seq: number | null;
+                /** @constant */
+                scope: "live_table";
+                /** @description False when no credential was ever submitted, so the service never held its ciphertext. */
+                ciphertext_stored: boolean;
+                backups: {
+                    /** @description Days of point-in-time recovery the service's table keeps; 0 where it keeps none. */
+                    point_in_time_recovery_days: number;
+                    /** @description Until when those backups can restore the deleted ciphertext: `at` plus the recovery days. Null when no backup holds it (nothing destroyed yet, nothing stored, or no backups). */
+                    ciphertext_restorable_until: string | null;
+                };
+            } & {
+                [key: string]: unknown;
+            };
             signature: {
                 alg: string;
                 kid: string;

@@ -20,6 +20,7 @@ import type { WebhookUrlOptions } from '#core/webhook-url.ts';
 import type { SigningKeyCustody } from '#core/signing-keys.ts';
 import type { DynamoCertificateSource } from '#store/certificate-source.ts';
 import type { DynamoShares } from '#store/shares.ts';
+import type { TableBackups } from '#core/custody/backups.ts';
 
 /** Everything a handler may need, built once per process (wiring.ts) or by a test. */
 export interface AppDeps {
@@ -59,6 +60,8 @@ export interface AppDeps {
   certificates: DynamoCertificateSource;
   /** Keeps the certificate signing keys' private halves (key files locally); absent deployed, where certificate-signing.ts uses KMS. */
   signingCustody?: SigningKeyCustody;
+  /** What the table's backups keep, as certificates state it (none locally); absent deployed, where table-backups.ts reads the stack's setting. */
+  tableBackups?: TableBackups;
   /**
    * Which webhook URLs a subscription may name. `allowLoopback` is for local and test use only
    * (a receiver on this machine); the deployed wiring leaves it false.

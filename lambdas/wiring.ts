@@ -13,8 +13,10 @@ import { EventBridgeExpiryScheduler, type ScheduleKind } from '#adapters/eventbr
 import { KmsSealer } from '#adapters/kms-sealer.ts';
 import { AwsNotifier } from '#adapters/ses-sns-notifier.ts';
 import type { SigningKeyCustody } from '#core/signing-keys.ts';
+import type { TableBackups } from '#core/custody/backups.ts';
 import type { AppDeps } from './app-deps.ts';
 import { createLogger } from './logger.ts';
+import { scheduleFailedMessage } from './failure-logs.ts';
 
 export interface WiringOptions {
   tableName: string;
@@ -35,6 +37,8 @@ export interface WiringOptions {
   logger?: Logger;
   /** Keeps the certificate signing keys' private halves (key files locally); default: the stack's KMS keys (certificate-signing.ts). */
   signingCustody?: SigningKeyCustody;
+  /** What the table's backups keep (the local runtime: none); default: the stack's setting, read by the certificate function (table-backups.ts). */
+  tableBackups?: TableBackups;
   /** Local and test use only: let webhook subscriptions name a loopback receiver. Default false. */
   allowLoopbackWebhooks?: boolean;
 }
@@ -65,6 +69,7 @@ export const createAppDeps = (options: WiringOptions): AppDeps => {
     codeKey: options.codeKey ?? NO_CODE_KEY,
     webhookPolicy,
     signingCustody: options.signingCustody,
+    tableBackups: options.tableBackups,
     ...repositories,
   };
 };
@@ -98,7 +103,7 @@ const reportingFailures = (kind: ScheduleKind, inner: ExpiryScheduler, logger: L
     try {
       await call();
     } catch (error) {
-      logger.warn(`${kind} schedule failed; the sweep will cover it`, { operation, requestId, errorName: (error as Error)?.name });
+      logger.warn(scheduleFailedMessage(kind), { operation, requestId, errorName: (error as Error)?.name });
       throw error;
     }
   };

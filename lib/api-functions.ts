@@ -15,6 +15,7 @@ import { WEBHOOK_SIGNING_PURPOSE } from '../lambdas/core/webhooks.ts';
 import { tableAccessOfEntry, touchesTable } from '../lambdas/access/table-access.ts';
 import type { TableAccessGranter } from './table-access.ts';
 import { SEALED_SECRET_PURPOSE, type SealingPurpose } from './sealing.ts';
+import type { FailureLogKind } from '../lambdas/failure-logs.ts';
 
 /** The repository root: route entries are relative to it, and it holds package-lock.json. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -72,6 +73,8 @@ export interface ApiFunctionsProps {
     grantSign(fn: lambda.IFunction): void;
     grantReadPublicKeys(fn: lambda.IFunction): void;
   };
+  /** The table's point-in-time recovery period (POINT_IN_TIME_RECOVERY_DAYS): SIGNING_ROUTES state it in every certificate. */
+  tableBackups: { readonly environment: Readonly<Record<string, string>> };
   /** How long function logs are kept. */
   logRetention?: logs.RetentionDays;
   /**
@@ -145,7 +148,7 @@ export const CODE_HASH_ROUTES: readonly string[] = ['createRequest', 'appCreateR
 /** The routes that sign custody certificates (one function: the certificate handler). */
 export const SIGNING_ROUTES: readonly string[] = ['requestCertificate', 'shareCertificate', 'appRequestCertificate', 'appShareCertificate'];
 
-/** The route that publishes the signing keys' public halves (and registers the stack's key when none is). */
+/** The route that publishes the signing keys' public halves: it reads, and never registers a key (the certificate function does). */
 export const KEY_PUBLISHING_ROUTES: readonly string[] = ['jwks'];
 
 /**
@@ -190,12 +193,19 @@ export class ApiFunctions extends Construct {
   /** Route key (`POST /app/api/sign-in`) to the route deployed for it, wherever it is deployed. */
   readonly routes: ReadonlyMap<string, apigwv2.HttpRoute>;
   readonly fallback: NodejsFunction;
+  /**
+   * The log groups of the functions that may log each tolerated failure (lambdas/failure-logs.ts):
+   * a function whose rows send email or SMS may log a message not sent, one that arms or cancels
+   * schedules a schedule not armed or cancelled.
+   */
+  readonly failureLogGroups: Readonly<Record<FailureLogKind, logs.ILogGroup[]>>;
 
   constructor(scope: Construct, id: string, props: ApiFunctionsProps) {
     super(scope, id);
     const retention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     const byRoute = new Map<string, NodejsFunction>();
     const httpRoutes = new Map<string, apigwv2.HttpRoute>();
+    const failureLogGroups: Record<FailureLogKind, logs.ILogGroup[]> = { delivery: [], schedule: [] };
     const routes = routeList();
     for (const [list, names] of Object.entries({ SCHEDULING_ROUTES, PURGE_SCHEDULING_ROUTES, SEALED_SECRET_ROUTES, WEBHOOK_SEALING_ROUTES, INTEGRATION_SEALING_ROUTES, CODE_HASH_ROUTES, SIGNING_ROUTES, KEY_PUBLISHING_ROUTES })) {
       for (const name of names) {
@@ -241,6 +251,7 @@ export class ApiFunctions extends Construct {
               ...(opensSecrets || sealsWebhookSecrets || sealsIntegrationSecrets ? props.sealing.environment : {}),
               ...(hashesCodes ? props.codeKey.environment : {}),
               ...(signs || publishesKeys ? props.signing.environment : {}),
+              ...(signs ? props.tableBackups.environment : {}),
               ...loggingEnvironment,
             },
         bundling: isStatic ? staticBundling() : signs ? certificateBundling() : undefined,
@@ -258,6 +269,8 @@ export class ApiFunctions extends Construct {
       if (sealsWebhookSecrets) props.sealing.grantSeal(fn, WEBHOOK_SIGNING_PURPOSE);
       if (sealsIntegrationSecrets) props.sealing.grantSeal(fn, SEALED_SECRET_PURPOSE);
       if (hashesCodes) props.codeKey.grantMac(fn);
+      if (sends.size > 0) failureLogGroups.delivery.push(fn.logGroup);
+      if (schedules || purges) failureLogGroups.schedule.push(fn.logGroup);
       if (signs) props.signing.grantSign(fn);
       else if (publishesKeys) props.signing.grantReadPublicKeys(fn);
 
@@ -290,6 +303,7 @@ export class ApiFunctions extends Construct {
 
     this.byRoute = byRoute;
     this.routes = httpRoutes;
+    this.failureLogGroups = failureLogGroups;
   }
 }
 
@@ -406,13 +420,15 @@ const truncate = (text: string, max: number) => (text.length <= max ? text : `${
  * `ses:FromAddress` condition pins the sender to EMAIL_FROM_ADDRESS. Naming only the sender's
  * domain and address identities would break in the SES sandbox, where SES also authorises the
  * (verified) recipient identities against the caller's policy; the condition keeps the function
- * from sending as anyone else either way.
+ * from sending as anyone else either way. ses:SendEmail only: the adapter sends SESv2 SendEmail
+ * with simple content (lambdas/adapters/ses-sns-notifier.ts), never raw MIME, which would let a
+ * function write its own headers.
  */
 const grantEmail = (fn: lambda.IFunction, fromAddress: string) => {
   fn.addToRolePolicy(
     new iam.PolicyStatement({
       sid: 'SendEmail',
-      actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+      actions: ['ses:SendEmail'],
       resources: [Stack.of(fn).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
       conditions: { StringEquals: { 'ses:FromAddress': fromAddress } },
     }),
@@ -421,16 +437,14 @@ const grantEmail = (fn: lambda.IFunction, fromAddress: string) => {
 
 /**
  * SMS through SNS, for the functions whose rows send SMS. Publishing an SMS straight to a phone
- * number has no resource to scope to (no topic, no ARN), so SNS requires resource '*' for it.
- * These functions never publish to a topic.
+ * number has no resource to scope to (no topic, no ARN), so SNS requires resource '*' for it; the
+ * Deny on every topic ARN (SNS's documented pattern) leaves direct SMS as the only publish the
+ * role can make: these functions never publish to a topic, the alarm topic included.
  */
 const grantSms = (fn: lambda.IFunction) => {
+  fn.addToRolePolicy(new iam.PolicyStatement({ sid: 'SendSms', actions: ['sns:Publish'], resources: ['*'] }));
   fn.addToRolePolicy(
-    new iam.PolicyStatement({
-      sid: 'SendSms',
-      actions: ['sns:Publish'],
-      resources: ['*'],
-    }),
+    new iam.PolicyStatement({ sid: 'PublishToNoTopic', effect: iam.Effect.DENY, actions: ['sns:Publish'], resources: [`arn:${Stack.of(fn).partition}:sns:*:*:*`] }),
   );
 };
 

@@ -3,6 +3,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { codeKeyPolicy } from '../lambdas/access/key-policies.ts';
+import { keyPolicyContext, keyPolicyDocument, tagKeyRight } from './key-rights.ts';
 
 /**
  * The key the six-digit codes (the spoken challenge code, the emailed one-time code) are hashed
@@ -13,7 +15,9 @@ import { Construct } from 'constructs';
  * - Retained when the stack is deleted: a pending request's code could not be checked without it.
  *   (KMS does not rotate HMAC keys automatically; rotating it by hand would only fail the codes
  *   of requests pending at that moment.)
- * - Only the functions that hash or check codes get kms:GenerateMac, with HMAC-SHA-256 only.
+ * - Only the functions that hash or check codes get kms:GenerateMac, with HMAC-SHA-256 only; the
+ *   key policy (lambdas/access/key-policies.ts) allows it only to principals tagged to hash codes,
+ *   which each grant here tags, so no other principal of the account can compute a code's hash.
  */
 export class CodeHashKey extends Construct {
   readonly key: kms.Key;
@@ -26,6 +30,7 @@ export class CodeHashKey extends Construct {
       keySpec: kms.KeySpec.HMAC_256,
       keyUsage: kms.KeyUsage.GENERATE_VERIFY_MAC,
       removalPolicy: RemovalPolicy.RETAIN,
+      policy: keyPolicyDocument(codeKeyPolicy(keyPolicyContext(this))),
     });
     this.environment = { CODE_HASH_KEY_ID: this.key.keyArn };
   }
@@ -39,5 +44,6 @@ export class CodeHashKey extends Construct {
         conditions: { StringEquals: { 'kms:MacAlgorithm': 'HMAC_SHA_256' } },
       }),
     );
+    tagKeyRight(fn, 'hashCodes', this.key);
   }
 }

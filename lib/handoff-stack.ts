@@ -15,7 +15,11 @@ import { Webhooks } from './webhooks.ts';
 import { Operations } from './operations.ts';
 import { customDomainOf } from './custom-domain.ts';
 import { applyNagSuppressions } from './nag-suppressions.ts';
+import { pointInTimeRecoveryDaysOf, RECOVERY_DAYS_CONTEXT } from './point-in-time-recovery.ts';
 
+
+/** How long the API's access log is kept. */
+export const ACCESS_LOG_RETENTION = logs.RetentionDays.THIRTEEN_MONTHS;
 
 /** The whole stage: calls per second, and the burst above it. */
 export const STAGE_THROTTLE = { rateLimit: 200, burstLimit: 400 } as const;
@@ -46,6 +50,12 @@ export interface HandoffStackProps extends StackProps {
    * routes must be gone before the nested stacks create theirs.
    */
   memberRoutes?: boolean;
+  /**
+   * Days of point-in-time recovery on the table, 1 to 35 (context `pointInTimeRecoveryDays`,
+   * default 7, lib/point-in-time-recovery.ts says why): how long a destroyed credential's
+   * ciphertext stays restorable from the backups, which every certificate states.
+   */
+  pointInTimeRecoveryDays?: number;
 }
 
 /**
@@ -78,7 +88,9 @@ export class HandoffStack extends Stack {
       certificateArn: props.certificateArn ?? contextString(this, 'certificateArn'),
     });
 
-    this.table = new HandoffTable(this, 'Store');
+    this.table = new HandoffTable(this, 'Store', {
+      pointInTimeRecoveryDays: pointInTimeRecoveryDaysOf(props.pointInTimeRecoveryDays ?? this.node.tryGetContext(RECOVERY_DAYS_CONTEXT)),
+    });
 
     this.api = new apigwv2.HttpApi(this, 'Api', {
       description: 'Credential Handoff Service API',
@@ -86,8 +98,9 @@ export class HandoffStack extends Stack {
       // Behind a custom domain the execute-api address would be a second way in, around whatever guards the domain.
       disableExecuteApiEndpoint: domain !== undefined,
     });
-    // The `$default` stage, declared here for its structured (JSON) access log.
-    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH });
+    // The `$default` stage, declared here for its structured (JSON) access log, kept 13 months: who
+    // called what and when must outlast a yearly audit or an incident found months later.
+    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: ACCESS_LOG_RETENTION });
     const stage = new apigwv2.HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       stageName: '$default',
@@ -141,6 +154,7 @@ export class HandoffStack extends Stack {
       sealing: this.sealing,
       codeKey: this.codeKey,
       signing: this.signing,
+      tableBackups: this.table.backups,
       nestedRoutes: memberRoutes,
     });
     throttlePublicRoutes(stage, this.functions.routes, memberRoutes);
@@ -167,6 +181,8 @@ export class HandoffStack extends Stack {
     this.operations.streamIteratorAge('FanOutIteratorAge', this.webhooks.fanOutFunction);
     this.operations.queueAge('DeliveryQueueAge', this.webhooks.deliveryQueue);
     this.operations.queueAge('SlowDeliveryQueueAge', this.webhooks.slowDeliveryQueue);
+    this.operations.loggedFailures('delivery', this.functions.failureLogGroups.delivery);
+    this.operations.loggedFailures('schedule', this.functions.failureLogGroups.schedule);
 
     new CfnOutput(this, 'AlarmTopicArn', { value: this.operations.topic.topicArn, description: 'Every alarm notifies this topic (subscribe, or deploy with -c alarmEmail=...)' });
     new CfnOutput(this, 'ApiUrl', { value: baseUrl, description: 'The API root ({base_url})' });

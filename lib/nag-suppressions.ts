@@ -168,7 +168,7 @@ const acknowledgeScopedWildcards = (stack: HandoffStack, functions: StackFunctio
       acknowledge(role, [sesIdentities], 'The ses:FromAddress condition pins the sender to EMAIL_FROM_ADDRESS; in the SES sandbox recipient identities are authorised against this policy too, so no identity list can be named');
     }
     if (sends.has('sms')) {
-      acknowledge(role, ['AwsSolutions-IAM5[Resource::*]'], 'SMS is sns:Publish straight to a phone number, which has no resource ARN (SNS requires "*" for it); these functions publish to no topic');
+      acknowledge(role, ['AwsSolutions-IAM5[Resource::*]'], 'SMS is sns:Publish straight to a phone number, which has no resource ARN (SNS requires "*" for it); a Deny of sns:Publish on every topic ARN in the same role leaves direct SMS as the only publish allowed');
     }
     if (SCHEDULING_ROUTES.some((name) => names.has(name))) {
       acknowledge(role, [expirySchedules], "One schedule per request, named expire-<request id> at run time: only the name prefix in the stack's own schedule group can be named in advance");

@@ -1,13 +1,36 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { FAILURE_LOG_MESSAGES, type FailureLogKind } from '../lambdas/failure-logs.ts';
+
+/** The metrics the logged failures are counted in: a namespace per stack, so two deployments in one account never add up. */
+export const failureMetricNamespace = (stackName: string) => `CredentialHandoff/${stackName}`;
+
+/** The metric and the alarm's words for each kind of logged failure (lambdas/failure-logs.ts). */
+export const FAILURE_METRICS: Readonly<Record<FailureLogKind, { metricName: string; description: string }>> = {
+  delivery: {
+    metricName: 'DeliveryFailures',
+    description:
+      "An email or SMS was not sent (a subject's link, a requester's notice, a sign-in or invitation email): SES or SNS refused or failed; the call still succeeded, so someone is waiting for a message that will not come (see the sending functions' log groups)",
+  },
+  schedule: {
+    metricName: 'ScheduleFailures',
+    description:
+      "An expiry or purge schedule could not be armed or cancelled: the five-minute sweep covers the request, but a failure that repeats (a lost right, the schedule quota) needs a look (see the scheduling functions' log groups)",
+  },
+};
+
+/** A JSON log filter matching a line whose `message` is exactly one of `messages`. */
+export const messageFilterPattern = (messages: readonly string[]) =>
+  logs.FilterPattern.any(...messages.map((message) => logs.FilterPattern.stringValue('$.message', '=', message)));
 
 export interface OperationsProps {
   /** Who is told when an alarm fires (context `alarmEmail`); without it the topic has no subscriber yet. */
@@ -18,8 +41,8 @@ export interface OperationsProps {
  * One SNS topic every alarm of the stack notifies (an email subscription by context, or whatever
  * the operator subscribes later), and the alarms that say the service is failing quietly: a
  * worker erroring, a lost schedule trigger, the API answering 5xx, a stream or queue falling
- * behind. Each fires on the first bad period: a credential service's background work failing
- * means credentials outliving their deadline.
+ * behind, an email or SMS not sent, a schedule not armed. Each fires on the first bad period: a
+ * credential service's background work failing means credentials outliving their deadline.
  */
 export class Operations extends Construct {
   readonly topic: sns.Topic;
@@ -45,6 +68,29 @@ export class Operations extends Construct {
       new cloudwatch.Alarm(this, id, {
         alarmDescription: `${what} failed: requests or deliveries may outlive their deadline (see the function's log group)`,
         metric: fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+        ...firstBreach,
+      }),
+    );
+  }
+
+  /**
+   * A failure the functions tolerate and only log (lambdas/failure-logs.ts): a metric filter on
+   * each log group that can hold its messages, all counting into one metric of the stack, and an
+   * alarm on the first one in five minutes.
+   */
+  loggedFailures(kind: FailureLogKind, logGroups: readonly logs.ILogGroup[]) {
+    if (logGroups.length === 0) throw new Error(`no log group can log a ${kind} failure: nothing to count`);
+    const { metricName, description } = FAILURE_METRICS[kind];
+    const metricNamespace = failureMetricNamespace(Stack.of(this).stackName);
+    const filterPattern = messageFilterPattern(FAILURE_LOG_MESSAGES[kind]);
+    // One filter per group: functions sharing a group (none today) must not count a line twice.
+    for (const logGroup of new Set(logGroups)) {
+      new logs.MetricFilter(logGroup, `${metricName}Filter`, { logGroup, filterPattern, metricNamespace, metricName, metricValue: '1' });
+    }
+    return this.notify(
+      new cloudwatch.Alarm(this, metricName, {
+        alarmDescription: description,
+        metric: new cloudwatch.Metric({ namespace: metricNamespace, metricName, period: Duration.minutes(5), statistic: 'Sum' }),
         ...firstBreach,
       }),
     );

@@ -4,6 +4,8 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { WEBHOOK_SIGNING_PURPOSE } from '../lambdas/core/webhooks.ts';
+import { OPEN_RIGHT, SEAL_RIGHT, sealingKeyPolicy } from '../lambdas/access/key-policies.ts';
+import { keyPolicyContext, keyPolicyDocument, tagKeyRight } from './key-rights.ts';
 
 /** The encryption context every sealed integration secret carries (core/integration.ts integrationSecretContext). */
 export const SEALED_SECRET_PURPOSE = 'inbound_auth';
@@ -29,6 +31,9 @@ const SEAL_SID: Record<SealingPurpose, string> = { inbound_auth: 'SealIntegratio
  *   kms:GenerateDataKey for one that seals (the webhook creations and the member app's rotation:
  *   webhook_signing; the member app's integration settings: inbound_auth). The operator CLI
  *   seals with the operator's own credentials.
+ * - The key policy (lambdas/access/key-policies.ts) allows each of those four uses only to
+ *   principals tagged for it: every grant here tags the function's role, and an operator carries
+ *   the tags of the commands they run. The account administers the key and never uses it.
  */
 export class SealingKey extends Construct {
   readonly key: kms.Key;
@@ -40,6 +45,7 @@ export class SealingKey extends Construct {
       description: 'Credential Handoff Service: seals integration secrets (shared header values, signing secrets)',
       enableKeyRotation: true,
       removalPolicy: RemovalPolicy.RETAIN,
+      policy: keyPolicyDocument(sealingKeyPolicy(keyPolicyContext(this))),
     });
     this.environment = { SEALING_KEY_ID: this.key.keyArn };
   }
@@ -54,6 +60,7 @@ export class SealingKey extends Construct {
         conditions: { StringEquals: { 'kms:EncryptionContext:purpose': purpose } },
       }),
     );
+    tagKeyRight(fn, OPEN_RIGHT[purpose], this.key);
   }
 
   /** kms:GenerateDataKey for values sealed for `purpose` only: the function can seal, never open. */
@@ -66,5 +73,6 @@ export class SealingKey extends Construct {
         conditions: { StringEquals: { 'kms:EncryptionContext:purpose': purpose } },
       }),
     );
+    tagKeyRight(fn, SEAL_RIGHT[purpose], this.key);
   }
 }

@@ -14,6 +14,7 @@ import {
   type TableAccess,
 } from '../lambdas/access/table-access-types.ts';
 import { INDEXES, RATE_PARTITION_PREFIX } from '../lambdas/store/table.ts';
+import { tagKeyRight } from './key-rights.ts';
 
 /** The main table and the rate windows' table (lambdas/store/table.ts). */
 export interface HandoffTables {
@@ -50,8 +51,8 @@ export interface TableAccessGranter {
  * - The table's customer-managed key, only through DynamoDB (`kms:ViaService`): DynamoDB uses it
  *   on behalf of the caller to open the table key. Decrypt for every function that reads (the
  *   stream included); Encrypt and GenerateDataKey too for a function that writes. Nothing else:
- *   no function may use the key directly, and the key policy's account delegation is what makes
- *   these identity statements count.
+ *   no function may use the key directly, and the key policy allows these uses only to roles
+ *   tagged for them (grantTableAccess tags each role as its statement reads or writes).
  */
 export const tableAccessStatements = (tables: HandoffTables, key: kms.IKey, access: TableAccess, scope: Stack): iam.PolicyStatement[] => {
   if (!touchesTable(access)) return [];
@@ -113,7 +114,12 @@ const groupedByPartitions = <Name extends string>(entries: ReadonlyArray<readonl
   return [...groups.values()];
 };
 
-/** Adds the statements of `access` to the function's role. */
+/**
+ * Adds the statements of `access` to the function's role, and tags the role for the table key's
+ * policy (lambdas/access/key-policies.ts) with the same right its key statement has: reading, or
+ * reading and writing. A function that touches no table gets neither.
+ */
 export const grantTableAccess = (fn: lambda.IFunction, tables: HandoffTables, key: kms.IKey, access: TableAccess) => {
   for (const statement of tableAccessStatements(tables, key, access, Stack.of(fn))) fn.addToRolePolicy(statement);
+  if (touchesTable(access)) tagKeyRight(fn, writesTable(access) ? 'writeTable' : 'readTable', key);
 };

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -6,6 +6,9 @@ import { Construct } from 'constructs';
 import type { TableAccess } from '../lambdas/access/table-access-types.ts';
 import { indexList, TABLE_KEYS, TTL_ATTRIBUTE } from '../lambdas/store/table.ts';
 import { grantTableAccess, type TableAccessGranter } from './table-access.ts';
+import { tableKeyPolicy } from '../lambdas/access/key-policies.ts';
+import { keyPolicyContext, keyPolicyDocument } from './key-rights.ts';
+import { DEFAULT_POINT_IN_TIME_RECOVERY_DAYS, recoveryEnvironment } from './point-in-time-recovery.ts';
 
 /**
  * The single table. Key schema, TTL attribute and indexes come from lambdas/store/table.ts, the
@@ -13,7 +16,9 @@ import { grantTableAccess, type TableAccessGranter } from './table-access.ts';
  *
  * - Streams with NEW_IMAGE feed the webhook fan-out from the audit items.
  * - Point-in-time recovery, deletion protection and RETAIN: the table holds the audit chain and
- *   stored (encrypted) credentials; neither a stack deletion nor a replacement may drop it.
+ *   stored (encrypted) credentials; neither a stack deletion nor a replacement may drop it. The
+ *   recovery period is a setting (lib/point-in-time-recovery.ts): for that long a destroyed
+ *   credential's ciphertext stays restorable from the backups, and every certificate says so.
  * - No fixed table name, so the stack can be deployed more than once per account and region.
  * - Encrypted (with its stream, indexes and backups) under a customer-managed key of its own,
  *   rotated yearly and retained with the table: who may use the table's data is then also who
@@ -25,9 +30,13 @@ export class HandoffTable extends Construct implements TableAccessGranter {
   /** The rate windows' table (lambdas/store/table.ts): the same key schema and TTL, no stream, index or recovery; under the same key. */
   readonly rateTable: dynamodb.Table;
   readonly key: kms.Key;
+  /** The point-in-time recovery period, and the setting that tells the certificate functions. */
+  readonly backups: { readonly pointInTimeRecoveryDays: number; readonly environment: Readonly<Record<string, string>> };
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: { pointInTimeRecoveryDays?: number } = {}) {
     super(scope, id);
+    const pointInTimeRecoveryDays = props.pointInTimeRecoveryDays ?? DEFAULT_POINT_IN_TIME_RECOVERY_DAYS;
+    this.backups = { pointInTimeRecoveryDays, environment: recoveryEnvironment(pointInTimeRecoveryDays) };
 
     this.key = new kms.Key(this, 'Key', {
       description: 'Credential Handoff Service: encrypts the table, its indexes and its stream',
@@ -35,6 +44,8 @@ export class HandoffTable extends Construct implements TableAccessGranter {
       rotationPeriod: Duration.days(365),
       // The table is retained; without its key its data (backups included) could never be read again.
       removalPolicy: RemovalPolicy.RETAIN,
+      // Used only through DynamoDB, by the roles grantAccess tags (lambdas/access/key-policies.ts).
+      policy: keyPolicyDocument(tableKeyPolicy({ ...keyPolicyContext(this), dynamoDbService: `dynamodb.${Stack.of(this).region}.${Stack.of(this).urlSuffix}` })),
     });
 
     // Both tables: the shared key schema and TTL, on demand, under the key.
@@ -49,7 +60,7 @@ export class HandoffTable extends Construct implements TableAccessGranter {
     this.table = new dynamodb.Table(this, 'Table', {
       ...sharedProps,
       stream: dynamodb.StreamViewType.NEW_IMAGE,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: pointInTimeRecoveryDays },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });

@@ -14,7 +14,10 @@ const optional = (flags: Flags, name: string) => (typeof flags[name] === 'string
 /**
  * The sealer of integration and webhook secrets: the local key file under the data folder (the one
  * npm start uses), or, for a deployed table, KMS with --kms-key (or SEALING_KEY_ID), the stack's
- * sealing key, used with the operator's own credentials.
+ * sealing key, used with the operator's own credentials. The key policy allows each use only to
+ * principals tagged for it with the stack's name (lambdas/access/key-policies.ts): sealing an
+ * integration secret `handoff-seal-inbound-auth`, a webhook secret `handoff-seal-webhook-signing`,
+ * signing a delivery now (ping, redeliver) `handoff-open-webhook-signing`.
  */
 export const sealerFor = async (flags: Flags, context: CommandContext): Promise<SecretSealer> => {
   if (context.localEngine) return KeyFileSealer.fromFile(join(context.dataDir, SEALING_KEY_FILE));
@@ -25,7 +28,8 @@ export const sealerFor = async (flags: Flags, context: CommandContext): Promise<
 
 /**
  * The key the six-digit codes are hashed with: the local key file under the data folder, or, for
- * a deployed table, the KMS HMAC key of --code-key (or CODE_HASH_KEY_ID).
+ * a deployed table, the KMS HMAC key of --code-key (or CODE_HASH_KEY_ID), which the operator may
+ * use when tagged `handoff-hash-codes` with the stack's name.
  */
 export const codeKeyFor = async (flags: Flags, context: CommandContext): Promise<CodeKey> => {
   if (context.localEngine) return KeyFileCodeKey.fromFile(join(context.dataDir, CODE_HASH_KEY_FILE));

@@ -34,8 +34,11 @@ export interface CommandContext {
 
 /**
  * The table the CLI works on: a deployed one (--table and --region, with the usual AWS
- * credentials), the DynamoDB Local of a running `npm start`, or, when none runs, a DynamoDB Local
- * of its own over the same .data folder for the length of the command.
+ * credentials, whose role or user must carry the tag `handoff-table-write` (or
+ * `handoff-table-read` for the commands that only read) with the stack's name: the table's key
+ * policy allows no one else, lambdas/access/key-policies.ts), the DynamoDB Local of a running
+ * `npm start`, or, when none runs, a DynamoDB Local of its own over the same .data folder for the
+ * length of the command.
  */
 export const openTarget = async (options: TargetOptions) => {
   const clock = systemClock;

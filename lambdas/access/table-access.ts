@@ -175,8 +175,8 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   shareDescribe: { items: { GetItem: ['SHARELINK#', 'SHARE#'] } },
   shareOpen: unionOf({ items: { GetItem: ['SHARELINK#'] } }, SHARE_CHANGE),
 
-  // The public keys, and nothing else: listed, and the stack's first key registered if none is yet (the current pointer read, the key put).
-  jwks: { items: { Query: ['SIGNING_KEYS'], GetItem: ['SIGNING_KEYS'], PutItem: ['SIGNING_KEYS'] } },
+  // The public keys, and nothing else, read only: the certificate function registers the first key, never the function that publishes them.
+  jwks: { items: { Query: ['SIGNING_KEYS'] } },
 
   inboundTicketStatus: unionOf(INBOUND_URL, TICKET_STATUS),
   inboundTicketTrigger: unionOf(INBOUND_URL, REQUEST_CREATION, { items: { GetItem: ['TRIGGER#', 'REQ#'], PutItem: ['TRIGGER#'] } }),

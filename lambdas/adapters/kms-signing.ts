@@ -1,6 +1,7 @@
 import { CreateKeyCommand, GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { createPublicKey } from 'node:crypto';
 import type { SigningKeyCustody } from '#core/signing-keys.ts';
+import { keyPolicyContextOfArn, signingKeyPolicy } from '../access/key-policies.ts';
 
 export interface KmsSigningConfig {
   /** The stack's own signing key (SIGNING_KEY_ARN): the first key when none is registered. */
@@ -26,13 +27,20 @@ export class KmsSigningCustody implements SigningKeyCustody {
     return { keyRef: this.config.initialKeyArn, rawPublicKey: await this.rawPublicKey(this.config.initialKeyArn) };
   }
 
-  /** Run by the operator CLI with the operator's rights; the functions cannot create keys. */
+  /**
+   * Run by the operator CLI with the operator's rights; the functions cannot create keys. The new
+   * key gets the stack key's policy (lambdas/access/key-policies.ts: the tag's value is the stack's
+   * name, the account is the stack key's), not KMS's default one, which would let any principal
+   * of the account with kms:Sign in its IAM policy sign certificates.
+   */
   async newKey() {
+    const policy = signingKeyPolicy(keyPolicyContextOfArn(this.config.initialKeyArn, this.config.tag.value));
     const { KeyMetadata } = await this.client.send(
       new CreateKeyCommand({
         KeySpec: 'ECC_NIST_EDWARDS25519',
         KeyUsage: 'SIGN_VERIFY',
         Description: 'Custody certificate signing key',
+        Policy: JSON.stringify(policy),
         Tags: [{ TagKey: this.config.tag.key, TagValue: this.config.tag.value }],
       }),
     );

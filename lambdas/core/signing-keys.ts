@@ -11,7 +11,9 @@ import type { Jwks, PublicJwk } from './custody/document.ts';
 export interface SigningKeyCustody {
   /**
    * The key to start with when none is registered: locally a new key file; deployed, the stack's
-   * own KMS key. Answers the reference `sign` takes and the raw 32-byte Ed25519 public key.
+   * own KMS key. Answers the reference `sign` takes and the raw 32-byte Ed25519 public key, and the
+   * same key every time it is asked, so the JWKS can show the key the first certificate will
+   * register without registering it itself.
    */
   initialKey(): Promise<{ keyRef: string; rawPublicKey: Uint8Array }>;
   /** A brand-new key, for rotation (the operator CLI). */

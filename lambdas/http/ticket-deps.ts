@@ -1,5 +1,6 @@
 import type { InboundDeps } from '#core/use-cases/inbound/receive-post.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { LINK_DELIVERY_FAILED } from '../failure-logs.ts';
 
 /**
  * The dependencies of the ticket use cases (the status API, the inbound URLs) from the wired
@@ -9,5 +10,5 @@ import type { AppDeps } from '../app-deps.ts';
 export const ticketDeps = (deps: AppDeps): InboundDeps => ({
   ...deps,
   inboundRate: deps.rateLimiter,
-  onDeliveryFailure: (error, requestId) => deps.logger.error('link delivery failed', { requestId, errorName: (error as Error)?.name }),
+  onDeliveryFailure: (error, requestId) => deps.logger.error(LINK_DELIVERY_FAILED, { requestId, errorName: (error as Error)?.name }),
 });

@@ -15,6 +15,7 @@ const rawPublicKeyOf = (key: KeyObject) => new Uint8Array(Buffer.from(key.export
  */
 export class KeyFileSigningCustody implements SigningKeyCustody {
   private readonly loaded = new Map<string, KeyObject>();
+  private initial: Promise<{ keyRef: string; rawPublicKey: Uint8Array }> | undefined;
 
   private constructor(private readonly folder: string | null) {}
 
@@ -26,8 +27,13 @@ export class KeyFileSigningCustody implements SigningKeyCustody {
     return new KeyFileSigningCustody(null);
   }
 
+  /** Made on first use and the same afterwards (SigningKeyCustody); a failed attempt is not kept. */
   initialKey() {
-    return this.newKey();
+    this.initial ??= this.newKey().catch((error: unknown) => {
+      this.initial = undefined;
+      throw error;
+    });
+    return this.initial;
   }
 
   async newKey() {

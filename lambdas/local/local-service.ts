@@ -40,6 +40,12 @@ export const SIGNING_KEYS_FOLDER = 'signing-keys';
 
 export const LOCAL_TABLE_NAME = 'credential-handoff';
 
+/**
+ * DynamoDB Local keeps no point-in-time backups: a destruction here leaves no restorable copy in a
+ * backup, and the certificates say so (0 days) rather than state the deployed stack's period.
+ */
+export const LOCAL_TABLE_BACKUPS = { pointInTimeRecoveryDays: 0 } as const;
+
 export interface LocalServiceOptions {
   /** Where DynamoDB Local keeps its data, the outbox and demo private keys; omit for in-memory. */
   dataDir?: string;
@@ -172,6 +178,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     signingCustody:
       options.signingCustody ??
       (options.dataDir ? KeyFileSigningCustody.inFolder(join(options.dataDir, SIGNING_KEYS_FOLDER)) : KeyFileSigningCustody.inMemory()),
+    tableBackups: LOCAL_TABLE_BACKUPS,
     db,
     clock,
   });

@@ -229,7 +229,8 @@ describe('GET /v1/requests/{id}/certificate: 200', () => {
       organisation: { id: org.orgId, name: 'Custody Org' },
       client: { id: org.defaultClientId, name: 'Custody Org (internal)' },
       ticket: { ref: 'INC-4711', external_id: null, integration_id: null, url: null },
-      destruction: { destroyed: false, at: null, reason: null, seq: null },
+      // Locally there are no point-in-time backups: none will hold the ciphertext after its deletion.
+      destruction: { destroyed: false, at: null, reason: null, seq: null, scope: 'live_table', ciphertext_stored: false, backups: { point_in_time_recovery_days: 0, ciphertext_restorable_until: null } },
       issuer: { app_url: service.appUrl, jwks_url: `${service.appUrl}/.well-known/jwks.json` },
       signature: { alg: 'Ed25519' },
     });
@@ -277,7 +278,7 @@ describe('GET /v1/requests/{id}/certificate: 200', () => {
     expect(document.final).toBe(true);
     expect(document.request.status).toBe('completed');
     expect(document.timeline.at(-1)!.reason).toBe('completed_via_api');
-    expect(document.destruction).toEqual({ destroyed: true, at: ending.occurredAt, reason: 'completed_via_api', seq: ending.seq });
+    expect(document.destruction).toEqual({ destroyed: true, at: ending.occurredAt, reason: 'completed_via_api', seq: ending.seq, scope: 'live_table', ciphertext_stored: true, backups: { point_in_time_recovery_days: 0, ciphertext_restorable_until: null } });
   });
 
   it('a revoked request: final, destroyed by the revoke fact', async () => {
@@ -290,7 +291,8 @@ describe('GET /v1/requests/{id}/certificate: 200', () => {
     expect(document.final).toBe(true);
     expect(document.request.status).toBe('revoked');
     expect(document.timeline.map((fact) => fact.type)).toEqual(['request.created', 'request.revoked']);
-    expect(document.destruction).toEqual({ destroyed: true, at: stored[1].occurredAt, reason: 'revoked_via_api', seq: stored[1].seq });
+    // Revoked before anything was submitted: the service never held a ciphertext of it.
+    expect(document.destruction).toEqual({ destroyed: true, at: stored[1].occurredAt, reason: 'revoked_via_api', seq: stored[1].seq, scope: 'live_table', ciphertext_stored: false, backups: { point_in_time_recovery_days: 0, ciphertext_restorable_until: null } });
   });
 
   it('an expired request: final, destroyed by the expiry fact', async () => {
@@ -307,7 +309,7 @@ describe('GET /v1/requests/{id}/certificate: 200', () => {
       ['request.created', 'api'],
       ['request.expired', 'system'],
     ]);
-    expect(document.destruction).toEqual({ destroyed: true, at: stored[1].occurredAt, reason: 'expired', seq: stored[1].seq });
+    expect(document.destruction).toEqual({ destroyed: true, at: stored[1].occurredAt, reason: 'expired', seq: stored[1].seq, scope: 'live_table', ciphertext_stored: false, backups: { point_in_time_recovery_days: 0, ciphertext_restorable_until: null } });
   });
 
   it('answers a PDF with format=pdf: application/pdf, %PDF-, the signed certificate embedded', async () => {
@@ -420,7 +422,7 @@ describe('errors of both endpoints', () => {
       final: false,
       client: null,
       organisation: { id: org.orgId },
-      destruction: { destroyed: false, at: null, reason: null, seq: null },
+      destruction: { destroyed: false, at: null, reason: null, seq: null, scope: 'live_table', ciphertext_stored: true, backups: { point_in_time_recovery_days: 0, ciphertext_restorable_until: null } },
       share: {
         id: share.id,
         status: 'active',

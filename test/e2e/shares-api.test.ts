@@ -526,7 +526,16 @@ describe('shares in the audit chain, the certificate and the API', () => {
       subject_kind: 'share',
       final: true,
       share: { id: created.id, status: 'purged', views: 1, view_limit: 1, sealed_to: { fingerprint: created.material.fingerprint }, created_by: { membership_id: org.member.id } },
-      destruction: { destroyed: true, at: entries[2].occurredAt, reason: 'view_limit_reached', seq: entries[2].seq },
+      destruction: {
+        destroyed: true,
+        at: entries[2].occurredAt,
+        reason: 'view_limit_reached',
+        seq: entries[2].seq,
+        scope: 'live_table',
+        ciphertext_stored: true,
+        // The local runtime keeps no point-in-time backups of its table.
+        backups: { point_in_time_recovery_days: 0, ciphertext_restorable_until: null },
+      },
     });
     expect(certificate.timeline.map((fact) => [fact.type, fact.event, fact.reason, fact.seq])).toEqual([
       ['share.created', 'created', null, entries[0].seq],

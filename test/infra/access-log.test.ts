@@ -60,6 +60,15 @@ describe('the access log', () => {
     expect(stageFormat()).not.toMatch(/\$input|\$stageVariables|\$util/);
   });
 
+  it('is kept at least a year (13 months), so it outlasts a yearly audit or an incident found late', () => {
+    const stage = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))[0]!;
+    const [groupId] = stage.Properties.AccessLogSettings.DestinationArn['Fn::GetAtt'];
+    const group = template.toJSON().Resources[groupId];
+    expect(group.Type).toBe('AWS::Logs::LogGroup');
+    expect(group.Properties.RetentionInDays).toBeGreaterThanOrEqual(365);
+    expect(group.Properties.RetentionInDays).toBe(400);
+  });
+
   it('keeps the execute-api endpoint when no custom domain is set, and uses it for the links', () => {
     const api = Object.values(template.findResources('AWS::ApiGatewayV2::Api'))[0]!;
     expect(api.Properties.DisableExecuteApiEndpoint ?? false).toBe(false);

@@ -224,10 +224,8 @@ describe('table', () => {
     expect(properties.SSESpecification.KMSMasterKeyId).toEqual(resources[tableId()]!.Properties.SSESpecification.KMSMasterKeyId);
   });
 
-  it('has point-in-time recovery enabled', () => {
-    template.hasResourceProperties('AWS::DynamoDB::Table', {
-      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
-    });
+  it('has point-in-time recovery enabled for 7 days, the default period', () => {
+    expect(resources[tableId()]!.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 7 });
   });
 
   it.each(indexList().map((index) => [index.indexName, index] as const))('has the GSI %s with string keys, projecting all', (_name, index) => {
@@ -390,6 +388,8 @@ describe('functions', () => {
         ...(has(SEALED_SECRET_ROUTES) || has(WEBHOOK_SEALING_ROUTES) || has(INTEGRATION_SEALING_ROUTES) ? { SEALING_KEY_ID: arn(sealingKeyId()) } : {}),
         ...(has(CODE_HASH_ROUTES) ? { CODE_HASH_KEY_ID: arn(codeHashKeyId()) } : {}),
         ...(has(SIGNING_ROUTES) || has(KEY_PUBLISHING_ROUTES) ? { SIGNING_KEY_ARN: arn(signingKeyId()), SIGNING_KEY_TAG: 'handoff-custody-signing=HandoffTest' } : {}),
+        // The certificates state the table's point-in-time recovery period.
+        ...(has(SIGNING_ROUTES) ? { POINT_IN_TIME_RECOVERY_DAYS: '7' } : {}),
       });
     }
   });
@@ -496,9 +496,23 @@ describe('IAM', () => {
     const emailRoles = new Set([...email].map(roleIdOfFunction));
     const smsRoles = new Set([...sms].map(roleIdOfFunction));
     for (const [roleId] of ofType('AWS::IAM::Role')) {
-      const actions = statementsOfRole(roleId).flatMap(actionsOf);
-      expect(actions.filter((a) => a.startsWith('ses:')).sort(), roleId).toEqual(emailRoles.has(roleId) ? ['ses:SendEmail', 'ses:SendRawEmail'] : []);
-      expect(actions.filter((a) => a.startsWith('sns:')), roleId).toEqual(smsRoles.has(roleId) ? ['sns:Publish'] : []);
+      const allowed = statementsOfRole(roleId).filter((s) => s.Effect === 'Allow').flatMap(actionsOf);
+      // SESv2 SendEmail with simple content is all the adapter sends: never raw MIME.
+      expect(allowed.filter((a) => a.startsWith('ses:')).sort(), roleId).toEqual(emailRoles.has(roleId) ? ['ses:SendEmail'] : []);
+      expect(allowed.filter((a) => a.startsWith('sns:')), roleId).toEqual(smsRoles.has(roleId) ? ['sns:Publish'] : []);
+    }
+    expect(allStatements().flatMap(actionsOf)).not.toContain('ses:SendRawEmail');
+  });
+
+  it('lets the SMS senders publish to phone numbers only: sns:Publish is denied on every topic ARN', () => {
+    const sms = sendersOf('sms');
+    expect(sms.size).toBe(3);
+    for (const roleId of new Set([...sms].map(roleIdOfFunction))) {
+      const publish = statementsOfRole(roleId).filter((s) => actionsOf(s).includes('sns:Publish'));
+      expect(publish, roleId).toEqual([
+        { Sid: 'SendSms', Effect: 'Allow', Action: 'sns:Publish', Resource: '*' },
+        { Sid: 'PublishToNoTopic', Effect: 'Deny', Action: 'sns:Publish', Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sns:*:*:*']] } },
+      ]);
     }
   });
 
@@ -1036,6 +1050,29 @@ describe('context', () => {
     expect(Object.values(on).reduce((sum, n) => sum + n, 0)).toBe(42);
     expect(reservedOf(synth({ reservedConcurrency: true }))).toEqual(on);
     expect(reservedOf(synth({ reservedConcurrency: 'off' }))).toEqual({});
+  }, SYNTH_TIMEOUT);
+
+  it('keeps point-in-time recovery for -c pointInTimeRecoveryDays days, and tells the certificate function', () => {
+    const periodOf = (t: Template) => {
+      const json = t.toJSON().Resources as Record<string, Json>;
+      const [table] = Object.values(json).filter((r) => r.Type === 'AWS::DynamoDB::Table' && r.Properties.StreamSpecification);
+      const stated = Object.values(json)
+        .filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment.Variables.POINT_IN_TIME_RECOVERY_DAYS !== undefined)
+        .map((fn) => fn.Properties.Environment.Variables.POINT_IN_TIME_RECOVERY_DAYS);
+      return { table: table!.Properties.PointInTimeRecoverySpecification, stated };
+    };
+    // One function issues every certificate (both kinds, API and app).
+    expect(periodOf(synth({}))).toEqual({ table: { PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 7 }, stated: ['7'] });
+    expect(periodOf(synth({ pointInTimeRecoveryDays: '14' }))).toEqual({ table: { PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 14 }, stated: ['14'] });
+    // cdk.json may hold a number.
+    expect(periodOf(synth({ pointInTimeRecoveryDays: 35 })).table.RecoveryPeriodInDays).toBe(35);
+    expect(periodOf(synth({ pointInTimeRecoveryDays: '1' })).stated).toEqual(['1']);
+  }, SYNTH_TIMEOUT);
+
+  it('refuses a pointInTimeRecoveryDays setting that is not a whole number of days from 1 to 35', () => {
+    for (const value of ['0', '36', 'seven', '7.5', '-1', 0, 36, 2.5, true]) {
+      expect(() => synth({ pointInTimeRecoveryDays: value }), String(value)).toThrow(/pointInTimeRecoveryDays must be a whole number of days from 1 to 35 /);
+    }
   }, SYNTH_TIMEOUT);
 
   it('refuses a reservedConcurrency setting other than on or off', () => {

@@ -246,9 +246,21 @@ describe('the named functions have exactly these DynamoDB rights', () => {
     expect(tableGrantsOf(functionIdOf(ROUTES.shareDescribe))).toEqual({ 'GetItem table': ['SHARE#*', 'SHARELINK#*'] });
   });
 
-  it('ping and the public keys: the caller and its audit entry; the signing keys partition alone (its first key registered there)', () => {
+  it('ping and the public keys: the caller and its audit entry; the signing keys partition alone, read only', () => {
     expect(tableGrantsOf(functionIdOf(ROUTES.ping))).toEqual(API_KEY_CALLER);
-    expect(tableGrantsOf(functionIdOf(ROUTES.jwks))).toEqual({ 'GetItem table': ['SIGNING_KEYS'], 'PutItem table': ['SIGNING_KEYS'], 'Query table': ['SIGNING_KEYS'] });
+    expect(tableGrantsOf(functionIdOf(ROUTES.jwks))).toEqual({ 'Query table': ['SIGNING_KEYS'] });
+    expect(keyActionsOf(functionIdOf(ROUTES.jwks))).toEqual(READ_KEY);
+  });
+
+  it('the public keys function cannot write the key list it publishes: no write declared, no DynamoDB write deployed', () => {
+    const access = tableAccessOfRoute('jwks');
+    expect(writesTable(access)).toBe(false);
+    expect(itemActionsOf(access).filter((action) => !['GetItem', 'BatchGetItem', 'Query'].includes(action))).toEqual([]);
+    const dynamoActions = statementsOf(functionIdOf(ROUTES.jwks)).flatMap(actionsOf).filter((action) => action.startsWith('dynamodb:'));
+    expect(dynamoActions.length).toBeGreaterThan(0);
+    expect(dynamoActions.filter((action) => /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems|PartiQL(Insert|Update|Delete))$/.test(action))).toEqual([]);
+    // Registering the first key is the certificate function's, which signs with it.
+    expect(tableGrantsOf(functionIdOf(ROUTES.requestCertificate))['PutItem table']).toContain('SIGNING_KEYS');
   });
 
   it('GET /requests/{id}: the caller and the request', () => {

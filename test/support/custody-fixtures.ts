@@ -105,6 +105,11 @@ export interface CertificateOptions {
   /** Default: the last entry of `chain`. */
   head?: { seq: number; hash: string };
   certificateId?: string;
+  /**
+   * The point-in-time recovery days the destruction states, with its scope and backups (as the
+   * service issues certificates now); absent: the destruction as certificates issued before stated it.
+   */
+  backupDays?: number;
 }
 
 /** An unsigned certificate over some entries of `chain`, every fact naming its entry. */
@@ -123,9 +128,19 @@ export const makeCertificate = (chain: CertificateChainEntry[], options: Certifi
     client: { id: 'cli_01', name: 'Client One' },
     ticket: { ref: 'T-42', external_id: '42', integration_id: null, url: null },
     timeline,
-    destruction: ending
-      ? { destroyed: true, at: ending.at, reason: ending.reason ?? ending.event, seq: ending.seq }
-      : { destroyed: false, at: null, reason: null, seq: null },
+    destruction: {
+      ...(ending
+        ? { destroyed: true, at: ending.at, reason: ending.reason ?? ending.event, seq: ending.seq }
+        : { destroyed: false, at: null, reason: null, seq: null }),
+      ...(options.backupDays !== undefined && {
+        scope: 'live_table' as const,
+        ciphertext_stored: true,
+        backups: {
+          point_in_time_recovery_days: options.backupDays,
+          ciphertext_restorable_until: ending && options.backupDays > 0 ? new Date(Date.parse(ending.at) + options.backupDays * 86_400_000).toISOString() : null,
+        },
+      }),
+    },
     chain: { organisation_id: ORG_ID, head: options.head ?? { seq: last.seq, hash: last.hash }, entries, omitted_entries: 0 },
   } as const;
   if (options.kind === 'share') {

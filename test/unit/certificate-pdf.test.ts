@@ -37,8 +37,13 @@ const SHARE_STEPS: Step[] = [
   ['share.purged', 'purged', system, 'view limit reached'],
 ];
 
-/** `factCount` facts: the steps in order, a long timeline repeating the middle ones. */
-const makeCertificate = (kind: 'request' | 'share', factCount: number): SignedCertificate => {
+const DAY = 86_400_000;
+
+/**
+ * `factCount` facts: the steps in order, a long timeline repeating the middle ones. `backupDays`:
+ * the point-in-time recovery the destruction states (null: a certificate issued before it did).
+ */
+const makeCertificate = (kind: 'request' | 'share', factCount: number, backupDays: number | null = 7, ciphertextStored = true): SignedCertificate => {
   const steps = kind === 'request' ? REQUEST_STEPS : SHARE_STEPS;
   const middle = steps.slice(1, -1);
   const plan = factCount <= steps.length ? steps : [steps[0], ...Array.from({ length: factCount - 2 }, (_, i) => middle[i % middle.length]), steps[steps.length - 1]];
@@ -76,7 +81,20 @@ const makeCertificate = (kind: 'request' | 'share', factCount: number): SignedCe
     client: { id: 'cli_01JQ7ZW0', name: 'Contoso Pharmaceuticals' },
     ticket: { ref: 'INC-20417', external_id: '20417', integration_id: 'int_01', url: 'https://northwind.zendesk.com/agent/tickets/20417' },
     timeline,
-    destruction: { destroyed: true, at: last.at, reason: last.reason, seq: last.seq },
+    destruction: {
+      destroyed: true,
+      at: last.at,
+      reason: last.reason,
+      seq: last.seq,
+      ...(backupDays !== null && {
+        scope: 'live_table' as const,
+        ciphertext_stored: ciphertextStored,
+        backups: {
+          point_in_time_recovery_days: backupDays,
+          ciphertext_restorable_until: ciphertextStored && backupDays > 0 ? new Date(Date.parse(last.at) + backupDays * DAY).toISOString() : null,
+        },
+      }),
+    },
     chain: { organisation_id: ORG_ID, head: { seq: last.seq + 12, hash: sha256('head') }, entries, omitted_entries: 0 },
     signature: { alg: 'Ed25519', kid: KID, value: 'c2lnbmF0dXJlLW5vdC1jaGVja2VkLWhlcmU' },
   };
@@ -131,6 +149,8 @@ const readPdf = async (pdf: Buffer) => {
 };
 
 const squeezed = (text: string) => text.replace(/\s+/g, '');
+/** Lines joined by single spaces: a sentence reads whole wherever the PDF wrapped it. */
+const spaced = (text: string) => text.replace(/\s+/g, ' ');
 
 describe('renderCertificatePdf', () => {
   it('renders a request certificate with every fact a person needs and the JSON attached', async () => {
@@ -182,6 +202,51 @@ describe('renderCertificatePdf', () => {
     expect(squeezed(text)).toContain(certificate.share.sealed_to.fingerprint);
     for (const fact of certificate.timeline) expect(text.toLowerCase()).toContain(fact.event);
     expect(text).toContain('view limit reached');
+  });
+
+  it("says what the destruction deleted, and until when the table's encrypted backups still hold the ciphertext", async () => {
+    const { text } = await readPdf(await renderCertificatePdf(makeCertificate('request', 8), servedJson(makeCertificate('request', 8))));
+    const flat = spaced(text);
+    expect(flat).not.toContain('no longer exists');
+    expect(flat).toContain(
+      "Final: the request has ended. Its credential's ciphertext was deleted from the service's table on 2026-03-09 10:03:31 UTC; " +
+        "the table's encrypted point-in-time backups still hold it until 2026-03-16 10:03:31 UTC. Later certificates cannot add facts to this request.",
+    );
+    expect(flat).toContain("Deleted from the service's table 2026-03-09 10:03:31 UTC (chain seq 1062)");
+    expect(flat).toContain("The credential's ciphertext in the service's table (for a request, the sealed envelope and its attachments).");
+    expect(flat).toContain(
+      "Point-in-time recovery keeps 7 days: the table's backups hold the ciphertext, encrypted under the table's key, until 2026-03-16 10:03:31 UTC. " +
+        'Recovering it takes the rights both to restore the table and to use that key, and what it recovers is still sealed to the keys above.',
+    );
+
+    const share = await readPdf(await renderCertificatePdf(makeCertificate('share', 3), servedJson(makeCertificate('share', 3))));
+    expect(spaced(share.text)).toContain(
+      "Final: the share has ended. Its credential's ciphertext was deleted from the service's table on 2026-03-09 09:28:31 UTC; " +
+        "the table's encrypted point-in-time backups still hold it until 2026-03-16 09:28:31 UTC.",
+    );
+  });
+
+  it('says so when no backup holds the ciphertext: none kept, or none ever stored', async () => {
+    const noBackups = makeCertificate('request', 8, 0);
+    const local = spaced((await readPdf(await renderCertificatePdf(noBackups, servedJson(noBackups)))).text);
+    expect(local).toContain(
+      "Final: the request has ended. Its credential's ciphertext was deleted from the service's table on 2026-03-09 10:03:31 UTC; the service keeps no point-in-time backups of the table.",
+    );
+    expect(local).toContain('None: the service keeps no point-in-time backups of its table.');
+
+    const neverStored = makeCertificate('request', 8, 7, false);
+    const revoked = spaced((await readPdf(await renderCertificatePdf(neverStored, servedJson(neverStored)))).text);
+    expect(revoked).toContain('Final: the request has ended before any credential was submitted, so the service never held its ciphertext.');
+    expect(revoked).toContain('None: nothing was submitted, so the service never held a ciphertext of this credential.');
+    expect(revoked).not.toContain('until 2026-03-16');
+  });
+
+  it('claims no more than a certificate issued before the destruction stated its backups', async () => {
+    const earlier = makeCertificate('request', 8, null);
+    const flat = spaced((await readPdf(await renderCertificatePdf(earlier, servedJson(earlier)))).text);
+    expect(flat).not.toContain('no longer exists');
+    expect(flat).toContain('Final: the request has ended; on 2026-03-09 10:03:31 UTC the service deleted from its table any ciphertext of its credential.');
+    expect(flat).toContain('Not stated by this certificate');
   });
 
   it('breaks a long timeline across pages and numbers them', async () => {

@@ -67,4 +67,23 @@ describe('CertificateSigner', () => {
     ]);
     expect((await signer.jwks()).keys.map((k) => k.kid)).toEqual([current.kid, first.kid]);
   });
+
+  it('publishes the keys without writing: before the first certificate, the key it will be signed with, and nothing registered', async () => {
+    const registry = memoryRegistry();
+    const readOnly: SigningKeyRegistry = {
+      ...registry,
+      makeCurrent: async () => {
+        throw new Error('the JWKS wrote the signing key registry');
+      },
+    };
+    const custody = KeyFileSigningCustody.inMemory();
+    const published = await new CertificateSigner(custody, readOnly, clock).jwks();
+    expect(published.keys).toHaveLength(1);
+    expect(registry.records).toEqual([]);
+    // The certificate function registers that same key when it signs.
+    const signed = await new CertificateSigner(custody, registry, clock).sign(bigCertificate());
+    expect(signed.signature.kid).toBe(published.keys[0]!.kid);
+    expect(registry.records.map((r) => r.kid)).toEqual([published.keys[0]!.kid]);
+    expect((await new CertificateSigner(custody, readOnly, clock).jwks()).keys.map((k) => k.kid)).toEqual([published.keys[0]!.kid]);
+  });
 });

@@ -279,6 +279,41 @@ describe('verifyCertificate', () => {
     expect(await check((b) => (b.destruction.at = 'yesterday'))).toMatch(/^destruction: at "yesterday", but entry 6 occurred at/);
   });
 
+  test("the destruction's backups: the restorable-until date follows from the destruction and the recovery days; certificates issued before they were stated still verify", async () => {
+    const { key, chain, jwks } = await setup();
+    const check = async (change: (body: any) => void, backupDays: number | undefined = 7) => {
+      const body: any = structuredClone(makeCertificate(chain, { seqs: [1, 2, 4, 6], backupDays }));
+      change(body);
+      const outcome = await verifyCertificate(signCertificate(body, key), jwks);
+      return outcome.ok ? 'ok' : outcome.reason;
+    };
+    const destroyedAt = chain[5].occurred_at;
+    expect(await check((b) => expect(b.destruction.backups).toEqual({ point_in_time_recovery_days: 7, ciphertext_restorable_until: new Date(Date.parse(destroyedAt) + 7 * 86_400_000).toISOString() }))).toBe('ok');
+    expect(await check(() => {}, 0)).toBe('ok');
+    // Certificates issued before the destruction stated its scope and backups.
+    expect(await check(() => {}, undefined)).toBe('ok');
+
+    expect(await check((b) => (b.destruction.backups.ciphertext_restorable_until = destroyedAt))).toBe(
+      `destruction: backups.ciphertext_restorable_until ${JSON.stringify(destroyedAt)} is not ${JSON.stringify(new Date(Date.parse(destroyedAt) + 7 * 86_400_000).toISOString())} (the destruction plus 7 days of point-in-time recovery)`,
+    );
+    expect(await check((b) => (b.destruction.backups.point_in_time_recovery_days = 36))).toBe('destruction: backups.point_in_time_recovery_days 36 is not a whole number of days from 0 to 35');
+    expect(await check((b) => (b.destruction.backups.point_in_time_recovery_days = '7'))).toMatch(/^destruction: backups.point_in_time_recovery_days "7" is not a whole number/);
+    expect(await check((b) => (b.destruction.backups.ciphertext_restorable_until = null), 7)).toMatch(/^destruction: backups.ciphertext_restorable_until null is not "/);
+    // Nothing stored, or no recovery: no backup holds a ciphertext, so no date.
+    expect(await check((b) => (b.destruction.ciphertext_stored = false))).toMatch(/^destruction: backups.ciphertext_restorable_until ".*" is not null \(no ciphertext was stored\)$/);
+    expect(await check((b) => (b.destruction.backups.point_in_time_recovery_days = 0))).toMatch(/^destruction: backups.ciphertext_restorable_until ".*" is not null \(no point-in-time recovery\)$/);
+    expect(await check((b) => (b.destruction.ciphertext_stored = 'yes'))).toBe('destruction: ciphertext_stored "yes" is not true or false');
+    expect(await check((b) => (b.destruction.backups = null))).toBe('destruction: backups is not an object');
+    // "Never stored" while the certificate carries the entry that stored it.
+    const stored: any = structuredClone(makeCertificate(chain, { seqs: [1, 2, 3, 4, 6], backupDays: 7 }));
+    stored.destruction.ciphertext_stored = false;
+    stored.destruction.backups.ciphertext_restorable_until = null;
+    expect(await verifyCertificate(signCertificate(stored, key), jwks)).toEqual({
+      ok: false,
+      reason: 'destruction: ciphertext_stored is false, but entry 3 ("request.submitted") stored the ciphertext',
+    });
+  });
+
   test('seq 1 must link to the genesis hash', async () => {
     const key = await makeKey();
     const chain = makeChain(2);

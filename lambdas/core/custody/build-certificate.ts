@@ -8,7 +8,8 @@ import {
   type SealedToKey,
   type ShareCertificateBody,
 } from './document.ts';
-import { ENDING_TYPES, factOf } from './custody-facts.ts';
+import { ENDING_TYPES, STORING_TYPES, factOf } from './custody-facts.ts';
+import { DESTRUCTION_SCOPE, restorableUntil, type TableBackups } from './backups.ts';
 
 /** What every certificate carries besides its subject: who issued it, when, and the chain behind it. */
 export interface CertificateContext {
@@ -20,6 +21,8 @@ export interface CertificateContext {
   head: { seq: number; hash: string };
   /** The entries about the request or share, as stored (content and hash). */
   entries: AuditEntry[];
+  /** What the table's backups keep: every certificate says how long they hold a destroyed credential's ciphertext. */
+  backups: TableBackups;
 }
 
 const isObject = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -56,6 +59,11 @@ const commonPart = (context: CertificateContext, view: Record<string, any>, ende
   const entries = kept.map(chainEntryOf);
   const timeline = entries.map((entry) => factOf(entry.content));
   const ending = [...timeline].reverse().find((fact) => ENDING_TYPES.has(fact.type));
+  const stored = timeline.some((fact) => STORING_TYPES.has(fact.type));
+  // The period in force at issue. Shortening it drops the older restore points at once, and
+  // lengthening it keeps the ones still held for longer, so a date still ahead at issue is never
+  // earlier than the last moment a backup can restore the ciphertext.
+  const days = context.backups.pointInTimeRecoveryDays;
   // A request's view holds a ticket object; a share's only the reference it quotes (`ticket_ref`).
   const ticket = isObject(view.ticket) ? view.ticket : typeof view.ticket_ref === 'string' ? { ref: view.ticket_ref } : null;
   return {
@@ -70,9 +78,14 @@ const commonPart = (context: CertificateContext, view: Record<string, any>, ende
       ? { ref: ticket.ref ?? null, external_id: ticket.external_id ?? null, integration_id: ticket.integration_id ?? null, url: ticket.url ?? null }
       : null,
     timeline,
-    destruction: ending
-      ? { destroyed: true, at: ending.at, reason: ending.reason ?? ending.event, seq: ending.seq }
-      : { destroyed: false, at: null, reason: null, seq: null },
+    destruction: {
+      ...(ending
+        ? { destroyed: true, at: ending.at, reason: ending.reason ?? ending.event, seq: ending.seq }
+        : { destroyed: false, at: null, reason: null, seq: null }),
+      scope: DESTRUCTION_SCOPE,
+      ciphertext_stored: stored,
+      backups: { point_in_time_recovery_days: days, ciphertext_restorable_until: restorableUntil(ending?.at ?? null, stored, days) },
+    },
     chain: { organisation_id: context.organisation.id, head: context.head, entries, omitted_entries: omitted },
   };
 };

@@ -26,8 +26,15 @@ const EVENT_WORDS: Record<string, string> = {
 
 export const eventWord = (type: string) => EVENT_WORDS[type] ?? type;
 
-/** The types after which no credential remains: the facts that end custody. */
+/** The types after which the service's table holds no credential: the facts that end custody. */
 export const ENDING_TYPES = new Set(['request.completed', 'request.expired', 'request.revoked', 'share.expired', 'share.purged']);
+
+/**
+ * The types whose change stored a credential's ciphertext in the table: a request's submission
+ * (sealed envelope and attachments) and a share's creation. A request that ends without one never
+ * held a ciphertext. Both are custody facts, so a certificate always carries them.
+ */
+export const STORING_TYPES = new Set(['request.submitted', 'share.created']);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null);

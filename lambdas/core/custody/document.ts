@@ -57,6 +57,27 @@ export interface CustodyFact {
   reason: string | null;
 }
 
+/**
+ * What the destruction covers. `scope`, `ciphertext_stored` and `backups` are stated by every
+ * certificate issued now; certificates issued before they were added lack them and still verify.
+ */
+export interface CertificateDestruction {
+  destroyed: boolean;
+  at: string | null;
+  reason: string | null;
+  seq: number | null;
+  /** `live_table`: a destruction deletes the ciphertext from the service's table, not from the table's backups. */
+  scope?: 'live_table';
+  /** Whether the table ever held the credential's ciphertext: false for a request that ended before anything was submitted. */
+  ciphertext_stored?: boolean;
+  backups?: {
+    /** How many days of point-in-time recovery the service's table keeps (0: none). */
+    point_in_time_recovery_days: number;
+    /** Until when those backups can restore the deleted ciphertext (`at` plus the days); null when none holds one. */
+    ciphertext_restorable_until: string | null;
+  };
+}
+
 export interface CertificateParty {
   membership_id: string | null;
   name: string | null;
@@ -83,8 +104,8 @@ interface CertificateBody {
   ticket: { ref: string | null; external_id: string | null; integration_id: string | null; url: string | null } | null;
   /** Every fact, oldest first. */
   timeline: CustodyFact[];
-  /** Whether the stored ciphertext is gone, and the fact that destroyed it. */
-  destruction: { destroyed: boolean; at: string | null; reason: string | null; seq: number | null };
+  /** Whether the stored ciphertext is gone, the fact that destroyed it, and what that covers (backups.ts). */
+  destruction: CertificateDestruction;
   chain: {
     organisation_id: string;
     /** The organisation's chain head when the certificate was issued. */

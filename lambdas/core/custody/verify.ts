@@ -22,6 +22,8 @@ import {
   type SignedCertificate,
 } from './document.ts';
 import { jwkThumbprint, type Ed25519PublicJwk } from './thumbprint.ts';
+import { DESTRUCTION_SCOPE, isStatedRecoveryDays, MAX_RECOVERY_DAYS, restorableUntil } from './backups.ts';
+import { STORING_TYPES } from './custody-facts.ts';
 
 export type VerifyOutcome =
   | { ok: true; certificate: SignedCertificate; key: PublicJwk; summary: string }
@@ -159,12 +161,46 @@ const factsProblem = (doc: Json, bySeq: Map<number, CertificateChainEntry>): str
   }
   const destruction = doc.destruction;
   if (!isObject(destruction)) return 'the certificate has no destruction member';
-  if (destruction.seq === null) return null;
-  if (!isSeq(destruction.seq)) return `destruction.seq ${quote(destruction.seq)} is neither a sequence number nor null`;
-  const entry = bySeq.get(destruction.seq);
-  if (!entry) return `destruction: names seq ${destruction.seq}, which the certificate does not carry`;
-  if (destruction.at !== entry.occurred_at) return `destruction: at ${quote(destruction.at)}, but entry ${entry.seq} occurred at ${quote(entry.occurred_at)}`;
-  return null;
+  if (destruction.seq !== null) {
+    if (!isSeq(destruction.seq)) return `destruction.seq ${quote(destruction.seq)} is neither a sequence number nor null`;
+    const entry = bySeq.get(destruction.seq);
+    if (!entry) return `destruction: names seq ${destruction.seq}, which the certificate does not carry`;
+    if (destruction.at !== entry.occurred_at) return `destruction: at ${quote(destruction.at)}, but entry ${entry.seq} occurred at ${quote(entry.occurred_at)}`;
+  }
+  return coverageProblem(destruction, bySeq);
+};
+
+/**
+ * What the destruction says it covers (backups.ts): a claim that no ciphertext was ever stored must
+ * not meet the entry that stored one, and the date until which backups can restore the ciphertext
+ * must follow from the destruction's time (checked against its entry above) and the stated
+ * recovery days. Certificates issued before these members were stated have none of them.
+ */
+const coverageProblem = (destruction: Json, bySeq: Map<number, CertificateChainEntry>): string | null => {
+  const { scope, ciphertext_stored: stored, backups } = destruction;
+  if (scope === undefined && stored === undefined && backups === undefined) return null;
+  if (scope !== DESTRUCTION_SCOPE) return `destruction: scope ${quote(scope)} is not "${DESTRUCTION_SCOPE}"`;
+  if (typeof stored !== 'boolean') return `destruction: ciphertext_stored ${quote(stored)} is not true or false`;
+  const storing = stored ? undefined : [...bySeq.values()].find((entry) => STORING_TYPES.has(entry.type));
+  if (storing) return `destruction: ciphertext_stored is false, but entry ${storing.seq} (${quote(storing.type)}) stored the ciphertext`;
+  if (!isObject(backups)) return 'destruction: backups is not an object';
+  const days = backups.point_in_time_recovery_days;
+  if (!isStatedRecoveryDays(days)) return `destruction: backups.point_in_time_recovery_days ${quote(days)} is not a whole number of days from 0 to ${MAX_RECOVERY_DAYS}`;
+  const destroyed = destruction.destroyed === true;
+  const expected = restorableUntil(destroyed && typeof destruction.at === 'string' ? destruction.at : null, stored, days);
+  const until = backups.ciphertext_restorable_until;
+  if (until === expected) return null;
+  const why =
+    expected !== null
+      ? `the destruction plus ${days} ${days === 1 ? 'day' : 'days'} of point-in-time recovery`
+      : !destroyed
+        ? 'nothing was destroyed'
+        : !stored
+          ? 'no ciphertext was stored'
+          : days === 0
+            ? 'no point-in-time recovery'
+            : 'the destruction has no time';
+  return `destruction: backups.ciphertext_restorable_until ${quote(until)} is not ${quote(expected)} (${why})`;
 };
 
 /** What the certificate is about, for the summary; null when the subject is missing. */
@@ -177,7 +213,7 @@ const subjectOf = (doc: Json): string | null => {
 /**
  * Verify one certificate against a key set. Checks, in order: the format; the signature's alg,
  * kid and value; the named key (Ed25519, thumbprint = kid); the signature over the signing input
- * (signing-input.ts: the SHA-256 of JCS(document without `signature`)); then the chain and the facts. A retired key still verifies
+ * (signing-input.ts: the SHA-256 of JCS(document without `signature`)); then the chain, the facts, and what the destruction says it covers. A retired key still verifies
  * (certificates must verify for years after a rotation); the summary says it was retired.
  */
 export const verifyCertificate = async (document: unknown, jwks: Jwks): Promise<VerifyOutcome> => {

@@ -4,6 +4,7 @@ import { wiring } from '../../wiring.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
 import { sessionHandler } from './session-handler.ts';
+import { LINK_DELIVERY_FAILED } from '../../failure-logs.ts';
 
 /**
  * POST /app/api/requests: a request made in the member's browser, with the recipient commitment
@@ -14,7 +15,7 @@ export const createHandler = (deps: AppDeps) =>
     deps,
     async ({ caller, body }) => {
       const result = await memberCreateRequest(
-        { ...deps, onDeliveryFailure: (error, requestId) => deps.logger.error('link delivery failed', { requestId, errorName: (error as Error)?.name }) },
+        { ...deps, onDeliveryFailure: (error, requestId) => deps.logger.error(LINK_DELIVERY_FAILED, { requestId, errorName: (error as Error)?.name }) },
         caller,
         body,
       );

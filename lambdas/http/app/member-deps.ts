@@ -1,6 +1,7 @@
 import { DynamoIdentityKeys } from '#store/member-keys.ts';
 import { DynamoMemberAccess } from '#store/sessions.ts';
 import type { AppDeps } from '../../app-deps.ts';
+import { SIGN_IN_EMAIL_FAILED } from '../../failure-logs.ts';
 
 /**
  * What the member endpoints need beyond AppDeps: the session store and the conditional identity
@@ -13,7 +14,7 @@ const build = (deps: AppDeps) => ({
   access: new DynamoMemberAccess(deps.db, deps.tableName),
   identityKeys: new DynamoIdentityKeys(deps.tableName, deps.audit),
   onDeliveryFailure: (error: unknown) =>
-    deps.logger.error('sign-in email could not be sent', { errorName: (error as Error)?.name }),
+    deps.logger.error(SIGN_IN_EMAIL_FAILED, { errorName: (error as Error)?.name }),
 });
 
 export type MemberAppDeps = ReturnType<typeof build>;

@@ -13,6 +13,7 @@ import { parseOrThrow } from '#core/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { signerOf } from '../../certificate-signing.ts';
+import { tableBackupsOf } from '../../table-backups.ts';
 import { apiHandler } from '../api-handler.ts';
 import { sessionHandler } from '../app/session-handler.ts';
 import type { ApiEvent, ApiLambda, ApiResult } from '../types.ts';
@@ -59,7 +60,7 @@ const answer = async (issued: IssuedCertificate, format: 'json' | 'pdf'): Promis
 const formatOf = (event: ApiEvent) => parseOrThrow(certificateQuery, event.queryStringParameters ?? {}).format;
 
 export const createHandler = (appDeps: AppDeps): ApiLambda => {
-  const deps = { ...appDeps, signer: signerOf(appDeps) };
+  const deps = { ...appDeps, signer: signerOf(appDeps), backups: tableBackupsOf(appDeps) };
   const api = apiHandler(deps, {
     scope: 'events:read',
     handle: async ({ caller, event }) => {

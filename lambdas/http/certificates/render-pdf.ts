@@ -222,10 +222,38 @@ const titleBlock = (doc: Doc, certificate: SignedCertificate) => {
   band(
     doc,
     certificate.final
-      ? { text: `Final: the ${kind} has ended and its credential no longer exists in the service. Later certificates cannot add facts to this ${kind}.`, font: SANS_BOLD, size: 9.5, color: '#1e5b2c' }
+      ? { text: `${finalStatement(certificate)} Later certificates cannot add facts to this ${kind}.`, font: SANS_BOLD, size: 9.5, color: '#1e5b2c' }
       : { text: `Not final: the ${kind} has not ended, so its credential may still exist. A later certificate may add facts.`, font: SANS_BOLD, size: 9.5, color: '#7a4300' },
     certificate.final ? '#e6f2e8' : '#fdf1e1',
   );
+};
+
+/** What the destruction says it covers, where this certificate says it (certificates issued before it did not). */
+const coverageOf = (certificate: SignedCertificate) => {
+  const { ciphertext_stored: stored, backups } = certificate.destruction;
+  return stored === undefined || backups === undefined ? null : { stored, backups };
+};
+
+const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
+
+/** A date the backups hold the ciphertext until: still ahead when the certificate was issued, or already past. */
+const holdUntil = (certificate: SignedCertificate, until: string) => `${until > certificate.issued_at ? 'still hold' : 'held'} it until ${when(until)} UTC`;
+
+/**
+ * What an ended request or share leaves in the service: deletion takes the ciphertext out of the
+ * table, while the table's point-in-time backups keep it for their recovery period.
+ */
+const finalStatement = (certificate: SignedCertificate) => {
+  const kind = certificate.subject_kind;
+  const destruction = certificate.destruction;
+  const coverage = coverageOf(certificate);
+  if (!coverage) return `Final: the ${kind} has ended; on ${when(destruction.at)} UTC the service deleted from its table any ciphertext of its credential.`;
+  if (!coverage.stored) return `Final: the ${kind} has ended before any credential was submitted, so the service never held its ciphertext.`;
+  const deleted = `Final: the ${kind} has ended. Its credential's ciphertext was deleted from the service's table on ${when(destruction.at)} UTC;`;
+  const until = coverage.backups.ciphertext_restorable_until;
+  return until === null
+    ? `${deleted} the service keeps no point-in-time backups of the table.`
+    : `${deleted} the table's encrypted point-in-time backups ${holdUntil(certificate, until)}.`;
 };
 
 const partiesSection = (doc: Doc, certificate: SignedCertificate) => {
@@ -295,12 +323,45 @@ const timelineSection = (doc: Doc, certificate: SignedCertificate) => {
 const destructionSection = (doc: Doc, certificate: SignedCertificate) => {
   heading(doc, 'Destruction');
   const destruction = certificate.destruction;
-  if (destruction.destroyed) {
-    field(doc, 'Stored ciphertext', { text: `Destroyed ${when(destruction.at)} UTC${destruction.seq !== null ? ` (chain seq ${destruction.seq})` : ''}`, font: SANS_BOLD });
-    if (destruction.reason) field(doc, 'Reason', { text: destruction.reason });
-  } else {
-    field(doc, 'Stored ciphertext', { text: 'Not destroyed: the service still holds the encrypted credential.', font: SANS_BOLD });
+  const coverage = coverageOf(certificate);
+  const request = certificate.subject_kind === 'request';
+  const chainSeq = destruction.seq !== null ? ` (chain seq ${destruction.seq})` : '';
+  if (coverage) {
+    field(doc, 'Covers', {
+      text:
+        `The credential's ciphertext in the service's table (${request ? 'for a request, the sealed envelope and its attachments' : 'for a share, its sealed envelope'}). ` +
+        "Not the copies in the table's backups (below), nor what a recipient saw after revealing it.",
+    });
   }
+  if (coverage && !coverage.stored) {
+    field(doc, 'Stored ciphertext', { text: 'None: nothing was submitted, so the service never held a ciphertext of this credential.', font: SANS_BOLD });
+    if (destruction.destroyed) field(doc, 'Ended', { text: `${when(destruction.at)} UTC${chainSeq}` });
+  } else if (destruction.destroyed) {
+    field(doc, 'Stored ciphertext', { text: `Deleted from the service's table ${when(destruction.at)} UTC${chainSeq}`, font: SANS_BOLD });
+  } else {
+    field(doc, 'Stored ciphertext', { text: "Not deleted: the service's table still holds the encrypted credential.", font: SANS_BOLD });
+  }
+  if (destruction.destroyed && destruction.reason) field(doc, 'Reason', { text: destruction.reason });
+  field(doc, 'Backups', { text: coverage ? backupsText(certificate, coverage) : 'Not stated by this certificate.' });
+};
+
+/** How long the table's point-in-time backups hold the ciphertext, and what recovering it would take. */
+const backupsText = (certificate: SignedCertificate, coverage: NonNullable<ReturnType<typeof coverageOf>>) => {
+  const period = coverage.backups.point_in_time_recovery_days;
+  const until = coverage.backups.ciphertext_restorable_until;
+  if (period === 0) return 'None: the service keeps no point-in-time backups of its table.';
+  const keeps = `Point-in-time recovery keeps ${days(period)}`;
+  if (!coverage.stored) {
+    return certificate.destruction.destroyed
+      ? `${keeps}; no backup holds a ciphertext of this credential, as none was stored.`
+      : `${keeps}: a submitted credential's ciphertext stays in the table's encrypted backups for ${days(period)} after its deletion.`;
+  }
+  if (until === null) return `${keeps}: once deleted, the ciphertext stays in the table's encrypted backups for ${days(period)} more.`;
+  const sealedTo = certificate.subject_kind === 'request' ? 'the keys above' : 'the key above';
+  return (
+    `${keeps}: the table's backups ${until > certificate.issued_at ? 'hold' : 'held'} the ciphertext, encrypted under the table's key, until ${when(until)} UTC. ` +
+    `Recovering it takes the rights both to restore the table and to use that key, and what it recovers is still sealed to ${sealedTo}.`
+  );
 };
 
 const chainSection = (doc: Doc, certificate: SignedCertificate) => {

@@ -4,6 +4,7 @@ import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
 import { API_ROUTES } from '../api-routes.ts';
+import { LINK_DELIVERY_FAILED } from '../../failure-logs.ts';
 
 /** POST /v1/requests */
 export const createHandler = (deps: AppDeps) =>
@@ -16,7 +17,7 @@ export const createHandler = (deps: AppDeps) =>
         {
           ...deps,
           onDeliveryFailure: (error, requestId) =>
-            deps.logger.error('link delivery failed', { requestId, errorName: (error as Error)?.name }),
+            deps.logger.error(LINK_DELIVERY_FAILED, { requestId, errorName: (error as Error)?.name }),
         },
         caller,
         body,

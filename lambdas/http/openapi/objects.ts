@@ -226,6 +226,25 @@ export const custodyCertificate = named(
     certificate_id: z.string(),
     issued_at: dateTime(),
     final: noted('False while the request or share has not ended.', z.boolean()),
+    destruction: noted(
+      "What destroying the credential deleted, and what it could not: its ciphertext is deleted from the service's table (`scope` `live_table`), " +
+        "while the table's point-in-time backups hold it, encrypted, until `backups.ciphertext_restorable_until`.",
+      z.looseObject({
+        destroyed: z.boolean(),
+        at: z.nullable(dateTime()),
+        reason: z.nullable(z.string()),
+        seq: noted('The audit chain entry of the destruction.', z.nullable(z.int().check(z.minimum(1)))),
+        scope: z.literal('live_table'),
+        ciphertext_stored: noted('False when no credential was ever submitted, so the service never held its ciphertext.', z.boolean()),
+        backups: z.strictObject({
+          point_in_time_recovery_days: noted("Days of point-in-time recovery the service's table keeps; 0 where it keeps none.", z.int().check(z.minimum(0), z.maximum(35))),
+          ciphertext_restorable_until: noted(
+            'Until when those backups can restore the deleted ciphertext: `at` plus the recovery days. Null when no backup holds it (nothing destroyed yet, nothing stored, or no backups).',
+            z.nullable(dateTime()),
+          ),
+        }),
+      }),
+    ),
     signature: z.strictObject({ alg: z.string(), kid: z.string(), value: z.string() }),
   }),
 );

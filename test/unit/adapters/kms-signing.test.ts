@@ -3,6 +3,7 @@ import { CreateKeyCommand, GetPublicKeyCommand, KMSClient, SignCommand } from '@
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { KmsSigningCustody } from '../../../lambdas/adapters/kms-signing.ts';
+import { signingKeyPolicy } from '../../../lambdas/access/key-policies.ts';
 
 const kms = mockClient(KMSClient);
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'not-a-real-secret' };
@@ -50,6 +51,21 @@ describe('KMS signing custody', () => {
       Tags: [{ TagKey: 'handoff-custody-signing', TagValue: 'HandoffStack' }],
     });
     expect(kms.commandCalls(GetPublicKeyCommand)[0].args[0].input).toEqual({ KeyId: NEW_KEY });
+  });
+
+  it("gives a rotated key the stack key's policy, not KMS's default: only principals tagged for the stack may sign, the account only administers it", async () => {
+    kms.on(CreateKeyCommand).resolves({ KeyMetadata: { KeyId: 'k', Arn: NEW_KEY } });
+    await custody().newKey();
+    const policy = JSON.parse(kms.commandCalls(CreateKeyCommand)[0].args[0].input.Policy ?? 'null');
+    expect(policy).toEqual(signingKeyPolicy({ partition: 'aws', accountId: '111122223333', stackName: 'HandoffStack' }));
+    const signing = policy.Statement.filter((s: { Action: string[] }) => s.Action.includes('kms:Sign'));
+    expect(signing).toEqual([
+      expect.objectContaining({
+        Principal: { AWS: 'arn:aws:iam::111122223333:root' },
+        Condition: { StringEquals: { 'aws:PrincipalTag/handoff-sign-certificates': 'HandoffStack', 'kms:SigningAlgorithm': 'ED25519_SHA_512', 'kms:MessageType': 'RAW' } },
+      }),
+    ]);
+    expect(JSON.stringify(policy)).not.toContain('"kms:*"');
   });
 
   it('refuses a key that is not Ed25519', async () => {

@@ -10,6 +10,8 @@ import { jwksOf, type SigningKeyCustody, type SigningKeyRecord, type SigningKeyR
 /**
  * Signs certificates with the current key, registering the first key when none exists yet (made
  * at first start locally; deployed, the stack's KMS key), and rotates keys for the operator CLI.
+ * Publishing the keys (jwks) only reads: the function that serves the public JWKS may not write
+ * the key list it publishes.
  */
 export class CertificateSigner {
   private cached: { key: SigningKeyRecord; until: number } | null = null;
@@ -55,10 +57,15 @@ export class CertificateSigner {
     return { ...document, signature: { alg: SIGNATURE_ALGORITHM, kid: key.kid, value: Buffer.from(signature).toString('base64url') } };
   }
 
-  /** Every key ever used, current first; retired ones stay so that old certificates verify. */
+  /**
+   * Every key ever used, current first; retired ones stay so that old certificates verify. Before
+   * the first certificate registers a key, the key it will register (deployed, the stack's KMS key,
+   * its public half read from KMS), so a verifier can fetch it early. Never writes the registry.
+   */
   async jwks(): Promise<Jwks> {
-    await this.currentKey();
-    return jwksOf(await this.registry.list());
+    const records = await this.registry.list();
+    if (records.length > 0) return jwksOf(records);
+    return jwksOf([await this.record(await this.custody.initialKey())]);
   }
 
   /** Makes a new key current and retires (but keeps publishing) the previous one. */

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { Clock } from '../../clock.ts';
 import { canonicalJson } from '../../custody/canonical.ts';
 import { buildRequestCertificate, buildShareCertificate, type CertificateContext } from '../../custody/build-certificate.ts';
+import type { TableBackups } from '../../custody/backups.ts';
 import type { SignedCertificate } from '../../custody/document.ts';
 import { notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
@@ -19,6 +20,8 @@ export interface CertificateDeps {
   urls: PublicUrls;
   certificates: CertificateSource;
   signer: CertificateSigner;
+  /** What the table's backups keep, so each certificate says until when a destroyed ciphertext stays restorable. */
+  backups: TableBackups;
 }
 
 /** Who may see the record: the organisation, and for a client-scoped key only its client's records. */
@@ -46,6 +49,7 @@ const contextFor = async (deps: CertificateDeps, org: Organisation, entries: Cer
   organisation: { id: org.id, name: org.name },
   head: await deps.certificates.head(org.id),
   entries,
+  backups: deps.backups,
 });
 
 const signed = async (deps: CertificateDeps, document: Parameters<CertificateSigner['sign']>[0]): Promise<IssuedCertificate> => {

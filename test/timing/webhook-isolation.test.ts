@@ -83,11 +83,13 @@ describe('deliveries isolated per receiver', () => {
     const p99 = percentile(latencies, 99);
     expect(p99, `healthy delivery latencies (ms): ${latencies.join(', ')}`).toBeLessThan(2_000);
 
-    // Meanwhile the hanging receivers were found slow: each is in the slow lane, and every one got its first delivery.
+    // Meanwhile each hanging receiver got its first delivery and, once that attempt ran out of the
+    // fast lane's budget (FAST_LANE_BUDGET_MS after it started, possibly after the healthy
+    // deliveries all arrived), was moved to the slow lane.
+    for (const receiver of hanging) await waitFor(() => (receiver.receipts.length > 0 ? true : undefined), 10_000, `a delivery at ${receiver.url}`);
     for (const subscription of slowSubscriptions) {
-      const stored = await service.webhooks!.deliveries.subscription(org.orgId, subscription.id);
-      expect(stored!.slowSince, subscription.url).toEqual(expect.any(String));
+      const slowSince = async () => (await service.webhooks!.deliveries.subscription(org.orgId, subscription.id))?.slowSince ?? undefined;
+      await waitFor(slowSince, 10_000, `${subscription.url} in the slow lane`);
     }
-    for (const receiver of hanging) expect(receiver.receipts.length).toBeGreaterThan(0);
   });
 });

@@ -1,6 +1,7 @@
 import { iso, systemClock, type Clock } from '#core/clock.ts';
 import { HelpdeskCallFailed, type HelpdeskAdapter, type HelpdeskReply, type HelpdeskTicket, type HelpdeskTicketState } from '#core/helpdesk.ts';
 import { HelpdeskHttp } from './helpdesk-http.ts';
+import { helpdeskOrigin } from './helpdesk-origin.ts';
 import { OAuthTokenCache, requestToken } from './oauth-token.ts';
 
 /**
@@ -67,18 +68,6 @@ const ticketIdOf = (externalId: string, call: string): string => {
   return id;
 };
 
-/** The account's origin; refuses what would send the client secret in clear or to a second place. */
-const originOf = (url: string, allowLoopback: boolean): string => {
-  if (!URL.canParse(url)) throw new TypeError('The Zendesk URL is not an absolute URL.');
-  const parsed = new URL(url);
-  const loopback = allowLoopback && parsed.protocol === 'http:' && parsed.hostname === '127.0.0.1';
-  if (parsed.protocol !== 'https:' && !loopback) throw new TypeError('The Zendesk URL must use https.');
-  if (parsed.username || parsed.password || parsed.search || parsed.hash || (parsed.pathname !== '/' && parsed.pathname !== '')) {
-    throw new TypeError('The Zendesk URL must be the account address only, for example https://acme.zendesk.com.');
-  }
-  return parsed.origin;
-};
-
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export class ZendeskHelpdesk implements HelpdeskAdapter {
@@ -88,7 +77,7 @@ export class ZendeskHelpdesk implements HelpdeskAdapter {
   readonly #clock: Clock;
 
   constructor(config: ZendeskConfig, options: ZendeskOptions = {}) {
-    this.#origin = originOf(config.url, options.allowLoopback === true);
+    this.#origin = helpdeskOrigin(config.url, 'Zendesk', 'https://acme.zendesk.com', options.allowLoopback === true);
     this.#clock = options.clock ?? systemClock;
     this.#http = options.http ?? new HelpdeskHttp({ timeoutMs: options.timeoutMs, clock: this.#clock });
     const tokenRequest = {

@@ -100,3 +100,12 @@ export class HelpdeskCallFailed extends Error {
     return TRANSIENT.has(this.reason);
   }
 }
+
+/**
+ * The adapter of an integration's helpdesk connection, with its credentials opened: null when the
+ * integration has no connection. Implementations keep one adapter (and its cached access token)
+ * per connection, and drop it when the integration changes, so a disconnect forgets the token too.
+ */
+export interface HelpdeskConnector {
+  adapterFor(integration: import('./integration.ts').Integration): Promise<HelpdeskAdapter | null>;
+}

@@ -1,3 +1,4 @@
+import { toHelpdeskView, type HelpdeskConnection } from './helpdesk-connection.ts';
 import type { FieldMapping } from './inbound/mapping.ts';
 import type { InboundAuthMode, RecipeName } from './inbound/recipes.ts';
 import type { StatusMap } from './inbound/status-words.ts';
@@ -33,6 +34,12 @@ export interface Integration {
   /** The trigger's preset when the post names none, before the client's and the organisation's. */
   defaultPreset: string | null;
   rateLimitPerMinute: number;
+  /**
+   * The helpdesk's REST API, when connected: a closing status of a ticket linked through this
+   * integration is then read back from the helpdesk before anything is destroyed, and the link can
+   * be posted into the ticket. Absent on integrations stored before adapters existed (= none).
+   */
+  helpdesk?: HelpdeskConnection | null;
   /** SHA-256 of each URL's secret; the secrets themselves are shown once and never stored. */
   secretHashes: Record<InboundPurpose, string>;
   createdAt: string;
@@ -40,10 +47,13 @@ export interface Integration {
   version: number;
 }
 
-/** An inbound post that could not be used, as the integration's activity view lists it. */
+/**
+ * An inbound post that could not be used, or a helpdesk call that failed (`helpdesk`), as the
+ * integration's activity view lists it.
+ */
 export interface IntegrationActivity {
   at: string;
-  purpose: InboundPurpose;
+  purpose: InboundPurpose | 'helpdesk';
   reason: string;
   ticketId: string | null;
   statusWord: string | null;
@@ -67,6 +77,8 @@ export interface IntegrationRepository {
    * URL secrets changed, the old look-ups are deleted and the new ones written in the same transaction.
    */
   replace(before: Integration, after: Integration, audit: AuditEntryInput): Promise<unknown>;
+  /** Every integration connected to a helpdesk, across organisations (the reconciliation's list). */
+  withHelpdesk(): Promise<Array<{ orgId: string; integrationId: string }>>;
   recordActivity(integrationId: string, activity: IntegrationActivity): Promise<void>;
   /** Newest first, at most the cap, none older than the retention. */
   activity(integrationId: string, now: Date): Promise<IntegrationActivity[]>;
@@ -93,6 +105,7 @@ export const toIntegrationView = (integration: Integration) => ({
   auth: { mode: integration.auth.mode, header_name: integration.auth.headerName, secret_set: integration.auth.secret !== null },
   default_preset: integration.defaultPreset,
   rate_limit_per_minute: integration.rateLimitPerMinute,
+  helpdesk: toHelpdeskView(integration.helpdesk),
   created_at: integration.createdAt,
   updated_at: integration.updatedAt,
 });

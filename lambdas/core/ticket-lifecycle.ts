@@ -69,15 +69,22 @@ export const decideTicketChange = (
       if (policy.gracePeriodMinutes <= 0) {
         return { after: complete(withStatus, at, TICKET_CLOSED), action: 'completed', purgeMaterial: true };
       }
-      // A second close inside the window keeps the first deadline: a repeated post must not push destruction out.
-      if (request.purgeScheduledAt) return recorded;
+      if (request.purgeScheduledAt) {
+        // The window has ended: the purge is due, and a close now (the helpdesk read at the
+        // window's end, or a late trigger) carries it out.
+        if (new Date(request.purgeScheduledAt) <= now) return { after: complete(withStatus, at, TICKET_CLOSED), action: 'completed', purgeMaterial: true };
+        // A second close inside the window keeps the first deadline: a repeated post must not push destruction out.
+        return recorded;
+      }
       const purgeAt = addMinutes(now, policy.gracePeriodMinutes).toISOString();
       return { after: { ...withStatus, purgeScheduledAt: purgeAt }, action: 'purge_scheduled', purgeMaterial: false };
     }
     // Reopening inside the window cancels: keeping a credential longer is the safe direction, so no
-    // trust is needed. Once the window has ended the purge is due (its trigger may just be late): it stands.
+    // trust is needed. Once the window has ended the purge is due (its trigger may just be late): it
+    // stands, unless the helpdesk itself says the ticket is open (the read made at the window's end).
     const insideWindow = request.purgeScheduledAt !== null && new Date(request.purgeScheduledAt) > now;
-    if ((change.status === 'open' || change.status === 'pending') && insideWindow) {
+    const reopened = change.status === 'open' || change.status === 'pending';
+    if (reopened && request.purgeScheduledAt !== null && (insideWindow || change.verified)) {
       return { after: { ...withStatus, purgeScheduledAt: null }, action: 'purge_cancelled', purgeMaterial: false };
     }
     return recorded;

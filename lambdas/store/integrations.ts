@@ -88,6 +88,12 @@ export class DynamoIntegrations implements IntegrationRepository {
         },
       },
     ];
+    // The reconciliation's list of connected integrations changes in the same transaction.
+    if (after.helpdesk && !before.helpdesk) {
+      writes.push({ Put: { TableName: this.tableName, Item: { ...keys.helpdeskIntegration(after.orgId, after.id), kind: 'helpdesk_integration', orgId: after.orgId, integrationId: after.id } } });
+    } else if (!after.helpdesk && before.helpdesk) {
+      writes.push({ Delete: { TableName: this.tableName, Key: keys.helpdeskIntegration(after.orgId, after.id) } });
+    }
     for (const purpose of PURPOSES) {
       if (before.secretHashes[purpose] === after.secretHashes[purpose]) continue;
       // The old URL answers 404 from this commit on: its look-up goes in the same transaction.
@@ -95,6 +101,12 @@ export class DynamoIntegrations implements IntegrationRepository {
       writes.push(this.lookupPut(after, purpose));
     }
     return this.audit.append(audit, writes);
+  }
+
+  async withHelpdesk(): Promise<Array<{ orgId: string; integrationId: string }>> {
+    const partition = keys.helpdeskIntegration('', '').pk;
+    const items = await queryPrefix(this.db, this.tableName, partition, keys.helpdeskIntegrationPrefix, { consistent: true });
+    return items.map((item) => ({ orgId: item.orgId as string, integrationId: item.integrationId as string }));
   }
 
   async recordActivity(integrationId: string, activity: IntegrationActivity) {

@@ -31,6 +31,9 @@ export const keys = {
   }),
   integrationActivityPrefix: 'ACTIVITY#',
   integrationActivityCounter: (integrationId: string): ItemKey => ({ pk: `INTEGRATION#${integrationId}`, sk: 'ACTIVITY_COUNTER' }),
+  /** Every integration connected to a helpdesk, in one partition: what the reconciliation reads. */
+  helpdeskIntegration: (orgId: string, integrationId: string): ItemKey => ({ pk: 'HELPDESK_INTEGRATIONS', sk: `ORG#${orgId}#${integrationId}` }),
+  helpdeskIntegrationPrefix: 'ORG#',
   /** One open triggered request per (integration, ticket, preset): the trigger's duplicate guard. */
   ticketTrigger: (orgId: string, integrationId: string, preset: string, ticketId: string): ItemKey => ({
     pk: `TRIGGER#${orgId}#${integrationId}#${preset}#${ticketId}`,

@@ -166,7 +166,7 @@ describe('matching', () => {
 
   it('nothing matches: no change, no update', async () => {
     const outcome = await applyTicketStatus(deps(), input({ ref: 'NOPE-1' }));
-    expect(outcome).toEqual({ ticketLinks: 0, changed: [], trusted: false, shares: [] });
+    expect(outcome).toEqual({ ticketLinks: 0, changed: [], trusted: false, verifying: 0, shares: [] });
     expect(requests.updates).toEqual([]);
     expect(calls).toEqual([]);
   });
@@ -176,7 +176,7 @@ describe('audit entries', () => {
   it('a trusted close of a submitted request: ticket.status_received then request.completed, in one update that purges', async () => {
     seed(1, 'submitted');
     const outcome = await applyTicketStatus(deps(), input({ org: orgWith(TRUSTING), statusWord: 'Solved' }));
-    expect(outcome).toEqual({ ticketLinks: 1, changed: [{ requestId: id(1), action: 'completed', purgeScheduledAt: null }], trusted: true, shares: [] });
+    expect(outcome).toEqual({ ticketLinks: 1, changed: [{ requestId: id(1), action: 'completed', purgeScheduledAt: null }], trusted: true, verifying: 0, shares: [] });
     expect(requests.updates).toHaveLength(1);
     const [update] = requests.updates;
     expect(update.purgeMaterial).toBe(true);
@@ -294,7 +294,7 @@ describe('audit entries', () => {
   it('a cancelled purge: request.purge_cancelled with the status, even from an untrusted sender', async () => {
     seed(1, 'submitted', { purgeScheduledAt: '2025-03-04T05:30:00.000Z' });
     const outcome = await applyTicketStatus(deps(), input({ status: 'open' }));
-    expect(outcome).toEqual({ ticketLinks: 1, changed: [{ requestId: id(1), action: 'purge_cancelled', purgeScheduledAt: null }], trusted: false, shares: [] });
+    expect(outcome).toEqual({ ticketLinks: 1, changed: [{ requestId: id(1), action: 'purge_cancelled', purgeScheduledAt: null }], trusted: false, verifying: 0, shares: [] });
     const [update] = requests.updates;
     expect(update.purgeMaterial).toBe(false);
     expect(update.audit.data.details).toEqual({
@@ -346,6 +346,7 @@ describe('trust', () => {
       ticketLinks: 3,
       changed: [1, 2, 3].map((n) => ({ requestId: id(n), action: 'recorded', purgeScheduledAt: null })),
       trusted: false,
+      verifying: 0,
       shares: [],
     });
     expect(requests.updates.map((update) => [update.after.status, update.purgeMaterial, update.followUps])).toEqual([
@@ -387,7 +388,7 @@ describe('ended requests', () => {
     seed(3, 'revoked', { revokedReason: 'revoked_via_api' });
     seed(4, 'expired', { purgeReason: 'expired' });
     const outcome = await applyTicketStatus(deps(), input({ org: orgWith(TRUSTING) }));
-    expect(outcome).toEqual({ ticketLinks: 4, changed: [{ requestId: id(2), action: 'completed', purgeScheduledAt: null }], trusted: true, shares: [] });
+    expect(outcome).toEqual({ ticketLinks: 4, changed: [{ requestId: id(2), action: 'completed', purgeScheduledAt: null }], trusted: true, verifying: 0, shares: [] });
     expect(requests.updates.map((update) => update.before.id)).toEqual([id(2)]);
     expect(requests.items.get(id(1))).toMatchObject({ status: 'completed', version: 3, purgeReason: 'completed_via_api' });
   });
@@ -395,7 +396,7 @@ describe('ended requests', () => {
   it('all ended: ticketLinks counts them, changed is empty', async () => {
     seed(1, 'completed');
     seed(2, 'expired');
-    expect(await applyTicketStatus(deps(), input({ org: orgWith(TRUSTING) }))).toEqual({ ticketLinks: 2, changed: [], trusted: true, shares: [] });
+    expect(await applyTicketStatus(deps(), input({ org: orgWith(TRUSTING) }))).toEqual({ ticketLinks: 2, changed: [], trusted: true, verifying: 0, shares: [] });
     expect(requests.updates).toEqual([]);
     expect(calls).toEqual([]);
   });
@@ -507,7 +508,7 @@ describe('races (WriteConflict)', () => {
       }
     };
     const outcome = await applyTicketStatus(deps(), input({ org: orgWith(TRUSTING) }));
-    expect(outcome).toEqual({ ticketLinks: 1, changed: [], trusted: true, shares: [] });
+    expect(outcome).toEqual({ ticketLinks: 1, changed: [], trusted: true, verifying: 0, shares: [] });
     expect(requests.updates).toEqual([]);
     expect(requests.items.get(id(1))!.purgeReason).toBe('completed_via_api');
     expect(calls).toEqual([]);
@@ -531,7 +532,7 @@ describe('races (WriteConflict)', () => {
     requests.beforeUpdate = (_call, attempt) => {
       if (attempt === 1) requests.items.delete(id(1));
     };
-    expect(await applyTicketStatus(deps(), input({ status: 'open' }))).toEqual({ ticketLinks: 1, changed: [], trusted: false, shares: [] });
+    expect(await applyTicketStatus(deps(), input({ status: 'open' }))).toEqual({ ticketLinks: 1, changed: [], trusted: false, verifying: 0, shares: [] });
   });
 
   it('gives up after thirty lost races with the WriteConflict', async () => {
@@ -574,6 +575,7 @@ describe('several requests on one ticket', () => {
         { requestId: id(4), action: 'purge_scheduled', purgeScheduledAt: '2025-03-04T05:36:07.000Z' },
       ],
       trusted: true,
+      verifying: 0,
       shares: [],
     });
     expect(requests.updates.map((update) => update.before.id)).toEqual([id(1), id(2), id(4)]);

@@ -115,6 +115,28 @@ describe('HelpdeskHttp.send', () => {
     expect(hits[0]!.headers).toMatchObject({ accept: 'application/json', 'content-type': 'application/json', 'x-vendor': 'v' });
   });
 
+  it('sends a form URL-encoded, with exactly that content type, and reads the JSON answer', async () => {
+    handle = (_req, res) => json(res, 200, { access_token: 'tok-form', token_type: 'Bearer' });
+    const form = { grant_type: 'client_credentials', client_id: 'id', client_secret: `${SECRET}&=+ é`, scope: 'read:tickets edit:tickets' };
+    const answer = await http().send({ call: 'Vendor Token', method: 'POST', url: `${base}/auth/token`, form });
+    expect(answer).toEqual({ status: 200, body: { access_token: 'tok-form', token_type: 'Bearer' } });
+    expect(hits[0]!.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    // Reserved characters are escaped (a secret with `&` or `=` stays one field), spaces are `+`.
+    expect(hits[0]!.body).toBe(
+      'grant_type=client_credentials&client_id=id&client_secret=client-secret-9d1f0b7e3a5c2468%26%3D%2B+%C3%A9&scope=read%3Atickets+edit%3Atickets',
+    );
+    expect(Object.fromEntries(new URLSearchParams(hits[0]!.body))).toEqual(form);
+    // requestToken sends what the call names, a form as well as JSON.
+    expect(await requestToken(http(), { call: 'Vendor Token', method: 'POST', url: `${base}/auth/token`, form })).toEqual({ accessToken: 'tok-form', expiresInSeconds: null });
+    expect(hits[1]!.body).toBe(hits[0]!.body);
+  });
+
+  it('refuses a call that names both a JSON body and a form, without sending it', async () => {
+    const both: HelpdeskCall = { call: 'Vendor Token', method: 'POST', url: `${base}/auth/token`, json: { a: 1 }, form: { a: '1' } };
+    await expect(http().send(both)).rejects.toThrow(TypeError);
+    expect(hits).toEqual([]);
+  });
+
   it.each([
     [401, 'unauthorized'],
     [403, 'unauthorized'],

@@ -12,6 +12,7 @@ const ONLY_CLOSED = policy({ closeStatuses: ['closed'] });
 let counter = 0;
 const outcome = (actions: TicketAction[], options: { trusted?: boolean; links?: number } = {}): TicketStatusOutcome => ({
   ticketLinks: options.links ?? actions.length,
+  verifying: 0,
   changed: actions.map((action) => ({
     requestId: `01hrequest${String(++counter).padStart(16, '0')}`,
     action,

@@ -2,11 +2,12 @@ import { systemClock, type Clock } from '#core/clock.ts';
 import { HelpdeskCallFailed, type HelpdeskFailureReason } from '#core/helpdesk.ts';
 
 /**
- * The one HTTP client of the helpdesk adapters, over the runtime's `fetch`: JSON in and out, one
- * timeout per call, and every answer that is not a usable 2xx turned into a HelpdeskCallFailed
- * with its reason. It never retries a 429 or a 5xx itself: the callers (verified close,
- * reconciliation, ticket_reply) own the retry schedule and honour Retry-After, and a Lambda must
- * not sleep through a helpdesk's back-off. The only repeat is after a refused bearer token.
+ * The one HTTP client of the helpdesk adapters, over the runtime's `fetch`: JSON in and out (a form
+ * body for token requests that take only that), one timeout per call, and every answer that is not
+ * a usable 2xx turned into a HelpdeskCallFailed with its reason. It never retries a 429 or a 5xx
+ * itself: the callers (verified close, reconciliation, ticket_reply) own the retry schedule and
+ * honour Retry-After, and a Lambda must not sleep through a helpdesk's back-off. The only repeat
+ * is after a refused bearer token.
  */
 
 export interface HelpdeskCall {
@@ -17,6 +18,11 @@ export interface HelpdeskCall {
   headers?: Record<string, string>;
   /** Sent as the JSON body. */
   json?: unknown;
+  /**
+   * Sent as an `application/x-www-form-urlencoded` body (RFC 6749 §4.4.2 token requests, which some
+   * helpdesks take in no other form). Not together with `json`.
+   */
+  form?: Record<string, string>;
   /**
    * `required` (default): a 2xx without a JSON body is an `unexpected_answer`. `optional`: it answers
    * `body: undefined`, for writes whose success the status already proves, so an odd body does not
@@ -108,16 +114,17 @@ export class HelpdeskHttp {
       // Refused, reset or unresolvable: the helpdesk could not be reached, which a later attempt may mend.
       signal.aborted ? fail('timeout') : fail('unavailable', { cause: error });
 
+    const sent = bodyOf(call);
     let response: Response;
     try {
       response = await this.fetch(call.url, {
         method: call.method,
         headers: {
           Accept: 'application/json',
-          ...(call.json === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...(sent === undefined ? {} : { 'Content-Type': sent.type }),
           ...call.headers,
         },
-        body: call.json === undefined ? undefined : JSON.stringify(call.json),
+        body: sent?.text,
         // A redirect could carry the Authorization header elsewhere; the helpdesk's API does not redirect.
         redirect: 'manual',
         signal,
@@ -163,6 +170,18 @@ export class HelpdeskHttp {
     }
   }
 }
+
+/**
+ * The request body as sent, with its media type. A form is encoded here rather than handed to fetch
+ * as URLSearchParams, so the Content-Type is exactly the one named, without fetch's `;charset=UTF-8`.
+ */
+const bodyOf = (call: HelpdeskCall): { type: string; text: string } | undefined => {
+  // Two bodies is a mistake in the adapter, not an answer of the helpdesk: it must not reach one.
+  if (call.json !== undefined && call.form !== undefined) throw new TypeError(`${call.call}: a call sends JSON or a form, not both.`);
+  if (call.form !== undefined) return { type: 'application/x-www-form-urlencoded', text: new URLSearchParams(call.form).toString() };
+  if (call.json !== undefined) return { type: 'application/json', text: JSON.stringify(call.json) };
+  return undefined;
+};
 
 /** The body as text, or null when it is larger than `max` bytes (then it is not read further). */
 const readCapped = async (response: Response, max: number): Promise<string | null> => {

@@ -213,9 +213,12 @@ export const rotateIntegrationSecrets = (deps: IntegrationDeps, actor: Actor, or
     return { integration: toIntegrationView(after), ...inboundUrls(deps.urls, secrets) };
   });
 
+/** Where an activity entry came from: one of the two URLs, or a call the service made to the helpdesk. */
+const ACTIVITY_SOURCES = { status: 'webhook', trigger: 'trigger', helpdesk: 'helpdesk' } as const;
+
 /** The recent posts that could not be used, newest first, with their reasons. */
 export const integrationActivity = async (deps: IntegrationDeps, orgId: string, integrationId: string) => {
   const integration = await requireIntegration(deps, orgId, integrationId);
   const entries = await deps.integrations.activity(integration.id, deps.clock.now());
-  return entries.map((entry) => ({ at: entry.at, url: entry.purpose === 'status' ? 'webhook' : 'trigger', reason: entry.reason, ticket_id: entry.ticketId, status: entry.statusWord }));
+  return entries.map((entry) => ({ at: entry.at, url: ACTIVITY_SOURCES[entry.purpose], reason: entry.reason, ticket_id: entry.ticketId, status: entry.statusWord }));
 };

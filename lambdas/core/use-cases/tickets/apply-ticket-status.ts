@@ -8,7 +8,9 @@ import { toRequestView, type PublicUrls, type RequestView } from '../../request-
 import { KeyedQueue } from '../../keyed-queue.ts';
 import type { ShareDeps } from '../shares/share-ports.ts';
 import { applyTicketStatusToShares } from './apply-share-ticket-status.ts';
-import { decideTicketChange, TICKET_CLOSED, type TicketAction, type TicketDecision } from '../../ticket-lifecycle.ts';
+import { countsAsClosed, decideTicketChange, TICKET_CLOSED, type TicketAction, type TicketDecision } from '../../ticket-lifecycle.ts';
+import type { IntegrationRepository } from '../../integration.ts';
+import { ticketCheckKey, type TicketCheck, type TicketCheckQueue } from '../../ticket-check.ts';
 
 export interface TicketStatusDeps extends ExpiryScheduling {
   requests: Pick<RequestRepository, 'get' | 'update'> & { findByTicket(orgId: string, ref: string): Promise<HandoffRequest[]> };
@@ -17,11 +19,20 @@ export interface TicketStatusDeps extends ExpiryScheduling {
   urls: PublicUrls;
   /** Shares that quote the ticket take the status too; absent, none are matched. */
   shares?: ShareDeps['shares'];
+  /**
+   * Tickets linked through an integration connected to its helpdesk are verified: a status sent
+   * to the service is then only a hint, and a closing one asks `ticketChecks` to read the ticket.
+   * Absent (tests of the generic rules), every ticket follows the generic rules.
+   */
+  integrations?: Pick<IntegrationRepository, 'get'>;
+  ticketChecks?: TicketCheckQueue;
+  /** A check that could not be queued (the reconciliation will read the ticket anyway). */
+  onCheckFailure?: (error: unknown) => void;
 }
 
-/** How a status arrived: through an API key, or through an integration's own webhook URL. */
+/** How a status arrived: through an API key, an integration's own webhook URL, or a read of the helpdesk. */
 export interface TicketChannel {
-  kind: 'api_key' | 'integration';
+  kind: 'api_key' | 'integration' | 'helpdesk';
   /** The API key's or the integration's name, as the audit trail shows it. */
   name: string;
   actor: Actor;
@@ -40,6 +51,8 @@ export interface TicketStatusInput {
   /** The word as received, for the audit details (the generic webhook maps words to statuses). */
   statusWord?: string | null;
   verified: boolean;
+  /** A status read from the helpdesk: which helpdesk, when, and its own word, for the audit details. */
+  verification?: { helpdesk: string; readAt: string; vendorStatus: string };
   channel: TicketChannel;
   /** POST /tickets/{ref}/status `integration_id`: only tickets linked through this integration. */
   onlyIntegration: string | null;
@@ -53,6 +66,8 @@ export interface TicketStatusOutcome {
   /** The requests that took the status (not ended), oldest first, with what it did to each. */
   changed: Array<{ requestId: string; action: TicketAction; purgeScheduledAt: string | null }>;
   trusted: boolean;
+  /** Requests whose close waits for the helpdesk's answer (a closing hint on a ticket it can read). */
+  verifying: number;
   /** The live shares quoting the ticket, which a trusted close destroyed. */
   shares: string[];
 }
@@ -89,13 +104,46 @@ export const applyTicketStatus = async (deps: TicketStatusDeps, input: TicketSta
   const policy = input.org.policy.ticket;
   const trusted = input.verified || policy.trustUnverifiedWebhooks;
   const found = (await deps.requests.findByTicket(input.org.id, input.ref)).filter((request) => matches(request, input));
+  const verifiable = input.verified ? new Set<string>() : await helpdeskIntegrations(deps, input.org.id, found);
   const changed: TicketStatusOutcome['changed'] = [];
+  const checks = new Map<string, TicketCheck>();
+  let verifying = 0;
   for (const request of found) {
-    const decision = await applyToOne(deps, input, trusted, request);
+    // The helpdesk's answer is the fact: a hint about a ticket it can read never destroys by itself.
+    const hint = isVerifiable(request, verifiable);
+    const decision = await applyToOne(deps, input, trusted && !hint, request);
     if (decision) changed.push({ requestId: request.id, action: decision.action, purgeScheduledAt: decision.after.purgeScheduledAt });
+    if (hint && decision && countsAsClosed(input.status, policy)) {
+      verifying += 1;
+      const check = { orgId: input.org.id, integrationId: request.ticket!.integrationId!, externalId: request.ticket!.externalId!, attempt: 0 };
+      checks.set(ticketCheckKey(check), check);
+    }
   }
+  await queueChecks(deps, [...checks.values()]);
   const shares = deps.shares ? await applyTicketStatusToShares({ ...deps, shares: deps.shares }, input, trusted) : [];
-  return { ticketLinks: found.length, changed, trusted, shares };
+  return { ticketLinks: found.length, changed, trusted, verifying, shares };
+};
+
+const isVerifiable = (request: HandoffRequest, verifiable: Set<string>) =>
+  request.ticket?.integrationId != null && request.ticket.externalId != null && verifiable.has(request.ticket.integrationId);
+
+/** The integrations of `requests`' ticket links that are connected to their helpdesk. */
+const helpdeskIntegrations = async (deps: TicketStatusDeps, orgId: string, requests: HandoffRequest[]): Promise<Set<string>> => {
+  if (!deps.integrations || !deps.ticketChecks) return new Set();
+  const ids = [...new Set(requests.map((request) => request.ticket?.integrationId).filter((id): id is string => Boolean(id)))];
+  const integrations = await Promise.all(ids.map((id) => deps.integrations!.get(orgId, id)));
+  return new Set(integrations.filter((integration) => integration?.helpdesk).map((integration) => integration!.id));
+};
+
+/** Asks for the reads at once; a failure is reported, not raised: the status is already recorded, and the reconciliation reads the ticket later. */
+const queueChecks = async (deps: TicketStatusDeps, checks: TicketCheck[]) => {
+  for (const check of checks) {
+    try {
+      await deps.ticketChecks!.enqueue(check, 0);
+    } catch (error) {
+      deps.onCheckFailure?.(error);
+    }
+  }
 };
 
 /** Statuses for one request, one at a time in this process (a burst for one ticket would only race itself). */
@@ -109,7 +157,7 @@ const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, 
   for (let race = 1; ; race++) {
     if (!before) return null;
     const decision = decideTicketChange(before, { status: input.status, verified: input.verified, trusted }, input.org.policy.ticket, deps.clock.now());
-    if (!decision) return null;
+    if (!decision || unchangedRead(input, before, decision)) return null;
     const [entry, ...followUps] = auditEntries(input, trusted, decision, toRequestView(decision.after, deps.urls));
     try {
       await deps.requests.update(before, decision.after, entry, decision.purgeMaterial, followUps);
@@ -123,9 +171,19 @@ const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, 
   }
 };
 
+/**
+ * A read of the helpdesk that finds what the request already holds as verified: nothing to
+ * record (the reconciliation reads every linked ticket on a period, which must not fill the trail).
+ */
+const unchangedRead = (input: TicketStatusInput, before: HandoffRequest, decision: TicketDecision) =>
+  input.verification !== undefined && decision.action === 'recorded' && before.ticket?.status === input.status && before.ticket?.statusVerified === true;
+
 /** The status entry first, then the lifecycle's own, all in the request's one transaction. */
 const auditEntries = (input: TicketStatusInput, trusted: boolean, decision: TicketDecision, view: RequestView): AuditEntryInput[] => {
-  const channel = { channel: input.channel.kind, channel_name: input.channel.name };
+  const verification = input.verification
+    ? { verified: true, helpdesk: input.verification.helpdesk, read_at: input.verification.readAt, helpdesk_status: input.verification.vendorStatus }
+    : {};
+  const channel = { channel: input.channel.kind, channel_name: input.channel.name, ...verification };
   const entry = (type: string, details: Record<string, unknown>) =>
     requestAuditEntry(input.org.id, input.channel.actor, view, type, details);
   const entries = [

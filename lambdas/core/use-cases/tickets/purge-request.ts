@@ -4,6 +4,8 @@ import type { Directory, HandoffRepository } from '../../ports.ts';
 import type { ExpiryScheduling } from '../../expiry-schedule.ts';
 import type { PublicUrls } from '../../request-view.ts';
 import { TICKET_CLOSED } from '../../ticket-lifecycle.ts';
+import type { IntegrationRepository } from '../../integration.ts';
+import type { TicketCheckQueue } from '../../ticket-check.ts';
 import { completion, endRequest } from '../end-request.ts';
 import { expireRequest, type ExpiryOutcome } from '../expire-request.ts';
 
@@ -12,6 +14,9 @@ export interface PurgeDeps extends ExpiryScheduling {
   directory: Pick<Directory, 'getOrganisation'>;
   clock: Clock;
   urls: PublicUrls;
+  /** Where a ticket is linked through an integration connected to its helpdesk, the ticket is read again at the window's end (absent: never). */
+  integrations?: Pick<IntegrationRepository, 'get'>;
+  ticketChecks?: TicketCheckQueue;
 }
 
 /** Who destroys a credential when a ticket's grace period ends, as the audit trail shows it. */
@@ -21,9 +26,11 @@ export const PURGE_ACTOR: Actor = { type: 'system', label: 'ticket grace period'
  * - `purged`: the grace period had ended; the request is completed and its material deleted;
  * - `not_due`: a purge is scheduled for later (an early trigger: nothing done);
  * - `not_scheduled`: no purge is scheduled (a reopen cancelled it: nothing done);
- * - `ended`: no longer submitted (completed, expired: nothing done); `missing`: no such request.
+ * - `ended`: no longer submitted (completed, expired: nothing done); `missing`: no such request;
+ * - `verifying`: the ticket is linked through a connected helpdesk, which is read first: its answer
+ *   completes the request (still closed) or cancels the purge (reopened); a failed read, nothing.
  */
-export type PurgeOutcome = 'purged' | 'not_due' | 'not_scheduled' | 'ended' | 'missing';
+export type PurgeOutcome = 'purged' | 'not_due' | 'not_scheduled' | 'ended' | 'missing' | 'verifying';
 
 const outcomeOf = (request: HandoffRequest | null, now: Date): PurgeOutcome | null => {
   if (!request) return 'missing';
@@ -49,6 +56,7 @@ export const purgeRequest = async (deps: PurgeDeps, requestId: string): Promise<
   const first = await deps.requests.get(requestId);
   const early = outcomeOf(first, deps.clock.now());
   if (early) return early;
+  if (await readsHelpdeskFirst(deps, first!)) return 'verifying';
   const org = await deps.directory.getOrganisation(first!.orgId);
   try {
     await endRequest(
@@ -72,6 +80,16 @@ export const purgeRequest = async (deps: PurgeDeps, requestId: string): Promise<
     if (error instanceof NothingToPurge) return error.outcome;
     throw error;
   }
+};
+
+/** A request whose ticket its helpdesk can confirm: the read is asked for instead of the purge (verify-ticket.ts applies it). */
+const readsHelpdeskFirst = async (deps: PurgeDeps, request: HandoffRequest) => {
+  const { integrationId, externalId } = request.ticket ?? {};
+  if (!integrationId || !externalId || !deps.integrations || !deps.ticketChecks) return false;
+  const integration = await deps.integrations.get(request.orgId, integrationId);
+  if (!integration?.helpdesk) return false;
+  await deps.ticketChecks.enqueue({ orgId: request.orgId, integrationId, externalId, attempt: 0 }, 0);
+  return true;
 };
 
 /** What the sweep does to a request the byDue index lists: a due purge first, else expiry. */

@@ -19,6 +19,10 @@ const requestNote = (outcome: TicketStatusOutcome, status: TicketStatus, policy:
   if (outcome.changed.length === 0) return 'Every request linked to this ticket has already ended, so nothing changed.';
   const count = (action: TicketAction) => outcome.changed.filter((change) => change.action === action).length;
   const recorded = count('recorded');
+  const verifying = outcome.verifying > 0 ? ` ${requests(outcome.verifying)} ${outcome.verifying === 1 ? 'is' : 'are'} linked through a connected helpdesk, which is read now: only a close it confirms destroys anything.` : '';
+  if (outcome.verifying > 0 && outcome.verifying === outcome.changed.length) {
+    return `Recorded the status on ${requests(recorded)}; nothing was destroyed yet.${verifying}`;
+  }
   if (recorded === outcome.changed.length && countsAsClosed(status, policy) && !outcome.trusted) {
     return `Recorded the status on ${requests(recorded)}; nothing was destroyed because the organisation does not trust unverified ticket statuses (policy option trustUnverifiedWebhooks is off).`;
   }

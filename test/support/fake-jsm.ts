@@ -1,0 +1,242 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+/**
+ * A Jira Service Management Cloud site on loopback (127.0.0.1, a free port), as far as the helpdesk
+ * adapter uses one: getCustomerRequestByIdOrKey and createRequestComment. It keeps state as JSM
+ * does: customer requests under their key and issue id, each with a workflow status (a name the
+ * site chose and its fixed category) and its comments; and it refuses what JSM refuses (Basic
+ * credentials that are not the account's email and API token with 401, an unknown request with
+ * 404, a comment without `public` with 400). Answers follow the vendor's examples in
+ * test/fixtures/helpdesk-apis, so they carry the many fields the adapter must ignore.
+ *
+ * `answerNext` scripts the next answers of one endpoint (a failure, a hang, an odd body), ahead of
+ * the normal handling. Every call is kept, with what was answered, for the test to check.
+ */
+
+export type JsmEndpoint = 'request' | 'comment';
+/** `CustomerRequestStatusDTO.statusCategory` in the vendor's document. */
+export const JSM_STATUS_CATEGORIES = ['UNDEFINED', 'NEW', 'INDETERMINATE', 'DONE'] as const;
+export type JsmStatusCategory = (typeof JSM_STATUS_CATEGORIES)[number];
+
+/** An answer to send instead of the normal one; `raw` is sent as is, `body` as JSON. 'hang': never answer. */
+export type ScriptedAnswer = { status: number; headers?: Record<string, string>; body?: unknown; raw?: string } | 'hang';
+
+export interface JsmCall {
+  endpoint: JsmEndpoint | null;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** The raw request body. */
+  text: string;
+  /** The answer sent: its status and JSON body, or 'hang'. */
+  answer: { status: number; body: unknown } | 'hang';
+  /** Whether the answer was scripted (answerNext) rather than the fake's own. */
+  scripted: boolean;
+}
+
+export interface FakeJsmOptions {
+  /** The Atlassian account and its API token, the only Basic credentials accepted. */
+  email: string;
+  apiToken: string;
+  /** The fake's time, in ms, for the dates of comments and status changes. */
+  now: () => number;
+}
+
+interface CustomerRequest {
+  key: string;
+  issueId: string;
+  status: string;
+  category: JsmStatusCategory;
+  statusSince: number;
+  comments: Array<{ id: string; body: string; public: boolean }>;
+}
+
+const fixture = (name: string) => {
+  const { _source: _, ...body } = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'helpdesk-apis', name), 'utf8'));
+  return body as Record<string, any>;
+};
+/** The vendor's getCustomerRequestByIdOrKey example: the fields a real request carries beside its status. */
+const REQUEST_EXAMPLE = fixture('jsm-get-customer-request.response.json');
+/** The vendor's createRequestComment 201 example. */
+const COMMENT_EXAMPLE = fixture('jsm-create-request-comment.response.json');
+
+const REQUEST_PATH = /^\/rest\/servicedeskapi\/request\/([^/?#]+)$/;
+const COMMENT_PATH = /^\/rest\/servicedeskapi\/request\/([^/?#]+)\/comment$/;
+
+/** JSM's `ErrorResponse`, worded after the document's description of each refusal. */
+const error = (errorMessage: string) => ({ errorMessage });
+const NOT_LOGGED_IN = error('The user is not logged in.');
+const NO_SUCH_REQUEST = error('The customer request does not exist.');
+const INVALID = error('The HTTP request is invalid.');
+
+/** The path segment decoded, or null when it is not valid percent-encoding (which JSM answers with a 404). */
+const decoded = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+};
+
+/** `DateDTO`, as JSM renders an instant (in UTC here). */
+const dateDto = (ms: number) => {
+  const at = new Date(ms).toISOString();
+  return { epochMillis: ms, friendly: at.slice(0, 16).replace('T', ' '), iso8601: at.replace(/\.\d{3}Z$/, '+0000'), jira: at.replace(/Z$/, '+0000') };
+};
+
+export const startFakeJsm = async (options: FakeJsmOptions) => {
+  /** By key; `byId` points at the same records. */
+  const requests = new Map<string, CustomerRequest>();
+  const byId = new Map<string, CustomerRequest>();
+  const scripted: Record<JsmEndpoint, ScriptedAnswer[]> = { request: [], comment: [] };
+  const calls: JsmCall[] = [];
+  const history: JsmCall[] = [];
+  const hanging = new Set<ServerResponse>();
+  const expectedAuthorization = `Basic ${Buffer.from(`${options.email}:${options.apiToken}`, 'utf8').toString('base64')}`;
+  let nextIssueId = 107001;
+  let nextCommentId = 1000;
+  let origin = '';
+
+  const find = (keyOrId: string) => requests.get(keyOrId) ?? byId.get(keyOrId);
+
+  const requestBody = (request: CustomerRequest) => ({
+    ...REQUEST_EXAMPLE,
+    issueId: request.issueId,
+    issueKey: request.key,
+    currentStatus: { status: request.status, statusCategory: request.category, statusDate: dateDto(request.statusSince) },
+    _links: {
+      jiraRest: `${origin}/rest/api/2/issue/${request.issueId}`,
+      web: `${origin}/servicedesk/customer/portal/10/${request.key}`,
+      agent: `${origin}/browse/${request.key}`,
+      self: `${origin}/rest/servicedeskapi/request/${request.issueId}`,
+    },
+  });
+
+  /**
+   * Atlassian Cloud checks Basic credentials before anything else: a wrong email or API token
+   * (or none) is a 401 whatever the resource.
+   */
+  const authorised = (req: IncomingMessage) => req.headers.authorization === expectedAuthorization;
+
+  const show = (keyOrId: string): [number, unknown] => {
+    const request = find(keyOrId);
+    return request ? [200, requestBody(request)] : [404, NO_SUCH_REQUEST];
+  };
+
+  const comment = (keyOrId: string, text: string): [number, unknown] => {
+    const request = find(keyOrId);
+    if (!request) return [404, NO_SUCH_REQUEST];
+    let body: { body?: unknown; public?: unknown };
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return [400, INVALID];
+    }
+    if (typeof body?.body !== 'string' || body.body.trim() === '') return [400, INVALID];
+    // The document: 400 is "Returned if the HTTP request is invalid, e.g. missing the required `public`."
+    if (typeof body.public !== 'boolean') return [400, INVALID];
+    const added = { id: String(nextCommentId++), body: body.body, public: body.public };
+    request.comments.push(added);
+    return [
+      201,
+      {
+        ...COMMENT_EXAMPLE,
+        id: added.id,
+        body: added.body,
+        public: added.public,
+        created: dateDto(options.now()),
+        _links: { self: `${origin}/rest/servicedeskapi/request/${request.issueId}/comment/${added.id}` },
+      },
+    ];
+  };
+
+  const route = (method: string, path: string): { endpoint: JsmEndpoint | null; ref?: string } => {
+    const commentRef = COMMENT_PATH.exec(path)?.[1];
+    if (commentRef !== undefined && method === 'POST') return { endpoint: 'comment', ref: commentRef };
+    const ref = REQUEST_PATH.exec(path)?.[1];
+    if (ref !== undefined && method === 'GET') return { endpoint: 'request', ref };
+    return { endpoint: null };
+  };
+
+  const server = createServer((req, res) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk));
+    req.on('end', () => {
+      const method = req.method ?? '';
+      const path = req.url ?? '';
+      const { endpoint, ref } = route(method, path);
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, String(value)]));
+      const script = endpoint === null ? undefined : scripted[endpoint].shift();
+      const call: Omit<JsmCall, 'answer'> = { endpoint, method, path, headers, text, scripted: script !== undefined };
+      if (script === 'hang') {
+        hanging.add(res);
+        calls.push({ ...call, answer: 'hang' });
+        history.push({ ...call, answer: 'hang' });
+        return;
+      }
+      let status: number;
+      let body: unknown;
+      if (script) {
+        status = script.status;
+        body = script.body;
+        const raw = script.raw ?? (body === undefined ? '' : JSON.stringify(body));
+        res.writeHead(status, { 'Content-Type': script.raw === undefined ? 'application/json;charset=UTF-8' : 'text/html;charset=UTF-8', ...script.headers });
+        res.end(raw);
+      } else {
+        [status, body] =
+          !authorised(req) ? [401, NOT_LOGGED_IN]
+          : endpoint === null || decoded(ref!) === null ? [404, NO_SUCH_REQUEST]
+          : endpoint === 'request' ? show(decoded(ref!)!)
+          : comment(decoded(ref!)!, text);
+        res.writeHead(status, { 'Content-Type': 'application/json;charset=UTF-8' });
+        res.end(JSON.stringify(body));
+      }
+      calls.push({ ...call, answer: { status, body } });
+      history.push({ ...call, answer: { status, body } });
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: origin,
+    /** The calls since the last resetCalls. */
+    calls,
+    /** Every call since the start, for checks over the whole run (contract validation). */
+    history,
+    /** Calls to one endpoint. */
+    callsTo: (endpoint: JsmEndpoint) => calls.filter((call) => call.endpoint === endpoint),
+    /** Creates the request (with the next issue id) or moves it to another status. */
+    setRequest: (key: string, statusName: string, category: JsmStatusCategory) => {
+      const existing = requests.get(key);
+      if (existing) {
+        Object.assign(existing, { status: statusName, category, statusSince: options.now() });
+        return;
+      }
+      const request: CustomerRequest = { key, issueId: String(nextIssueId++), status: statusName, category, statusSince: options.now(), comments: [] };
+      requests.set(key, request);
+      byId.set(request.issueId, request);
+    },
+    /** The numeric issue id JSM gave the request, which names it as well as its key. */
+    issueIdOf: (key: string) => requests.get(key)?.issueId,
+    comments: (keyOrId: string) => find(keyOrId)?.comments ?? [],
+    /** The next answers of `endpoint`, in order, before the normal handling resumes. */
+    answerNext: (endpoint: JsmEndpoint, ...answers: ScriptedAnswer[]) => scripted[endpoint].push(...answers),
+    /** Forgets the calls and any scripted answers not used (requests and comments stay). */
+    resetCalls: () => {
+      calls.length = 0;
+      for (const queue of Object.values(scripted)) queue.length = 0;
+    },
+    close: async () => {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    },
+  };
+};
+
+export type FakeJsm = Awaited<ReturnType<typeof startFakeJsm>>;

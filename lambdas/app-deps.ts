@@ -21,6 +21,8 @@ import type { SigningKeyCustody } from '#core/signing-keys.ts';
 import type { DynamoCertificateSource } from '#store/certificate-source.ts';
 import type { DynamoShares } from '#store/shares.ts';
 import type { TableBackups } from '#core/custody/backups.ts';
+import type { HelpdeskConnector } from '#core/helpdesk.ts';
+import type { TicketCheckQueue } from '#core/ticket-check.ts';
 
 /** Everything a handler may need, built once per process (wiring.ts) or by a test. */
 export interface AppDeps {
@@ -54,6 +56,10 @@ export interface AppDeps {
   webhooks: DynamoWebhooks;
   /** Ticketing integrations, their inbound URL look-ups and activity logs. */
   integrations: DynamoIntegrations;
+  /** Each integration's helpdesk adapter, its credentials opened with `sealer`. */
+  helpdesks: HelpdeskConnector;
+  /** Reads of linked tickets, run soon after a closing hint or a grace period's end (SQS deployed, a timer locally). */
+  ticketChecks: TicketCheckQueue;
   /** Outbound one-time shares made in the member app. */
   shares: DynamoShares;
   /** The audit chain as custody certificates read it. */

@@ -17,6 +17,9 @@ import type { TableBackups } from '#core/custody/backups.ts';
 import type { AppDeps } from './app-deps.ts';
 import { createLogger } from './logger.ts';
 import { scheduleFailedMessage } from './failure-logs.ts';
+import { SealedHelpdeskConnector } from '#adapters/helpdesk/helpdesk-connector.ts';
+import { SqsTicketCheckQueue } from '#adapters/sqs-ticket-checks.ts';
+import type { TicketCheckQueue } from '#core/ticket-check.ts';
 
 export interface WiringOptions {
   tableName: string;
@@ -39,8 +42,10 @@ export interface WiringOptions {
   signingCustody?: SigningKeyCustody;
   /** What the table's backups keep (the local runtime: none); default: the stack's setting, read by the certificate function (table-backups.ts). */
   tableBackups?: TableBackups;
-  /** Local and test use only: let webhook subscriptions name a loopback receiver. Default false. */
+  /** Local and test use only: let webhook subscriptions name a loopback receiver (and a helpdesk be http://127.0.0.1). Default false. */
   allowLoopbackWebhooks?: boolean;
+  /** Where ticket checks are queued; default: none (the reconciliation alone reads tickets). */
+  ticketChecks?: TicketCheckQueue;
 }
 
 /** Builds the dependencies; the local runtime and tests call this with their own stand-ins. */
@@ -55,6 +60,7 @@ export const createAppDeps = (options: WiringOptions): AppDeps => {
   const scheduler = reportingFailures('expire', options.scheduler ?? NO_SCHEDULER, logger);
   const purgeScheduler = reportingFailures('purge', options.purgeScheduler ?? NO_SCHEDULER, logger);
   const webhookPolicy = { allowLoopback: options.allowLoopbackWebhooks ?? false };
+  const sealer = options.sealer ?? NO_SEALER;
   return {
     clock,
     logger,
@@ -65,7 +71,9 @@ export const createAppDeps = (options: WiringOptions): AppDeps => {
     notifier: options.notifier,
     scheduler,
     purgeScheduler,
-    sealer: options.sealer ?? NO_SEALER,
+    sealer,
+    helpdesks: new SealedHelpdeskConnector(sealer, { clock, allowLoopback: webhookPolicy.allowLoopback }),
+    ticketChecks: options.ticketChecks ?? NO_TICKET_CHECKS,
     codeKey: options.codeKey ?? NO_CODE_KEY,
     webhookPolicy,
     signingCustody: options.signingCustody,
@@ -83,6 +91,9 @@ const NO_SEALER: SecretSealer = {
     throw new Error('no secret sealer is configured');
   },
 };
+
+/** Queues nothing: a closing hint then waits for the reconciliation's next read. */
+const NO_TICKET_CHECKS: TicketCheckQueue = { enqueue: async () => undefined };
 
 /** For callers that never hash a code: any use is a wiring mistake, so it fails loudly. */
 const NO_CODE_KEY: CodeKey = {
@@ -153,7 +164,14 @@ export const wiring = (): AppDeps =>
     purgeScheduler: eventBridgeScheduler('purge'),
     sealer: kmsSealer(),
     codeKey: kmsCodeKey(),
+    ticketChecks: sqsTicketChecks(),
   }));
+
+/** The ticket-check queue TICKET_CHECK_QUEUE_URL, built on first use: only the functions that ask for checks have the variable (and sqs:SendMessage on it). */
+const sqsTicketChecks = (): TicketCheckQueue => {
+  let built: SqsTicketCheckQueue | undefined;
+  return { enqueue: (check, delaySeconds) => (built ??= new SqsTicketCheckQueue(required('TICKET_CHECK_QUEUE_URL'))).enqueue(check, delaySeconds) };
+};
 
 /**
  * The KMS HMAC key CODE_HASH_KEY_ID, built on first use: only the functions that hash or check

@@ -8,6 +8,8 @@ import {
   type IntegrationChanges,
   type IntegrationDeps,
 } from '#core/use-cases/integrations/manage-integration.ts';
+import { checkHelpdeskTicket, connectHelpdesk } from '#core/use-cases/integrations/connect-helpdesk.ts';
+import { SealedHelpdeskConnector } from '#adapters/helpdesk/helpdesk-connector.ts';
 import { DynamoIntegrations } from '#store/integrations.ts';
 import type { AdminStore } from '#store/admin-store.ts';
 import { text as required, UsageError, type Command, type Flags } from './commands.ts';
@@ -28,6 +30,30 @@ const depsFor = async (admin: AdminStore, flags: Flags, context: CommandContext,
     sealer: await sealerFor(flags, context),
     clock: context.clock,
     urls: { appUrl: appUrl.replace(/\/+$/, '') },
+  };
+};
+
+/**
+ * The helpdesk connection's dependencies: helpdesk URLs follow the webhook targets' rules, with
+ * http://127.0.0.1 allowed only against the local table (as `npm start` allows loopback receivers).
+ */
+const helpdeskDepsFor = async (admin: AdminStore, flags: Flags, context: CommandContext) => ({
+  ...(await depsFor(admin, flags, context)),
+  webhookPolicy: { allowLoopback: context.localEngine },
+});
+
+const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((item) => item.trim()).filter(Boolean));
+
+const helpdeskInputOf = (adapter: string, flags: Flags) => {
+  const ids = list(optional(flags, 'resolved-status-ids'));
+  if (ids && ids.some((id) => !/^[0-9]{1,9}$/.test(id))) throw new UsageError('--resolved-status-ids takes whole numbers, e.g. 8,18');
+  return {
+    adapter,
+    url: optional(flags, 'helpdesk-url'),
+    credentials: { client_id: optional(flags, 'client-id'), client_secret: optional(flags, 'client-secret'), email: optional(flags, 'email'), api_token: optional(flags, 'api-token') },
+    closedStatusNames: list(optional(flags, 'closed-status-names')),
+    resolvedStatusIds: ids?.map(Number),
+    tenant: optional(flags, 'tenant') ?? null,
   };
 };
 
@@ -95,11 +121,32 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
     },
   },
   'set-integration': {
-    summary: "change an integration: enabled, mapping, status map, hardening, default preset, rate limit",
+    summary: "change an integration: enabled, mapping, status map, hardening, default preset, rate limit; or connect its helpdesk's API (--adapter)",
     usage:
-      "--org ORG_ID --integration ID [--name NAME] [--enabled true|false] [--recipe NAME] [--ticket-id-path PATH[,PATH]] [--status-path PATH[,PATH]] [--status-map 'Solved=closed,4=resolved'] [--field subject.name=PATH (repeatable)] [--auth none|header|hmac|zendesk|hub-sha256|hub-sha1] [--header-name NAME] [--header-value VALUE] [--signing-secret SECRET] [--default-preset SLUG|none] [--rate-limit N] [--kms-key KEY_ARN]",
-    run: async (admin, f, context) =>
-      configureIntegration(await depsFor(admin, f, context), OPERATOR_ACTOR, required(f, 'org'), required(f, 'integration'), changesOf(f)),
+      "--org ORG_ID --integration ID [--name NAME] [--enabled true|false] [--recipe NAME] [--ticket-id-path PATH[,PATH]] [--status-path PATH[,PATH]] [--status-map 'Solved=closed,4=resolved'] [--field subject.name=PATH (repeatable)] [--auth none|header|hmac|zendesk|hub-sha256|hub-sha1] [--header-name NAME] [--header-value VALUE] [--signing-secret SECRET] [--default-preset SLUG|none] [--rate-limit N] [--kms-key KEY_ARN]\n" +
+      '  or: --org ORG_ID --integration ID --adapter zendesk|jira|halopsa|none [--helpdesk-url URL] [--client-id ID --client-secret SECRET (zendesk, halopsa)] [--email EMAIL --api-token TOKEN (jira)] [--closed-status-names NAME[,NAME] (jira)] [--tenant NAME] [--resolved-status-ids N[,N] (halopsa)] [--kms-key KEY_ARN]',
+    run: async (admin, f, context) => {
+      const adapter = optional(f, 'adapter');
+      if (adapter !== undefined) return connectHelpdesk(await helpdeskDepsFor(admin, f, context), OPERATOR_ACTOR, required(f, 'org'), required(f, 'integration'), helpdeskInputOf(adapter, f));
+      return configureIntegration(await depsFor(admin, f, context), OPERATOR_ACTOR, required(f, 'org'), required(f, 'integration'), changesOf(f));
+    },
+  },
+  'check-integration': {
+    summary: "read one ticket through the integration's helpdesk connection: the helpdesk's status and the status it maps to",
+    usage: '--org ORG_ID --integration ID --ticket EXTERNAL_ID [--kms-key KEY_ARN]',
+    run: async (admin, f, context) => {
+      const deps = await helpdeskDepsFor(admin, f, context);
+      const checked = await checkHelpdeskTicket(
+        { ...deps, directory: admin.directory, helpdesks: new SealedHelpdeskConnector(deps.sealer, { allowLoopback: deps.webhookPolicy.allowLoopback }) },
+        required(f, 'org'),
+        required(f, 'integration'),
+        required(f, 'ticket'),
+      );
+      const lines = checked.ok
+        ? [`Ticket ${checked.ticket_id}: ${checked.helpdesk} says "${checked.vendor_status}", which is ${checked.status}${checked.counts_as_closed ? ' (counts as closed: a close would destroy)' : ''}.`]
+        : [`Ticket ${checked.ticket_id}: the read failed (${checked.reason}): ${checked.message}`];
+      return { lines, ...checked };
+    },
   },
   'rotate-integration-secret': {
     summary: "replace both of an integration's URL secrets; the old URLs answer 404 at once",

@@ -38,6 +38,7 @@ export const PARTITIONS = [
   'TRIGGER#',
   'DELIVERY#',
   'SIGNING_KEYS',
+  'HELPDESK_INTEGRATIONS',
 ] as const;
 export type Partition = (typeof PARTITIONS)[number];
 

@@ -47,6 +47,12 @@ const SHARE_CHANGE = unionOf({ items: { GetItem: ['SHARE#'], PutItem: ['SHARE#']
  */
 const TICKET_STATUS = unionOf(REQUEST_CHANGE, PURGES_MATERIAL, SHARE_CHANGE, { items: {}, indexes: { byTicket: ['ORG#'], byExternalTicket: ['ORG#'] } });
 
+/** A ticket read from its helpdesk and applied as a verified status: the integration, the linked requests, a failed read in the activity ring. */
+const TICKET_CHECK = unionOf(REQUEST_CHANGE, PURGES_MATERIAL, {
+  items: { GetItem: ['ORG#'], UpdateItem: ['INTEGRATION#'], PutItem: ['INTEGRATION#'] },
+  indexes: { byTicket: ['ORG#'], byExternalTicket: ['ORG#'] },
+});
+
 /** A new request: its organisation's policy, members and teams, the request and its link token's record, audited. */
 const REQUEST_CREATION = unionOf({ items: { GetItem: ['ORG#'], Query: ['ORG#'], PutItem: ['REQ#', 'LINK#'] } }, AUDITED);
 
@@ -205,6 +211,10 @@ export const WORKER_TABLE_ACCESS = {
   deliver: unionOf(AUDITED, { items: { GetItem: ['DELIVERY#', 'ORG#'], UpdateItem: ['DELIVERY#', 'ORG#'] } }),
   /** Pending deliveries past due, through the byDelivery index's shards. */
   deliverySweep: { items: {}, indexes: { byDelivery: ['DELIVERY_DUE#'] } },
+  /** One linked ticket read from its helpdesk: the integration and organisation, the linked requests changed as a verified status does, a failed read in the activity ring. */
+  ticketCheck: TICKET_CHECK,
+  /** Every helpdesk-connected integration's live linked requests (the byStatus index), each ticket checked. */
+  reconcile: unionOf(TICKET_CHECK, { items: { Query: ['HELPDESK_INTEGRATIONS'] }, indexes: { byStatus: ['ORG#'] } }),
 } as const satisfies Record<string, TableAccess>;
 
 export type WorkerName = keyof typeof WORKER_TABLE_ACCESS;

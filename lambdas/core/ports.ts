@@ -135,6 +135,8 @@ export interface HandoffRepository extends RequestRepository {
   material(requestId: string): Promise<SealedMaterial | null>;
   trail(requestId: string): Promise<TrailEntry[]>;
   dueBy(now: Date, limit?: number): Promise<string[]>;
+  /** The external ids of tickets that requests in `statuses` are linked to through one integration. */
+  linkedTickets(orgId: string, integrationId: string, statuses: readonly RequestStatus[], limit?: number): Promise<string[]>;
 }
 
 export interface OutboundMessage {

@@ -11,4 +11,5 @@ export const ticketDeps = (deps: AppDeps): InboundDeps => ({
   ...deps,
   inboundRate: deps.rateLimiter,
   onDeliveryFailure: (error, requestId) => deps.logger.error(LINK_DELIVERY_FAILED, { requestId, errorName: (error as Error)?.name }),
+  onCheckFailure: (error) => deps.logger.error('ticket check could not be queued', { errorName: (error as Error)?.name }),
 });

@@ -8,6 +8,10 @@ import type { SigningKeyCustody } from '#core/signing-keys.ts';
 import { createHandler as createExpireWorker } from '#workers/expire.ts';
 import { createHandler as createPurgeWorker } from '#workers/purge.ts';
 import { createHandler as createSweepWorker } from '#workers/sweep.ts';
+import { createHandler as createReconcileWorker } from '#workers/reconcile.ts';
+import { runTicketCheck } from '#core/use-cases/tickets/verify-ticket.ts';
+import type { TicketCheck, TicketCheckQueue } from '#core/ticket-check.ts';
+import { TimerTicketChecks } from './timer-ticket-checks.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { AdminStore } from '#store/admin-store.ts';
 import { createDocumentClient, type DynamoConnection } from '#store/dynamo.ts';
@@ -72,6 +76,8 @@ export interface LocalServiceOptions {
   scheduler?: ExpiryScheduler;
   /** The purge scheduler the handlers use, instead of the purge timers (as `scheduler` for expiry). */
   purgeScheduler?: PurgeScheduler;
+  /** Where the handlers queue ticket checks, instead of the check timers (which also run the reconciliation every minute). */
+  ticketChecks?: TicketCheckQueue;
   /** Default: the key file `<dataDir>/sealing.key` (made at first start), or a key in memory without a data folder. */
   sealer?: SecretSealer;
   /** Default: the key file `<dataDir>/code-hash.key` (made at first start), or a key in memory without a data folder. */
@@ -141,7 +147,13 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
   const urls = { baseUrl: '', appUrl: '' };
   // The timers call the same workers EventBridge Scheduler invokes deployed; they need the deps, which need the scheduler.
   let workers:
-    | { expire: ReturnType<typeof createExpireWorker>; purge: ReturnType<typeof createPurgeWorker>; sweep: ReturnType<typeof createSweepWorker> }
+    | {
+        expire: ReturnType<typeof createExpireWorker>;
+        purge: ReturnType<typeof createPurgeWorker>;
+        sweep: ReturnType<typeof createSweepWorker>;
+        ticketCheck: (check: TicketCheck) => Promise<unknown>;
+        reconcile: ReturnType<typeof createReconcileWorker>;
+      }
     | undefined;
   const timers =
     options.timers === false
@@ -161,6 +173,16 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
           now: () => clock.now().getTime(),
           onError: (error, requestId) => deps.logger.error('local purge timer failed', { requestId, errorName: (error as Error)?.name }),
         });
+  // Ticket checks and the reconciliation (every minute): the same two worlds as the other timers.
+  const ticketChecks =
+    options.timers === false
+      ? null
+      : new TimerTicketChecks({
+          run: (check) => workers!.ticketCheck(check),
+          reconcile: () => workers!.reconcile(),
+          now: () => clock.now().getTime(),
+          onError: (error) => deps.logger.error('local ticket check failed', { errorName: (error as Error)?.name }),
+        });
   const sealer =
     options.sealer ?? (options.dataDir ? await KeyFileSealer.fromFile(join(options.dataDir, SEALING_KEY_FILE)) : KeyFileSealer.inMemory());
   const codeKey =
@@ -173,6 +195,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     notifier: new OutboxNotifier(outbox, options.announce),
     scheduler: options.scheduler ?? timers ?? undefined,
     purgeScheduler: options.purgeScheduler ?? purgeTimers ?? undefined,
+    ticketChecks: options.ticketChecks ?? ticketChecks ?? undefined,
     sealer,
     codeKey,
     signingCustody:
@@ -189,6 +212,8 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     expire: functions.worker('expire', createExpireWorker(deps)),
     purge: functions.worker('purge', createPurgeWorker(deps)),
     sweep: functions.worker('sweep', createSweepWorker(deps)),
+    ticketCheck: functions.worker('ticketCheck', (check: TicketCheck) => runTicketCheck(deps, check)),
+    reconcile: functions.worker('reconcile', createReconcileWorker(deps)),
   };
   const server = createGateway(deps, { aroundInvoke: (route, invoke) => functions.route(route, invoke) });
   const port = await listen(server, options.port ?? 0, host);
@@ -198,6 +223,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
 
   const admin = new AdminStore(db, tableName, deps.audit, clock);
   timers?.start();
+  ticketChecks?.start();
   const webhooks = options.webhooks === false ? null : await startWebhooks(deps, endpoint, options.allowLoopbackWebhooks === true, functions);
   return {
     baseUrl: urls.baseUrl,
@@ -213,6 +239,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     stop: async () => {
       await timers?.stop();
       await purgeTimers?.stop();
+      await ticketChecks?.stop();
       await webhooks?.stop();
       server.closeAllConnections();
       await new Promise((done) => server.close(() => done(undefined)));

@@ -85,6 +85,8 @@ const WORKERS: Record<WorkerName, RegExp> = {
   fanOut: /^webhook fan-out/,
   deliver: /^webhook delivery: /,
   deliverySweep: /^webhook delivery sweep/,
+  ticketCheck: /^ticket check worker/,
+  reconcile: /^ticket reconciliation/,
 };
 const workerFunctionId = (worker: WorkerName) => {
   const found = ofType('AWS::Lambda::Function').filter(([, fn]) => WORKERS[worker].test(fn.Properties.Description));

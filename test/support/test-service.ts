@@ -6,6 +6,7 @@ import type { Clock } from '../../lambdas/core/clock.ts';
 import { normaliseIdentityKey } from '../../lambdas/core/fingerprint.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import type { ExpiryScheduler, PurgeScheduler } from '../../lambdas/core/ports.ts';
+import type { TicketCheckQueue } from '../../lambdas/core/ticket-check.ts';
 import type { SecretSealer } from '../../lambdas/core/sealing.ts';
 import type { CodeKey } from '../../lambdas/core/code-key.ts';
 import type { SigningKeyCustody } from '../../lambdas/core/signing-keys.ts';
@@ -64,6 +65,8 @@ export const startTestService = async (
     scheduler?: ExpiryScheduler;
     /** The purge scheduler handlers use; default none (or the timers when `timers` is on). */
     purgeScheduler?: PurgeScheduler;
+    /** Where ticket checks are queued; default none (or the check timers when `timers` is on). */
+    ticketChecks?: TicketCheckQueue;
     /** Seals integration secrets; default a key in memory (pass a key file's sealer to share it with the CLI). */
     sealer?: SecretSealer;
     /** Hashes the six-digit codes; default a key in memory (pass a key file's code key to share it with the CLI). */
@@ -92,6 +95,7 @@ export const startTestService = async (
     timers: options.timers ?? false,
     scheduler: options.scheduler,
     purgeScheduler: options.purgeScheduler,
+    ticketChecks: options.ticketChecks,
     sealer: recordingSealer(options.sealer ?? KeyFileSealer.inMemory()),
     codeKey: options.codeKey,
     signingCustody: options.signingCustody,

@@ -49,12 +49,24 @@ const reasonOf = (content: ChainEntryContent): string | null => {
   return text(details.reason) ?? text(details.purge_reason) ?? (content.type === 'ticket.status_received' ? text(details.status) : null);
 };
 
+/** The helpdesk read behind an entry, where its details record one (verify-ticket.ts). */
+export const verifiedBy = (content: ChainEntryContent): CustodyFact['verified_by'] | null => {
+  const details = isObject(content.data.details) ? content.data.details : {};
+  const helpdesk = text(details.helpdesk);
+  const readAt = text(details.read_at);
+  return details.verified === true && helpdesk && readAt ? { helpdesk, read_at: readAt } : null;
+};
+
 /** The timeline fact an entry records. */
-export const factOf = (content: ChainEntryContent): CustodyFact => ({
-  event: eventWord(content.type),
-  at: content.occurredAt,
-  seq: content.seq,
-  type: content.type,
-  actor: { type: content.actor.type, label: content.actor.label ?? null },
-  reason: reasonOf(content),
-});
+export const factOf = (content: ChainEntryContent): CustodyFact => {
+  const verified = verifiedBy(content);
+  return {
+    event: eventWord(content.type),
+    at: content.occurredAt,
+    seq: content.seq,
+    type: content.type,
+    actor: { type: content.actor.type, label: content.actor.label ?? null },
+    reason: reasonOf(content),
+    ...(verified ? { verified_by: verified } : {}),
+  };
+};

@@ -55,6 +55,11 @@ export interface CustodyFact {
   actor: { type: string; label: string | null };
   /** Why, where the chain says (purge_reason, revoked_reason, expiry, view limit, ticket closed). */
   reason: string | null;
+  /**
+   * A ticket status the service read from the helpdesk itself (a verified close): which helpdesk and
+   * when it answered, as the entry's details say. Absent for facts no helpdesk read confirmed.
+   */
+  verified_by?: { helpdesk: string; read_at: string };
 }
 
 /**

@@ -23,7 +23,7 @@ import {
 } from './document.ts';
 import { jwkThumbprint, type Ed25519PublicJwk } from './thumbprint.ts';
 import { DESTRUCTION_SCOPE, isStatedRecoveryDays, MAX_RECOVERY_DAYS, restorableUntil } from './backups.ts';
-import { STORING_TYPES } from './custody-facts.ts';
+import { STORING_TYPES, verifiedBy } from './custody-facts.ts';
 
 export type VerifyOutcome =
   | { ok: true; certificate: SignedCertificate; key: PublicJwk; summary: string }
@@ -158,6 +158,10 @@ const factsProblem = (doc: Json, bySeq: Map<number, CertificateChainEntry>): str
     if (!entry) return `${where}: names seq ${fact.seq}, which the certificate does not carry`;
     if (fact.type !== entry.type) return `${where}: type ${quote(fact.type)}, but entry ${entry.seq} is ${quote(entry.type)}`;
     if (fact.at !== entry.occurred_at) return `${where}: at ${quote(fact.at)}, but entry ${entry.seq} occurred at ${quote(entry.occurred_at)}`;
+    // A fact that claims a helpdesk confirmed it must be backed by the entry's own details.
+    if (fact.verified_by !== undefined && JSON.stringify(fact.verified_by) !== JSON.stringify(verifiedBy(entry.content))) {
+      return `${where}: says the helpdesk verified it, but entry ${entry.seq} records no such read`;
+    }
   }
   const destruction = doc.destruction;
   if (!isObject(destruction)) return 'the certificate has no destruction member';

@@ -1,0 +1,60 @@
+import type { HandoffRepository } from '../../ports.ts';
+import type { RequestStatus } from '../../model.ts';
+import { verifyTicket, type VerifyTicketDeps } from './verify-ticket.ts';
+
+export interface ReconcileDeps extends VerifyTicketDeps {
+  integrations: VerifyTicketDeps['integrations'] & { withHelpdesk(): Promise<Array<{ orgId: string; integrationId: string }>> };
+  requests: VerifyTicketDeps['requests'] & Pick<HandoffRepository, 'linkedTickets'>;
+}
+
+/**
+ * The most tickets one run reads per integration: with a run a minute locally and every two
+ * minutes deployed, at most 30 reads a minute per helpdesk, far below each vendor's limit
+ * (Zendesk's lowest plan allows 200 requests a minute, HaloPSA 700 per five minutes, Jira's
+ * cost budget more), so the service never uses up the helpdesk's allowance its other users need.
+ */
+export const RECONCILE_READS_PER_RUN = 30;
+
+/** A failure that concerns the helpdesk rather than one ticket: the integration's run stops there. */
+const STOPS_THE_RUN = new Set(['unauthorized', 'rate_limited', 'unavailable', 'timeout']);
+
+export interface ReconcileSummary {
+  integrations: number;
+  read: number;
+  failed: number;
+  /** Requests a read completed, revoked or rescheduled. */
+  changed: number;
+}
+
+/**
+ * The reconciliation: reads the linked tickets of live requests through their integrations'
+ * helpdesks, so a close destroys the credential even when the helpdesk never sends a webhook.
+ * Submitted requests always (a close destroys); pending and opened ones where the policy revokes
+ * unsubmitted requests on close. Each integration gets RECONCILE_READS_PER_RUN reads, in the
+ * index's order (newest requests first); a refusal that concerns the whole helpdesk (its
+ * credentials, its rate limit, an outage) ends that integration's run, so a helpdesk in trouble
+ * is not called again until the next period.
+ */
+export const reconcileTickets = async (deps: ReconcileDeps, readsPerIntegration = RECONCILE_READS_PER_RUN): Promise<ReconcileSummary> => {
+  const summary: ReconcileSummary = { integrations: 0, read: 0, failed: 0, changed: 0 };
+  for (const { orgId, integrationId } of await deps.integrations.withHelpdesk()) {
+    const org = await deps.directory.getOrganisation(orgId);
+    if (!org) continue;
+    summary.integrations += 1;
+    const statuses: RequestStatus[] = org.policy.ticket.revokeUnsubmittedOnClose ? ['submitted', 'pending', 'opened'] : ['submitted'];
+    const tickets = (await deps.requests.linkedTickets(orgId, integrationId, statuses)).slice(0, readsPerIntegration);
+    for (const externalId of tickets) {
+      const result = await verifyTicket(deps, { orgId, integrationId, externalId, attempt: 0 });
+      if (result.kind === 'not_connected') break;
+      if (result.kind === 'nothing_live') continue;
+      summary.read += 1;
+      if (result.kind === 'applied') {
+        summary.changed += result.outcome.changed.length;
+        continue;
+      }
+      summary.failed += 1;
+      if (STOPS_THE_RUN.has(result.reason)) break;
+    }
+  }
+  return summary;
+};

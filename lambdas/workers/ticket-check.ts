@@ -1,0 +1,60 @@
+import type { SQSEvent } from 'aws-lambda';
+import { runTicketCheck, type VerifyTicketDeps } from '#core/use-cases/tickets/verify-ticket.ts';
+import type { TicketCheckMessage } from '#adapters/sqs-ticket-checks.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { wiring } from '../wiring.ts';
+
+const isMessage = (value: unknown): value is TicketCheckMessage => {
+  const message = value as Partial<TicketCheckMessage> | null;
+  return (
+    typeof message?.orgId === 'string' &&
+    typeof message.integrationId === 'string' &&
+    typeof message.externalId === 'string' &&
+    Number.isSafeInteger(message.attempt) &&
+    (message.notBefore === undefined || typeof message.notBefore === 'number')
+  );
+};
+
+const parse = (body: string): unknown => {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The ticket-check worker (SQS): reads each queued ticket through its helpdesk and applies the
+ * answer (verify-ticket.ts); a failed read queues its next attempt itself, so a message fails only
+ * when the table does, and SQS hands it over again. Logs ids and outcomes, never a ticket's content.
+ */
+export const createHandler = (deps: VerifyTicketDeps & { logger: Pick<AppDeps['logger'], 'info' | 'error'> }) =>
+  async (event: SQSEvent) => {
+    const batchItemFailures: Array<{ itemIdentifier: string }> = [];
+    for (const record of event.Records) {
+      const message = parse(record.body);
+      if (!isMessage(message)) {
+        deps.logger.error('ticket check message unreadable; dropped', { messageId: record.messageId });
+        continue;
+      }
+      const { notBefore, ...check } = message;
+      const waitMs = (notBefore ?? 0) - deps.clock.now().getTime();
+      try {
+        if (waitMs > 1000) {
+          // A Retry-After longer than SQS's largest delay: wait out the rest with another message.
+          await deps.ticketChecks.enqueue(check, waitMs / 1000);
+          continue;
+        }
+        const result = await runTicketCheck(deps, check);
+        deps.logger.info('ticket check', { orgId: check.orgId, integrationId: check.integrationId, attempt: check.attempt, outcome: result.kind, ...(result.kind === 'failed' ? { reason: result.reason } : {}) });
+      } catch (error) {
+        deps.logger.error('ticket check failed', { integrationId: check.integrationId, errorName: (error as Error)?.name });
+        batchItemFailures.push({ itemIdentifier: record.messageId });
+      }
+    }
+    return { batchItemFailures };
+  };
+
+let built: ReturnType<typeof createHandler> | undefined;
+/** The deployed handler, wired on first use. */
+export const handler = (event: SQSEvent) => (built ??= createHandler(wiring()))(event);

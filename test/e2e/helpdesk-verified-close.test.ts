@@ -1,0 +1,294 @@
+/**
+ * The verified close over real HTTP, for each helpdesk against its fake on loopback: an
+ * integration connected to the helpdesk (credentials sealed), requests linked to its tickets, and
+ * closing hints (a signed post to the integration's webhook URL, POST /v1/tickets/{ref}/status)
+ * that destroy nothing until the helpdesk itself says the ticket is closed; a failed read
+ * (503, 429) destroys nothing and is retried after the helpdesk's Retry-After; the reconciliation
+ * closes without any hint; the end of a grace period reads again and sees a reopen. The verified
+ * close shows in the audit entry, the event and the custody certificate.
+ */
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
+import type { TicketCheck, TicketCheckQueue } from '../../lambdas/core/ticket-check.ts';
+import { checkHelpdeskTicket, connectHelpdesk } from '../../lambdas/core/use-cases/integrations/connect-helpdesk.ts';
+import { configureIntegration, connectIntegration, integrationActivity } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
+import { reconcileTickets } from '../../lambdas/core/use-cases/tickets/reconcile-tickets.ts';
+import { runTicketCheck } from '../../lambdas/core/use-cases/tickets/verify-ticket.ts';
+import { purgeRequest } from '../../lambdas/core/use-cases/tickets/purge-request.ts';
+import { startFakeHaloPsa } from '../support/fake-halopsa.ts';
+import { startFakeJsm } from '../support/fake-jsm.ts';
+import { startFakeZendesk } from '../support/fake-zendesk.ts';
+import { auditEntriesOfRequest, expectCreationResult, materialItems, type RequestObject } from '../support/shapes.ts';
+import { submitAsSubject } from '../support/submission.ts';
+import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { movableClock } from '../support/webhooks.ts';
+
+const MINUTE = 60_000;
+const SIGNING_SECRET = 'helpdesk-webhook-signing-secret-0123';
+
+/** What the test needs of one helpdesk's fake: its connection, and ways to set a ticket open or closed and to fail the next read. */
+interface Helpdesk {
+  name: 'zendesk' | 'jira' | 'halopsa';
+  url: string;
+  connect: { credentials: Record<string, string>; closedStatusNames?: string[] };
+  secrets: string[];
+  ticket(n: number): string;
+  open(id: string): void;
+  close(id: string): void;
+  failNextRead(status: 429 | 503, retryAfterSeconds: number): void;
+  readsOf(id: string): number;
+  stop(): Promise<void>;
+}
+
+const clock = movableClock();
+
+const zendesk = async (): Promise<Helpdesk> => {
+  const credentials = { client_id: 'handoff-zd', client_secret: 'zd-secret-e2e-5b1f0c7a9d3e4f21' };
+  const fake = await startFakeZendesk({ clientId: credentials.client_id, clientSecret: credentials.client_secret, now: () => clock.now().getTime() });
+  return {
+    name: 'zendesk',
+    url: fake.url,
+    connect: { credentials },
+    secrets: [credentials.client_secret],
+    ticket: (n) => String(4000 + n),
+    open: (id) => fake.setTicket(id, 'open'),
+    close: (id) => fake.setTicket(id, 'closed'),
+    failNextRead: (status, wait) => fake.answerNext('show', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    readsOf: (id) => fake.history.filter((call) => call.endpoint === 'show' && call.path.endsWith(`/${id}`)).length,
+    stop: () => fake.close(),
+  };
+};
+
+const jira = async (): Promise<Helpdesk> => {
+  const credentials = { email: 'agent@acme.example', api_token: 'ATATT-e2e-jsm-token-9c2d7e1f' };
+  const fake = await startFakeJsm({ email: credentials.email, apiToken: credentials.api_token, now: () => clock.now().getTime() });
+  return {
+    name: 'jira',
+    url: fake.url,
+    connect: { credentials, closedStatusNames: ['Closed'] },
+    secrets: [credentials.api_token],
+    ticket: (n) => `ITSM-${100 + n}`,
+    open: (id) => fake.setRequest(id, 'In Progress', 'INDETERMINATE'),
+    close: (id) => fake.setRequest(id, 'Closed', 'DONE'),
+    failNextRead: (status, wait) => fake.answerNext('request', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    readsOf: (id) => fake.history.filter((call) => call.endpoint === 'request' && call.path.endsWith(`/${id}`)).length,
+    stop: () => fake.close(),
+  };
+};
+
+const halopsa = async (): Promise<Helpdesk> => {
+  const credentials = { client_id: 'handoff-halo', client_secret: 'halo-secret-e2e-3a8b6c4d2e1f0987' };
+  const fake = await startFakeHaloPsa({ clientId: credentials.client_id, clientSecret: credentials.client_secret, now: () => clock.now().getTime() });
+  return {
+    name: 'halopsa',
+    url: fake.url,
+    connect: { credentials },
+    secrets: [credentials.client_secret],
+    ticket: (n) => String(7000 + n),
+    open: (id) => fake.setTicket(Number(id), { statusId: 2, closed: false }),
+    close: (id) => fake.setTicket(Number(id), { statusId: 9, closed: true }),
+    failNextRead: (status, wait) => fake.answerNext('ticket', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    readsOf: (id) => fake.history.filter((call) => call.endpoint === 'ticket' && call.path.endsWith(`/${id}`)).length,
+    stop: () => fake.close(),
+  };
+};
+
+/** The checks the service asked for, run by the test (as the queue's worker would), each with the delay it asked for. */
+const recordingChecks = () => {
+  const queued: Array<{ check: TicketCheck; delaySeconds: number }> = [];
+  const queue: TicketCheckQueue = { enqueue: async (check, delaySeconds) => void queued.push({ check, delaySeconds }) };
+  return { queue, queued, take: () => queued.splice(0) };
+};
+
+describe.each([
+  ['Zendesk', zendesk],
+  ['Jira Service Management', jira],
+  ['HaloPSA', halopsa],
+] as const)('a verified close with %s', (_label, startHelpdesk) => {
+  const checks = recordingChecks();
+  let helpdesk: Helpdesk;
+  let service: TestService;
+  let org: TestOrganisation;
+  let integrationId: string;
+  let webhookUrl: string;
+  let ticketsKey: string;
+  let seq = 0;
+
+  beforeAll(async () => {
+    helpdesk = await startHelpdesk();
+    service = await startTestService({ clock, ticketChecks: checks.queue, allowLoopbackWebhooks: true });
+    org = await service.createOrganisation({ name: `${helpdesk.name} org` });
+    ticketsKey = await service.createKey(org.orgId, { scopes: ['tickets:write'], name: 'Helpdesk sync' });
+    const connected = await connectIntegration(service.deps, OPERATOR_ACTOR, { orgId: org.orgId, name: `${helpdesk.name} desk` });
+    integrationId = connected.integration.id;
+    webhookUrl = connected.webhook_url;
+    await configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { auth: { mode: 'hmac', secret: SIGNING_SECRET } });
+    const view = await connectHelpdesk(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { adapter: helpdesk.name, url: helpdesk.url, ...helpdesk.connect });
+    expect(view.helpdesk).toMatchObject({ adapter: helpdesk.name, url: helpdesk.url, credentials_set: true });
+    // The policy most open to a forged post: unverified statuses trusted. The helpdesk's answer still decides.
+    await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 } as never });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await helpdesk?.stop();
+  });
+
+  const submittedFor = async (ticket: string): Promise<RequestObject> => {
+    const answer = await service.call('POST', '/requests', {
+      key: org.key,
+      body: { subject_name: 'Jane Doe', justification: 'Need the VPN admin password', recipients: [org.owner.email], ticket_integration_id: integrationId, ticket_external_id: ticket },
+    });
+    expect(answer.status, answer.text).toBe(201);
+    const request = expectCreationResult(answer.body).request;
+    await submitAsSubject(service, request.id, clock, { envelope: { v: 1, ciphertext: `sealed-${request.id}`, recipients: [] }, attachments: [] });
+    return request;
+  };
+  const read = async (id: string) => (await service.call('GET', `/requests/${id}`, { key: org.key })).body as RequestObject;
+  const signedPost = async (ticket: string, status: string) => {
+    const body = JSON.stringify({ ticket_id: ticket, status });
+    const t = Math.floor(clock.now().getTime() / 1000);
+    const signature = createHmac('sha256', SIGNING_SECRET).update(`${t}.${body}`).digest('hex');
+    const answer = await fetch(webhookUrl, { method: 'POST', body, headers: { 'Content-Type': 'application/json', 'X-Service-Signature': `t=${t},v1=${signature}` } });
+    expect(answer.status).toBe(202);
+  };
+  const runQueued = async () => {
+    const results = [];
+    for (const { check } of checks.take()) results.push(await service.asWorker('ticketCheck', (c: TicketCheck) => runTicketCheck(service.deps, c))(check));
+    return results;
+  };
+  const ticket = () => helpdesk.ticket(++seq);
+
+  it('a signed closing post while the helpdesk says open destroys nothing; once it says closed, the next hint destroys, verified', async () => {
+    const id = ticket();
+    helpdesk.open(id);
+    const request = await submittedFor(id);
+
+    await signedPost(id, 'closed');
+    // The post asked for a read at once, and did not wait for it.
+    expect(checks.queued).toEqual([{ check: { orgId: org.orgId, integrationId, externalId: id, attempt: 0 }, delaySeconds: 0 }]);
+    expect(helpdesk.readsOf(id)).toBe(0);
+    expect((await read(request.id)).status).toBe('submitted');
+    expect(await runQueued()).toEqual([expect.objectContaining({ kind: 'applied' })]);
+    expect(helpdesk.readsOf(id)).toBe(1);
+    const afterOpenRead = await read(request.id);
+    expect(afterOpenRead.status).toBe('submitted');
+    expect(await materialItems(service, request.id)).toHaveLength(1);
+
+    helpdesk.close(id);
+    const answer = await service.call('POST', `/tickets/${id}/status`, { key: ticketsKey, body: { status: 'closed' } });
+    expect(answer.status, answer.text).toBe(202);
+    expect(answer.body).toMatchObject({ verified: false, matched: { requests: [request.id] } });
+    expect(answer.body.note).toMatch(/helpdesk/);
+    expect((await read(request.id)).status).toBe('submitted');
+    await runQueued();
+
+    const completed = await read(request.id);
+    expect(completed).toMatchObject({ status: 'completed', purge_reason: 'ticket_closed' });
+    expect(await materialItems(service, request.id)).toEqual([]);
+    const entries = await auditEntriesOfRequest(service, org.orgId, request.id);
+    const completion = entries.find((entry) => entry.type === 'request.completed')!;
+    expect(completion.data.details).toMatchObject({ purge_reason: 'ticket_closed', verified: true, helpdesk: helpdesk.name, channel: 'helpdesk' });
+    expect(Date.parse(completion.data.details.read_at)).not.toBeNaN();
+    // The hints themselves stay unverified in the trail; the read is the verified one.
+    const received = entries.filter((entry) => entry.type === 'ticket.status_received').map((entry) => [entry.data.details.channel, entry.data.details.verified, entry.data.details.action]);
+    expect(received).toEqual([
+      ['integration', false, 'recorded'],
+      ['helpdesk', true, 'recorded'],
+      ['api_key', false, 'recorded'],
+      ['helpdesk', true, 'completed'],
+    ]);
+
+    const events = (await service.call('GET', `/events?types=request.completed`, { key: org.key })).body.data;
+    const event = events.find((candidate: { data: { request: { id: string } } }) => candidate.data.request.id === request.id);
+    expect(event.data.details).toMatchObject({ verified: true, helpdesk: helpdesk.name });
+
+    const certificate = await service.call('GET', `/requests/${request.id}/certificate`, { key: org.key });
+    expect(certificate.status, certificate.text).toBe(200);
+    expect(JSON.stringify(certificate.body)).toContain(`"verified_by":{"helpdesk":"${helpdesk.name}"`);
+  });
+
+  it('a read answered 503 or 429 destroys nothing, is in the activity view, and is retried after Retry-After until a read confirms', async () => {
+    const id = ticket();
+    helpdesk.close(id);
+    const request = await submittedFor(id);
+    helpdesk.failNextRead(503, 7);
+    await signedPost(id, 'closed');
+    expect(await runQueued()).toEqual([expect.objectContaining({ kind: 'failed', reason: 'unavailable' })]);
+    expect((await read(request.id)).status).toBe('submitted');
+    // The retry waits for the helpdesk's Retry-After (longer than the first backoff of 2 s).
+    expect(checks.queued).toEqual([{ check: { orgId: org.orgId, integrationId, externalId: id, attempt: 1 }, delaySeconds: 7 }]);
+
+    helpdesk.failNextRead(429, 40);
+    expect(await runQueued()).toEqual([expect.objectContaining({ kind: 'failed', reason: 'rate_limited', retryAfterSeconds: 40 })]);
+    expect(checks.queued).toEqual([{ check: expect.objectContaining({ attempt: 2 }), delaySeconds: 40 }]);
+    expect((await read(request.id)).status).toBe('submitted');
+
+    const activity = await integrationActivity(service.deps, org.orgId, integrationId);
+    expect(activity.slice(0, 2).map((entry) => [entry.url, entry.ticket_id])).toEqual([
+      ['helpdesk', id],
+      ['helpdesk', id],
+    ]);
+    expect(activity[0]!.reason).toMatch(/rate limit/);
+    expect(activity[1]!.reason).toMatch(/unavailable/);
+
+    await runQueued();
+    expect(await read(request.id)).toMatchObject({ status: 'completed', purge_reason: 'ticket_closed' });
+  });
+
+  it('the reconciliation destroys a closed ticket\'s credential with no hint at all, and leaves open ones alone', async () => {
+    const closedTicket = ticket();
+    const openTicket = ticket();
+    helpdesk.close(closedTicket);
+    helpdesk.open(openTicket);
+    const closing = await submittedFor(closedTicket);
+    const staying = await submittedFor(openTicket);
+    const summary = await service.asWorker('reconcile', () => reconcileTickets(service.deps))();
+    expect(summary.read).toBeGreaterThanOrEqual(2);
+    expect(await read(closing.id)).toMatchObject({ status: 'completed', purge_reason: 'ticket_closed' });
+    expect((await read(staying.id)).status).toBe('submitted');
+    // A second run reads the open ticket again but records nothing new: the trail does not grow.
+    const before = (await auditEntriesOfRequest(service, org.orgId, staying.id)).length;
+    await service.asWorker('reconcile', () => reconcileTickets(service.deps))();
+    expect(await auditEntriesOfRequest(service, org.orgId, staying.id)).toHaveLength(before);
+  });
+
+  it('with a grace period, the ticket is read again when the window ends: a reopen inside it is seen and the credential kept', async () => {
+    await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: false, gracePeriodMinutes: 30 } as never });
+    try {
+      const id = ticket();
+      helpdesk.close(id);
+      const request = await submittedFor(id);
+      await signedPost(id, 'closed');
+      await runQueued();
+      const scheduled = await read(request.id);
+      expect(scheduled.status).toBe('submitted');
+      expect(scheduled.purge_scheduled_at).not.toBeNull();
+
+      // Reopened in the helpdesk with no webhook at all; the window ends.
+      helpdesk.open(id);
+      clock.advance(31 * MINUTE);
+      expect(await service.asWorker('purge', () => purgeRequest(service.deps, request.id))()).toBe('verifying');
+      expect((await read(request.id)).status).toBe('submitted');
+      await runQueued();
+      const kept = await read(request.id);
+      expect(kept).toMatchObject({ status: 'submitted', purge_scheduled_at: null });
+      expect(await materialItems(service, request.id)).toHaveLength(1);
+    } finally {
+      await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 } as never });
+    }
+  });
+
+  it('checks a ticket for the operator, and keeps the connection\'s credentials out of every answer and table item', async () => {
+    const id = ticket();
+    helpdesk.close(id);
+    const checked = await checkHelpdeskTicket(service.deps, org.orgId, integrationId, id);
+    expect(checked).toMatchObject({ ok: true, helpdesk: helpdesk.name, ticket_id: id, status: 'closed', counts_as_closed: true });
+    const items = JSON.stringify(await scanTable(service));
+    const answers = JSON.stringify([checked, (await service.call('GET', '/requests', { key: org.key })).body]);
+    for (const secret of helpdesk.secrets) {
+      expect(items).not.toContain(secret);
+      expect(answers).not.toContain(secret);
+    }
+  });
+});

@@ -21,6 +21,7 @@ import { formatMs, measure, measurePair, type Measurement } from './stats.ts';
 import { inboundReport, measureInbound, type InboundResult } from './inbound.ts';
 import { certificateReport, measureCertificates, type CertificateResult } from './certificates.ts';
 import { runSoak } from './soak.ts';
+import { helpdeskCloseReport, measureHelpdeskClose, type HelpdeskCloseResult } from './helpdesk-close.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'ERROR';
@@ -46,6 +47,8 @@ const FANOUT_CONCURRENCY = Number(process.env.BENCH_FANOUT_CONCURRENCY ?? CONCUR
 const CERTIFICATES = (process.env.BENCH_CERTIFICATES ?? '1') !== '0';
 /** Closing posts timed to the credential's destruction (0 skips the inbound webhook figures). */
 const INBOUND_PURGES = Number(process.env.BENCH_INBOUND_PURGES ?? 200);
+/** Closes timed verified (read from a fake Zendesk) and unverified (0 skips them). */
+const HELPDESK_CLOSES = Number(process.env.BENCH_HELPDESK_CLOSES ?? 200);
 
 /** The request paths' p50 against their raw DynamoDB Local call. */
 const RATIO_TARGET = 2;
@@ -246,6 +249,16 @@ const run = async (dynamo: RunningDynamo) => {
       await inboundDynamo.stop();
     }
   }
+  // Verified and unverified closes on an engine of their own too.
+  let helpdeskClose: HelpdeskCloseResult | null = null;
+  if (HELPDESK_CLOSES > 0) {
+    const helpdeskDynamo = await startDynamoLocal();
+    try {
+      helpdeskClose = await measureHelpdeskClose({ dynamoEndpoint: helpdeskDynamo.endpoint, closes: HELPDESK_CLOSES });
+    } finally {
+      await helpdeskDynamo.stop();
+    }
+  }
   // Certificates on an engine of their own too.
   let certificates: CertificateResult | null = null;
   if (CERTIFICATES) {
@@ -282,6 +295,7 @@ const run = async (dynamo: RunningDynamo) => {
   if (fanOut) for (const text of fanOutReport(fanOut, results[2]![1])) console.log(text);
   if (drain) for (const text of drainReport(drain)) console.log(text);
   if (inbound) for (const text of inboundReport(inbound)) console.log(text);
+  if (helpdeskClose) for (const text of helpdeskCloseReport(helpdeskClose)) console.log(text);
   if (certificates) for (const text of certificateReport(certificates)) console.log(text);
   // Every request path within twice its raw call, the rate count included (it runs beside the reads).
   for (const [api, raw] of results) {

@@ -443,6 +443,13 @@ export interface components {
                 id: string;
                 /** @enum {string} */
                 method: "none" | "email" | "sms" | "ticket_reply";
+                /**
+                 * @description `ticket_reply` only: whether the helpdesk took the comment. On `failed`, send the link another way.
+                 * @enum {string}
+                 */
+                status?: "sent" | "failed";
+                /** @description `ticket_reply` only, when it failed: why, in words. */
+                reason?: string;
             } | null;
             /** @description Names of members left out because their key could not be verified; empty when all were included. */
             excluded_recipients: string[];

@@ -23,6 +23,7 @@ import type { DynamoShares } from '#store/shares.ts';
 import type { TableBackups } from '#core/custody/backups.ts';
 import type { HelpdeskConnector } from '#core/helpdesk.ts';
 import type { TicketCheckQueue } from '#core/ticket-check.ts';
+import type { TicketReplier } from '#core/use-cases/ticket-reply.ts';
 
 /** Everything a handler may need, built once per process (wiring.ts) or by a test. */
 export interface AppDeps {
@@ -46,24 +47,36 @@ export interface AppDeps {
   scheduler: ExpiryScheduler;
   /** Arms and cancels each request's grace-period purge after its ticket closed (the same two worlds). */
   purgeScheduler: PurgeScheduler;
-  /** GET /events: the audit chain's events. */
-  events: DynamoEventFeed;
+  /** GET /events: the audit chain's events (store-wiring.ts withEventFeed adds it where it is read). */
+  events?: DynamoEventFeed;
   /** Seals integration secrets the service reads back (a key file locally, KMS deployed). */
   sealer: SecretSealer;
   /** Hashes the six-digit codes (a key file locally, a KMS HMAC key deployed). */
   codeKey: CodeKey;
   /** Webhook subscriptions. */
-  webhooks: DynamoWebhooks;
+  webhooks?: DynamoWebhooks;
   /** Ticketing integrations, their inbound URL look-ups and activity logs. */
   integrations: DynamoIntegrations;
-  /** Each integration's helpdesk adapter, its credentials opened with `sealer`. */
-  helpdesks: HelpdeskConnector;
-  /** Reads of linked tickets, run soon after a closing hint or a grace period's end (SQS deployed, a timer locally). */
-  ticketChecks: TicketCheckQueue;
+  /**
+   * Each integration's helpdesk adapter, its credentials opened with `sealer`: locally always;
+   * deployed, only in the functions that call a helpdesk (helpdesk-wiring.ts withHelpdesks).
+   */
+  helpdesks?: HelpdeskConnector;
+  /**
+   * Reads of linked tickets, run soon after a closing hint or a grace period's end (a timer
+   * locally; deployed, SQS in the functions that ask, helpdesk-wiring.ts withTicketChecks).
+   * Absent, a hint waits for the reconciliation.
+   */
+  ticketChecks?: TicketCheckQueue;
+  /**
+   * Posts a link in a ticket (`ticket_reply`): locally in process; deployed, by invoking the
+   * ticket-check worker from the creating functions (helpdesk-wiring.ts withTicketReplies).
+   */
+  ticketReplies?: TicketReplier;
   /** Outbound one-time shares made in the member app. */
   shares: DynamoShares;
   /** The audit chain as custody certificates read it. */
-  certificates: DynamoCertificateSource;
+  certificates?: DynamoCertificateSource;
   /** Keeps the certificate signing keys' private halves (key files locally); absent deployed, where certificate-signing.ts uses KMS. */
   signingCustody?: SigningKeyCustody;
   /** What the table's backups keep, as certificates state it (none locally); absent deployed, where table-backups.ts reads the stack's setting. */

@@ -17,9 +17,9 @@ import type { TableBackups } from '#core/custody/backups.ts';
 import type { AppDeps } from './app-deps.ts';
 import { createLogger } from './logger.ts';
 import { scheduleFailedMessage } from './failure-logs.ts';
-import { SealedHelpdeskConnector } from '#adapters/helpdesk/helpdesk-connector.ts';
-import { SqsTicketCheckQueue } from '#adapters/sqs-ticket-checks.ts';
 import type { TicketCheckQueue } from '#core/ticket-check.ts';
+import type { HelpdeskConnector } from '#core/helpdesk.ts';
+import type { TicketReplier } from '#core/use-cases/ticket-reply.ts';
 
 export interface WiringOptions {
   tableName: string;
@@ -44,8 +44,12 @@ export interface WiringOptions {
   tableBackups?: TableBackups;
   /** Local and test use only: let webhook subscriptions name a loopback receiver (and a helpdesk be http://127.0.0.1). Default false. */
   allowLoopbackWebhooks?: boolean;
-  /** Where ticket checks are queued; default: none (the reconciliation alone reads tickets). */
+  /** Where ticket checks are queued; default: none (deployed, helpdesk-wiring.ts adds the queue to the functions that use it). */
   ticketChecks?: TicketCheckQueue;
+  /** The helpdesk adapters; default: none (deployed, helpdesk-wiring.ts adds them to the functions that call a helpdesk). */
+  helpdesks?: HelpdeskConnector;
+  /** Who posts links in tickets; default: none (deployed, helpdesk-wiring.ts adds it to the creating functions). */
+  ticketReplies?: TicketReplier;
 }
 
 /** Builds the dependencies; the local runtime and tests call this with their own stand-ins. */
@@ -72,8 +76,9 @@ export const createAppDeps = (options: WiringOptions): AppDeps => {
     scheduler,
     purgeScheduler,
     sealer,
-    helpdesks: new SealedHelpdeskConnector(sealer, { clock, allowLoopback: webhookPolicy.allowLoopback }),
-    ticketChecks: options.ticketChecks ?? NO_TICKET_CHECKS,
+    helpdesks: options.helpdesks,
+    ticketChecks: options.ticketChecks,
+    ticketReplies: options.ticketReplies,
     codeKey: options.codeKey ?? NO_CODE_KEY,
     webhookPolicy,
     signingCustody: options.signingCustody,
@@ -91,9 +96,6 @@ const NO_SEALER: SecretSealer = {
     throw new Error('no secret sealer is configured');
   },
 };
-
-/** Queues nothing: a closing hint then waits for the reconciliation's next read. */
-const NO_TICKET_CHECKS: TicketCheckQueue = { enqueue: async () => undefined };
 
 /** For callers that never hash a code: any use is a wiring mistake, so it fails loudly. */
 const NO_CODE_KEY: CodeKey = {
@@ -164,14 +166,7 @@ export const wiring = (): AppDeps =>
     purgeScheduler: eventBridgeScheduler('purge'),
     sealer: kmsSealer(),
     codeKey: kmsCodeKey(),
-    ticketChecks: sqsTicketChecks(),
   }));
-
-/** The ticket-check queue TICKET_CHECK_QUEUE_URL, built on first use: only the functions that ask for checks have the variable (and sqs:SendMessage on it). */
-const sqsTicketChecks = (): TicketCheckQueue => {
-  let built: SqsTicketCheckQueue | undefined;
-  return { enqueue: (check, delaySeconds) => (built ??= new SqsTicketCheckQueue(required('TICKET_CHECK_QUEUE_URL'))).enqueue(check, delaySeconds) };
-};
 
 /**
  * The KMS HMAC key CODE_HASH_KEY_ID, built on first use: only the functions that hash or check

@@ -14,7 +14,7 @@ import { FALLBACK_ENTRY, routeList, type Route } from '../lambdas/http/routes.ts
 import { WEBHOOK_SIGNING_PURPOSE } from '../lambdas/core/webhooks.ts';
 import { tableAccessOfEntry, touchesTable } from '../lambdas/access/table-access.ts';
 import type { TableAccessGranter } from './table-access.ts';
-import { SEALED_SECRET_PURPOSE, type SealingPurpose } from './sealing.ts';
+import { HELPDESK_CREDENTIALS_PURPOSE, SEALED_SECRET_PURPOSE, type SealingPurpose } from './sealing.ts';
 import type { FailureLogKind } from '../lambdas/failure-logs.ts';
 
 /** The repository root: route entries are relative to it, and it holds package-lock.json. */
@@ -62,9 +62,11 @@ export interface ApiFunctionsProps {
   /** The key that seals secrets: SEALED_SECRET_ROUTES may open integration secrets, INTEGRATION_SEALING_ROUTES seal them, WEBHOOK_SEALING_ROUTES seal webhook secrets. */
   sealing: {
     readonly environment: Readonly<Record<string, string>>;
-    grantOpen(fn: lambda.IFunction): void;
+    grantOpen(fn: lambda.IFunction, purpose?: SealingPurpose): void;
     grantSeal(fn: lambda.IFunction, purpose: SealingPurpose): void;
   };
+  /** The ticket-check queue: the functions of TICKET_CHECK_ROUTES may send to it. */
+  ticketChecks: { grantQueue(fn: lambda.Function): void; grantReplies(fn: lambda.Function): void };
   /** The key the six-digit codes are hashed with: the functions of CODE_HASH_ROUTES may use it. */
   codeKey: { readonly environment: Readonly<Record<string, string>>; grantMac(fn: lambda.IFunction): void };
   /** The certificate signing keys: SIGNING_ROUTES may sign, KEY_PUBLISHING_ROUTES read public keys. */
@@ -129,6 +131,16 @@ export const SCHEDULING_ROUTES: readonly string[] = [
 
 /** The routes whose handlers arm or cancel a grace-period purge: the two ways a ticket status arrives. */
 export const PURGE_SCHEDULING_ROUTES: readonly string[] = ['markTicketStatus', 'inboundTicketStatus'];
+
+/** The routes whose handlers queue ticket checks: a closing status for a ticket linked through a connected helpdesk. */
+export const TICKET_CHECK_ROUTES: readonly string[] = ['markTicketStatus', 'inboundTicketStatus'];
+
+/** The routes whose handlers create requests: `ticket_reply` invokes the ticket-check worker to post the link (it alone opens helpdesk credentials). */
+export const TICKET_REPLY_ROUTES: readonly string[] = ['createRequest', 'appCreateRequest', 'inboundTicketTrigger'];
+
+/** The route that seals an integration's helpdesk credentials (connecting it), and the one that opens them to read a ticket for the admin. */
+export const HELPDESK_SEALING_ROUTES: readonly string[] = ['appConnectHelpdesk'];
+export const HELPDESK_OPENING_ROUTES: readonly string[] = ['appCheckHelpdesk'];
 
 /** The routes that open sealed integration secrets: the inbound URLs check a shared header or signature. */
 export const SEALED_SECRET_ROUTES: readonly string[] = ['inboundTicketStatus', 'inboundTicketTrigger'];
@@ -207,7 +219,7 @@ export class ApiFunctions extends Construct {
     const httpRoutes = new Map<string, apigwv2.HttpRoute>();
     const failureLogGroups: Record<FailureLogKind, logs.ILogGroup[]> = { delivery: [], schedule: [] };
     const routes = routeList();
-    for (const [list, names] of Object.entries({ SCHEDULING_ROUTES, PURGE_SCHEDULING_ROUTES, SEALED_SECRET_ROUTES, WEBHOOK_SEALING_ROUTES, INTEGRATION_SEALING_ROUTES, CODE_HASH_ROUTES, SIGNING_ROUTES, KEY_PUBLISHING_ROUTES })) {
+    for (const [list, names] of Object.entries({ SCHEDULING_ROUTES, PURGE_SCHEDULING_ROUTES, TICKET_CHECK_ROUTES, TICKET_REPLY_ROUTES, HELPDESK_SEALING_ROUTES, HELPDESK_OPENING_ROUTES, SEALED_SECRET_ROUTES, WEBHOOK_SEALING_ROUTES, INTEGRATION_SEALING_ROUTES, CODE_HASH_ROUTES, SIGNING_ROUTES, KEY_PUBLISHING_ROUTES })) {
       for (const name of names) {
         if (!routes.some((route) => route.name === name)) throw new Error(`${list} names ${name}, which is not in the route table`);
       }
@@ -230,6 +242,8 @@ export class ApiFunctions extends Construct {
       const opensSecrets = group.routes.some((route) => SEALED_SECRET_ROUTES.includes(route.name));
       const sealsWebhookSecrets = group.routes.some((route) => WEBHOOK_SEALING_ROUTES.includes(route.name));
       const sealsIntegrationSecrets = group.routes.some((route) => INTEGRATION_SEALING_ROUTES.includes(route.name));
+      const sealsHelpdeskCredentials = group.routes.some((route) => HELPDESK_SEALING_ROUTES.includes(route.name));
+      const opensHelpdeskCredentials = group.routes.some((route) => HELPDESK_OPENING_ROUTES.includes(route.name));
       const hashesCodes = group.routes.some((route) => CODE_HASH_ROUTES.includes(route.name));
       const signs = group.routes.some((route) => SIGNING_ROUTES.includes(route.name));
       const publishesKeys = group.routes.some((route) => KEY_PUBLISHING_ROUTES.includes(route.name));
@@ -248,7 +262,7 @@ export class ApiFunctions extends Construct {
               ...props.appEnvironment,
               ...(schedules ? props.expiry.schedulingEnvironment : {}),
               ...(purges ? props.expiry.purgeSchedulingEnvironment : {}),
-              ...(opensSecrets || sealsWebhookSecrets || sealsIntegrationSecrets ? props.sealing.environment : {}),
+              ...(opensSecrets || sealsWebhookSecrets || sealsIntegrationSecrets || sealsHelpdeskCredentials || opensHelpdeskCredentials ? props.sealing.environment : {}),
               ...(hashesCodes ? props.codeKey.environment : {}),
               ...(signs || publishesKeys ? props.signing.environment : {}),
               ...(signs ? props.tableBackups.environment : {}),
@@ -265,6 +279,10 @@ export class ApiFunctions extends Construct {
       if (sends.has('sms')) grantSms(fn);
       if (schedules) props.expiry.grantScheduling(fn);
       if (purges) props.expiry.grantPurgeScheduling(fn);
+      if (group.routes.some((route) => TICKET_CHECK_ROUTES.includes(route.name))) props.ticketChecks.grantQueue(fn);
+      if (group.routes.some((route) => TICKET_REPLY_ROUTES.includes(route.name))) props.ticketChecks.grantReplies(fn);
+      if (sealsHelpdeskCredentials) props.sealing.grantSeal(fn, HELPDESK_CREDENTIALS_PURPOSE);
+      if (opensHelpdeskCredentials) props.sealing.grantOpen(fn, HELPDESK_CREDENTIALS_PURPOSE);
       if (opensSecrets) props.sealing.grantOpen(fn);
       if (sealsWebhookSecrets) props.sealing.grantSeal(fn, WEBHOOK_SIGNING_PURPOSE);
       if (sealsIntegrationSecrets) props.sealing.grantSeal(fn, SEALED_SECRET_PURPOSE);

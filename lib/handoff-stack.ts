@@ -12,6 +12,7 @@ import { SealingKey } from './sealing.ts';
 import { CodeHashKey } from './code-key.ts';
 import { CertificateSigningKey } from './signing.ts';
 import { Webhooks } from './webhooks.ts';
+import { HelpdeskChecks } from './helpdesk-checks.ts';
 import { Operations } from './operations.ts';
 import { customDomainOf } from './custom-domain.ts';
 import { applyNagSuppressions } from './nag-suppressions.ts';
@@ -70,6 +71,7 @@ export class HandoffStack extends Stack {
   readonly functions: ApiFunctions;
   readonly expiry: Expiry;
   readonly webhooks: Webhooks;
+  readonly helpdeskChecks: HelpdeskChecks;
   readonly sealing: SealingKey;
   readonly codeKey: CodeHashKey;
   readonly signing: CertificateSigningKey;
@@ -145,12 +147,24 @@ export class HandoffStack extends Stack {
     this.sealing = new SealingKey(this, 'Sealing');
     this.codeKey = new CodeHashKey(this, 'CodeHash');
     this.signing = new CertificateSigningKey(this, 'CertificateSigning');
+    this.helpdeskChecks = new HelpdeskChecks(this, 'HelpdeskChecks', {
+      table: this.table.table,
+      tableAccess: this.table,
+      appEnvironment,
+      sealing: this.sealing,
+      expiry: this.expiry,
+      reserveConcurrency,
+    });
+    // The end of a grace period reads a helpdesk-linked ticket again before anything is destroyed.
+    this.helpdeskChecks.grantQueue(this.expiry.purgeFunction);
+    this.helpdeskChecks.grantQueue(this.expiry.sweepFunction);
     this.functions = new ApiFunctions(this, 'Routes', {
       httpApi: this.api,
       table: this.table.table,
       tableAccess: this.table,
       appEnvironment,
       expiry: this.expiry,
+      ticketChecks: this.helpdeskChecks,
       sealing: this.sealing,
       codeKey: this.codeKey,
       signing: this.signing,
@@ -169,10 +183,12 @@ export class HandoffStack extends Stack {
 
     const alarmEmail = contextString(this, 'alarmEmail');
     this.operations = new Operations(this, 'Operations', { alarmEmail: alarmEmail ? emailAddress(alarmEmail) : undefined });
-    for (const alarm of this.webhooks.alarms) this.operations.notify(alarm);
+    for (const alarm of [...this.webhooks.alarms, ...this.helpdeskChecks.alarms]) this.operations.notify(alarm);
     this.operations.functionErrors('ExpiryErrors', this.expiry.expiryFunction, 'The expiry worker');
     this.operations.functionErrors('PurgeErrors', this.expiry.purgeFunction, 'The purge worker');
     this.operations.functionErrors('ExpirySweepErrors', this.expiry.sweepFunction, 'The expiry sweep');
+    this.operations.functionErrors('TicketCheckErrors', this.helpdeskChecks.checkFunction, 'The ticket check worker');
+    this.operations.functionErrors('ReconcileErrors', this.helpdeskChecks.reconcileFunction, 'The ticket reconciliation');
     this.operations.functionErrors('DeliverySweepErrors', this.webhooks.sweepFunction, 'The webhook delivery sweep');
     this.operations.functionThrottles('ExpiryThrottles', this.expiry.expiryFunction, 'The expiry worker');
     this.operations.functionThrottles('ExpirySweepThrottles', this.expiry.sweepFunction, 'The expiry sweep');
@@ -182,7 +198,7 @@ export class HandoffStack extends Stack {
     this.operations.queueAge('DeliveryQueueAge', this.webhooks.deliveryQueue);
     this.operations.queueAge('SlowDeliveryQueueAge', this.webhooks.slowDeliveryQueue);
     this.operations.loggedFailures('delivery', this.functions.failureLogGroups.delivery);
-    this.operations.loggedFailures('schedule', this.functions.failureLogGroups.schedule);
+    this.operations.loggedFailures('schedule', [...this.functions.failureLogGroups.schedule, ...this.helpdeskChecks.scheduleFailureLogGroups]);
 
     new CfnOutput(this, 'AlarmTopicArn', { value: this.operations.topic.topicArn, description: 'Every alarm notifies this topic (subscribe, or deploy with -c alarmEmail=...)' });
     new CfnOutput(this, 'ApiUrl', { value: baseUrl, description: 'The API root ({base_url})' });

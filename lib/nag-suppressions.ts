@@ -1,11 +1,11 @@
-import { Stack, Validations } from 'aws-cdk-lib';
+import { Names, Stack, Validations } from 'aws-cdk-lib';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { IConstruct } from 'constructs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { routeList, type Route } from '../lambdas/http/routes.ts';
-import { KEY_PUBLISHING_ROUTES, PURGE_SCHEDULING_ROUTES, routeKeyOf, SCHEDULING_ROUTES, SIGNING_ROUTES } from './api-functions.ts';
+import { KEY_PUBLISHING_ROUTES, PURGE_SCHEDULING_ROUTES, routeKeyOf, SCHEDULING_ROUTES, SIGNING_ROUTES, TICKET_REPLY_ROUTES } from './api-functions.ts';
 import type { HandoffStack } from './handoff-stack.ts';
 
 /**
@@ -29,7 +29,7 @@ export const applyNagSuppressions = (stack: HandoffStack) => {
   acknowledgeScopedWildcards(stack, functions);
 };
 
-type Invocation = 'api' | 'scheduledWorker' | 'sweep' | 'stream' | 'queue';
+type Invocation = 'api' | 'scheduledWorker' | 'sweep' | 'stream' | 'queue' | 'ticketCheckQueue' | 'reconciliation';
 
 interface StackFunction {
   fn: lambda.IFunction;
@@ -54,6 +54,8 @@ const functionsOf = (stack: HandoffStack): StackFunction[] => {
     { fn: stack.webhooks.sweepFunction, invocation: 'sweep', routes: [] },
     { fn: stack.webhooks.fanOutFunction, invocation: 'stream', routes: [] },
     { fn: stack.webhooks.deliverFunction, invocation: 'queue', routes: [] },
+    { fn: stack.helpdeskChecks.checkFunction, invocation: 'ticketCheckQueue', routes: [] },
+    { fn: stack.helpdeskChecks.reconcileFunction, invocation: 'reconciliation', routes: [] },
   ];
 };
 
@@ -63,6 +65,22 @@ const acknowledge = (scope: IConstruct, ids: readonly string[], reason: string) 
 
 /** The finding id of an IAM5 wildcard on `resource` (an ARN, tokens allowed), as cdk-nag writes it. */
 const wildcardOn = (stack: Stack, resource: string) => `AwsSolutions-IAM5[Resource::${flattenCfnReference(stack.resolve(resource))}]`;
+
+/**
+ * The finding id of an IAM5 wildcard on `target`'s qualified ARNs (`<function ARN>:*`, what
+ * grantInvoke adds for versions and aliases) in a policy of `consumer`'s stack. In the target's own
+ * stack the ARN is its GetAtt; a nested stack receives it as the parameter CDK names
+ * `reference-to-<the target's unique id>Arn` when it resolves cross-stack references at synth.
+ */
+const invokeWildcardOn = (consumer: IConstruct, target: lambda.IFunction) => {
+  const consumerStack = Stack.of(consumer);
+  const targetStack = Stack.of(target);
+  if (consumerStack === targetStack) return wildcardOn(targetStack, `${target.functionArn}:*`);
+  if (consumerStack.nestedStackParent !== targetStack) throw new Error(`${consumer.node.path}: a wildcard on ${target.node.path} from a stack that is not nested in its own`);
+  const resource = target.node.defaultChild;
+  if (!resource) throw new Error(`${target.node.path} has no resource`);
+  return `AwsSolutions-IAM5[Resource::<referenceto${Names.nodeUniqueId(resource.node)}Arn>:*]`;
+};
 
 const roleOf = (fn: lambda.IFunction) => {
   if (!fn.role) throw new Error(`${fn.node.path} has no role`);
@@ -85,6 +103,9 @@ const NO_DLQ_REASON: Record<Invocation, string> = {
   sweep: 'A failed sweep raises an alarm, and the next run five minutes later redoes the whole sweep from the table',
   stream: 'Invoked by the table stream mapping, whose on-failure destination is the fan-out DLQ (after bisecting and 10 retries); a function DLQ applies only to asynchronous invocations',
   queue: "Invoked by the delivery queue mapping; a message failed 5 times moves to the delivery DLQ by the queue's redrive policy",
+  ticketCheckQueue:
+    "Invoked by the ticket-check queue mapping (a message failed 5 times moves to the ticket-check DLQ by the queue's redrive policy, and the two-minute reconciliation reads the live linked tickets again anyway) and synchronously by the functions that create requests, to post a link, whose failure is answered to them; a dead-letter queue only receives failed asynchronous invocations",
+  reconciliation: 'A failed reconciliation raises an alarm, and the next run two minutes later reads the live linked tickets again from the table and their helpdesks',
 };
 
 // ---- routes -------------------------------------------------------------------------------------
@@ -150,9 +171,28 @@ const acknowledgeDeadLetters = (stack: HandoffStack) => {
       "SQS event source mappings take no on-failure destination: a message failed 5 times moves to the delivery DLQ by the queue's redrive policy",
     );
   }
+  // The ticket-check queue (lib/helpdesk-checks.ts): its DLQ, and the worker's mapping, as the delivery lanes'.
+  const { dlq: ticketCheckDlq, checkFunction } = stack.helpdeskChecks;
+  acknowledge(
+    ticketCheckDlq,
+    ['Serverless-SQSRedrivePolicy'],
+    'A dead-letter queue itself: its messages stay 14 days, and the two-minute reconciliation reads the live linked tickets again, so a check that ends here is made good; a DLQ of a DLQ adds nothing',
+  );
+  const checkMappings = checkFunction.node.children.filter((child) => child instanceof lambda.EventSourceMapping);
+  if (checkMappings.length === 0) throw new Error('the ticket check function has no event source mapping');
+  for (const mapping of checkMappings) {
+    acknowledge(
+      mapping,
+      ['Serverless-LambdaEventSourceMappingDestination'],
+      "SQS event source mappings take no on-failure destination: a message failed 5 times moves to the ticket-check DLQ by the queue's redrive policy",
+    );
+  }
 };
 
 // ---- IAM wildcards that name a pattern on purpose -------------------------------------------------
+
+const EXPIRY_SCHEDULES_REASON = "One schedule per request, named expire-<request id> at run time: only the name prefix in the stack's own schedule group can be named in advance";
+const PURGE_SCHEDULES_REASON = "One schedule per closed ticket, named purge-<request id> at run time: only the name prefix in the stack's own schedule group can be named in advance";
 
 const acknowledgeScopedWildcards = (stack: HandoffStack, functions: StackFunction[]) => {
   const sesIdentities = wildcardOn(stack, stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }));
@@ -171,10 +211,10 @@ const acknowledgeScopedWildcards = (stack: HandoffStack, functions: StackFunctio
       acknowledge(role, ['AwsSolutions-IAM5[Resource::*]'], 'SMS is sns:Publish straight to a phone number, which has no resource ARN (SNS requires "*" for it); a Deny of sns:Publish on every topic ARN in the same role leaves direct SMS as the only publish allowed');
     }
     if (SCHEDULING_ROUTES.some((name) => names.has(name))) {
-      acknowledge(role, [expirySchedules], "One schedule per request, named expire-<request id> at run time: only the name prefix in the stack's own schedule group can be named in advance");
+      acknowledge(role, [expirySchedules], EXPIRY_SCHEDULES_REASON);
     }
     if (PURGE_SCHEDULING_ROUTES.some((name) => names.has(name))) {
-      acknowledge(role, [purgeSchedules], "One schedule per closed ticket, named purge-<request id> at run time: only the name prefix in the stack's own schedule group can be named in advance");
+      acknowledge(role, [purgeSchedules], PURGE_SCHEDULES_REASON);
     }
     if ([...SIGNING_ROUTES, ...KEY_PUBLISHING_ROUTES].some((name) => names.has(name))) {
       acknowledge(
@@ -183,5 +223,18 @@ const acknowledgeScopedWildcards = (stack: HandoffStack, functions: StackFunctio
         "Limited by an aws:ResourceTag condition to this stack's signing keys, including those rotate-signing-key makes after the deploy, which no ARN can name in advance",
       );
     }
+    if (TICKET_REPLY_ROUTES.some((name) => names.has(name))) {
+      const { checkFunction } = stack.helpdeskChecks;
+      acknowledge(
+        role,
+        [invokeWildcardOn(role, checkFunction)],
+        'lambda:InvokeFunction on the ticket check worker (a reply in a ticket), as grantInvoke writes it: the function and its qualified ARNs; the worker publishes no version or alias, so the pattern reaches only its own code',
+      );
+    }
+  }
+  // The helpdesk workers apply verified ticket statuses, which arm and cancel the same schedules (lib/helpdesk-checks.ts).
+  for (const fn of [stack.helpdeskChecks.checkFunction, stack.helpdeskChecks.reconcileFunction]) {
+    acknowledge(roleOf(fn), [expirySchedules], EXPIRY_SCHEDULES_REASON);
+    acknowledge(roleOf(fn), [purgeSchedules], PURGE_SCHEDULES_REASON);
   }
 };

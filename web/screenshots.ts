@@ -34,7 +34,8 @@ const { problems, step, shot, mailLink } = walkthroughRecorder(outDir, outbox);
 
 const main = async () => {
   mkdirSync(outbox, { recursive: true });
-  const service = await startLocalService({ dataDir, outboxDir: outbox, announce: () => undefined });
+  // Loopback receivers and helpdesks, as under npm start: the walkthrough connects a helpdesk on loopback.
+  const service = await startLocalService({ dataDir, outboxDir: outbox, announce: () => undefined, allowLoopbackWebhooks: true });
   const demo = await ensureDemoOrganisation(service.deps.db, service.deps.tableName, service.admin, join(dataDir, 'keys'));
   const { secret } = await issueDemoKey(service.admin, demo.orgId);
   // A recipient with no key yet: her browser sets the first one up (verified at once).

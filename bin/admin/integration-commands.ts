@@ -9,7 +9,7 @@ import {
   type IntegrationDeps,
 } from '#core/use-cases/integrations/manage-integration.ts';
 import { checkHelpdeskTicket, connectHelpdesk } from '#core/use-cases/integrations/connect-helpdesk.ts';
-import { SealedHelpdeskConnector } from '#adapters/helpdesk/helpdesk-connector.ts';
+import { SealedHelpdeskConnector } from '#adapters/helpdesks/helpdesk-connector.ts';
 import { DynamoIntegrations } from '#store/integrations.ts';
 import type { AdminStore } from '#store/admin-store.ts';
 import { text as required, UsageError, type Command, type Flags } from './commands.ts';

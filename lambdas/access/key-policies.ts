@@ -37,6 +37,10 @@ export const KEY_RIGHT_TAGS = {
   sealIntegrationSecrets: 'handoff-seal-inbound-auth',
   /** kms:GenerateDataKey for `webhook_signing`. */
   sealWebhookSecrets: 'handoff-seal-webhook-signing',
+  /** kms:Decrypt of data keys sealed for `helpdesk_credentials` (an integration's helpdesk API credentials). */
+  openHelpdeskCredentials: 'handoff-open-helpdesk-credentials',
+  /** kms:GenerateDataKey for `helpdesk_credentials`. */
+  sealHelpdeskCredentials: 'handoff-seal-helpdesk-credentials',
   /** kms:GenerateMac (HMAC-SHA-256) with the code key. */
   hashCodes: 'handoff-hash-codes',
   /** kms:Sign (pure Ed25519) with the certificate signing keys. */
@@ -46,10 +50,18 @@ export const KEY_RIGHT_TAGS = {
 export type KeyRight = keyof typeof KEY_RIGHT_TAGS;
 
 /** The purposes a sealed value is bound to (its encryption context's `purpose`). */
-export type SealPurpose = 'inbound_auth' | 'webhook_signing';
+export type SealPurpose = 'inbound_auth' | 'webhook_signing' | 'helpdesk_credentials';
 
-export const OPEN_RIGHT: Readonly<Record<SealPurpose, KeyRight>> = { inbound_auth: 'openIntegrationSecrets', webhook_signing: 'openWebhookSecrets' };
-export const SEAL_RIGHT: Readonly<Record<SealPurpose, KeyRight>> = { inbound_auth: 'sealIntegrationSecrets', webhook_signing: 'sealWebhookSecrets' };
+export const OPEN_RIGHT: Readonly<Record<SealPurpose, KeyRight>> = {
+  inbound_auth: 'openIntegrationSecrets',
+  webhook_signing: 'openWebhookSecrets',
+  helpdesk_credentials: 'openHelpdeskCredentials',
+};
+export const SEAL_RIGHT: Readonly<Record<SealPurpose, KeyRight>> = {
+  inbound_auth: 'sealIntegrationSecrets',
+  webhook_signing: 'sealWebhookSecrets',
+  helpdesk_credentials: 'sealHelpdeskCredentials',
+};
 
 /**
  * Managing a key, never using it: no Decrypt, Encrypt, GenerateDataKey*, ReEncrypt*, Sign,
@@ -155,6 +167,8 @@ export const sealingKeyPolicy = (context: KeyPolicyContext): KeyPolicyDocument =
     use('OpenWebhookSigningSecrets', OPEN_RIGHT.webhook_signing, ['kms:Decrypt'], context, purpose('webhook_signing')),
     use('SealIntegrationSecrets', SEAL_RIGHT.inbound_auth, ['kms:GenerateDataKey'], context, purpose('inbound_auth')),
     use('SealWebhookSigningSecrets', SEAL_RIGHT.webhook_signing, ['kms:GenerateDataKey'], context, purpose('webhook_signing')),
+    use('OpenHelpdeskCredentials', OPEN_RIGHT.helpdesk_credentials, ['kms:Decrypt'], context, purpose('helpdesk_credentials')),
+    use('SealHelpdeskCredentials', SEAL_RIGHT.helpdesk_credentials, ['kms:GenerateDataKey'], context, purpose('helpdesk_credentials')),
   );
 };
 

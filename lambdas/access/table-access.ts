@@ -176,6 +176,10 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   appConfigureIntegration: unionOf(MEMBER, AUDITED, { items: { PutItem: ['ORG#'] } }),
   appRotateIntegration: unionOf(MEMBER, AUDITED, { items: { PutItem: ['ORG#', 'INBOUND#'], DeleteItem: ['INBOUND#'] } }),
   appIntegrationActivity: unionOf(MEMBER, { items: { Query: ['INTEGRATION#'] } }),
+  /** The integration replaced with its sealed connection, and the reconciliation's list of connected integrations changed in the same transaction. */
+  appConnectHelpdesk: unionOf(MEMBER, AUDITED, { items: { PutItem: ['ORG#', 'HELPDESK_INTEGRATIONS'], DeleteItem: ['HELPDESK_INTEGRATIONS'] } }),
+  /** The integration and the organisation's policy read; the ticket read from the helpdesk. */
+  appCheckHelpdesk: MEMBER,
 
   // A share's recipient: the link's record by its hash and the share it names, nothing of any organisation's.
   shareDescribe: { items: { GetItem: ['SHARELINK#', 'SHARE#'] } },

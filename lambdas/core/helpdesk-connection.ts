@@ -6,7 +6,7 @@ import type { SealedSecret } from './sealing.ts';
  * An integration's connection to its helpdesk's REST API: which adapter, the helpdesk's address,
  * and the credentials, sealed (the service reads them back to call the helpdesk; they are never
  * shown again). Each helpdesk the service can read is one entry of HELPDESKS below plus one
- * adapter module (lambdas/adapters/helpdesk/): a fourth helpdesk adds both and nothing else.
+ * adapter module (lambdas/adapters/helpdesks/): a fourth helpdesk adds both and nothing else.
  */
 
 /** What one helpdesk needs from the admin who connects it. */
@@ -30,7 +30,8 @@ export const HELPDESKS = {
 } as const satisfies Record<string, HelpdeskKind>;
 
 export type HelpdeskName = keyof typeof HELPDESKS;
-export const HELPDESK_NAMES = Object.keys(HELPDESKS) as HelpdeskName[];
+// Pure: a bundle that never names the list drops it, and HELPDESKS with it.
+export const HELPDESK_NAMES = /* @__PURE__ */ Object.keys(HELPDESKS) as HelpdeskName[];
 export const isHelpdeskName = (value: unknown): value is HelpdeskName => typeof value === 'string' && Object.hasOwn(HELPDESKS, value);
 
 /** The optional settings, as stored. */

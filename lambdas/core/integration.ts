@@ -77,8 +77,6 @@ export interface IntegrationRepository {
    * URL secrets changed, the old look-ups are deleted and the new ones written in the same transaction.
    */
   replace(before: Integration, after: Integration, audit: AuditEntryInput): Promise<unknown>;
-  /** Every integration connected to a helpdesk, across organisations (the reconciliation's list). */
-  withHelpdesk(): Promise<Array<{ orgId: string; integrationId: string }>>;
   recordActivity(integrationId: string, activity: IntegrationActivity): Promise<void>;
   /** Newest first, at most the cap, none older than the retention. */
   activity(integrationId: string, now: Date): Promise<IntegrationActivity[]>;

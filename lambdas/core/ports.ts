@@ -25,7 +25,8 @@ export interface Directory {
   getTemplate(orgId: string, templateId: string): Promise<Template | null>;
   getPreset(orgId: string, slug: string): Promise<Preset | null>;
   /** The integration's client (null: organisation-wide), or null when the organisation has no such integration. */
-  getIntegration(orgId: string, integrationId: string): Promise<Pick<Integration, 'clientId'> | null>;
+  /** The integration a request links its ticket through: its client scope, and its helpdesk connection for ticket_reply. */
+  getIntegration(orgId: string, integrationId: string): Promise<(Pick<Integration, 'clientId'> & Partial<Integration>) | null>;
 }
 
 export interface ApiKeyLookup {
@@ -135,8 +136,6 @@ export interface HandoffRepository extends RequestRepository {
   material(requestId: string): Promise<SealedMaterial | null>;
   trail(requestId: string): Promise<TrailEntry[]>;
   dueBy(now: Date, limit?: number): Promise<string[]>;
-  /** The external ids of tickets that requests in `statuses` are linked to through one integration. */
-  linkedTickets(orgId: string, integrationId: string, statuses: readonly RequestStatus[], limit?: number): Promise<string[]>;
 }
 
 export interface OutboundMessage {

@@ -6,6 +6,8 @@
  */
 export const REQUEST_TRAIL_TYPES = [
   'request.created',
+  'request.link_posted',
+  'request.link_post_failed',
   'request.opened',
   'subject.email_code_sent',
   'subject.verified',

@@ -76,6 +76,8 @@ export const ROUTES = {
   appIntegration: { name: 'appIntegration', method: 'GET', path: '/app/api/integrations/{id}', scope: 'session', entry: 'lambdas/http/app/integration.ts' },
   appConfigureIntegration: { name: 'appConfigureIntegration', method: 'POST', path: '/app/api/integrations/{id}', scope: 'session', entry: 'lambdas/http/app/configure-integration.ts' },
   appRotateIntegration: { name: 'appRotateIntegration', method: 'POST', path: '/app/api/integrations/{id}/rotate', scope: 'session', entry: 'lambdas/http/app/rotate-integration.ts' },
+  appConnectHelpdesk: { name: 'appConnectHelpdesk', method: 'POST', path: '/app/api/integrations/{id}/helpdesk', scope: 'session', entry: 'lambdas/http/app/connect-helpdesk.ts' },
+  appCheckHelpdesk: { name: 'appCheckHelpdesk', method: 'POST', path: '/app/api/integrations/{id}/helpdesk/check', scope: 'session', entry: 'lambdas/http/app/check-helpdesk.ts' },
   appIntegrationActivity: { name: 'appIntegrationActivity', method: 'GET', path: '/app/api/integrations/{id}/activity', scope: 'session', entry: 'lambdas/http/app/integration-activity.ts' },
 
   // A share's recipient page endpoints (docs/web-api.md, Shares).

@@ -8,10 +8,18 @@ import type { SigningKeyCustody } from '#core/signing-keys.ts';
 import { createHandler as createExpireWorker } from '#workers/expire.ts';
 import { createHandler as createPurgeWorker } from '#workers/purge.ts';
 import { createHandler as createSweepWorker } from '#workers/sweep.ts';
-import { createHandler as createReconcileWorker } from '#workers/reconcile.ts';
+import { createHandler as createReconcileWorker, withHelpdeskLinks } from '#workers/reconcile.ts';
 import { runTicketCheck } from '#core/use-cases/tickets/verify-ticket.ts';
 import type { TicketCheck, TicketCheckQueue } from '#core/ticket-check.ts';
 import { TimerTicketChecks } from './timer-ticket-checks.ts';
+import { withHelpdesks } from '../helpdesk-wiring.ts';
+import { withCertificateSource, withEventFeed, withWebhookStore } from '../store-wiring.ts';
+import type { DynamoCertificateSource } from '#store/certificate-source.ts';
+import type { DynamoEventFeed } from '#store/event-feed.ts';
+import type { DynamoWebhooks } from '#store/webhooks.ts';
+import { replyInTicket } from '#core/use-cases/reply-in-ticket.ts';
+import type { TicketReplier, TicketReplyInput, TicketReplyResult } from '#core/use-cases/ticket-reply.ts';
+import type { HelpdeskConnector } from '#core/helpdesk.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { AdminStore } from '#store/admin-store.ts';
 import { createDocumentClient, type DynamoConnection } from '#store/dynamo.ts';
@@ -102,7 +110,8 @@ export interface LocalService {
   baseUrl: string;
   appUrl: string;
   port: number;
-  deps: AppDeps;
+  /** Locally every function has every store and may call a helpdesk (deployed, only those wired with store-wiring.ts and helpdesk-wiring.ts). */
+  deps: AppDeps & { helpdesks: HelpdeskConnector; webhooks: DynamoWebhooks; events: DynamoEventFeed; certificates: DynamoCertificateSource };
   admin: AdminStore;
   dynamoEndpoint: string;
   /** The process id of the DynamoDB Local this service started, or null when it joined one. */
@@ -152,6 +161,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
         purge: ReturnType<typeof createPurgeWorker>;
         sweep: ReturnType<typeof createSweepWorker>;
         ticketCheck: (check: TicketCheck) => Promise<unknown>;
+        ticketReply: (input: TicketReplyInput) => Promise<TicketReplyResult>;
         reconcile: ReturnType<typeof createReconcileWorker>;
       }
     | undefined;
@@ -183,11 +193,13 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
           now: () => clock.now().getTime(),
           onError: (error) => deps.logger.error('local ticket check failed', { errorName: (error as Error)?.name }),
         });
+  // Replies in tickets run as the helpdesk worker, as deployed (the creating function invokes it).
+  const ticketReplies: TicketReplier = { postLink: (input) => workers!.ticketReply(input) };
   const sealer =
     options.sealer ?? (options.dataDir ? await KeyFileSealer.fromFile(join(options.dataDir, SEALING_KEY_FILE)) : KeyFileSealer.inMemory());
   const codeKey =
     options.codeKey ?? (options.dataDir ? await KeyFileCodeKey.fromFile(join(options.dataDir, CODE_HASH_KEY_FILE)) : KeyFileCodeKey.inMemory());
-  const deps = createAppDeps({
+  const deps = withWebhookStore(withEventFeed(withCertificateSource(withHelpdesks(createAppDeps({
     tableName,
     urls,
     // Loopback receivers are for the local runtime and tests only, and only when asked for.
@@ -196,6 +208,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     scheduler: options.scheduler ?? timers ?? undefined,
     purgeScheduler: options.purgeScheduler ?? purgeTimers ?? undefined,
     ticketChecks: options.ticketChecks ?? ticketChecks ?? undefined,
+    ticketReplies,
     sealer,
     codeKey,
     signingCustody:
@@ -204,7 +217,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     tableBackups: LOCAL_TABLE_BACKUPS,
     db,
     clock,
-  });
+  })))));
   // The first signing key is made at first start, so the JWKS is published before any certificate.
   if (options.dataDir) await signerOf(deps).currentKey();
   const functions = FunctionContext.create(db, deps.logger, options.tableAccess);
@@ -213,7 +226,8 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     purge: functions.worker('purge', createPurgeWorker(deps)),
     sweep: functions.worker('sweep', createSweepWorker(deps)),
     ticketCheck: functions.worker('ticketCheck', (check: TicketCheck) => runTicketCheck(deps, check)),
-    reconcile: functions.worker('reconcile', createReconcileWorker(deps)),
+    reconcile: functions.worker('reconcile', createReconcileWorker(withHelpdeskLinks(deps))),
+    ticketReply: functions.worker('ticketCheck', (input: TicketReplyInput) => replyInTicket(deps, input)),
   };
   const server = createGateway(deps, { aroundInvoke: (route, invoke) => functions.route(route, invoke) });
   const port = await listen(server, options.port ?? 0, host);

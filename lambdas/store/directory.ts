@@ -59,7 +59,7 @@ export class DynamoDirectory implements Directory {
   }
 
   getIntegration(orgId: string, integrationId: string) {
-    return this.getRecord<Pick<Integration, 'clientId'>>(keys.integration(orgId, integrationId));
+    return this.getRecord<Integration>(keys.integration(orgId, integrationId));
   }
 
   private async getRecord<T>(key: ItemKey): Promise<T | null> {

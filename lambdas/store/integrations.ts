@@ -103,12 +103,6 @@ export class DynamoIntegrations implements IntegrationRepository {
     return this.audit.append(audit, writes);
   }
 
-  async withHelpdesk(): Promise<Array<{ orgId: string; integrationId: string }>> {
-    const partition = keys.helpdeskIntegration('', '').pk;
-    const items = await queryPrefix(this.db, this.tableName, partition, keys.helpdeskIntegrationPrefix, { consistent: true });
-    return items.map((item) => ({ orgId: item.orgId as string, integrationId: item.integrationId as string }));
-  }
-
   async recordActivity(integrationId: string, activity: IntegrationActivity) {
     const { Attributes } = await this.db.send(
       new UpdateCommand({

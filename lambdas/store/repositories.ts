@@ -7,13 +7,14 @@ import { DynamoIdempotency } from './idempotency.ts';
 import { IdempotentCommits } from './idempotent-commit.ts';
 import { DynamoRateLimiter } from './rate-limiter.ts';
 import { DynamoRequests } from './requests.ts';
-import { DynamoEventFeed } from './event-feed.ts';
-import { DynamoWebhooks } from './webhooks.ts';
 import { DynamoIntegrations } from './integrations.ts';
 import { DynamoShares } from './shares.ts';
-import { DynamoCertificateSource } from './certificate-source.ts';
 
-/** All repositories over one table. */
+/**
+ * The repositories most functions use, over one table. The event feed, the webhook subscriptions
+ * and the certificate source are added only by the functions that read them
+ * (lambdas/store-wiring.ts), so the others do not bundle them.
+ */
 export const createRepositories = (
   db: Documents,
   tableName: string,
@@ -31,10 +32,7 @@ export const createRepositories = (
     requests: new DynamoRequests(db, tableName, audit),
     idempotency: new DynamoIdempotency(db, tableName, clock),
     rateLimiter: new DynamoRateLimiter(db, rateTableName, clock, onLimiterThrottled),
-    events: new DynamoEventFeed(db, tableName),
-    webhooks: new DynamoWebhooks(db, tableName, audit),
     integrations: new DynamoIntegrations(db, tableName, audit),
     shares: new DynamoShares(db, tableName, audit),
-    certificates: new DynamoCertificateSource(db, tableName),
   };
 };

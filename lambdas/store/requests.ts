@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { HandoffRequest, RequestStatus } from '#core/model.ts';
+import type { HandoffRequest } from '#core/model.ts';
 import type { AuditEntryInput, HandoffRepository, RequestQuery, SealedMaterial, TrailEntry, TriggerGuard } from '#core/ports.ts';
 import { sweepDueAt } from '#core/subject-flow.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
@@ -120,37 +120,6 @@ export class DynamoRequests implements HandoffRepository {
     const ids = [...new Set([...quoted, ...linked])].sort();
     const requests = await Promise.all(ids.map((id) => this.get(id)));
     return requests.filter((request): request is HandoffRequest => request !== null && request.orgId === orgId);
-  }
-
-  /**
-   * The external ids of the tickets that requests in `statuses` are linked to through one
-   * integration (the byStatus index, filtered by the link), each once, at most `limit` requests read.
-   */
-  async linkedTickets(orgId: string, integrationId: string, statuses: readonly RequestStatus[], limit = 1_000): Promise<string[]> {
-    const tickets = new Set<string>();
-    for (const status of statuses) {
-      let start: Record<string, unknown> | undefined;
-      let read = 0;
-      do {
-        const page = await this.db.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: INDEXES.byStatus.indexName,
-            KeyConditionExpression: `${INDEXES.byStatus.partitionKey} = :partition`,
-            FilterExpression: '#ticket.#integration = :integration AND attribute_type(#ticket.#external, :string)',
-            ExpressionAttributeNames: { '#ticket': 'ticket', '#integration': 'integrationId', '#external': 'externalId' },
-            ExpressionAttributeValues: { ':partition': keys.requestsInStatus(orgId, status), ':integration': integrationId, ':string': 'S' },
-            ProjectionExpression: '#ticket.#external',
-            Limit: limit - read,
-            ExclusiveStartKey: start,
-          }),
-        );
-        read += page.ScannedCount ?? 0;
-        for (const item of page.Items ?? []) tickets.add((item.ticket as { externalId: string }).externalId);
-        start = page.LastEvaluatedKey;
-      } while (start && read < limit);
-    }
-    return [...tickets];
   }
 
   /** Ids of live requests due at or before `now`, across every shard. */

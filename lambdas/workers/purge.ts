@@ -1,5 +1,6 @@
 import { purgeRequest, type PurgeDeps } from '#core/use-cases/tickets/purge-request.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { withTicketChecks } from '../helpdesk-wiring.ts';
 import { wiring } from '../wiring.ts';
 import { requestTriggerHandler, type RequestTriggerEvent } from './request-trigger.ts';
 
@@ -13,4 +14,4 @@ export const createHandler = (deps: PurgeDeps & { logger: Pick<AppDeps['logger']
 
 let built: ReturnType<typeof createHandler> | undefined;
 /** The deployed handler, wired on first use. */
-export const handler = (event: RequestTriggerEvent) => (built ??= createHandler(wiring()))(event);
+export const handler = (event: RequestTriggerEvent) => (built ??= createHandler(withTicketChecks(wiring())))(event);

@@ -1,9 +1,11 @@
 import { reconcileTickets, type ReconcileDeps, type ReconcileSummary } from '#core/use-cases/tickets/reconcile-tickets.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { DynamoHelpdeskLinks } from '#store/helpdesk-links.ts';
+import { withHelpdesks } from '../helpdesk-wiring.ts';
 import { wiring } from '../wiring.ts';
 
 /**
- * The reconciliation, run every two minutes deployed (an EventBridge rule) and every minute
+ * The reconciliation, run every two minutes deployed (an EventBridge Scheduler schedule) and every minute
  * locally: reads the linked tickets of live requests through their helpdesks, so a close
  * destroys the credential even when no webhook came (reconcile-tickets.ts). Logs counts only.
  */
@@ -17,4 +19,10 @@ export const createHandler = (deps: ReconcileDeps & { logger: Pick<AppDeps['logg
 
 let built: ReturnType<typeof createHandler> | undefined;
 /** The deployed handler, wired on first use. */
-export const handler = () => (built ??= createHandler(wiring()))();
+export const handler = () => (built ??= createHandler(withHelpdeskLinks(withHelpdesks(wiring()))))();
+
+/** The reconciliation's own reads (store/helpdesk-links.ts), over the wired table. */
+export const withHelpdeskLinks = <Deps extends AppDeps>(deps: Deps): Deps & { helpdeskLinks: DynamoHelpdeskLinks } => ({
+  ...deps,
+  helpdeskLinks: new DynamoHelpdeskLinks(deps.db, deps.tableName),
+});

@@ -1,7 +1,12 @@
 import type { SQSEvent } from 'aws-lambda';
 import { runTicketCheck, type VerifyTicketDeps } from '#core/use-cases/tickets/verify-ticket.ts';
 import type { TicketCheckMessage } from '#adapters/sqs-ticket-checks.ts';
+import type { TicketCheckQueue } from '#core/ticket-check.ts';
+import type { ReplyInvocation } from '#adapters/lambda-ticket-replier.ts';
+import { replyInTicket } from '#core/use-cases/reply-in-ticket.ts';
+import type { TicketReplyResult } from '#core/use-cases/ticket-reply.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { withHelpdesks, withTicketChecks } from '../helpdesk-wiring.ts';
 import { wiring } from '../wiring.ts';
 
 const isMessage = (value: unknown): value is TicketCheckMessage => {
@@ -23,12 +28,33 @@ const parse = (body: string): unknown => {
   }
 };
 
+const isReplyInvocation = (event: unknown): event is ReplyInvocation => {
+  const input = (event as Partial<ReplyInvocation> | null)?.replyInTicket;
+  return typeof input?.orgId === 'string' && typeof input.integrationId === 'string' && typeof input.externalId === 'string' && typeof input.text === 'string';
+};
+
 /**
- * The ticket-check worker (SQS): reads each queued ticket through its helpdesk and applies the
- * answer (verify-ticket.ts); a failed read queues its next attempt itself, so a message fails only
- * when the table does, and SQS hands it over again. Logs ids and outcomes, never a ticket's content.
+ * The helpdesk worker, the one function that opens helpdesk credentials:
+ * - from its SQS queue, ticket checks: reads each queued ticket through its helpdesk and applies
+ *   the answer (verify-ticket.ts); a failed read queues its next attempt itself, so a message
+ *   fails only when the table does, and SQS hands it over again;
+ * - invoked directly by the functions that create requests, a reply in a ticket (`ticket_reply`,
+ *   reply-in-ticket.ts), answered with its result.
+ * Logs ids and outcomes, never a ticket's content or a reply's text (it holds the link).
  */
-export const createHandler = (deps: VerifyTicketDeps & { logger: Pick<AppDeps['logger'], 'info' | 'error'> }) =>
+export function createHandler(
+  deps: VerifyTicketDeps & { ticketChecks: TicketCheckQueue; logger: Pick<AppDeps['logger'], 'info' | 'error'> },
+): (event: SQSEvent | ReplyInvocation) => Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> } | TicketReplyResult> {
+  const checks = checkQueueHandler(deps);
+  return async (event) => {
+    if (!isReplyInvocation(event)) return checks(event as SQSEvent);
+    const result = await replyInTicket(deps, event.replyInTicket);
+    deps.logger.info('ticket reply', { orgId: event.replyInTicket.orgId, integrationId: event.replyInTicket.integrationId, status: result.status, attempts: result.attempts });
+    return result;
+  };
+}
+
+const checkQueueHandler = (deps: VerifyTicketDeps & { ticketChecks: TicketCheckQueue; logger: Pick<AppDeps['logger'], 'info' | 'error'> }) =>
   async (event: SQSEvent) => {
     const batchItemFailures: Array<{ itemIdentifier: string }> = [];
     for (const record of event.Records) {
@@ -57,4 +83,4 @@ export const createHandler = (deps: VerifyTicketDeps & { logger: Pick<AppDeps['l
 
 let built: ReturnType<typeof createHandler> | undefined;
 /** The deployed handler, wired on first use. */
-export const handler = (event: SQSEvent) => (built ??= createHandler(wiring()))(event);
+export const handler = (event: SQSEvent | ReplyInvocation) => (built ??= createHandler(withHelpdesks(withTicketChecks(wiring()))))(event);

@@ -17,6 +17,7 @@ import { KeyFileSealer } from '../../lambdas/local/key-file-sealer.ts';
 import { SEALING_KEY_FILE } from '../../lambdas/local/local-service.ts';
 import { keys } from '../../lambdas/store/keys.ts';
 import { runAdminCli } from '../support/admin-cli.ts';
+import { startFakeZendesk } from '../support/fake-zendesk.ts';
 import { expectCreationResult, ULID } from '../support/shapes.ts';
 import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
@@ -276,6 +277,48 @@ describe('set-integration', () => {
     expect((await postTo(webhook_url, { ticket_id: ticket, status: 'open' })).status).toBe(401);
     expect((await postTo(webhook_url, { ticket_id: ticket, status: 'open' }, { 'X-Token': `${value}x` })).status).toBe(401);
     expect((await postTo(webhook_url, { ticket_id: ticket, status: 'open' }, { 'X-Token': value })).status).toBe(202);
+  });
+});
+
+describe('set-integration --adapter and check-integration', () => {
+  it('connect a helpdesk (secret sealed, never printed), read a ticket through it, disconnect', async () => {
+    const clientSecret = 'zd-cli-secret-4b7e2a9c1d3f5e60';
+    const zendesk = await startFakeZendesk({ clientId: 'handoff', clientSecret, now: () => Date.now() });
+    try {
+      zendesk.setTicket(35436, 'solved');
+      const { integration } = await connected('Zendesk API', 'zendesk');
+      const set = await cli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--adapter', 'zendesk', '--helpdesk-url', zendesk.url, '--client-id', 'handoff', '--client-secret', clientSecret]);
+      expect(set.code, set.stderr).toBe(0);
+      expect(JSON.parse(set.stdout).helpdesk).toMatchObject({ adapter: 'zendesk', url: zendesk.url, credentials_set: true });
+      expect(set.stdout).not.toContain(clientSecret);
+      const item = await integrationItem(integration.id);
+      expect(JSON.stringify(item)).not.toContain(clientSecret);
+      expect(item!.helpdesk.credentials).toMatchObject({ v: 1, alg: 'A256GCM' });
+
+      const check = await cli('check-integration', ['--org', org.orgId, '--integration', integration.id, '--ticket', '35436']);
+      expect(check.code, check.stderr).toBe(0);
+      const { lines, json } = linesAndJson(check.stdout);
+      expect(lines).toEqual(['Ticket 35436: zendesk says "solved", which is resolved (counts as closed: a close would destroy).']);
+      expect(json).toMatchObject({ ok: true, vendor_status: 'solved', status: 'resolved', counts_as_closed: true });
+      expect(check.stdout + check.stderr).not.toContain(clientSecret);
+
+      zendesk.answerNext('show', { status: 503, body: {} });
+      const failing = await cli('check-integration', ['--org', org.orgId, '--integration', integration.id, '--ticket', '35436']);
+      expect(failing.code, failing.stderr).toBe(0);
+      expect(linesAndJson(failing.stdout).lines[0]).toMatch(/^Ticket 35436: the read failed \(unavailable\)/);
+
+      const refused = await cli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--adapter', 'jira', '--helpdesk-url', 'http://acme.atlassian.net', '--email', 'agent@acme.example']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/helpdesk_url/);
+      expect(refused.stderr).toMatch(/api_token/);
+
+      const off = await cli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--adapter', 'none']);
+      expect(off.code, off.stderr).toBe(0);
+      expect(JSON.parse(off.stdout).helpdesk).toBeNull();
+      expect((await integrationItem(integration.id))!.helpdesk).toBeNull();
+    } finally {
+      await zendesk.close();
+    }
   });
 });
 

@@ -36,7 +36,7 @@ afterAll(async () => {
 
 const VIEW_KEYS = [
   'id', 'object', 'name', 'kind', 'enabled', 'client_id', 'recipe', 'mapping', 'status_map', 'auth', 'default_preset',
-  'rate_limit_per_minute', 'created_at', 'updated_at', 'deep_link_template',
+  'rate_limit_per_minute', 'helpdesk', 'created_at', 'updated_at', 'deep_link_template',
 ];
 const URL_SECRET = /^[A-Za-z0-9_-]{43}$/;
 const MEMBER_ACTOR = () => ({ type: 'member', id: adminId, label: 'Ada Admin' });
@@ -59,7 +59,9 @@ describe('integrations in the member app', () => {
     const listed = await admin.call('GET', '/app/api/integrations');
     expect(listed.status, listed.text).toBe(200);
     expect(listed.headers.get('cache-control')).toBe('no-store');
-    expect(Object.keys(listed.body).sort()).toEqual(['clients', 'data', 'object', 'presets', 'recipes', 'trigger_fields']);
+    expect(Object.keys(listed.body).sort()).toEqual(['clients', 'data', 'helpdesks', 'object', 'presets', 'recipes', 'trigger_fields']);
+    expect(listed.body.helpdesks.map((h: { name: string }) => h.name)).toEqual(['zendesk', 'jira', 'halopsa']);
+    expect(listed.body.helpdesks[1]).toEqual({ name: 'jira', label: 'Jira Service Management', example: 'https://acme.atlassian.net', credentials: ['email', 'api_token'], settings: ['closed_status_names'] });
     expect(listed.body.data).toEqual([]);
     expect(listed.body.clients.map((c: { id: string }) => c.id)).toContain(org.defaultClientId);
     expect(listed.body.presets).toEqual([{ slug: 'vpn-reset', name: 'VPN reset' }]);
@@ -77,6 +79,7 @@ describe('integrations in the member app', () => {
     expect(integration.id).toMatch(ULID);
     expect(integration.created_at).toMatch(DATE_TIME);
     expect(integration.auth).toEqual({ mode: 'none', header_name: null, secret_set: false });
+    expect(integration.helpdesk).toBeNull();
     expect(integration.mapping.ticket_id).toEqual(['detail.id', 'ticket.id']);
     expect(connected.body.recommended_auth).toBe('zendesk');
     const webhookSecret = new URL(connected.body.webhook_url).pathname.split('/').pop()!;
@@ -108,7 +111,7 @@ describe('integrations in the member app', () => {
     expect(listed.body.data).toEqual([integration]);
     const one = await admin.call('GET', `/app/api/integrations/${integration.id}`);
     expect(one.status, one.text).toBe(200);
-    expect(Object.keys(one.body).sort()).toEqual(['clients', 'integration', 'presets', 'recipes', 'trigger_fields']);
+    expect(Object.keys(one.body).sort()).toEqual(['clients', 'helpdesks', 'integration', 'presets', 'recipes', 'trigger_fields']);
     expect(one.body.integration).toEqual(integration);
   });
 

@@ -15,6 +15,7 @@ import { checkHelpdeskTicket, connectHelpdesk } from '../../lambdas/core/use-cas
 import { configureIntegration, connectIntegration, integrationActivity } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
 import { reconcileTickets } from '../../lambdas/core/use-cases/tickets/reconcile-tickets.ts';
 import { runTicketCheck } from '../../lambdas/core/use-cases/tickets/verify-ticket.ts';
+import { withHelpdeskLinks } from '../../lambdas/workers/reconcile.ts';
 import { purgeRequest } from '../../lambdas/core/use-cases/tickets/purge-request.ts';
 import { startFakeHaloPsa } from '../support/fake-halopsa.ts';
 import { startFakeJsm } from '../support/fake-jsm.ts';
@@ -37,6 +38,9 @@ interface Helpdesk {
   open(id: string): void;
   close(id: string): void;
   failNextRead(status: 429 | 503, retryAfterSeconds: number): void;
+  failNextReply(status: 503, retryAfterSeconds: number): void;
+  /** The ticket's comments (Halo: actions) as the customer would see them. */
+  comments(id: string): Array<{ text: string; public: boolean }>;
   readsOf(id: string): number;
   stop(): Promise<void>;
 }
@@ -55,6 +59,8 @@ const zendesk = async (): Promise<Helpdesk> => {
     open: (id) => fake.setTicket(id, 'open'),
     close: (id) => fake.setTicket(id, 'closed'),
     failNextRead: (status, wait) => fake.answerNext('show', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    failNextReply: (status, wait) => fake.answerNext('update', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    comments: (id) => fake.comments(id).map((comment) => ({ text: comment.body, public: comment.public })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'show' && call.path.endsWith(`/${id}`)).length,
     stop: () => fake.close(),
   };
@@ -72,6 +78,8 @@ const jira = async (): Promise<Helpdesk> => {
     open: (id) => fake.setRequest(id, 'In Progress', 'INDETERMINATE'),
     close: (id) => fake.setRequest(id, 'Closed', 'DONE'),
     failNextRead: (status, wait) => fake.answerNext('request', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    failNextReply: (status, wait) => fake.answerNext('comment', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    comments: (id) => fake.comments(id).map((comment) => ({ text: comment.body, public: comment.public })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'request' && call.path.endsWith(`/${id}`)).length,
     stop: () => fake.close(),
   };
@@ -89,6 +97,8 @@ const halopsa = async (): Promise<Helpdesk> => {
     open: (id) => fake.setTicket(Number(id), { statusId: 2, closed: false }),
     close: (id) => fake.setTicket(Number(id), { statusId: 9, closed: true }),
     failNextRead: (status, wait) => fake.answerNext('ticket', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    failNextReply: (status, wait) => fake.answerNext('actions', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    comments: (id) => fake.actions(Number(id)).map((action) => ({ text: action.note, public: !action.hiddenfromuser })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'ticket' && call.path.endsWith(`/${id}`)).length,
     stop: () => fake.close(),
   };
@@ -126,8 +136,8 @@ describe.each([
     await configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { auth: { mode: 'hmac', secret: SIGNING_SECRET } });
     const view = await connectHelpdesk(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { adapter: helpdesk.name, url: helpdesk.url, ...helpdesk.connect });
     expect(view.helpdesk).toMatchObject({ adapter: helpdesk.name, url: helpdesk.url, credentials_set: true });
-    // The policy most open to a forged post: unverified statuses trusted. The helpdesk's answer still decides.
-    await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 } as never });
+    // The default: unverified statuses are not trusted, so only the helpdesk's answer can destroy.
+    await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: false, gracePeriodMinutes: 0 } as never });
   });
   afterAll(async () => {
     await service?.stop();
@@ -243,13 +253,13 @@ describe.each([
     helpdesk.open(openTicket);
     const closing = await submittedFor(closedTicket);
     const staying = await submittedFor(openTicket);
-    const summary = await service.asWorker('reconcile', () => reconcileTickets(service.deps))();
+    const summary = await service.asWorker('reconcile', () => reconcileTickets(withHelpdeskLinks(service.deps)))();
     expect(summary.read).toBeGreaterThanOrEqual(2);
     expect(await read(closing.id)).toMatchObject({ status: 'completed', purge_reason: 'ticket_closed' });
     expect((await read(staying.id)).status).toBe('submitted');
     // A second run reads the open ticket again but records nothing new: the trail does not grow.
     const before = (await auditEntriesOfRequest(service, org.orgId, staying.id)).length;
-    await service.asWorker('reconcile', () => reconcileTickets(service.deps))();
+    await service.asWorker('reconcile', () => reconcileTickets(withHelpdeskLinks(service.deps)))();
     expect(await auditEntriesOfRequest(service, org.orgId, staying.id)).toHaveLength(before);
   });
 
@@ -275,8 +285,78 @@ describe.each([
       expect(kept).toMatchObject({ status: 'submitted', purge_scheduled_at: null });
       expect(await materialItems(service, request.id)).toHaveLength(1);
     } finally {
-      await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 } as never });
+      await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: false, gracePeriodMinutes: 0 } as never });
     }
+  });
+
+  it('the helpdesk wins over the hint even when the organisation trusts unverified statuses', async () => {
+    await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 } as never });
+    try {
+      const id = ticket();
+      helpdesk.open(id);
+      const request = await submittedFor(id);
+      await signedPost(id, 'closed');
+      expect((await service.call('POST', `/tickets/${id}/status`, { key: ticketsKey, body: { status: 'closed' } })).status).toBe(202);
+      // Trusted, the hints would have destroyed a quoted ticket's credential; this one is linked, so they only asked.
+      expect((await read(request.id)).status).toBe('submitted');
+      await runQueued();
+      expect(await read(request.id)).toMatchObject({ status: 'submitted', ticket: { status: 'open' } });
+      expect(await materialItems(service, request.id)).toHaveLength(1);
+    } finally {
+      await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: false, gracePeriodMinutes: 0 } as never });
+    }
+  });
+
+  const createWithReply = async (ticket: string) => {
+    const answer = await service.call('POST', '/requests', {
+      key: org.key,
+      body: {
+        subject_name: 'Jane Doe',
+        justification: 'Need the VPN admin password',
+        recipients: [org.owner.email],
+        verification_mode: 'challenge',
+        ticket_integration_id: integrationId,
+        ticket_external_id: ticket,
+        delivery: { method: 'ticket_reply' },
+      },
+    });
+    expect(answer.status, answer.text).toBe(201);
+    return expectCreationResult(answer.body);
+  };
+
+  it('ticket_reply puts exactly one public comment in the ticket, holding the link with its fragment and never the code', async () => {
+    const id = ticket();
+    helpdesk.open(id);
+    const created = await createWithReply(id);
+    expect(created.delivery).toEqual({ id: expect.any(String), method: 'ticket_reply', status: 'sent' });
+    const comments = helpdesk.comments(id);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.public).toBe(true);
+    expect(comments[0]!.text).toContain(created.link);
+    expect(created.link).toContain('#');
+    expect(created.challenge_code).toMatch(/^[0-9]{6}$/);
+    expect(comments[0]!.text).not.toContain(created.challenge_code);
+    const types = (await auditEntriesOfRequest(service, org.orgId, created.request.id)).map((entry) => entry.type);
+    expect(types).toEqual(['request.created', 'request.link_posted']);
+  });
+
+  it('ticket_reply repeats a post the helpdesk refused with 503 once, and answers failed (audited, nothing posted) when it refuses again', async () => {
+    const retried = ticket();
+    helpdesk.open(retried);
+    helpdesk.failNextReply(503, 1);
+    expect((await createWithReply(retried)).delivery).toMatchObject({ status: 'sent' });
+    expect(helpdesk.comments(retried)).toHaveLength(1);
+
+    const refused = ticket();
+    helpdesk.open(refused);
+    helpdesk.failNextReply(503, 1);
+    helpdesk.failNextReply(503, 1);
+    const created = await createWithReply(refused);
+    expect(created.delivery).toEqual({ id: expect.any(String), method: 'ticket_reply', status: 'failed', reason: expect.stringMatching(/unavailable/) });
+    expect(created.link).toBeTruthy();
+    expect(helpdesk.comments(refused)).toEqual([]);
+    const failed = (await auditEntriesOfRequest(service, org.orgId, created.request.id)).find((entry) => entry.type === 'request.link_post_failed');
+    expect(failed?.data.details).toMatchObject({ helpdesk: helpdesk.name, failure: 'unavailable', attempts: 2 });
   });
 
   it('checks a ticket for the operator, and keeps the connection\'s credentials out of every answer and table item', async () => {

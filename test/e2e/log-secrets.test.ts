@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_KEY_PREFIX } from '../../lambdas/core/api-key-format.ts';
 import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
 import { configureIntegration, connectIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
+import { connectHelpdesk } from '../../lambdas/core/use-cases/integrations/connect-helpdesk.ts';
+import { runTicketCheck } from '../../lambdas/core/use-cases/tickets/verify-ticket.ts';
+import { startFakeZendesk } from '../support/fake-zendesk.ts';
 import { routeList, type Route } from '../../lambdas/http/routes.ts';
 import { seal } from '../../web/crypto/envelope.ts';
 import { fingerprintOf } from '../../web/crypto/identity.ts';
@@ -257,6 +260,29 @@ const runRealFlow = async () => {
   expect(triggered.status, triggered.text).toBe(202);
   const status = await send('POST', `/inbound/ticket-status/${real.statusSecret}`, { headers: inboundHeaders, body: JSON.stringify({ ticket: { id: 'LOG-1', status: 'closed' } }) });
   expect(status.status, status.text).toBe(202);
+
+  // A helpdesk connection: its client secret and access tokens, a link posted in a ticket, a failed
+  // read and a verified close, all logged on the way (the check worker logs at info).
+  const helpdeskSecret = keep('helpdesk client secret', `zd-${randomBytes(24).toString('base64url')}`);
+  const zendesk = await startFakeZendesk({ clientId: 'log-desk', clientSecret: helpdeskSecret, now: () => Date.now() });
+  try {
+    zendesk.setTicket('9001', 'open');
+    await connectHelpdesk(service.deps, OPERATOR_ACTOR, org.orgId, connected.integration.id, {
+      adapter: 'zendesk',
+      url: zendesk.url,
+      credentials: { client_id: 'log-desk', client_secret: helpdeskSecret },
+    });
+    const replied = await createRequest({ verification_mode: 'challenge', ticket_integration_id: connected.integration.id, ticket_external_id: '9001', delivery: { method: 'ticket_reply' } });
+    expect(replied.body.delivery).toMatchObject({ status: 'sent' });
+    zendesk.setTicket('9001', 'closed');
+    zendesk.answerNext('show', { status: 503, body: {} });
+    const check = { orgId: org.orgId, integrationId: connected.integration.id, externalId: '9001', attempt: 0 };
+    expect(await runTicketCheck(service.deps, check)).toMatchObject({ kind: 'failed' });
+    expect(await runTicketCheck(service.deps, check)).toMatchObject({ kind: 'applied' });
+    for (const token of zendesk.issuedTokens()) keep('helpdesk access token', token);
+  } finally {
+    await zendesk.close();
+  }
 
   // A generated password, and the certificate of the submitted request.
   const generated = await send('POST', '/v1/generate', { headers: { Authorization: `Bearer ${org.key}`, 'Content-Type': 'application/json' }, body: '{}' });

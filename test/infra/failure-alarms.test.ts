@@ -42,13 +42,25 @@ const functionIdOf = (route: { method: string; path: string }): string => {
 };
 const logGroupOf = (functionId: string): string => resources[functionId]!.Properties.LoggingConfig.LogGroup.Ref;
 
-/** The log groups of the functions that may log each kind: those whose rows send, those that arm or cancel schedules. */
+/** A worker function, by its (unique) description. */
+const workerFunctionId = (description: RegExp): string => {
+  const found = ofType('AWS::Lambda::Function').filter(([, fn]) => description.test(fn.Properties.Description));
+  expect(found, String(description)).toHaveLength(1);
+  return found[0]![0];
+};
+
+/**
+ * The log groups of the functions that may log each kind: those whose rows send; those that arm or
+ * cancel schedules, which are the scheduling routes' and the two helpdesk workers' (a verified
+ * ticket status completes a request or arms or cancels its purge, lib/helpdesk-checks.ts).
+ */
 const expectedGroups = (kind: FailureLogKind) => {
   const routes =
     kind === 'delivery'
       ? routeList().filter((route) => (route.sends ?? []).length > 0)
       : routeList().filter((route) => SCHEDULING_ROUTES.includes(route.name) || PURGE_SCHEDULING_ROUTES.includes(route.name));
-  return [...new Set(routes.map((route) => logGroupOf(functionIdOf(route))))].sort();
+  const workers = kind === 'delivery' ? [] : [workerFunctionId(/^ticket check worker/), workerFunctionId(/^ticket reconciliation/)];
+  return [...new Set([...routes.map((route) => functionIdOf(route)), ...workers].map(logGroupOf))].sort();
 };
 
 const filtersOf = (kind: FailureLogKind) =>

@@ -252,6 +252,11 @@ describe('the roles', () => {
     expect(holders(KEY_RIGHT_TAGS.sealIntegrationSecrets)).toEqual([roleOfRoute(ROUTES.appConfigureIntegration)]);
     expect(holders(KEY_RIGHT_TAGS.sealWebhookSecrets)).toEqual([roleOfRoute(ROUTES.createWebhook), roleOfRoute(ROUTES.appCreateWebhook), roleOfRoute(ROUTES.appRotateWebhookSecret)].sort());
     expect(holders(KEY_RIGHT_TAGS.hashCodes)).toHaveLength(5);
+    // The helpdesk reads (lib/helpdesk-checks.ts) and the member app's helpdesk check open an integration's helpdesk credentials; its helpdesk connection alone seals them.
+    expect(holders(KEY_RIGHT_TAGS.openHelpdeskCredentials)).toEqual(
+      [roleOfWorker(/^ticket check worker/), roleOfWorker(/^ticket reconciliation/), roleOfRoute(ROUTES.appCheckHelpdesk)].sort(),
+    );
+    expect(holders(KEY_RIGHT_TAGS.sealHelpdeskCredentials)).toEqual([roleOfRoute(ROUTES.appConnectHelpdesk)]);
     // The pages, the fallback and the schedulers' roles touch no key.
     expect(rightTagsOfRole(roleOfRoute(ROUTES.pageSubject))).toEqual({});
     expect(rightTagsOfRole(functionRoleOfRoute('$default'))).toEqual({});

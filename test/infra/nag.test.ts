@@ -133,6 +133,14 @@ describe('cdk-nag (AwsSolutions, Serverless)', () => {
     expect(stale, `acknowledgments that match no finding any more (remove them from lib/nag-suppressions.ts):\n${listing(stale)}`).toEqual([]);
   });
 
+  it('acknowledges nothing on the queues that carry work (the delivery lanes, the ticket-check queue): they pass as configured, TLS only, encrypted, with a DLQ', () => {
+    const queues = [stack.webhooks.deliveryQueue, stack.webhooks.slowDeliveryQueue, stack.helpdeskChecks.queue].map((queue) => queue.node.path);
+    const onQueues = acknowledgmentsIn(app)
+      .filter((a) => queues.some((queue) => a.path === queue || a.path.startsWith(`${queue}/`)))
+      .map((a) => `${a.id} at ${a.path}`);
+    expect(onQueues).toEqual([]);
+  });
+
   it('would fail on a new finding: the same check reports an SQS queue that accepts plain HTTP', () => {
     const probeApp = new App();
     const probe = new Stack(probeApp, 'Probe');

@@ -24,8 +24,13 @@ import {
   WEBHOOK_SEALING_ROUTES,
   INTEGRATION_SEALING_ROUTES,
   CODE_HASH_ROUTES,
+  TICKET_CHECK_ROUTES,
+  TICKET_REPLY_ROUTES,
+  HELPDESK_SEALING_ROUTES,
+  HELPDESK_OPENING_ROUTES,
 } from '../../lib/api-functions.ts';
 import { EXPIRE_ENTRY, PURGE_ENTRY, SWEEP_ENTRY } from '../../lib/expiry.ts';
+import { RECONCILE_ENTRY, TICKET_CHECK_ENTRY } from '../../lib/helpdesk-checks.ts';
 import { HandoffStack } from '../../lib/handoff-stack.ts';
 
 /** The sender the main test stack is deployed with. */
@@ -164,6 +169,20 @@ const fanOutFunctionId = () => workerFunctionId(/^webhook fan-out/);
 const deliverFunctionId = () => workerFunctionId(/^webhook delivery: /);
 const deliverySweepFunctionId = () => workerFunctionId(/^webhook delivery sweep/);
 const webhookFunctionIds = () => [fanOutFunctionId(), deliverFunctionId(), deliverySweepFunctionId()];
+const ticketCheckFunctionId = () => workerFunctionId(/^ticket check worker/);
+const reconcileFunctionId = () => workerFunctionId(/^ticket reconciliation/);
+const helpdeskFunctionIds = () => [ticketCheckFunctionId(), reconcileFunctionId()];
+/** The functions that post links in tickets by invoking the ticket check worker (TICKET_REPLY_FUNCTION): those that create requests. */
+const ticketReplyRoutes = () => [ROUTES.createRequest, ROUTES.appCreateRequest, ROUTES.inboundTicketTrigger];
+/** The member app's helpdesk connection: one route seals the credentials, the other opens them to read a ticket. */
+const connectHelpdeskRoute = () => ROUTES.appConnectHelpdesk;
+const checkHelpdeskRoute = () => ROUTES.appCheckHelpdesk;
+/** The statement grantInvoke gives each of them: the worker, and its qualified ARNs (it publishes no version or alias). */
+const invokesTicketCheck = () => ({
+  Effect: 'Allow',
+  Action: 'lambda:InvokeFunction',
+  Resource: [arn(ticketCheckFunctionId()), { 'Fn::Join': ['', [arn(ticketCheckFunctionId()), ':*']] }],
+});
 const scheduleGroupId = () => onlyId('AWS::Scheduler::ScheduleGroup');
 const scheduleGroupName = () => resources[scheduleGroupId()]!.Properties.Name as string;
 /** The roles EventBridge Scheduler assumes (trusted by scheduler.amazonaws.com). */
@@ -337,8 +356,16 @@ describe('HTTP API', () => {
 describe('functions', () => {
   const allFunctionIds = () => ofType('AWS::Lambda::Function').map(([id]) => id);
 
-  it('are exactly one per handler entry, the fallback, the expiry and purge workers and the sweep, and the three webhook workers', () => {
-    const expected = [...entries().map(functionIdOfEntry), fallbackFunctionId(), expiryFunctionId(), purgeFunctionId(), sweepFunctionId(), ...webhookFunctionIds()];
+  it('are exactly one per handler entry, the fallback, the expiry and purge workers and the sweep, the three webhook workers, and the ticket check worker and reconciliation', () => {
+    const expected = [
+      ...entries().map(functionIdOfEntry),
+      fallbackFunctionId(),
+      expiryFunctionId(),
+      purgeFunctionId(),
+      sweepFunctionId(),
+      ...webhookFunctionIds(),
+      ...helpdeskFunctionIds(),
+    ];
     expect(new Set(expected).size).toBe(expected.length);
     expect(allFunctionIds().sort()).toEqual(expected.sort());
   });
@@ -377,7 +404,13 @@ describe('functions', () => {
     EXPIRY_FUNCTION_ARN: arn(expiryFunctionId()),
   });
 
-  it('give every API function the table, the URLs, the sender and logging settings, the scheduling ones the schedule settings, the inbound ones the sealing key', () => {
+  it('give every API function the table, the URLs, the sender and logging settings, the scheduling ones the schedule settings, the inbound and helpdesk connection ones the sealing key, the ticket status ones the ticket-check queue, the request creating ones the ticket check worker', () => {
+    // The lists the environment follows, pinned: what each names is the design, not whatever lib/ says.
+    expect([...TICKET_REPLY_ROUTES].sort()).toEqual(ticketReplyRoutes().map((route) => route.name).sort());
+    expect(HELPDESK_SEALING_ROUTES).toEqual([connectHelpdeskRoute().name]);
+    expect(HELPDESK_OPENING_ROUTES).toEqual([checkHelpdeskRoute().name]);
+    expect(routeKeyOf(connectHelpdeskRoute())).toBe('POST /app/api/integrations/{id}/helpdesk');
+    expect(routeKeyOf(checkHelpdeskRoute())).toBe('POST /app/api/integrations/{id}/helpdesk/check');
     for (const entry of dataEntries()) {
       const variables = resources[functionIdOfEntry(entry)]!.Properties.Environment.Variables;
       const has = (names: readonly string[]) => rowsOf(entry).some((route) => names.includes(route.name));
@@ -385,7 +418,12 @@ describe('functions', () => {
         ...baseEnvironment(),
         ...(has(SCHEDULING_ROUTES) ? schedulingEnvironment() : {}),
         ...(has(PURGE_SCHEDULING_ROUTES) ? { PURGE_FUNCTION_ARN: arn(purgeFunctionId()) } : {}),
-        ...(has(SEALED_SECRET_ROUTES) || has(WEBHOOK_SEALING_ROUTES) || has(INTEGRATION_SEALING_ROUTES) ? { SEALING_KEY_ID: arn(sealingKeyId()) } : {}),
+        ...(has(TICKET_CHECK_ROUTES) ? ticketCheckQueueUrl() : {}),
+        // They post links in tickets by invoking the worker, which alone handles helpdesk replies.
+        ...(has(TICKET_REPLY_ROUTES) ? { TICKET_REPLY_FUNCTION: arn(ticketCheckFunctionId()) } : {}),
+        ...(has(SEALED_SECRET_ROUTES) || has(WEBHOOK_SEALING_ROUTES) || has(INTEGRATION_SEALING_ROUTES) || has(HELPDESK_SEALING_ROUTES) || has(HELPDESK_OPENING_ROUTES)
+          ? { SEALING_KEY_ID: arn(sealingKeyId()) }
+          : {}),
         ...(has(CODE_HASH_ROUTES) ? { CODE_HASH_KEY_ID: arn(codeHashKeyId()) } : {}),
         ...(has(SIGNING_ROUTES) || has(KEY_PUBLISHING_ROUTES) ? { SIGNING_KEY_ARN: arn(signingKeyId()), SIGNING_KEY_TAG: 'handoff-custody-signing=HandoffTest' } : {}),
         // The certificates state the table's point-in-time recovery period.
@@ -394,10 +432,20 @@ describe('functions', () => {
     }
   });
 
-  it('give the expiry and purge workers and the sweep the table, the URLs and logging settings, and no schedule settings', () => {
-    for (const id of [expiryFunctionId(), purgeFunctionId(), sweepFunctionId()]) {
-      expect(resources[id]!.Properties.Environment.Variables, id).toEqual(baseEnvironment());
+  it('give the expiry and purge workers and the sweep the table, the URLs and logging settings, and no schedule settings; the purge worker and the sweep the ticket-check queue', () => {
+    expect(resources[expiryFunctionId()]!.Properties.Environment.Variables).toEqual(baseEnvironment());
+    // The end of a grace period asks the helpdesk before destroying (lambdas/core/use-cases/tickets/purge-request.ts).
+    for (const id of [purgeFunctionId(), sweepFunctionId()]) {
+      expect(resources[id]!.Properties.Environment.Variables, id).toEqual({ ...baseEnvironment(), ...ticketCheckQueueUrl() });
     }
+  });
+
+  it('give the ticket check worker and the reconciliation the table, the URLs, logging settings, the sealing key and the expiry and purge schedule settings; the ticket check worker alone the ticket-check queue', () => {
+    // A verified status completes a request (cancelling its expiry schedule) and arms or cancels a grace-period purge.
+    const helpdeskWorker = { ...baseEnvironment(), SEALING_KEY_ID: arn(sealingKeyId()), ...schedulingEnvironment(), PURGE_FUNCTION_ARN: arn(purgeFunctionId()) };
+    // The worker queues its own retries; the reconciliation queues nothing.
+    expect(resources[ticketCheckFunctionId()]!.Properties.Environment.Variables).toEqual({ ...helpdeskWorker, ...ticketCheckQueueUrl() });
+    expect(resources[reconcileFunctionId()]!.Properties.Environment.Variables).toEqual(helpdeskWorker);
   });
 
   it('give the webhook workers the table, the URLs, logging settings and the delivery queue, and no schedule settings', () => {
@@ -423,6 +471,10 @@ describe('functions', () => {
     expect(resources[expiryFunctionId()]!.Properties.Timeout).toBe(30);
     expect(resources[sweepFunctionId()]!.Properties.Timeout).toBe(120);
     expect(resources[deliverFunctionId()]!.Properties.Timeout).toBeGreaterThan(10); // a 10 s POST and its bookkeeping
+    expect(resources[ticketCheckFunctionId()]!.Properties.Timeout).toBe(60);
+    // Shorter than the reconciliation's two-minute period, so one run ends before the next starts.
+    expect(resources[reconcileFunctionId()]!.Properties.Timeout).toBe(110);
+    expect(resources[reconcileFunctionId()]!.Properties.Timeout).toBeLessThan(120);
   });
 
   it('give the fallback function no table name', () => {
@@ -543,7 +595,7 @@ describe('IAM', () => {
   it('attaches no managed policies; function roles trust Lambda, scheduler roles trust Scheduler for this account only', () => {
     const functionRoles = new Set(ofType('AWS::Lambda::Function').map(([id]) => roleIdOfFunction(id)));
     const scheduler = new Set(schedulerRoles().map(([id]) => id));
-    expect(scheduler.size).toBe(3); // per-request expiries, the expiry sweep, the delivery sweep
+    expect(scheduler.size).toBe(4); // per-request expiries, the expiry sweep, the delivery sweep, the ticket reconciliation
     for (const [roleId, role] of ofType('AWS::IAM::Role')) {
       expect(role.Properties.ManagedPolicyArns, roleId).toBeUndefined();
       const trust = role.Properties.AssumeRolePolicyDocument.Statement;
@@ -614,11 +666,13 @@ describe('expiry', () => {
     ]);
   });
 
-  it('lets exactly the scheduling routes\' functions manage expire-* schedules in the group, and the ticket status routes\' purge-* too', () => {
-    const schedulingRoles = new Set(schedulingRoutes().map((route) => roleIdOfFunction(functionIdOf(route))));
-    const purgingRoles = new Set(purgeSchedulingRoutes().map((route) => roleIdOfFunction(functionIdOf(route))));
-    expect(schedulingRoles.size).toBe(SCHEDULING_ROUTES.length);
-    expect(purgingRoles.size).toBe(PURGE_SCHEDULING_ROUTES.length);
+  it('lets exactly the scheduling routes\' functions and the two helpdesk workers manage expire-* schedules in the group, and the ticket status routes\' and the helpdesk workers\' purge-* too', () => {
+    // The ticket check worker and the reconciliation apply verified statuses as the ticket status routes do.
+    const helpdeskWorkers = helpdeskFunctionIds().map(roleIdOfFunction);
+    const schedulingRoles = new Set([...schedulingRoutes().map((route) => roleIdOfFunction(functionIdOf(route))), ...helpdeskWorkers]);
+    const purgingRoles = new Set([...purgeSchedulingRoutes().map((route) => roleIdOfFunction(functionIdOf(route))), ...helpdeskWorkers]);
+    expect(schedulingRoles.size).toBe(SCHEDULING_ROUTES.length + 2);
+    expect(purgingRoles.size).toBe(PURGE_SCHEDULING_ROUTES.length + 2);
     const manage = (sid: string, kind: string) => ({
       Sid: sid,
       Effect: 'Allow',
@@ -643,10 +697,12 @@ describe('expiry', () => {
     }
   });
 
-  it('lets exactly the inbound URL functions open sealed integration secrets, and the delivery worker webhook secrets, with kms:Decrypt for that purpose only', () => {
+  it('lets exactly the inbound URL functions open sealed integration secrets, the delivery worker webhook secrets, and the ticket check worker, the reconciliation and the member app\'s helpdesk check helpdesk credentials, with kms:Decrypt for that purpose only', () => {
     const openers = new Set(sealedSecretRoutes().map((route) => roleIdOfFunction(functionIdOf(route))));
     expect(openers.size).toBe(SEALED_SECRET_ROUTES.length);
     const signer = roleIdOfFunction(deliverFunctionId());
+    const helpdeskReaders = new Set([...helpdeskFunctionIds(), functionIdOf(checkHelpdeskRoute())].map(roleIdOfFunction));
+    expect(helpdeskReaders.size).toBe(3);
     const opens = (sid: string, purpose: string) => ({
       Sid: sid,
       Effect: 'Allow',
@@ -662,29 +718,37 @@ describe('expiry', () => {
           ? [opens('OpenSealedIntegrationSecrets', 'inbound_auth')]
           : roleId === signer
             ? [opens('OpenWebhookSigningSecrets', 'webhook_signing')]
-            : [],
+            : helpdeskReaders.has(roleId)
+              ? [opens('OpenHelpdeskCredentials', 'helpdesk_credentials')]
+              : [],
       );
     }
   });
 
-  it('lets only the webhook creations and the member app rotation seal webhook signing secrets, and the member app integration settings integration secrets (GenerateDataKey for that purpose), and nothing else use the sealing key', () => {
+  it('lets only the webhook creations and the member app rotation seal webhook signing secrets, the member app integration settings integration secrets, and the member app helpdesk connection helpdesk credentials (GenerateDataKey for that purpose), and nothing else use the sealing key', () => {
     const sealers = rolesOfRoutes(WEBHOOK_SEALING_ROUTES);
     expect(sealers.size).toBe(WEBHOOK_SEALING_ROUTES.length);
     // The member app's integration settings seal a shared header value or signing secret, for the inbound URLs to open.
     const integrationSealers = rolesOfRoutes(INTEGRATION_SEALING_ROUTES);
     expect(integrationSealers.size).toBe(INTEGRATION_SEALING_ROUTES.length);
+    // Connecting an integration to its helpdesk seals the helpdesk credentials, for the helpdesk readers to open.
+    const helpdeskSealer = roleIdOfFunction(functionIdOf(connectHelpdeskRoute()));
+    expect([...sealers, ...integrationSealers]).not.toContain(helpdeskSealer);
     const openers = rolesOfRoutes(SEALED_SECRET_ROUTES);
     const signer = roleIdOfFunction(deliverFunctionId());
+    const helpdeskReaders = new Set([...helpdeskFunctionIds(), functionIdOf(checkHelpdeskRoute())].map(roleIdOfFunction));
     for (const [roleId] of ofType('AWS::IAM::Role')) {
       const onKey = statementsOnKey(roleId, sealingKeyId());
       const expected = sealers.has(roleId)
         ? [{ Sid: 'SealWebhookSigningSecrets', Effect: 'Allow', Action: 'kms:GenerateDataKey', Resource: arn(sealingKeyId()), Condition: { StringEquals: { 'kms:EncryptionContext:purpose': 'webhook_signing' } } }]
         : integrationSealers.has(roleId)
           ? [{ Sid: 'SealIntegrationSecrets', Effect: 'Allow', Action: 'kms:GenerateDataKey', Resource: arn(sealingKeyId()), Condition: { StringEquals: { 'kms:EncryptionContext:purpose': 'inbound_auth' } } }]
-          : [];
+          : roleId === helpdeskSealer
+            ? [{ Sid: 'SealHelpdeskCredentials', Effect: 'Allow', Action: 'kms:GenerateDataKey', Resource: arn(sealingKeyId()), Condition: { StringEquals: { 'kms:EncryptionContext:purpose': 'helpdesk_credentials' } } }]
+            : [];
       expect(onKey.filter((s) => actionsOf(s).some((a) => a !== 'kms:Decrypt')), roleId).toEqual(expected);
-      // Sealing is not opening: the create function cannot read a secret back; only the signer and the inbound URLs decrypt.
-      if (!openers.has(roleId) && roleId !== signer) expect(onKey.flatMap(actionsOf), roleId).not.toContain('kms:Decrypt');
+      // Sealing is not opening: the create function cannot read a secret back; only the signer, the inbound URLs and the helpdesk readers decrypt.
+      if (!openers.has(roleId) && roleId !== signer && !helpdeskReaders.has(roleId)) expect(onKey.flatMap(actionsOf), roleId).not.toContain('kms:Decrypt');
     }
   });
 
@@ -754,8 +818,9 @@ describe('expiry', () => {
     expect(format).not.toContain('$context.resourcePath');
   });
 
-  it('lets exactly those functions pass exactly the scheduler role, and only to Scheduler', () => {
-    const schedulingRoles = new Set(schedulingRoutes().map((route) => roleIdOfFunction(functionIdOf(route))));
+  it('lets exactly those functions (the scheduling routes\' and the two helpdesk workers) pass exactly the scheduler role, and only to Scheduler', () => {
+    const schedulingRoles = new Set([...schedulingRoutes().map((route) => roleIdOfFunction(functionIdOf(route))), ...helpdeskFunctionIds().map(roleIdOfFunction)]);
+    expect(schedulingRoles.size).toBe(SCHEDULING_ROUTES.length + 2);
     for (const [roleId] of ofType('AWS::IAM::Role')) {
       const passing = statementsOfRole(roleId).filter((s) => actionsOf(s).some((a) => a.startsWith('iam:')));
       if (!schedulingRoles.has(roleId)) {
@@ -806,8 +871,12 @@ describe('expiry', () => {
       expect(permissions, id).toEqual([]);
     }
     const invokers = allStatements().filter((s) => actionsOf(s).includes('lambda:InvokeFunction'));
+    // The schedules' roles, and the three functions that post links in tickets through the ticket check worker (grantInvoke: the function and its qualified ARNs).
+    const replies = ticketReplyRoutes().map(() => invokesTicketCheck().Resource);
     expect(invokers.map((s) => s.Resource).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(
-      [arn(expiryFunctionId()), arn(purgeFunctionId()), arn(sweepFunctionId()), arn(deliverySweepFunctionId())].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+      [arn(expiryFunctionId()), arn(purgeFunctionId()), arn(sweepFunctionId()), arn(deliverySweepFunctionId()), arn(reconcileFunctionId()), ...replies].sort((a, b) =>
+        JSON.stringify(a).localeCompare(JSON.stringify(b)),
+      ),
     );
   });
 });
@@ -894,12 +963,20 @@ describe('webhooks', () => {
 
   it('grants least privilege: stream read to the fan-out only, sending to the delivery queue, consuming to the worker only', () => {
     const deliveryQueue = queueArn(onlyQueue('DeliveryQueue'));
+    const byJson = (a: unknown, b: unknown) => JSON.stringify(a).localeCompare(JSON.stringify(b));
     for (const [roleId] of ofType('AWS::IAM::Role')) {
       const statements = statementsOfRole(roleId);
       const stream = statements.filter((s) => JSON.stringify(resourcesOf(s)).includes('StreamArn'));
       expect(stream.length > 0, roleId).toBe(roleId === roleIdOfFunction(fanOutFunctionId()));
       const receive = statements.filter((s) => actionsOf(s).includes('sqs:ReceiveMessage'));
-      expect(receive.length > 0, roleId).toBe(roleId === roleIdOfFunction(deliverFunctionId()));
+      // The delivery worker consumes both lanes; the ticket check worker its own queue (helpdesk checks); no one else consumes any queue.
+      const consumed =
+        roleId === roleIdOfFunction(deliverFunctionId())
+          ? [deliveryQueue, queueArn(onlyQueue('SlowDeliveryQueue'))]
+          : roleId === roleIdOfFunction(ticketCheckFunctionId())
+            ? [queueArn(helpdeskQueue('TicketCheckQueue'))]
+            : [];
+      expect(receive.flatMap(resourcesOf).sort(byJson), roleId).toEqual(consumed.sort(byJson));
       for (const statement of statements.filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')))) {
         expect(resourcesOf(statement)).not.toContain('*');
       }
@@ -913,6 +990,267 @@ describe('webhooks', () => {
     }
     const fanOutSends = statementsOfRole(roleIdOfFunction(fanOutFunctionId())).filter((s) => actionsOf(s).includes('sqs:SendMessage'));
     expect(fanOutSends.flatMap(resourcesOf)).toContainEqual(queueArn(onlyQueue('FanOutDlq')));
+  });
+});
+
+// ---- helpdesk checks --------------------------------------------------------------------------------
+
+/** The queue whose logical id starts with the HelpdeskChecks construct's id for it. */
+const helpdeskQueue = (name: 'TicketCheckQueue' | 'TicketCheckDlq') => {
+  const found = ofType('AWS::SQS::Queue').filter(([id]) => id.startsWith(`HelpdeskChecks${name}`));
+  expect(found, name).toHaveLength(1);
+  return found[0]![0];
+};
+const ticketCheckQueueUrl = () => ({ TICKET_CHECK_QUEUE_URL: { Ref: helpdeskQueue('TicketCheckQueue') } });
+
+describe('helpdesk checks', () => {
+  const checkRole = () => roleIdOfFunction(ticketCheckFunctionId());
+  const reconcileRole = () => roleIdOfFunction(reconcileFunctionId());
+  /** What grantSendMessages gives: send, and the two reads the SDK may make first. */
+  const sends = (queueId: string) => ({ Effect: 'Allow', Action: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'], Resource: queueArn(queueId) });
+  /** What an SQS event source gives its function. */
+  const consumes = (queueId: string) => ({
+    Effect: 'Allow',
+    Action: ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'],
+    Resource: queueArn(queueId),
+  });
+  const opensHelpdeskCredentials = () => ({
+    Sid: 'OpenHelpdeskCredentials',
+    Effect: 'Allow',
+    Action: 'kms:Decrypt',
+    Resource: arn(sealingKeyId()),
+    Condition: { StringEquals: { 'kms:EncryptionContext:purpose': 'helpdesk_credentials' } },
+  });
+  const sealsHelpdeskCredentials = () => ({
+    Sid: 'SealHelpdeskCredentials',
+    Effect: 'Allow',
+    Action: 'kms:GenerateDataKey',
+    Resource: arn(sealingKeyId()),
+    Condition: { StringEquals: { 'kms:EncryptionContext:purpose': 'helpdesk_credentials' } },
+  });
+  /** What expiry.grantScheduling and grantPurgeScheduling give: expire-* and purge-* schedules in the group, and the scheduler role to pass to Scheduler only. */
+  const schedules = (sid: 'ManageExpirySchedules' | 'ManagePurgeSchedules', kind: 'expire' | 'purge') => ({
+    Sid: sid,
+    Effect: 'Allow',
+    Action: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
+    Resource: {
+      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':scheduler:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:schedule/${scheduleGroupName()}/${kind}-*`]],
+    },
+  });
+  const passesSchedulerRole = () => ({
+    Sid: 'PassExpirySchedulerRole',
+    Effect: 'Allow',
+    Action: 'iam:PassRole',
+    Resource: arn(expirySchedulerRoleId()),
+    Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+  });
+
+  it('builds the ticket check worker and the reconciliation from their handler files', () => {
+    for (const [id, entry] of [[ticketCheckFunctionId(), TICKET_CHECK_ENTRY], [reconcileFunctionId(), RECONCILE_ENTRY]] as const) {
+      expect(existsSync(path.join(REPO_ROOT, entry)), entry).toBe(true);
+      expect(resources[id]!.Properties).toMatchObject({ Runtime: 'nodejs22.x', Handler: 'index.handler' });
+    }
+  });
+
+  it('describes the ticket check worker by both its jobs (checks from the queue, replies when invoked), and the reconciliation by its own', () => {
+    expect(resources[ticketCheckFunctionId()]!.Properties.Description).toBe(
+      'ticket check worker: reads one linked ticket from its helpdesk and applies the verified status, or posts a link in it',
+    );
+    expect(resources[reconcileFunctionId()]!.Properties.Description).toBe('ticket reconciliation: reads the linked tickets of live requests from their helpdesks');
+  });
+
+  it('queues checks in an encrypted queue with a 6x visibility timeout and a DLQ after five receives, both taking only TLS', () => {
+    // The stack's queues: the four of the webhooks, and these two.
+    expect(ofType('AWS::SQS::Queue').map(([id]) => id).sort()).toEqual(
+      [...['DeliveryQueue', 'SlowDeliveryQueue', 'DeliveryDlq', 'FanOutDlq'].map(onlyQueue), helpdeskQueue('TicketCheckQueue'), helpdeskQueue('TicketCheckDlq')].sort(),
+    );
+    expect(resources[helpdeskQueue('TicketCheckQueue')]!.Properties).toEqual({
+      MessageRetentionPeriod: 4 * 24 * 3600,
+      RedrivePolicy: { deadLetterTargetArn: queueArn(helpdeskQueue('TicketCheckDlq')), maxReceiveCount: 5 },
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: 6 * resources[ticketCheckFunctionId()]!.Properties.Timeout,
+    });
+    expect(resources[helpdeskQueue('TicketCheckDlq')]!.Properties).toEqual({ MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
+    for (const name of ['TicketCheckQueue', 'TicketCheckDlq'] as const) {
+      const policies = ofType('AWS::SQS::QueuePolicy').filter(([, p]) => (p.Properties.Queues as Json[]).some((q) => q.Ref === helpdeskQueue(name)));
+      expect(policies, name).toHaveLength(1);
+      expect(policies[0]![1].Properties.PolicyDocument.Statement, name).toEqual([
+        { Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } }, Effect: 'Deny', Principal: { AWS: '*' }, Resource: queueArn(helpdeskQueue(name)) },
+      ]);
+    }
+  });
+
+  it('feeds the ticket check worker from the queue, five at a time at most, reporting batch item failures; nothing else reads the queue', () => {
+    expect(mappingOf(ticketCheckFunctionId())).toEqual({
+      BatchSize: 5,
+      EventSourceArn: queueArn(helpdeskQueue('TicketCheckQueue')),
+      FunctionName: { Ref: ticketCheckFunctionId() },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 5 },
+    });
+    const fromQueue = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties.EventSourceArn).includes(`"${helpdeskQueue('TicketCheckQueue')}"`));
+    expect(fromQueue).toHaveLength(1);
+    const fromDlq = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties.EventSourceArn).includes(`"${helpdeskQueue('TicketCheckDlq')}"`));
+    expect(fromDlq).toEqual([]);
+    expect(ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.FunctionName.Ref === reconcileFunctionId())).toEqual([]);
+  });
+
+  it("lets exactly the ticket status routes' functions, the purge worker, the sweep and the ticket check worker send to the queue, the ticket check worker alone consume it, and no one touch its DLQ", () => {
+    const senders = new Set([...rolesOfRoutes(TICKET_CHECK_ROUTES), roleIdOfFunction(purgeFunctionId()), roleIdOfFunction(sweepFunctionId()), checkRole()]);
+    // markTicketStatus and inboundTicketStatus have a function each.
+    expect(rolesOfRoutes(TICKET_CHECK_ROUTES).size).toBe(TICKET_CHECK_ROUTES.length);
+    expect(senders.size).toBe(TICKET_CHECK_ROUTES.length + 3);
+    const queue = helpdeskQueue('TicketCheckQueue');
+    const dlq = helpdeskQueue('TicketCheckDlq');
+    for (const [roleId] of ofType('AWS::IAM::Role')) {
+      const onQueue = statementsOfRole(roleId).filter((s) => resourcesOf(s).some((r) => JSON.stringify(r).includes(`"${queue}"`)));
+      expect(onQueue, roleId).toEqual([...(senders.has(roleId) ? [sends(queue)] : []), ...(roleId === checkRole() ? [consumes(queue)] : [])]);
+      const onDlq = statementsOfRole(roleId).filter((s) => resourcesOf(s).some((r) => JSON.stringify(r).includes(`"${dlq}"`)));
+      expect(onDlq, roleId).toEqual([]);
+    }
+  });
+
+  it('lets exactly the ticket check worker, the reconciliation and the member app\'s helpdesk check open helpdesk credentials, and the member app\'s helpdesk connection alone seal them (each its KMS use for that purpose, and its principal tag)', () => {
+    const readers = [checkRole(), reconcileRole(), roleIdOfFunction(functionIdOf(checkHelpdeskRoute()))];
+    const sealer = roleIdOfFunction(functionIdOf(connectHelpdeskRoute()));
+    expect(new Set([...readers, sealer]).size).toBe(4);
+    for (const roleId of readers) {
+      expect(statementsOnKey(roleId, sealingKeyId()), roleId).toEqual([opensHelpdeskCredentials()]);
+      expect(resources[roleId]!.Properties.Tags, roleId).toContainEqual({ Key: 'handoff-open-helpdesk-credentials', Value: 'HandoffTest' });
+    }
+    // Sealing is not opening: the connection cannot read the credentials back.
+    expect(statementsOnKey(sealer, sealingKeyId())).toEqual([sealsHelpdeskCredentials()]);
+    expect(resources[sealer]!.Properties.Tags).toContainEqual({ Key: 'handoff-seal-helpdesk-credentials', Value: 'HandoffTest' });
+    const byJson = (a: unknown, b: unknown) => JSON.stringify(a).localeCompare(JSON.stringify(b));
+    const purposeHelpdesk = allStatements().filter((s) => JSON.stringify(s.Condition ?? {}).includes('helpdesk_credentials'));
+    expect(purposeHelpdesk.sort(byJson)).toEqual([opensHelpdeskCredentials(), opensHelpdeskCredentials(), opensHelpdeskCredentials(), sealsHelpdeskCredentials()].sort(byJson));
+    const tagged = (key: string) =>
+      ofType('AWS::IAM::Role')
+        .filter(([, role]) => ((role.Properties.Tags ?? []) as Json[]).some((tag) => tag.Key === key))
+        .map(([id]) => id)
+        .sort();
+    expect(tagged('handoff-open-helpdesk-credentials')).toEqual([...readers].sort());
+    expect(tagged('handoff-seal-helpdesk-credentials')).toEqual([sealer]);
+  });
+
+  it('gives the two workers their logs, the table (table-access.test.ts), the helpdesk credentials and the expiry and purge schedules, the worker the queue, nothing else (no sending or invoking); lets exactly the request creating functions invoke the worker, and no one but its schedule the reconciliation', () => {
+    const beyondTheTable = (roleId: string) =>
+      statementsOfRole(roleId).filter((s) => !actionsOf(s).every((a) => a.startsWith('dynamodb:')) && (s as Json).Sid !== 'TableKeyThroughDynamoDB');
+    const logs = (functionId: string) => ({
+      Effect: 'Allow',
+      Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      Resource: { 'Fn::GetAtt': [resources[functionId]!.Properties.LoggingConfig.LogGroup.Ref, 'Arn'] },
+    });
+    const queue = helpdeskQueue('TicketCheckQueue');
+    // Both apply verified statuses: a completion cancels the expiry schedule, a close arms a purge, a reopen cancels it.
+    const scheduling = [schedules('ManageExpirySchedules', 'expire'), passesSchedulerRole(), schedules('ManagePurgeSchedules', 'purge')];
+    // The worker queues its own next attempt after a failed read; the reconciliation queues nothing.
+    expect(beyondTheTable(checkRole())).toEqual([logs(ticketCheckFunctionId()), opensHelpdeskCredentials(), ...scheduling, sends(queue), consumes(queue)]);
+    expect(beyondTheTable(reconcileRole())).toEqual([logs(reconcileFunctionId()), opensHelpdeskCredentials(), ...scheduling]);
+    for (const id of helpdeskFunctionIds()) {
+      const permissions = ofType('AWS::Lambda::Permission').filter(([, p]) => JSON.stringify(p.Properties.FunctionName).includes(`"${id}"`));
+      expect(permissions, id).toEqual([]);
+    }
+    const invoking = (id: string) =>
+      ofType('AWS::IAM::Role')
+        .filter(([roleId]) => statementsOfRole(roleId).some((s) => actionsOf(s).includes('lambda:InvokeFunction') && resourcesOf(s).some((r) => JSON.stringify(r).includes(`"${id}"`))))
+        .map(([roleId]) => roleId)
+        .sort();
+    // The functions that create requests post links in tickets through the worker (besides its queue mapping, nothing else runs it).
+    const replyRoles = ticketReplyRoutes().map((route) => roleIdOfFunction(functionIdOf(route)));
+    expect(new Set(replyRoles).size).toBe(3);
+    expect(invoking(ticketCheckFunctionId())).toEqual([...replyRoles].sort());
+    for (const roleId of replyRoles) {
+      expect(statementsOfRole(roleId).filter((s) => actionsOf(s).some((a) => a.startsWith('lambda:'))), roleId).toEqual([invokesTicketCheck()]);
+    }
+    expect(ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.FunctionName.Ref === ticketCheckFunctionId())).toHaveLength(1);
+    // Only the reconciliation's schedule role invokes the reconciliation.
+    const reconcileSchedule = ofType('AWS::Scheduler::Schedule').filter(([, s]) => s.Properties.Target.Arn['Fn::GetAtt'][0] === reconcileFunctionId());
+    expect(reconcileSchedule).toHaveLength(1);
+    expect(invoking(reconcileFunctionId())).toEqual([reconcileSchedule[0]![1].Properties.Target.RoleArn['Fn::GetAtt'][0]]);
+  });
+
+  it('runs the reconciliation every two minutes from a recurring schedule in the default group, as a role of its own that Scheduler assumes for this account and that group only, and that may only invoke the reconciliation', () => {
+    const schedules = ofType('AWS::Scheduler::Schedule').filter(([, s]) => s.Properties.Target.Arn['Fn::GetAtt'][0] === reconcileFunctionId());
+    expect(schedules).toHaveLength(1);
+    const schedule = schedules[0]![1].Properties;
+    const roleId: string = schedule.Target.RoleArn['Fn::GetAtt'][0];
+    expect(schedule).toEqual({
+      Description: 'Credential Handoff Service: ticket reconciliation',
+      ScheduleExpression: 'rate(2 minutes)',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      State: 'ENABLED',
+      // A run that cannot start within a period is superseded by the next one.
+      Target: { Arn: arn(reconcileFunctionId()), RoleArn: arn(roleId), Input: '{}', RetryPolicy: { MaximumRetryAttempts: 1, MaximumEventAgeInSeconds: 110 } },
+    });
+    // No GroupName: the default group, out of the scheduling functions' reach.
+    const otherSchedulerRoles = ofType('AWS::Scheduler::Schedule')
+      .filter(([id]) => id !== schedules[0]![0])
+      .map(([, s]) => s.Properties.Target.RoleArn['Fn::GetAtt'][0]);
+    expect([...otherSchedulerRoles, expirySchedulerRoleId()]).not.toContain(roleId);
+    expect(schedulerRoles().map(([id]) => id)).toContain(roleId);
+    expect(resources[roleId]!.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      {
+        Action: 'sts:AssumeRole',
+        Effect: 'Allow',
+        Principal: { Service: 'scheduler.amazonaws.com' },
+        Condition: {
+          StringEquals: {
+            'aws:SourceAccount': { Ref: 'AWS::AccountId' },
+            'aws:SourceArn': {
+              'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':scheduler:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':schedule-group/default']],
+            },
+          },
+        },
+      },
+    ]);
+    expect(resources[roleId]!.Properties.ManagedPolicyArns).toBeUndefined();
+    expect(statementsOfRole(roleId)).toEqual([
+      { Sid: 'InvokeTicketReconciliation', Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arn(reconcileFunctionId()) },
+    ]);
+  });
+
+  it('alarms on any error of the ticket check worker and of the reconciliation', () => {
+    const topic = onlyId('AWS::SNS::Topic');
+    for (const id of helpdeskFunctionIds()) {
+      const alarms = ofType('AWS::CloudWatch::Alarm').filter(
+        ([, a]) => a.Properties.MetricName === 'Errors' && ((a.Properties.Dimensions ?? []) as Json[]).some((d) => d.Name === 'FunctionName' && d.Value.Ref === id),
+      );
+      expect(alarms, id).toHaveLength(1);
+      expect(alarms[0]![1].Properties, id).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 1 });
+      expect(JSON.stringify(alarms[0]![1].Properties.AlarmActions), id).toContain(`"${topic}"`);
+    }
+  });
+
+  it('alarms as soon as the ticket-check DLQ holds a message, notifying the alarm topic (and its return to OK), as the webhook DLQs do', () => {
+    const topic = onlyId('AWS::SNS::Topic');
+    const onDlq = (queueId: string) =>
+      ofType('AWS::CloudWatch::Alarm').filter(([, a]) => ((a.Properties.Dimensions ?? []) as Json[]).some((d) => d.Name === 'QueueName' && d.Value['Fn::GetAtt']?.[0] === queueId));
+    const alarms = onDlq(helpdeskQueue('TicketCheckDlq'));
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]![0]).toMatch(/^HelpdeskChecksTicketCheckDlqAlarm/);
+    const { AlarmDescription, ...properties } = alarms[0]![1].Properties;
+    expect(AlarmDescription).toMatch(/ticket-check DLQ/);
+    expect(properties).toEqual({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [helpdeskQueue('TicketCheckDlq'), 'QueueName'] } }],
+      Statistic: 'Maximum',
+      Period: 60,
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topic }],
+      OKActions: [{ Ref: topic }],
+    });
+    // The same alarm as each webhook DLQ's, on another queue.
+    for (const name of ['FanOutDlq', 'DeliveryDlq']) {
+      const [webhookAlarm] = onDlq(onlyQueue(name));
+      const { AlarmDescription: _description, Dimensions: _dimensions, ...same } = webhookAlarm![1].Properties;
+      const { Dimensions: _ours, ...ours } = properties;
+      expect(ours, name).toEqual(same);
+    }
   });
 });
 
@@ -944,6 +1282,8 @@ describe('bundles', () => {
     { name: 'fan-out', entry: FAN_OUT_ENTRY, functionId: fanOutFunctionId() },
     { name: 'deliver', entry: DELIVER_ENTRY, functionId: deliverFunctionId() },
     { name: 'delivery-sweep', entry: DELIVERY_SWEEP_ENTRY, functionId: deliverySweepFunctionId() },
+    { name: 'ticket-check', entry: TICKET_CHECK_ENTRY, functionId: ticketCheckFunctionId() },
+    { name: 'reconcile', entry: RECONCILE_ENTRY, functionId: reconcileFunctionId() },
   ];
 
   it('every route, the fallback and the workers point at an existing handler file', () => {
@@ -1021,7 +1361,7 @@ describe('context', () => {
     const json = t.toJSON().Resources as Record<string, Json>;
     const functions = Object.values(json).filter((r) => r.Type === 'AWS::Lambda::Function');
     const apiFunctions = functions.filter((fn) => fn.Properties.Environment.Variables.TABLE_NAME);
-    expect(apiFunctions).toHaveLength(dataEntries().length + 6); // and the expiry and purge workers, the sweep, and the three webhook workers
+    expect(apiFunctions).toHaveLength(dataEntries().length + 8); // and the expiry and purge workers, the sweep, the three webhook workers, the ticket check worker and the reconciliation
     for (const fn of apiFunctions) {
       expect(fn.Properties.Environment.Variables).toMatchObject({
         APP_URL: 'https://handoff.example.org',
@@ -1037,7 +1377,7 @@ describe('context', () => {
     });
   }, SYNTH_TIMEOUT);
 
-  it('reserves 20 executions for each of the expiry and purge workers and one for each sweep with -c reservedConcurrency=on: 42 in all', () => {
+  it('reserves 20 executions for each of the expiry and purge workers and one for each sweep and the ticket reconciliation with -c reservedConcurrency=on: 43 in all', () => {
     const reservedOf = (t: Template) =>
       Object.fromEntries(
         Object.values(t.toJSON().Resources as Record<string, Json>)
@@ -1045,9 +1385,10 @@ describe('context', () => {
           .map((fn) => [(fn.Properties.Description as string).split(':')[0], fn.Properties.ReservedConcurrentExecutions as number]),
       );
     const on = reservedOf(synth({ reservedConcurrency: 'on' }));
-    expect(on).toEqual({ 'expiry worker': 20, 'purge worker': 20, 'expiry sweep': 1, 'webhook delivery sweep': 1 });
-    // Lambda keeps 100 of an account's executions unreserved: this needs a concurrency quota of at least 142.
-    expect(Object.values(on).reduce((sum, n) => sum + n, 0)).toBe(42);
+    // One reconciliation at a time.
+    expect(on).toEqual({ 'expiry worker': 20, 'purge worker': 20, 'expiry sweep': 1, 'webhook delivery sweep': 1, 'ticket reconciliation': 1 });
+    // Lambda keeps 100 of an account's executions unreserved: this needs a concurrency quota of at least 143 (README, Deploying).
+    expect(Object.values(on).reduce((sum, n) => sum + n, 0)).toBe(43);
     expect(reservedOf(synth({ reservedConcurrency: true }))).toEqual(on);
     expect(reservedOf(synth({ reservedConcurrency: 'off' }))).toEqual({});
   }, SYNTH_TIMEOUT);

@@ -18,6 +18,7 @@ import { KmsCodeKey } from '../../lambdas/adapters/kms-code-key.ts';
 import { KmsSealer } from '../../lambdas/adapters/kms-sealer.ts';
 import { AwsNotifier } from '../../lambdas/adapters/ses-sns-notifier.ts';
 import { SQS_MAX_DELAY_SECONDS, SqsDeliveryQueue } from '../../lambdas/adapters/sqs-delivery-queue.ts';
+import { SqsTicketCheckQueue } from '../../lambdas/adapters/sqs-ticket-checks.ts';
 import type { DeliveryLane } from '../../lambdas/core/delivery-lanes.ts';
 import type { Notifier } from '../../lambdas/core/ports.ts';
 import type { Delivery } from '../../lambdas/store/deliveries.ts';
@@ -204,6 +205,29 @@ describe.skipIf(!haveMoto)('the AWS adapters against moto_server', () => {
       expect(await storedDelaySeconds(bodyOf('01hdeliveryhopnear000000000', 'fast'))).toEqual({ delaySeconds: 30, group: 'wh_hop' });
       expect(await counts(urls.slow)).toEqual({ visible: 0, delayed: 1, inFlight: 0 });
       expect(await counts(urls.fast)).toEqual({ visible: 0, delayed: 1, inFlight: 0 });
+    });
+  });
+
+  describe('SqsTicketCheckQueue', () => {
+    it('queues the check with its notBefore: due now is received at once, a 40 s Retry-After stays hidden, an hour is capped at 900 s', async () => {
+      const sqs = client(SQSClient);
+      const url = (await sqs.send(new CreateQueueCommand({ QueueName: 'handoff-ticket-checks' }))).QueueUrl!;
+      const now = Date.parse('2026-11-26T10:00:00Z');
+      const queue = new SqsTicketCheckQueue(url, () => now, sqs);
+      const check = (externalId: string) => ({ orgId: '01horg0000000000000000001a', integrationId: '01hintegration000000000001', externalId, attempt: 1 });
+      await queue.enqueue(check('1'), 0);
+      await queue.enqueue(check('2'), 40);
+      await queue.enqueue(check('3'), 3_600);
+      const received = (await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }))).Messages ?? [];
+      expect(received.map((message) => JSON.parse(message.Body!))).toEqual([{ ...check('1'), notBefore: now }]);
+      const stored = await motoModels<MotoSqsMessage>(moto.endpoint, 'sqs', 'Message');
+      const delayOf = (externalId: string) => {
+        // moto keeps every queue's messages, the other tests' plain-text bodies among them.
+        const message = stored.find((m) => m.sent_timestamp !== null && m.body.startsWith('{') && JSON.parse(m.body).externalId === externalId)!;
+        return { delaySeconds: Math.round((message.delayed_until - message.sent_timestamp!) / 1000), notBefore: JSON.parse(message.body).notBefore };
+      };
+      expect(delayOf('2')).toEqual({ delaySeconds: 40, notBefore: now + 40_000 });
+      expect(delayOf('3')).toEqual({ delaySeconds: 900, notBefore: now + 3_600_000 });
     });
   });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HALOPSA_CALLS, HALOPSA_SCOPE, HaloPsaHelpdesk, type HaloPsaConfig } from '../../lambdas/adapters/helpdesk/halopsa.ts';
+import { HALOPSA_CALLS, HALOPSA_SCOPE, HaloPsaHelpdesk, type HaloPsaConfig } from '../../lambdas/adapters/helpdesks/halopsa.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { startFakeHaloPsa, type FakeHaloPsa, type FakeHaloPsaOptions, type HaloPsaCall } from '../support/fake-halopsa.ts';
 import { helpdeskFailures } from '../support/helpdesk-failure.ts';

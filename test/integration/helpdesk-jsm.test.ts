@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { JiraServiceManagementHelpdesk, JSM_CREATE_COMMENT, JSM_GET_REQUEST } from '../../lambdas/adapters/helpdesk/jira-service-management.ts';
+import { JiraServiceManagementHelpdesk, JSM_CREATE_COMMENT, JSM_GET_REQUEST } from '../../lambdas/adapters/helpdesks/jira-service-management.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { startFakeJsm, type FakeJsm, type JsmCall } from '../support/fake-jsm.ts';
 import { helpdeskFailures } from '../support/helpdesk-failure.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ZendeskHelpdesk, ZENDESK_SCOPE } from '../../lambdas/adapters/helpdesk/zendesk.ts';
+import { ZendeskHelpdesk, ZENDESK_SCOPE } from '../../lambdas/adapters/helpdesks/zendesk.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { startFakeZendesk, ZENDESK_STATUSES, type FakeZendesk, type ZendeskCall } from '../support/fake-zendesk.ts';
 import { helpdeskFailures } from '../support/helpdesk-failure.ts';

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
+import { startFakeHelpdeskServer, type FakeAnswer, type HelpdeskCall } from './fake-helpdesk-server.ts';
+
+export type { ScriptedAnswer } from './fake-helpdesk-server.ts';
 
 /**
  * A HaloPSA instance on loopback (127.0.0.1, a free port), as far as the helpdesk adapter uses one:
@@ -23,22 +25,7 @@ import { join } from 'node:path';
 
 export type HaloPsaEndpoint = 'token' | 'ticket' | 'actions';
 
-/** An answer to send instead of the normal one; `raw` is sent as is, `body` as JSON. 'hang': never answer. */
-export type ScriptedAnswer = { status: number; headers?: Record<string, string>; body?: unknown; raw?: string } | 'hang';
-
-export interface HaloPsaCall {
-  endpoint: HaloPsaEndpoint | null;
-  method: string;
-  /** The path with its query, as sent. */
-  path: string;
-  headers: Record<string, string>;
-  /** The raw request body. */
-  text: string;
-  /** The answer sent: its status and JSON body (undefined when it had none), or 'hang'. */
-  answer: { status: number; body: unknown } | 'hang';
-  /** Whether the answer was scripted (answerNext) rather than the fake's own. */
-  scripted: boolean;
-}
+export type HaloPsaCall = HelpdeskCall<HaloPsaEndpoint>;
 
 export interface FakeHaloPsaOptions {
   clientId: string;
@@ -101,8 +88,6 @@ const scopeAllows = (scope: string, needed: 'read' | 'edit') =>
   scope.split(' ').some((s) => s === 'all' || s === 'edit:tickets' || (needed === 'read' && s === 'read:tickets'));
 
 const TICKET_PATH = /^\/api\/Tickets\/(\d+)$/;
-/** An answer: status, JSON body (none when undefined) and extra headers. */
-type Answer = [status: number, body: unknown, headers?: Record<string, string>];
 /** The request media types of POST /Actions in Halo's document. */
 const ACTION_MEDIA_TYPES = ['application/json-patch+json', 'application/json', 'text/json', 'application/*+json'];
 
@@ -111,10 +96,6 @@ export const startFakeHaloPsa = async (options: FakeHaloPsaOptions) => {
   const tokens = new Map<string, { expiresAtMs: number; scope: string }>();
   /** Every token issued, access and refresh, revoked or not. */
   const issued: string[] = [];
-  const scripted: Record<HaloPsaEndpoint, ScriptedAnswer[]> = { token: [], ticket: [], actions: [] };
-  const calls: HaloPsaCall[] = [];
-  const history: HaloPsaCall[] = [];
-  const hanging = new Set<ServerResponse>();
   const granted = options.grantedScopes ?? ['read:tickets', 'edit:tickets'];
   let nextActionId = 5;
 
@@ -130,7 +111,7 @@ export const startFakeHaloPsa = async (options: FakeHaloPsaOptions) => {
   });
 
   /** The bearer token's grant, or Halo's refusal: 401 for no or a dead token, 403 for a missing scope. Neither has a body. */
-  const authorise = (req: IncomingMessage, needed: 'read' | 'edit'): Answer | null => {
+  const authorise = (req: IncomingMessage, needed: 'read' | 'edit'): FakeAnswer | null => {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const grant = token === undefined ? undefined : tokens.get(token);
     if (!grant || options.now() >= grant.expiresAtMs) return [401, undefined, { 'WWW-Authenticate': 'Bearer' }];
@@ -139,7 +120,7 @@ export const startFakeHaloPsa = async (options: FakeHaloPsaOptions) => {
   };
 
   /** The token endpoint, as an OAuth 2.0 server refuses (RFC 6749 §5.2: 400 with an error code). */
-  const issueToken = (req: IncomingMessage, query: URLSearchParams, text: string): Answer => {
+  const issueToken = (req: IncomingMessage, query: URLSearchParams, text: string): FakeAnswer => {
     if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
       return [400, { error: 'invalid_request', error_description: 'The request body must be form-encoded.' }];
     }
@@ -162,12 +143,12 @@ export const startFakeHaloPsa = async (options: FakeHaloPsaOptions) => {
     return [200, { scope, token_type: 'Bearer', access_token: token, expires_in: expiresIn, refresh_token: refresh }];
   };
 
-  const showTicket = (id: number): Answer => {
+  const showTicket = (id: number): FakeAnswer => {
     const ticket = tickets.get(id);
     return ticket ? [200, ticketBody(id, ticket)] : [404, undefined];
   };
 
-  const addActions = (req: IncomingMessage, text: string): Answer => {
+  const addActions = (req: IncomingMessage, text: string): FakeAnswer => {
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
     if (!ACTION_MEDIA_TYPES.includes(type) && !/^application\/[^/]+\+json$/.test(type)) return [415, undefined];
     let request: unknown;
@@ -200,63 +181,28 @@ export const startFakeHaloPsa = async (options: FakeHaloPsaOptions) => {
     return [201, created];
   };
 
-  const route = (method: string, path: string): { endpoint: HaloPsaEndpoint | null; id?: number } => {
-    if (method === 'POST' && path === '/auth/token') return { endpoint: 'token' };
-    if (method === 'POST' && path === '/api/Actions') return { endpoint: 'actions' };
+  /** Routes by the path without its query; the token endpoint reads the query (`tenant`). */
+  const route = (method: string, pathAndQuery: string): { endpoint: HaloPsaEndpoint | null; id?: number; query: URLSearchParams } => {
+    const { pathname: path, searchParams: query } = new URL(pathAndQuery, 'http://fake');
+    if (method === 'POST' && path === '/auth/token') return { endpoint: 'token', query };
+    if (method === 'POST' && path === '/api/Actions') return { endpoint: 'actions', query };
     const id = TICKET_PATH.exec(path)?.[1];
-    if (id !== undefined && method === 'GET') return { endpoint: 'ticket', id: Number(id) };
-    return { endpoint: null };
+    if (id !== undefined && method === 'GET') return { endpoint: 'ticket', id: Number(id), query };
+    return { endpoint: null, query };
   };
 
-  const server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => {
-      const method = req.method ?? '';
-      const url = new URL(req.url ?? '', 'http://fake');
-      const { endpoint, id } = route(method, url.pathname);
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, String(value)]));
-      const script = endpoint === null ? undefined : scripted[endpoint].shift();
-      const call: Omit<HaloPsaCall, 'answer'> = { endpoint, method, path: req.url ?? '', headers, text, scripted: script !== undefined };
-      if (script === 'hang') {
-        hanging.add(res);
-        calls.push({ ...call, answer: 'hang' });
-        history.push({ ...call, answer: 'hang' });
-        return;
-      }
-      let status: number;
-      let body: unknown;
-      if (script) {
-        status = script.status;
-        body = script.body;
-        const raw = script.raw ?? (body === undefined ? '' : JSON.stringify(body));
-        res.writeHead(status, { 'Content-Type': script.raw === undefined ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8', ...script.headers });
-        res.end(raw);
-      } else {
-        let extra: Record<string, string> | undefined;
-        [status, body, extra] =
-          endpoint === 'token' ? issueToken(req, url.searchParams, text)
-          : endpoint === null ? [404, undefined]
-          : (authorise(req, endpoint === 'ticket' ? 'read' : 'edit') ?? (endpoint === 'ticket' ? showTicket(id!) : addActions(req, text)));
-        res.writeHead(status, { ...(body === undefined ? {} : { 'Content-Type': 'application/json; charset=utf-8' }), ...extra });
-        res.end(body === undefined ? '' : JSON.stringify(body));
-      }
-      calls.push({ ...call, answer: { status, body } });
-      history.push({ ...call, answer: { status, body } });
-    });
+  const server = await startFakeHelpdeskServer({
+    endpoints: ['token', 'ticket', 'actions'],
+    route,
+    answer: (req, { endpoint, id, query }, text) =>
+      endpoint === 'token' ? issueToken(req, query, text)
+      : endpoint === null ? [404, undefined]
+      : (authorise(req, endpoint === 'ticket' ? 'read' : 'edit') ?? (endpoint === 'ticket' ? showTicket(id!) : addActions(req, text))),
+    contentTypes: { json: 'application/json; charset=utf-8', raw: 'text/html; charset=utf-8' },
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
-    url: origin,
-    /** The calls since the last resetCalls. */
-    calls,
-    /** Every call since the start, for checks over the whole run (contract validation). */
-    history,
-    /** Calls to one endpoint. */
-    callsTo: (endpoint: HaloPsaEndpoint) => calls.filter((call) => call.endpoint === endpoint),
+    ...server,
     /** Adds a ticket or changes one: `closed` is Halo's `hasbeenclosed`, which its closed statuses set. */
     setTicket: (id: number, state: { statusId: number; closed?: boolean }) => {
       const at = new Date(options.now()).toISOString();
@@ -275,18 +221,6 @@ export const startFakeHaloPsa = async (options: FakeHaloPsaOptions) => {
     issuedTokens: () => [...issued],
     /** Halo revoked every token (an admin revoked them, or the application's secret was regenerated). */
     revokeTokens: () => tokens.clear(),
-    /** The next answers of `endpoint`, in order, before the normal handling resumes. */
-    answerNext: (endpoint: HaloPsaEndpoint, ...answers: ScriptedAnswer[]) => scripted[endpoint].push(...answers),
-    /** Forgets the calls and any scripted answers not used (tickets and tokens stay). */
-    resetCalls: () => {
-      calls.length = 0;
-      for (const queue of Object.values(scripted)) queue.length = 0;
-    },
-    close: async () => {
-      for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      await new Promise((done) => server.close(done));
-    },
   };
 };
 

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
+import { startFakeHelpdeskServer, type HelpdeskCall } from './fake-helpdesk-server.ts';
+
+export type { ScriptedAnswer } from './fake-helpdesk-server.ts';
 
 /**
  * A Jira Service Management Cloud site on loopback (127.0.0.1, a free port), as far as the helpdesk
@@ -21,21 +23,7 @@ export type JsmEndpoint = 'request' | 'comment';
 export const JSM_STATUS_CATEGORIES = ['UNDEFINED', 'NEW', 'INDETERMINATE', 'DONE'] as const;
 export type JsmStatusCategory = (typeof JSM_STATUS_CATEGORIES)[number];
 
-/** An answer to send instead of the normal one; `raw` is sent as is, `body` as JSON. 'hang': never answer. */
-export type ScriptedAnswer = { status: number; headers?: Record<string, string>; body?: unknown; raw?: string } | 'hang';
-
-export interface JsmCall {
-  endpoint: JsmEndpoint | null;
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  /** The raw request body. */
-  text: string;
-  /** The answer sent: its status and JSON body, or 'hang'. */
-  answer: { status: number; body: unknown } | 'hang';
-  /** Whether the answer was scripted (answerNext) rather than the fake's own. */
-  scripted: boolean;
-}
+export type JsmCall = HelpdeskCall<JsmEndpoint>;
 
 export interface FakeJsmOptions {
   /** The Atlassian account and its API token, the only Basic credentials accepted. */
@@ -91,10 +79,6 @@ export const startFakeJsm = async (options: FakeJsmOptions) => {
   /** By key; `byId` points at the same records. */
   const requests = new Map<string, CustomerRequest>();
   const byId = new Map<string, CustomerRequest>();
-  const scripted: Record<JsmEndpoint, ScriptedAnswer[]> = { request: [], comment: [] };
-  const calls: JsmCall[] = [];
-  const history: JsmCall[] = [];
-  const hanging = new Set<ServerResponse>();
   const expectedAuthorization = `Basic ${Buffer.from(`${options.email}:${options.apiToken}`, 'utf8').toString('base64')}`;
   let nextIssueId = 107001;
   let nextCommentId = 1000;
@@ -161,55 +145,20 @@ export const startFakeJsm = async (options: FakeJsmOptions) => {
     return { endpoint: null };
   };
 
-  const server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => {
-      const method = req.method ?? '';
-      const path = req.url ?? '';
-      const { endpoint, ref } = route(method, path);
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, String(value)]));
-      const script = endpoint === null ? undefined : scripted[endpoint].shift();
-      const call: Omit<JsmCall, 'answer'> = { endpoint, method, path, headers, text, scripted: script !== undefined };
-      if (script === 'hang') {
-        hanging.add(res);
-        calls.push({ ...call, answer: 'hang' });
-        history.push({ ...call, answer: 'hang' });
-        return;
-      }
-      let status: number;
-      let body: unknown;
-      if (script) {
-        status = script.status;
-        body = script.body;
-        const raw = script.raw ?? (body === undefined ? '' : JSON.stringify(body));
-        res.writeHead(status, { 'Content-Type': script.raw === undefined ? 'application/json;charset=UTF-8' : 'text/html;charset=UTF-8', ...script.headers });
-        res.end(raw);
-      } else {
-        [status, body] =
-          !authorised(req) ? [401, NOT_LOGGED_IN]
-          : endpoint === null || decoded(ref!) === null ? [404, NO_SUCH_REQUEST]
-          : endpoint === 'request' ? show(decoded(ref!)!)
-          : comment(decoded(ref!)!, text);
-        res.writeHead(status, { 'Content-Type': 'application/json;charset=UTF-8' });
-        res.end(JSON.stringify(body));
-      }
-      calls.push({ ...call, answer: { status, body } });
-      history.push({ ...call, answer: { status, body } });
-    });
+  const server = await startFakeHelpdeskServer({
+    endpoints: ['request', 'comment'],
+    route,
+    answer: (req, { endpoint, ref }, text) =>
+      !authorised(req) ? [401, NOT_LOGGED_IN]
+      : endpoint === null || decoded(ref!) === null ? [404, NO_SUCH_REQUEST]
+      : endpoint === 'request' ? show(decoded(ref!)!)
+      : comment(decoded(ref!)!, text),
+    contentTypes: { json: 'application/json;charset=UTF-8', raw: 'text/html;charset=UTF-8' },
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = server.url;
 
   return {
-    url: origin,
-    /** The calls since the last resetCalls. */
-    calls,
-    /** Every call since the start, for checks over the whole run (contract validation). */
-    history,
-    /** Calls to one endpoint. */
-    callsTo: (endpoint: JsmEndpoint) => calls.filter((call) => call.endpoint === endpoint),
+    ...server,
     /** Creates the request (with the next issue id) or moves it to another status. */
     setRequest: (key: string, statusName: string, category: JsmStatusCategory) => {
       const existing = requests.get(key);
@@ -224,18 +173,6 @@ export const startFakeJsm = async (options: FakeJsmOptions) => {
     /** The numeric issue id JSM gave the request, which names it as well as its key. */
     issueIdOf: (key: string) => requests.get(key)?.issueId,
     comments: (keyOrId: string) => find(keyOrId)?.comments ?? [],
-    /** The next answers of `endpoint`, in order, before the normal handling resumes. */
-    answerNext: (endpoint: JsmEndpoint, ...answers: ScriptedAnswer[]) => scripted[endpoint].push(...answers),
-    /** Forgets the calls and any scripted answers not used (requests and comments stay). */
-    resetCalls: () => {
-      calls.length = 0;
-      for (const queue of Object.values(scripted)) queue.length = 0;
-    },
-    close: async () => {
-      for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      await new Promise((done) => server.close(done));
-    },
   };
 };
 

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
+import { startFakeHelpdeskServer, type HelpdeskCall } from './fake-helpdesk-server.ts';
+
+export type { ScriptedAnswer } from './fake-helpdesk-server.ts';
 
 /**
  * A Zendesk Support account on loopback (127.0.0.1, a free port), as far as the helpdesk adapter
@@ -19,21 +21,7 @@ import { join } from 'node:path';
 export type ZendeskEndpoint = 'token' | 'show' | 'update';
 export const ZENDESK_STATUSES = ['new', 'open', 'pending', 'hold', 'solved', 'closed'] as const;
 
-/** An answer to send instead of the normal one; `raw` is sent as is, `body` as JSON. 'hang': never answer. */
-export type ScriptedAnswer = { status: number; headers?: Record<string, string>; body?: unknown; raw?: string } | 'hang';
-
-export interface ZendeskCall {
-  endpoint: ZendeskEndpoint | null;
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  /** The raw request body. */
-  text: string;
-  /** The answer sent: its status and JSON body, or 'hang'. */
-  answer: { status: number; body: unknown } | 'hang';
-  /** Whether the answer was scripted (answerNext) rather than the fake's own. */
-  scripted: boolean;
-}
+export type ZendeskCall = HelpdeskCall<ZendeskEndpoint>;
 
 export interface FakeZendeskOptions {
   clientId: string;
@@ -65,10 +53,6 @@ const scopeAllows = (scope: string, needed: 'read' | 'write') => scope.split(' '
 export const startFakeZendesk = async (options: FakeZendeskOptions) => {
   const tickets = new Map<string, Ticket>();
   const tokens = new Map<string, { expiresAtMs: number | null; scope: string }>();
-  const scripted: Record<ZendeskEndpoint, ScriptedAnswer[]> = { token: [], show: [], update: [] };
-  const calls: ZendeskCall[] = [];
-  const history: ZendeskCall[] = [];
-  const hanging = new Set<ServerResponse>();
   let nextCommentId = 206091192547;
   let origin = '';
 
@@ -141,54 +125,19 @@ export const startFakeZendesk = async (options: FakeZendeskOptions) => {
     return { endpoint: null };
   };
 
-  const server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => {
-      const method = req.method ?? '';
-      const path = req.url ?? '';
-      const { endpoint, id } = route(method, path);
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, String(value)]));
-      const script = endpoint === null ? undefined : scripted[endpoint].shift();
-      const call: Omit<ZendeskCall, 'answer'> = { endpoint, method, path, headers, text, scripted: script !== undefined };
-      if (script === 'hang') {
-        hanging.add(res);
-        calls.push({ ...call, answer: 'hang' });
-        history.push({ ...call, answer: 'hang' });
-        return;
-      }
-      let status: number;
-      let body: unknown;
-      if (script) {
-        status = script.status;
-        body = script.body;
-        const raw = script.raw ?? (body === undefined ? '' : JSON.stringify(body));
-        res.writeHead(status, { 'Content-Type': script.raw === undefined ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8', ...script.headers });
-        res.end(raw);
-      } else {
-        [status, body] =
-          endpoint === 'token' ? issueToken(text)
-          : endpoint === null ? [404, { error: 'InvalidEndpoint', description: 'Not found' }]
-          : (authorise(req, endpoint === 'show' ? 'read' : 'write') ?? (endpoint === 'show' ? show(id!) : update(id!, text)));
-        res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify(body));
-      }
-      calls.push({ ...call, answer: { status, body } });
-      history.push({ ...call, answer: { status, body } });
-    });
+  const server = await startFakeHelpdeskServer({
+    endpoints: ['token', 'show', 'update'],
+    route,
+    answer: (req, { endpoint, id }, text) =>
+      endpoint === 'token' ? issueToken(text)
+      : endpoint === null ? [404, { error: 'InvalidEndpoint', description: 'Not found' }]
+      : (authorise(req, endpoint === 'show' ? 'read' : 'write') ?? (endpoint === 'show' ? show(id!) : update(id!, text))),
+    contentTypes: { json: 'application/json; charset=utf-8', raw: 'text/html; charset=utf-8' },
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = server.url;
 
   return {
-    url: origin,
-    /** The calls since the last resetCalls. */
-    calls,
-    /** Every call since the start, for checks over the whole run (contract validation). */
-    history,
-    /** Calls to one endpoint. */
-    callsTo: (endpoint: ZendeskEndpoint) => calls.filter((call) => call.endpoint === endpoint),
+    ...server,
     setTicket: (id: string | number, status: string) => {
       const existing = tickets.get(String(id));
       if (existing) existing.status = status;
@@ -199,18 +148,6 @@ export const startFakeZendesk = async (options: FakeZendeskOptions) => {
     issuedTokens: () => [...tokens.keys()],
     /** Zendesk revoked every token (an admin revoked them, or the client's secret was rotated). */
     revokeTokens: () => tokens.clear(),
-    /** The next answers of `endpoint`, in order, before the normal handling resumes. */
-    answerNext: (endpoint: ZendeskEndpoint, ...answers: ScriptedAnswer[]) => scripted[endpoint].push(...answers),
-    /** Forgets the calls and any scripted answers not used (tickets and tokens stay). */
-    resetCalls: () => {
-      calls.length = 0;
-      for (const queue of Object.values(scripted)) queue.length = 0;
-    },
-    close: async () => {
-      for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      await new Promise((done) => server.close(done));
-    },
   };
 };
 

@@ -327,6 +327,11 @@ describe('createRequest: refusals', () => {
     ['delivery by email without subject email', { delivery: { method: 'email' } }, 'subject_email'],
     ['delivery by sms without subject phone', { delivery: { method: 'sms' } }, 'subject_phone'],
     ['ticket_reply without an integration', { delivery: { method: 'ticket_reply' } }, 'delivery.method'],
+    [
+      'ticket_reply through an integration not connected to its helpdesk',
+      { delivery: { method: 'ticket_reply' }, ticket_integration_id: INTEGRATION_ID, ticket_external_id: '4242' },
+      'delivery.method',
+    ],
     ['unparseable phone', { subject_phone: 'call me' }, 'subject_phone'],
     ['unknown client', { client_id: '01hzzzzzzzzzzzzzzzzzzzzcl9' }, 'client_id'],
     ['unknown template', { template_id: '01htemplate000000000000009' }, 'template_id'],

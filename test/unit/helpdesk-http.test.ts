@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HelpdeskHttp, reasonOfStatus, retryAfterSeconds, type HelpdeskCall } from '../../lambdas/adapters/helpdesk/helpdesk-http.ts';
-import { OAuthTokenCache, requestToken, type IssuedToken } from '../../lambdas/adapters/helpdesk/oauth-token.ts';
+import { HelpdeskHttp, reasonOfStatus, retryAfterSeconds, type HelpdeskCall } from '../../lambdas/adapters/helpdesks/helpdesk-http.ts';
+import { OAuthTokenCache, requestToken, type IssuedToken } from '../../lambdas/adapters/helpdesks/oauth-token.ts';
 import { HELPDESK_FAILURE_REASONS, HelpdeskCallFailed } from '../../lambdas/core/helpdesk.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { helpdeskFailures } from '../support/helpdesk-failure.ts';

@@ -32,6 +32,8 @@ export const keyStateText = (key: IdentityKey | null) => (key ? (KEY_STATES[key.
  */
 export const TRAIL_TEXT: Readonly<Record<RequestTrailType, string>> = {
   'request.created': 'Created',
+  'request.link_posted': 'Link posted in the ticket',
+  'request.link_post_failed': 'Posting the link in the ticket failed',
   'request.opened': 'Link opened by the subject',
   'subject.email_code_sent': 'Code emailed to the subject',
   'subject.verified': 'Subject verified',

@@ -1,9 +1,11 @@
 /**
  * The walkthrough's administration pages, as Rita (an admin, signed in) uses them: an API key,
- * a helpdesk integration with a post it could not use, and the organisation's settings tabs.
+ * a helpdesk integration with a post it could not use and its helpdesk API connected, and the
+ * organisation's settings tabs.
  */
 import type { Page } from 'playwright-core';
 import type { Shot, Step } from './recorder.ts';
+import { startFakeZendesk } from '../../test/support/fake-zendesk.ts';
 
 export const organisationSettingsSteps = async (rita: Page, { step, shot }: { step: Step; shot: Shot }) => {
   await step('app: an admin creates an API key', async () => {
@@ -34,6 +36,27 @@ export const organisationSettingsSteps = async (rita: Page, { step, shot }: { st
     await rita.waitForSelector('#activity');
     await rita.locator('#activity').scrollIntoViewIfNeeded();
     await shot(rita, 'app-integration-detail');
+  }, rita);
+  await step("app: an admin connects the integration's helpdesk API and reads a ticket", async () => {
+    // A Zendesk account on loopback, as the contract tests use: the page talks to it as to Zendesk.
+    const zendesk = await startFakeZendesk({ clientId: 'credential-handoff', clientSecret: 'walkthrough-zendesk-secret-0123', now: () => Date.now() });
+    try {
+      zendesk.setTicket('35436', 'solved');
+      await rita.locator('#helpdesk-section').scrollIntoViewIfNeeded();
+      await rita.selectOption('#helpdesk-adapter', 'zendesk');
+      await rita.fill('#helpdesk-url', zendesk.url);
+      await rita.fill('#helpdesk-client-id', 'credential-handoff');
+      await rita.fill('#helpdesk-client-secret', 'walkthrough-zendesk-secret-0123');
+      await rita.click('#connect-helpdesk');
+      await rita.waitForSelector('#helpdesk-check-form');
+      await rita.fill('#helpdesk-ticket', '35436');
+      await rita.click('#check-helpdesk');
+      await rita.waitForSelector('#helpdesk-check-answer');
+      await rita.locator('#helpdesk-section').scrollIntoViewIfNeeded();
+      await shot(rita, 'app-integration-helpdesk');
+    } finally {
+      await zendesk.close();
+    }
   }, rita);
   await step("app: the organisation's policy", async () => {
     await rita.click('a[href="/app/organisation/policy"]');

@@ -3,6 +3,8 @@ import type { ChainEntryContent, CustodyFact } from './document.ts';
 /** What each audit type means in a custody timeline, in the words a person reads. */
 const EVENT_WORDS: Record<string, string> = {
   'request.created': 'created',
+  'request.link_posted': 'link posted in the ticket',
+  'request.link_post_failed': 'link post failed',
   'request.opened': 'opened',
   'subject.email_code_sent': 'email code sent',
   'subject.verified': 'subject verified',

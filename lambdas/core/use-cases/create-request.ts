@@ -16,6 +16,9 @@ import { toRequestView, type PublicUrls } from '../request-view.ts';
 import { createRequestBody, type CreateRequestBody } from '../schemas.ts';
 import { parseOrThrow } from '../validation.ts';
 import { resolveRecipients } from './resolve-recipients.ts';
+import type { Integration } from '../integration.ts';
+import type { AuditEntryInput } from '../ports.ts';
+import { postLinkInTicket, type TicketReplier } from './ticket-reply.ts';
 
 export interface CreateRequestDeps extends ExpiryScheduling {
   directory: Directory;
@@ -27,6 +30,9 @@ export interface CreateRequestDeps extends ExpiryScheduling {
   codeKey: CodeKey;
   /** Called when the service could not send the link; the request stands and the caller has the link. */
   onDeliveryFailure: (error: unknown, requestId: string) => void;
+  /** `ticket_reply`: who posts in the linked ticket, and where the post's outcome is audited. Absent, ticket_reply is refused. */
+  ticketReplies?: TicketReplier;
+  audit?: { record(entry: AuditEntryInput): Promise<unknown> };
 }
 
 const COMMITMENT_NOTE =
@@ -121,7 +127,8 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
   if (method === 'email' && !subjectEmail) addError('subject_email', 'Required for delivery by email.');
   if (method === 'sms' && !body.subject_phone) addError('subject_phone', 'Required for delivery by SMS.');
   if (method === 'ticket_reply') {
-    addError('delivery.method', 'ticket_reply needs a reply-capable ticketing integration, and none is connected.');
+    const problem = ticketReplyProblem(deps, body, integration);
+    if (problem) addError('delivery.method', problem);
   }
 
   for (const [field, messages] of Object.entries(resolved.errors)) for (const m of messages) addError(field, m);
@@ -176,7 +183,7 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
   const actor = creator.actor;
   const linkWithoutFragment = `${deps.urls.appUrl}/r/${linkToken}`;
   const link = `${linkWithoutFragment}#${commit}`;
-  const delivery = method === 'none' ? null : { id: newId(), method };
+  const delivery: { id: string; method: DeliveryMethod; status?: 'sent' | 'failed'; reason?: string } | null = method === 'none' ? null : { id: newId(), method };
   const result = {
     request: view,
     link,
@@ -209,8 +216,18 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
   // Arms the expiry at link_expires_at; a failure is reported, never fails the request (the sweep covers it).
   await syncExpirySchedule(deps, request);
 
-  if (delivery) await deliverLink(deps, request, link, delivery);
+  if (delivery?.method === 'ticket_reply') {
+    // The post's outcome is the answer's: the caller holds the link and can send it another way.
+    Object.assign(delivery, await postLinkInTicket({ ticketReplies: deps.ticketReplies!, audit: deps.audit! }, { request, view, integration: integration as Integration, link, actor }));
+  } else if (delivery) await deliverLink(deps, request, link, delivery);
   return result;
+};
+
+/** Why the request cannot reply in its ticket, or null: a linked ticket through an integration connected to its helpdesk. */
+const ticketReplyProblem = (deps: CreateRequestDeps, body: CreateRequestBody, integration: Pick<Integration, 'helpdesk'> | null): string | null => {
+  if (!body.ticket_integration_id || !body.ticket_external_id) return 'ticket_reply needs the ticket linked: ticket_integration_id and ticket_external_id.';
+  if (!integration?.helpdesk || !deps.ticketReplies || !deps.audit) return 'ticket_reply needs a reply-capable ticketing integration: connect this integration to its helpdesk (set-integration --adapter).';
+  return null;
 };
 
 /** Preset defaults first; any field the body sets wins. */

@@ -1,5 +1,6 @@
 import { memberCreateRequest } from '#core/use-cases/member-new-request.ts';
 import type { AppDeps } from '../../app-deps.ts';
+import { withTicketReplies } from '../../ticket-reply-wiring.ts';
 import { wiring } from '../../wiring.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
@@ -24,4 +25,4 @@ export const createHandler = (deps: AppDeps) =>
     { idempotent: { secretFields: ['link', 'link_without_fragment', 'challenge_code'] } },
   );
 
-export const handler = lazyHandler(() => createHandler(wiring()));
+export const handler = lazyHandler(() => createHandler(withTicketReplies(wiring())));

@@ -1,13 +1,16 @@
 import { createWebhook, memberWebhookManager } from '#core/use-cases/webhooks.ts';
 import type { AppDeps } from '../../app-deps.ts';
+import { withWebhookStore } from '../../store-wiring.ts';
 import { wiring } from '../../wiring.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
 import { sessionHandler } from './session-handler.ts';
 
 /** POST /app/api/webhooks (owners and admins): created as by POST /v1/webhooks, `created_via: "ui"`; the secret shown once. */
-export const createHandler = (deps: AppDeps) =>
-  sessionHandler(
+export const createHandler = (appDeps: AppDeps) => {
+  // The webhook subscriptions' store is added by the functions that read it (store-wiring.ts).
+  const deps = withWebhookStore(appDeps);
+  return sessionHandler(
     deps,
     async ({ caller, body }) => {
       const result = await createWebhook(deps, memberWebhookManager(caller), body);
@@ -15,5 +18,6 @@ export const createHandler = (deps: AppDeps) =>
     },
     { idempotent: { secretFields: ['secret'] } },
   );
+};
 
 export const handler = lazyHandler(() => createHandler(wiring()));

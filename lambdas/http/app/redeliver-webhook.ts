@@ -1,6 +1,7 @@
 import { eventId } from '#core/events.ts';
 import { redeliverEvent } from '#workers/webhook-actions.ts';
 import type { AppDeps } from '../../app-deps.ts';
+import { withWebhookStore } from '../../store-wiring.ts';
 import { wiring } from '../../wiring.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
@@ -12,12 +13,15 @@ import { asMemberAnswer, deliveryOfPath, managedWebhook, webhookActionDeps } fro
  * delivery's event again, as the operator's redeliver-event: a new delivery with a new
  * `webhook-id` and the same event id.
  */
-export const createHandler = (deps: AppDeps) =>
-  sessionHandler(deps, async ({ caller, event }) => {
+export const createHandler = (appDeps: AppDeps) => {
+  // The webhook subscriptions' store is added by the functions that read it (store-wiring.ts).
+  const deps = withWebhookStore(appDeps);
+  return sessionHandler(deps, async ({ caller, event }) => {
     const { manager, subscription } = await managedWebhook(deps, caller, event);
     const delivery = await deliveryOfPath(deps, event, manager.orgId, subscription.id);
     const actions = webhookActionDeps(deps).actions;
     return json(202, await asMemberAnswer(() => redeliverEvent(actions, manager.actor, manager.orgId, eventId(delivery.eventSeq), subscription.id)));
   });
+};
 
 export const handler = lazyHandler(() => createHandler(wiring()));

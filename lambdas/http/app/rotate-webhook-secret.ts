@@ -3,6 +3,7 @@ import { parseOrThrow } from '#core/validation.ts';
 import { toWebhookView } from '#core/webhooks.ts';
 import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS, rotateWebhookSecret } from '#workers/webhook-actions.ts';
 import type { AppDeps } from '../../app-deps.ts';
+import { withWebhookStore } from '../../store-wiring.ts';
 import { wiring } from '../../wiring.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
@@ -24,13 +25,16 @@ const rotateBody = z.strictObject({
  * operator's rotate-webhook-secret; the old one is still sent for `overlap_hours`. The new secret
  * is in this answer only.
  */
-export const createHandler = (deps: AppDeps) =>
-  sessionHandler(deps, async ({ caller, event, body }) => {
+export const createHandler = (appDeps: AppDeps) => {
+  // The webhook subscriptions' store is added by the functions that read it (store-wiring.ts).
+  const deps = withWebhookStore(appDeps);
+  return sessionHandler(deps, async ({ caller, event, body }) => {
     const { manager, subscription } = await managedWebhook(deps, caller, event);
     const hours = parseOrThrow(rotateBody, body ?? {}).overlap_hours ?? DEFAULT_OVERLAP_HOURS;
     const actions = webhookActionDeps(deps).actions;
     const rotated = await asMemberAnswer(() => rotateWebhookSecret(actions, manager.actor, manager.orgId, subscription.id, hours));
     return json(200, { ...toWebhookView(rotated.subscription), secret: rotated.secret, old_secret_expires_at: rotated.oldSecretExpiresAt });
   });
+};
 
 export const handler = lazyHandler(() => createHandler(wiring()));

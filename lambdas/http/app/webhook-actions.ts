@@ -6,6 +6,10 @@ import type { MemberCaller } from '#core/member-access.ts';
 import { DeliveryStore, type Delivery } from '#store/deliveries.ts';
 import { WebhookActionRefused, WebhookActionTargetMissing, type WebhookActionDeps } from '#workers/webhook-actions.ts';
 import type { AppDeps } from '../../app-deps.ts';
+import type { DynamoWebhooks } from '#store/webhooks.ts';
+
+/** The wired dependencies with the webhook subscriptions' store (store-wiring.ts withWebhookStore). */
+type WebhookStoreDeps = AppDeps & { webhooks: DynamoWebhooks };
 import type { ApiEvent } from '../types.ts';
 import { pathIdOf } from './session-handler.ts';
 
@@ -17,7 +21,7 @@ import { pathIdOf } from './session-handler.ts';
  */
 const built = new WeakMap<AppDeps, { actions: WebhookActionDeps; deliveries: DeliveryStore }>();
 
-export const webhookActionDeps = (deps: AppDeps) => {
+export const webhookActionDeps = (deps: WebhookStoreDeps) => {
   let value = built.get(deps);
   if (!value) {
     const deliveries = new DeliveryStore(deps.db, deps.tableName, deps.audit);
@@ -28,7 +32,7 @@ export const webhookActionDeps = (deps: AppDeps) => {
 };
 
 /** The subscription of the path, which this owner or admin may manage; 403 or 404 otherwise. */
-export const managedWebhook = async (deps: AppDeps, caller: MemberCaller, event: ApiEvent) => {
+export const managedWebhook = async (deps: WebhookStoreDeps, caller: MemberCaller, event: ApiEvent) => {
   const manager = memberWebhookManager(caller);
   const subscription = await visibleWebhook(deps, manager, pathIdOf(event, 'webhook'));
   return { manager, subscription };
@@ -62,7 +66,7 @@ export const deliveryView = (delivery: Delivery) => ({
 });
 
 /** The `{deliveryId}` of the path, a delivery of this very subscription; 404 otherwise. */
-export const deliveryOfPath = async (deps: AppDeps, event: ApiEvent, orgId: string, webhookId: string) => {
+export const deliveryOfPath = async (deps: WebhookStoreDeps, event: ApiEvent, orgId: string, webhookId: string) => {
   const id = event.pathParameters?.deliveryId;
   const delivery = isId(id) ? await webhookActionDeps(deps).deliveries.get(id) : null;
   if (!delivery || delivery.orgId !== orgId || delivery.webhookId !== webhookId) throw notFound('No delivery of this webhook with this id.');

@@ -11,6 +11,7 @@ import {
 } from '#core/use-cases/certificates/issue-certificate.ts';
 import { parseOrThrow } from '#core/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
+import { withCertificateSource } from '../../store-wiring.ts';
 import { wiring } from '../../wiring.ts';
 import { signerOf } from '../../certificate-signing.ts';
 import { tableBackupsOf } from '../../table-backups.ts';
@@ -60,7 +61,7 @@ const answer = async (issued: IssuedCertificate, format: 'json' | 'pdf'): Promis
 const formatOf = (event: ApiEvent) => parseOrThrow(certificateQuery, event.queryStringParameters ?? {}).format;
 
 export const createHandler = (appDeps: AppDeps): ApiLambda => {
-  const deps = { ...appDeps, signer: signerOf(appDeps), backups: tableBackupsOf(appDeps) };
+  const deps = { ...withCertificateSource(appDeps), signer: signerOf(appDeps), backups: tableBackupsOf(appDeps) };
   const api = apiHandler(deps, {
     scope: 'events:read',
     handle: async ({ caller, event }) => {

@@ -1,5 +1,6 @@
 import { createRequest, type CreationResult } from '#core/use-cases/create-request.ts';
 import type { AppDeps } from '../../app-deps.ts';
+import { withTicketReplies } from '../../ticket-reply-wiring.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
@@ -27,4 +28,4 @@ export const createHandler = (deps: AppDeps) =>
     },
   });
 
-export const handler = lazyHandler(() => createHandler(wiring()));
+export const handler = lazyHandler(() => createHandler(withTicketReplies(wiring())));

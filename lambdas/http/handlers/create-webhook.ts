@@ -1,13 +1,16 @@
 import { apiWebhookManager, createWebhook } from '#core/use-cases/webhooks.ts';
 import type { AppDeps } from '../../app-deps.ts';
+import { withWebhookStore } from '../../store-wiring.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
 import { API_ROUTES } from '../api-routes.ts';
 
 /** POST /v1/webhooks */
-export const createHandler = (deps: AppDeps) =>
-  apiHandler(deps, {
+export const createHandler = (appDeps: AppDeps) => {
+  // The webhook subscriptions' store is added by the functions that read it (store-wiring.ts).
+  const deps = withWebhookStore(appDeps);
+  return apiHandler(deps, {
     scope: API_ROUTES.createWebhook.scope,
     secretFields: ['secret'],
     handle: async ({ caller, body, prepareReplay }) => {
@@ -15,5 +18,6 @@ export const createHandler = (deps: AppDeps) =>
       return answer(await createWebhook(deps, apiWebhookManager(caller), body, (prepared) => prepareReplay(answer(prepared))));
     },
   });
+};
 
 export const handler = lazyHandler(() => createHandler(wiring()));

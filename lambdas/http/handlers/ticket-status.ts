@@ -1,5 +1,6 @@
 import { markTicketStatus } from '#core/use-cases/tickets/mark-ticket-status.ts';
 import type { AppDeps } from '../../app-deps.ts';
+import { withTicketChecks } from '../../helpdesk-wiring.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
@@ -14,4 +15,4 @@ export const createHandler = (deps: AppDeps) =>
       json(202, await markTicketStatus(ticketDeps(deps), caller, event.pathParameters?.ref ?? '', body), { 'Cache-Control': 'no-store' }),
   });
 
-export const handler = lazyHandler(() => createHandler(wiring()));
+export const handler = lazyHandler(() => createHandler(withTicketChecks(wiring())));

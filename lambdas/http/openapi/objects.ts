@@ -104,7 +104,14 @@ export const requestCreationResult = named(
       'The spoken code when the verification mode needs one; hand it to the subject apart from the link. Null on an idempotent replay.',
       z.nullable(z.string().check(z.regex(/^[0-9]{6}$/))),
     ),
-    delivery: z.nullable(z.strictObject({ id: ulid(), method: z.enum(DELIVERY_METHODS) })),
+    delivery: z.nullable(
+      z.strictObject({
+        id: ulid(),
+        method: z.enum(DELIVERY_METHODS),
+        status: z.optional(noted('`ticket_reply` only: whether the helpdesk took the comment. On `failed`, send the link another way.', z.enum(['sent', 'failed']))),
+        reason: z.optional(noted('`ticket_reply` only, when it failed: why, in words.', z.string())),
+      }),
+    ),
     excluded_recipients: noted(
       'Names of members left out because their key could not be verified; empty when all were included.',
       z.array(z.string()),

@@ -1,32 +1,36 @@
 /// <reference lib="dom" />
 /**
  * One ticketing integration in the member application, for owners and admins (docs/web-api.md,
- * Integrations): its recent unusable posts with the reasons, the deep link for the helpdesk's
- * ticket screen, its settings (pages/integration-settings.ts), enabling and disabling it, and,
- * after a confirmation, new secrets for both URLs (the new URLs shown once).
+ * Integrations): its recent unusable posts and failed helpdesk reads with the reasons, the deep
+ * link for the helpdesk's ticket screen, its settings (pages/integration-settings.ts), its
+ * helpdesk connection (pages/helpdesk-connection.ts), enabling and disabling it, and, after a
+ * confirmation, new secrets for both URLs (the new URLs shown once).
  *
  * Route: /app/integrations/<id>. Stable hooks for automated tests:
  *   #integration-facts, #toggle-enabled, #refresh-activity, #activity (table; rows
  *   tr[data-activity]) or #no-activity; #deep-link #copy-deep-link;
  *   #rotate-urls, then #confirm-rotate-urls / #cancel-rotate-urls, then #rotated: #webhook-url
  *   #copy-webhook-url #trigger-url #copy-trigger-url; the forms' hooks are integration-settings.ts'
+ *   and helpdesk-connection.ts'
  */
 import { messageOf } from '../../shared/api.ts';
 import { busy, copyText, facts, field, focusHeading, formatTime, h, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
 import { confirmAction } from '../confirm-action.ts';
 import type { AppContext } from '../context.ts';
+import { helpdeskSection, type HelpdeskChoice, type HelpdeskView } from './helpdesk-connection.ts';
 import { authForm, mappingForm, settingsForm, statusMapForm } from './integration-settings.ts';
 import { AUTH_TEXT, clientText, enabledBadge, inboundUrlBoxes, presetText, recipeText, type Choices, type IntegrationView } from './integrations.ts';
 
 interface ActivityEntry {
   at: string;
-  url: 'webhook' | 'trigger';
+  /** Posted to one of the two URLs, or a read of the ticket from the helpdesk's API that failed. */
+  url: 'webhook' | 'trigger' | 'helpdesk';
   reason: string;
   ticket_id: string | null;
   status: string | null;
 }
 
-const URL_TEXT: Record<ActivityEntry['url'], string> = { webhook: 'Webhook URL', trigger: 'Trigger URL' };
+const URL_TEXT: Record<ActivityEntry['url'], string> = { webhook: 'Webhook URL', trigger: 'Trigger URL', helpdesk: 'Helpdesk API (reading the ticket)' };
 
 const activitySection = (app: AppContext, entries: ActivityEntry[]) => {
   const refresh = h('button', { id: 'refresh-activity', type: 'button', class: 'secondary' }, 'Refresh');
@@ -43,13 +47,13 @@ const activitySection = (app: AppContext, entries: ActivityEntry[]) => {
     );
   const list =
     entries.length === 0
-      ? h('p', { id: 'no-activity' }, 'No unusable posts in the last 30 days. Posts the service could use are not listed here: they show on the requests they changed.')
+      ? h('p', { id: 'no-activity' }, 'No unusable posts or failed helpdesk reads in the last 30 days. Posts the service could use are not listed here: they show on the requests they changed.')
       : tableWrap(
           h(
             'table',
             { id: 'activity' },
-            h('caption', {}, 'Recent posts that could not be used, newest first'),
-            h('thead', {}, h('tr', {}, ...['When', 'Posted to', 'Why it was not used', 'Ticket id', 'Status word'].map((text) => h('th', { scope: 'col' }, text)))),
+            h('caption', {}, 'Recent posts that could not be used and helpdesk reads that failed, newest first'),
+            h('thead', {}, h('tr', {}, ...['When', 'Source', 'Reason', 'Ticket id', 'Status word'].map((text) => h('th', { scope: 'col' }, text)))),
             h('tbody', {}, ...entries.map(row)),
           ),
         );
@@ -57,7 +61,7 @@ const activitySection = (app: AppContext, entries: ActivityEntry[]) => {
     'section',
     { 'aria-labelledby': 'activity-heading' },
     h('h2', { id: 'activity-heading' }, 'Activity'),
-    h('p', {}, 'Every post is answered 202, even one that cannot be used, so your helpdesk will not tell you about those: they are listed here with the reason.'),
+    h('p', {}, 'Every post is answered 202, even one that cannot be used, so your helpdesk will not tell you about those: they are listed here with the reason. So is every read of a ticket from the helpdesk’s API that failed: nothing was destroyed then.'),
     h('div', { class: 'actions' }, refresh),
     list,
   );
@@ -134,7 +138,7 @@ const enabledToggle = (app: AppContext, integration: IntegrationView) => {
 
 export const integrationDetailPage = async (app: AppContext, id: string) => {
   const [detail, { data: activity }] = await Promise.all([
-    app.get<Choices & { integration: IntegrationView }>(`/app/api/integrations/${id}`),
+    app.get<Choices & { helpdesks: HelpdeskChoice[]; integration: IntegrationView & { helpdesk: HelpdeskView | null } }>(`/app/api/integrations/${id}`),
     app.get<{ data: ActivityEntry[] }>(`/app/api/integrations/${id}/activity`),
   ]);
   const integration = detail.integration;
@@ -147,6 +151,7 @@ export const integrationDetailPage = async (app: AppContext, id: string) => {
       ['Helpdesk', recipeText(detail, integration.recipe)],
       ['Client', clientText(detail, integration.client_id)],
       ['Check of posts', `${AUTH_TEXT[integration.auth.mode] ?? integration.auth.mode}${integration.auth.header_name ? ` (${integration.auth.header_name})` : ''}`],
+      ['Helpdesk API', integration.helpdesk ? `Connected to ${integration.helpdesk.label}` : 'Not connected'],
       ['Default preset', presetText(detail, integration.default_preset)],
       ['Posts allowed', `${integration.rate_limit_per_minute} a minute`],
       ['Connected', formatTime(integration.created_at)],
@@ -159,6 +164,7 @@ export const integrationDetailPage = async (app: AppContext, id: string) => {
     mappingForm(app, integration, detail),
     statusMapForm(app, integration),
     authForm(app, integration),
+    helpdeskSection(app, id, detail.helpdesks, integration.helpdesk),
     rotateSection(app, id),
     h('p', {}, h('a', { href: '/app/integrations' }, 'Back to integrations')),
   );

@@ -123,8 +123,8 @@ const bodyOf = (preset: Preset | null, post: Interpreted & { ticketId: string },
     requester,
     ...(defaults.recipients?.length ? {} : { recipients: [requester] }),
     ...(defaults.justification || defaults.template_id ? {} : { justification: ticketJustification(post.ticketId) }),
-    // This integration cannot post to the ticket: a preset that replies in the ticket creates the request unsent.
-    ...(defaults.delivery?.method === 'ticket_reply' ? { delivery: { method: 'none' } } : {}),
+    // Only an integration connected to its helpdesk can post to the ticket: without one, a preset that replies in the ticket creates the request unsent.
+    ...(defaults.delivery?.method === 'ticket_reply' && !(integration.helpdesk && characters(post.ticketId) <= MAX_EXTERNAL_ID) ? { delivery: { method: 'none' } } : {}),
     ticket_ref: post.ticketId,
     ...(characters(post.ticketId) <= MAX_EXTERNAL_ID ? { ticket_external_id: post.ticketId } : {}),
     ticket_integration_id: integration.id,
@@ -146,7 +146,8 @@ const reasonOf = (error: ApiError) => {
  */
 const tellRequester = async (deps: TriggerDeps, result: Awaited<ReturnType<typeof createRequestFor>>, ticketId: string) => {
   const to = result.request.requester.email;
-  const unsentLink = result.delivery === null ? result.link : null;
+  // Unsent: no delivery, or a reply in the ticket that the helpdesk refused.
+  const unsentLink = result.delivery === null || result.delivery.status === 'failed' ? result.link : null;
   if (!to || (!result.challenge_code && !unsentLink)) return;
   const lines = [
     `A credential request was created for ticket ${ticketId} (${result.request.subject.name}).`,

@@ -159,7 +159,9 @@ export const checkHelpdeskTicket = async (deps: HelpdeskCheckDeps, orgId: string
   const helpdesk = toHelpdeskView(integration.helpdesk)!;
   try {
     const adapter = await deps.helpdesks.adapterFor(integration);
-    const ticket = await adapter!.readTicket(trimmed);
+    // Disconnected between the two reads: as unconnected as before.
+    if (!adapter) throw validationFailed({ ticket: ['This integration is not connected to a helpdesk.'] });
+    const ticket = await adapter.readTicket(trimmed);
     return {
       ok: true as const,
       helpdesk: helpdesk.adapter,

@@ -15,6 +15,7 @@ import {
   type IntegrationChanges,
   type IntegrationDeps,
 } from './manage-integration.ts';
+import { helpdeskChoices } from './member-helpdesk.ts';
 
 /**
  * The member application's Integrations pages (docs/web-api.md, Integrations): owners and admins
@@ -54,6 +55,7 @@ const choicesOf = async (deps: MemberIntegrationDeps, orgId: string) => {
     recipes: RECIPE_NAMES.map((name) => ({ name, label: RECIPES[name].label, auth: RECIPES[name].auth, setup: RECIPES[name].setup })),
     presets: byName(presets).map((preset) => ({ slug: preset.slug, name: preset.name })),
     trigger_fields: TRIGGER_FIELDS,
+    helpdesks: helpdeskChoices(),
   };
 };
 

@@ -21,8 +21,9 @@ export interface TicketStatusDeps extends ExpiryScheduling {
   shares?: ShareDeps['shares'];
   /**
    * Tickets linked through an integration connected to its helpdesk are verified: a status sent
-   * to the service is then only a hint, and a closing one asks `ticketChecks` to read the ticket.
-   * Absent (tests of the generic rules), every ticket follows the generic rules.
+   * to the service is then only a hint, and a closing one asks `ticketChecks` to read the ticket
+   * (without a queue, the reconciliation reads it). Without `integrations` (tests of the generic
+   * rules), every ticket follows the generic rules.
    */
   integrations?: Pick<IntegrationRepository, 'get'>;
   ticketChecks?: TicketCheckQueue;
@@ -129,7 +130,8 @@ const isVerifiable = (request: HandoffRequest, verifiable: Set<string>) =>
 
 /** The integrations of `requests`' ticket links that are connected to their helpdesk. */
 const helpdeskIntegrations = async (deps: TicketStatusDeps, orgId: string, requests: HandoffRequest[]): Promise<Set<string>> => {
-  if (!deps.integrations || !deps.ticketChecks) return new Set();
+  // Without a queue the hint still destroys nothing by itself: the reconciliation reads the ticket.
+  if (!deps.integrations) return new Set();
   const ids = [...new Set(requests.map((request) => request.ticket?.integrationId).filter((id): id is string => Boolean(id)))];
   const integrations = await Promise.all(ids.map((id) => deps.integrations!.get(orgId, id)));
   return new Set(integrations.filter((integration) => integration?.helpdesk).map((integration) => integration!.id));
@@ -137,9 +139,10 @@ const helpdeskIntegrations = async (deps: TicketStatusDeps, orgId: string, reque
 
 /** Asks for the reads at once; a failure is reported, not raised: the status is already recorded, and the reconciliation reads the ticket later. */
 const queueChecks = async (deps: TicketStatusDeps, checks: TicketCheck[]) => {
+  if (!deps.ticketChecks) return;
   for (const check of checks) {
     try {
-      await deps.ticketChecks!.enqueue(check, 0);
+      await deps.ticketChecks.enqueue(check, 0);
     } catch (error) {
       deps.onCheckFailure?.(error);
     }

@@ -85,10 +85,11 @@ export const purgeRequest = async (deps: PurgeDeps, requestId: string): Promise<
 /** A request whose ticket its helpdesk can confirm: the read is asked for instead of the purge (verify-ticket.ts applies it). */
 const readsHelpdeskFirst = async (deps: PurgeDeps, request: HandoffRequest) => {
   const { integrationId, externalId } = request.ticket ?? {};
-  if (!integrationId || !externalId || !deps.integrations || !deps.ticketChecks) return false;
+  if (!integrationId || !externalId || !deps.integrations) return false;
   const integration = await deps.integrations.get(request.orgId, integrationId);
   if (!integration?.helpdesk) return false;
-  await deps.ticketChecks.enqueue({ orgId: request.orgId, integrationId, externalId, attempt: 0 }, 0);
+  // Without a queue the reconciliation's next read decides.
+  await deps.ticketChecks?.enqueue({ orgId: request.orgId, integrationId, externalId, attempt: 0 }, 0);
   return true;
 };
 

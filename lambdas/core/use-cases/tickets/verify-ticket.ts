@@ -9,7 +9,8 @@ export interface VerifyTicketDeps extends TicketStatusDeps {
   integrations: Pick<IntegrationRepository, 'get' | 'recordActivity'>;
   directory: Pick<Directory, 'getOrganisation'>;
   helpdesks: HelpdeskConnector;
-  ticketChecks: TicketCheckQueue;
+  /** Where a failed read queues its next attempt; absent, it is not retried (the reconciliation reads again). */
+  ticketChecks?: TicketCheckQueue;
 }
 
 /**
@@ -80,7 +81,7 @@ export const runTicketCheck = async (deps: VerifyTicketDeps, check: TicketCheck)
   if (result.kind === 'failed') {
     const attempt = check.attempt + 1;
     const delay = retryDelaySeconds(attempt, result.retryAfterSeconds);
-    if (delay !== null) await deps.ticketChecks.enqueue({ ...check, attempt }, delay);
+    if (delay !== null) await deps.ticketChecks?.enqueue({ ...check, attempt }, delay);
   }
   return result;
 };

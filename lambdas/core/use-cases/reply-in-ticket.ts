@@ -1,0 +1,43 @@
+import { HelpdeskCallFailed, type HelpdeskConnector } from '../helpdesk.ts';
+import type { IntegrationRepository } from '../integration.ts';
+import type { TicketReplyInput, TicketReplyResult } from './ticket-reply.ts';
+
+export interface ReplyInTicketDeps {
+  integrations: Pick<IntegrationRepository, 'get'>;
+  helpdesks: HelpdeskConnector;
+}
+
+/** The longest Retry-After the one repeat waits for; longer, the caller gets the link back instead (the creating function waits 7 seconds in all). */
+const MAX_WAIT_SECONDS = 1;
+
+/**
+ * Whether a failed post may be repeated at once: only a refusal that proves nothing was posted and
+ * that a short wait can mend (429, 503). A timeout or another 5xx may hide a comment that was
+ * added, and helpdesk comments cannot be made idempotent, so those are not repeated.
+ */
+const repeatable = (error: HelpdeskCallFailed) =>
+  (error.reason === 'rate_limited' || error.status === 503) && (error.retryAfterSeconds ?? 1) <= MAX_WAIT_SECONDS;
+
+/**
+ * Posts `text` as a public comment on the ticket through the integration's helpdesk, once more
+ * after a short wait when the helpdesk refused it for its rate limit or an outage. Never logs the
+ * text (it holds the link).
+ */
+export const replyInTicket = async (deps: ReplyInTicketDeps, input: TicketReplyInput): Promise<TicketReplyResult> => {
+  const integration = await deps.integrations.get(input.orgId, input.integrationId);
+  const adapter = integration ? await deps.helpdesks.adapterFor(integration).catch(() => null) : null;
+  if (!adapter) return { status: 'failed', reason: 'The integration is not connected to its helpdesk.', failure: 'not_connected', attempts: 0 };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const reply = await adapter.replyPublicly(input.externalId, input.text);
+      return { status: 'sent', ...(reply.commentId ? { commentId: reply.commentId } : {}), attempts: attempt };
+    } catch (error) {
+      if (!(error instanceof HelpdeskCallFailed)) throw error;
+      if (attempt === 1 && repeatable(error)) {
+        await new Promise((resolve) => setTimeout(resolve, (error.retryAfterSeconds ?? 1) * 1000));
+        continue;
+      }
+      return { status: 'failed', reason: `${error.message}.`, failure: error.reason, attempts: attempt };
+    }
+  }
+};

@@ -1,0 +1,12 @@
+import { memberConnectHelpdesk } from '#core/use-cases/integrations/member-helpdesk.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { lazyHandler } from '../lazy-handler.ts';
+import { json } from '../responses.ts';
+import { pathIdOf, sessionHandler } from './session-handler.ts';
+
+/** POST /app/api/integrations/{id}/helpdesk (owners and admins): connects or disconnects the integration's helpdesk API; the credentials are sealed and never shown again. */
+export const createHandler = (deps: AppDeps) =>
+  sessionHandler(deps, async ({ caller, event, body }) => json(200, await memberConnectHelpdesk(deps, caller, pathIdOf(event, 'integration'), body)));
+
+export const handler = lazyHandler(() => createHandler(wiring()));

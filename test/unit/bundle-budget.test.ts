@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_BUDGET_BYTES, bundleReport, isOverBudget } from '../../bench/bundle-budget.ts';
 import { bundleModule, bundleSizes, isCertificateFunction, stackFunctions, type FunctionBundle } from '../../bench/bundle-sizes.ts';
 import { CERTIFICATE_ENTRY } from '../../lambdas/http/routes.ts';
+import { WORKER_TABLE_ACCESS } from '../../lambdas/access/table-access.ts';
 
 let bundles: FunctionBundle[];
 
@@ -18,6 +19,8 @@ beforeAll(async () => {
 describe('function bundles', () => {
   it('bundles every function the stack deploys', () => {
     expect(bundles.map((b) => b.name)).toEqual(stackFunctions().map((fn) => fn.name));
+    // Every worker the stack deploys (each has a table access declaration) is measured too.
+    expect(bundles.map((b) => b.name)).toEqual(expect.arrayContaining(Object.keys(WORKER_TABLE_ACCESS)));
     expect(bundles.filter(isCertificateFunction)).toHaveLength(1);
   });
 

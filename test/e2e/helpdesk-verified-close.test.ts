@@ -5,7 +5,8 @@
  * that destroy nothing until the helpdesk itself says the ticket is closed; a failed read
  * (503, 429) destroys nothing and is retried after the helpdesk's Retry-After; the reconciliation
  * closes without any hint; the end of a grace period reads again and sees a reopen. The verified
- * close shows in the audit entry, the event and the custody certificate.
+ * close shows in the audit entry, the event and the custody certificate. Every request the service
+ * sent a helpdesk, and every answer its fake gave, fits the vendor's OpenAPI document.
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,8 +19,10 @@ import { runTicketCheck } from '../../lambdas/core/use-cases/tickets/verify-tick
 import { withHelpdeskLinks } from '../../lambdas/workers/reconcile.ts';
 import { purgeRequest } from '../../lambdas/core/use-cases/tickets/purge-request.ts';
 import { startFakeHaloPsa } from '../support/fake-halopsa.ts';
+import type { HelpdeskCall } from '../support/fake-helpdesk-server.ts';
 import { startFakeJsm } from '../support/fake-jsm.ts';
 import { startFakeZendesk } from '../support/fake-zendesk.ts';
+import { haloPsaContractProblems, jsmContractProblems, zendeskContractProblems } from '../support/helpdesk-contracts.ts';
 import { auditEntriesOfRequest, expectCreationResult, materialItems, type RequestObject } from '../support/shapes.ts';
 import { submitAsSubject } from '../support/submission.ts';
 import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
@@ -42,8 +45,21 @@ interface Helpdesk {
   /** The ticket's comments (Halo: actions) as the customer would see them. */
   comments(id: string): Array<{ text: string; public: boolean }>;
   readsOf(id: string): number;
+  /** What the fake's whole history breaks of the vendor's OpenAPI document (test/support/helpdesk-contracts.ts); empty when nothing. */
+  contractProblems(): string[];
+  /** What each call in that history was, and whether the fake answered it itself with a success (an answer the check validated). */
+  checkedCalls(): CheckedCall[];
   stop(): Promise<void>;
 }
+
+type CheckedCall = { kind: 'token' | 'read' | 'reply' | 'none'; ownSuccess: boolean };
+
+/** The fake's calls as kinds the test names alike for every vendor. */
+const checkedCalls = <E extends string>(history: readonly HelpdeskCall<E>[], kinds: Record<E, CheckedCall['kind']>): CheckedCall[] =>
+  history.map((call) => ({
+    kind: call.endpoint === null ? 'none' : kinds[call.endpoint],
+    ownSuccess: !call.scripted && call.answer !== 'hang' && call.answer.status < 300,
+  }));
 
 const clock = movableClock();
 
@@ -62,6 +78,8 @@ const zendesk = async (): Promise<Helpdesk> => {
     failNextReply: (status, wait) => fake.answerNext('update', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
     comments: (id) => fake.comments(id).map((comment) => ({ text: comment.body, public: comment.public })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'show' && call.path.endsWith(`/${id}`)).length,
+    contractProblems: () => zendeskContractProblems(fake.history),
+    checkedCalls: () => checkedCalls(fake.history, { token: 'token', show: 'read', update: 'reply' }),
     stop: () => fake.close(),
   };
 };
@@ -81,6 +99,8 @@ const jira = async (): Promise<Helpdesk> => {
     failNextReply: (status, wait) => fake.answerNext('comment', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
     comments: (id) => fake.comments(id).map((comment) => ({ text: comment.body, public: comment.public })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'request' && call.path.endsWith(`/${id}`)).length,
+    contractProblems: () => jsmContractProblems(fake.history),
+    checkedCalls: () => checkedCalls(fake.history, { request: 'read', comment: 'reply' }),
     stop: () => fake.close(),
   };
 };
@@ -100,6 +120,8 @@ const halopsa = async (): Promise<Helpdesk> => {
     failNextReply: (status, wait) => fake.answerNext('actions', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
     comments: (id) => fake.actions(Number(id)).map((action) => ({ text: action.note, public: !action.hiddenfromuser })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'ticket' && call.path.endsWith(`/${id}`)).length,
+    contractProblems: () => haloPsaContractProblems(fake.history, { clientId: credentials.client_id }),
+    checkedCalls: () => checkedCalls(fake.history, { token: 'token', ticket: 'read', actions: 'reply' }),
     stop: () => fake.close(),
   };
 };
@@ -357,6 +379,10 @@ describe.each([
     expect(helpdesk.comments(refused)).toEqual([]);
     const failed = (await auditEntriesOfRequest(service, org.orgId, created.request.id)).find((entry) => entry.type === 'request.link_post_failed');
     expect(failed?.data.details).toMatchObject({ helpdesk: helpdesk.name, failure: 'unavailable', attempts: 2 });
+    // Shown in the integration's activity view too, beside the failed reads.
+    const [latest] = await integrationActivity(service.deps, org.orgId, integrationId);
+    expect(latest).toMatchObject({ url: 'helpdesk', ticket_id: refused });
+    expect(latest!.reason).toMatch(/^Posting the request link in the ticket failed/);
   });
 
   it('checks a ticket for the operator, and keeps the connection\'s credentials out of every answer and table item', async () => {
@@ -370,5 +396,17 @@ describe.each([
       expect(items).not.toContain(secret);
       expect(answers).not.toContain(secret);
     }
+  });
+
+  // Last, so that it holds every call the tests above made: the contract the adapter tests check, on
+  // the requests the service itself sent through its connected adapter.
+  it('sent the helpdesk only requests its OpenAPI document describes, and the fake answered as the vendor would', () => {
+    expect(helpdesk.contractProblems()).toEqual([]);
+    const calls = helpdesk.checkedCalls();
+    // Jira takes Basic credentials on every call; Zendesk and Halo first ask for an OAuth token.
+    const kinds = helpdesk.name === 'jira' ? ['read', 'reply'] : ['read', 'reply', 'token'];
+    const kindsOf = (some: CheckedCall[]) => [...new Set(some.map((call) => call.kind))].sort();
+    expect(kindsOf(calls)).toEqual(kinds);
+    expect(kindsOf(calls.filter((call) => call.ownSuccess))).toEqual(kinds);
   });
 });

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { Ajv } from 'ajv';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HALOPSA_CALLS, HALOPSA_SCOPE, HaloPsaHelpdesk, type HaloPsaConfig } from '../../lambdas/adapters/helpdesks/halopsa.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { startFakeHaloPsa, type FakeHaloPsa, type FakeHaloPsaOptions, type HaloPsaCall } from '../support/fake-halopsa.ts';
+import { haloPsaContract, haloPsaContractProblems } from '../support/helpdesk-contracts.ts';
 import { helpdeskFailures } from '../support/helpdesk-failure.ts';
 
 /**
@@ -112,7 +112,7 @@ describe('HaloPsaHelpdesk.readTicket', () => {
     // The webhook sample's ticket with fields a later Halo adds: Faults sets additionalProperties
     // false, so the schema refuses this answer, and the adapter must read it all the same.
     const answer = { ...WEBHOOK_SAMPLE.ticket, status_id: RESOLVED, hasbeenclosed: false, added_later: { nested: [1, 2, 3] }, _ai_summary: 'x' };
-    expect(haloContract().schema('Faults')(answer)).not.toEqual([]);
+    expect(haloPsaContract().schema('Faults')(answer)).not.toEqual([]);
     fake.answerNext('ticket', { status: 200, body: answer });
     expect(await adapter().readTicket('1234')).toMatchObject({ externalId: '1234', vendorStatus: 'status 8', state: 'resolved' });
   });
@@ -399,33 +399,9 @@ describe('secrets', () => {
   });
 });
 
-/**
- * Halo's OpenAPI subset as JSON Schema. Ajv reads OpenAPI 3.0's `nullable` itself; Halo's formats
- * that JSON Schema lacks are registered as annotations. `additionalProperties: false` is kept as
- * Halo wrote it: every vendor sample and every answer of the fake fits it, and the answers that do
- * not (fields a later Halo adds) are the scripted ones the tolerance test makes on purpose.
- */
-const haloContract = () => {
-  const document = JSON.parse(readFileSync(join(FIXTURES, 'helpdesk-apis', 'openapi', 'halopsa.subset.json'), 'utf8'));
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  for (const format of ['int32', 'int64', 'double', 'float', 'date-span']) ajv.addFormat(format, true);
-  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
-  ajv.addFormat('date-time', (value: string) => !Number.isNaN(Date.parse(value)));
-  ajv.addSchema(document, 'halo');
-  const at = (pointer: string) => {
-    const validate = ajv.getSchema(`halo#${pointer}`);
-    if (!validate) throw new Error(`no schema at ${pointer}`);
-    return (value: unknown) => (validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`));
-  };
-  const schema = (name: string) => at(`/components/schemas/${name}`);
-  return { document, at, schema };
-};
-
-const INT32_MAX = 2_147_483_647;
-
 describe('the HaloPSA OpenAPI subset', () => {
-  it('holds every request the adapter sent and every answer the fakes gave in this file', () => {
-    const { document, at } = haloContract();
+  it('names the calls, declares bearer auth and an int32 ticket id, and its schemas refuse what Halo would not send', () => {
+    const { document, actionRequest, answers } = haloPsaContract();
     const getTicket = document.paths['/Tickets/{id}'].get;
     const postActions = document.paths['/Actions'].post;
     expect([getTicket.operationId, postActions.operationId]).toEqual([HALOPSA_CALLS.readTicket, HALOPSA_CALLS.addAction].map((name) => name.replace('HaloPSA ', '')));
@@ -435,66 +411,23 @@ describe('the HaloPSA OpenAPI subset', () => {
     expect(Object.keys(document.paths).some((path) => path.includes('auth'))).toBe(false);
     const idParameter = getTicket.parameters.find((p: { name: string; in: string }) => p.name === 'id' && p.in === 'path');
     expect(idParameter.schema).toEqual({ type: 'integer', format: 'int32' });
-
-    const actionRequest = at('/paths/~1Actions/post/requestBody/content/application~1json/schema');
-    const answers: Record<'ticket' | 'actions', (value: unknown) => string[]> = {
-      ticket: at('/paths/~1Tickets~1%7Bid%7D/get/responses/200/content/application~1json/schema'),
-      actions: at('/paths/~1Actions/post/responses/201/content/application~1json/schema'),
-    };
     // The pointers reach the schemas: they refuse what Halo would not send.
     expect(answers.ticket({ id: 1234, hasbeenclosed: 'yes' })).not.toEqual([]);
     expect(answers.actions({ id: 'five' })).not.toEqual([]);
     expect(actionRequest([{ ticket_id: 1234, note: 'x', public: true }])).not.toEqual([]);
-    const sent = [fake, ...otherFakes]
-      .flatMap((each) => each.history)
-      .filter((call): call is HaloPsaCall & { endpoint: 'token' | 'ticket' | 'actions' } => call.endpoint !== null);
-    expect(new Set(sent.map((call) => call.endpoint))).toEqual(new Set(['token', 'ticket', 'actions']));
-    for (const call of sent) {
-      const where = `${call.method} ${call.path}`;
-      if (call.endpoint === 'token') {
-        // RFC 6749 §4.4.2, form-encoded: exactly these fields, the tenant alone in the query.
-        expect(call.method, where).toBe('POST');
-        expect(call.path, where).toMatch(/^\/auth\/token(\?tenant=[^&=]+)?$/);
-        expect(call.headers['content-type'], where).toBe('application/x-www-form-urlencoded');
-        const form = new URLSearchParams(call.text);
-        expect([...form.keys()], where).toEqual(['grant_type', 'client_id', 'client_secret', 'scope']);
-        expect(form.get('grant_type'), where).toBe('client_credentials');
-        expect(form.get('client_id'), where).toBe(CLIENT_ID);
-        expect(form.get('scope')!.split(' '), where).toEqual(['read:tickets', 'edit:tickets']);
-        // The token is an RFC 6749 §5.1 answer; Halo's document does not describe it.
-        if (!call.scripted && call.answer !== 'hang' && call.answer.status === 200) {
-          expect(call.answer.body, `answer to ${where}`).toMatchObject({ access_token: expect.any(String), token_type: 'Bearer', expires_in: expect.any(Number) });
-        }
-        continue;
-      }
-      expect(call.headers.authorization, where).toMatch(/^Bearer \S+$/);
-      if (call.endpoint === 'ticket') {
-        expect(call.method, where).toBe('GET');
-        // The int32 path parameter, no query parameter, no other path.
-        const id = /^\/api\/Tickets\/([1-9]\d*)$/.exec(call.path)?.[1];
-        expect(id, where).toBeDefined();
-        expect(Number(id), where).toBeLessThanOrEqual(INT32_MAX);
-        expect(call.text, where).toBe('');
-      } else {
-        expect(call.method, where).toBe('POST');
-        expect(call.path, where).toBe('/api/Actions');
-        expect(Object.keys(postActions.requestBody.content), where).toContain(call.headers['content-type']);
-        const body = JSON.parse(call.text) as unknown;
-        expect(actionRequest(body), where).toEqual([]);
-        expect(body, where).toEqual([{ ticket_id: expect.any(Number), note: expect.any(String), hiddenfromuser: false }]);
-      }
-      // Answers the fakes made themselves (not scripted failures) must be what Halo would send.
-      if (!call.scripted && call.answer !== 'hang' && call.answer.status >= 200 && call.answer.status < 300) {
-        expect(answers[call.endpoint](call.answer.body), `answer to ${where}`).toEqual([]);
-      }
-    }
-    const ownAnswers = sent.filter((call) => !call.scripted && call.answer !== 'hang' && call.answer.status < 300);
+  });
+
+  it('holds every request the adapter sent and every answer the fakes gave in this file', () => {
+    const history = [fake, ...otherFakes].flatMap((each) => each.history);
+    expect(haloPsaContractProblems(history, { clientId: CLIENT_ID })).toEqual([]);
+    // The check covered every operation, and an answer of the fakes' own to each.
+    expect(new Set(history.map((call) => call.endpoint))).toEqual(new Set(['token', 'ticket', 'actions']));
+    const ownAnswers = history.filter((call) => !call.scripted && call.answer !== 'hang' && call.answer.status < 300);
     expect(new Set(ownAnswers.map((call) => call.endpoint))).toEqual(new Set(['token', 'ticket', 'actions']));
   });
 
   it('holds the vendor samples the fake and the tests are built from', () => {
-    const { at, schema } = haloContract();
-    const actionRequest = at('/paths/~1Actions/post/requestBody/content/application~1json/schema');
+    const { actionRequest, schema } = haloPsaContract();
     expect(actionRequest(ADD_ACTION_SAMPLE)).toEqual([]);
     // What the adapter sends is the sample less two optional fields: it fits too.
     expect(actionRequest([{ ticket_id: 1234, note: 'x', hiddenfromuser: false }])).toEqual([]);

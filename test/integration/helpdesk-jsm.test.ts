@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { Ajv } from 'ajv';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JiraServiceManagementHelpdesk, JSM_CREATE_COMMENT, JSM_GET_REQUEST } from '../../lambdas/adapters/helpdesks/jira-service-management.ts';
 import { FakeClock } from '../support/fake-clock.ts';
-import { startFakeJsm, type FakeJsm, type JsmCall } from '../support/fake-jsm.ts';
+import { startFakeJsm, type FakeJsm } from '../support/fake-jsm.ts';
+import { JSM_COMMENT_TEMPLATE, JSM_REQUEST_TEMPLATE, jsmContract, jsmContractProblems } from '../support/helpdesk-contracts.ts';
 import { helpdeskFailures } from '../support/helpdesk-failure.ts';
 
 /**
@@ -402,37 +402,11 @@ describe('secrets', () => {
   });
 });
 
-/**
- * Atlassian's OpenAPI subset as JSON Schema, as published: every schema in it sets
- * `additionalProperties: false`, and it is kept so here. The vendor's own examples validate as
- * they are (checked below), so nothing needs relaxing for them; an answer with a field added after
- * the snapshot does not, which is why the adapter reads answers leniently and this document checks
- * the fake's answers, not the adapter's tolerance. Ajv is told the document's formats; OpenAPI-only
- * words (`example`, `readOnly`, `deprecated`) are annotations it passes over.
- */
-const jsmContract = () => {
-  const document = JSON.parse(readFileSync(join(FIXTURES, 'openapi', 'jsm.subset.json'), 'utf8'));
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  ajv.addFormat('int32', true);
-  ajv.addFormat('int64', true);
-  ajv.addFormat('uri', (value: string) => URL.canParse(value));
-  ajv.addSchema(document, 'jsm');
-  const schema = (name: string) => {
-    const validate = ajv.getSchema(`jsm#/components/schemas/${name}`);
-    if (!validate) throw new Error(`no schema ${name}`);
-    return (value: unknown) => (validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`));
-  };
-  return { document, schema };
-};
-
-const REQUEST_TEMPLATE = '/rest/servicedeskapi/request/{issueIdOrKey}';
-const COMMENT_TEMPLATE = '/rest/servicedeskapi/request/{issueIdOrKey}/comment';
-
 describe('the JSM OpenAPI subset', () => {
   it('names the calls, declares Basic auth and marks neither operation experimental', () => {
     const { document } = jsmContract();
-    const read = document.paths[REQUEST_TEMPLATE].get;
-    const comment = document.paths[COMMENT_TEMPLATE].post;
+    const read = document.paths[JSM_REQUEST_TEMPLATE].get;
+    const comment = document.paths[JSM_COMMENT_TEMPLATE].post;
     expect(JSM_GET_REQUEST).toBe(`JSM ${read.operationId}`);
     expect(JSM_CREATE_COMMENT).toBe(`JSM ${comment.operationId}`);
     expect(document.components.securitySchemes.basicAuth).toMatchObject({ type: 'http', scheme: 'basic' });
@@ -446,40 +420,12 @@ describe('the JSM OpenAPI subset', () => {
   });
 
   it('holds every request the adapter sent and every answer the fake gave in this file', () => {
-    const { document, schema } = jsmContract();
-    const commentCreate = schema('CommentCreateDTO');
-    const errorResponse = schema('ErrorResponse');
-    const answers: Record<string, (value: unknown) => string[]> = {
-      request: schema('CustomerRequestDTO'),
-      comment: schema('CommentDTO'),
-    };
-    const sent = fake.history.filter((call): call is JsmCall & { endpoint: 'request' | 'comment' } => call.endpoint !== null);
-    expect(new Set(sent.map((call) => call.endpoint))).toEqual(new Set(['request', 'comment']));
-    expect(fake.history.filter((call) => call.endpoint === null)).toEqual([]);
-    for (const call of sent) {
-      const where = `${call.method} ${call.path}`;
-      const operation = document.paths[call.endpoint === 'request' ? REQUEST_TEMPLATE : COMMENT_TEMPLATE][call.method.toLowerCase()];
-      expect(operation, where).toBeDefined();
-      // issueIdOrKey: a key or a numeric id, with no query (no `expand`) and nothing after it.
-      expect(call.path, where).toMatch(/^\/rest\/servicedeskapi\/request\/([A-Z][A-Z0-9_]*-[1-9]\d*|[1-9]\d*)(\/comment)?$/);
-      expect(call.headers.authorization, where).toMatch(/^Basic [A-Za-z0-9+/]+=*$/);
-      if (call.endpoint === 'comment') {
-        expect(call.headers['content-type'], where).toBe('application/json');
-        expect(commentCreate(JSON.parse(call.text)), where).toEqual([]);
-        expect(Object.keys(JSON.parse(call.text)), where).toEqual(['body', 'public']);
-      } else {
-        expect(call.text, where).toBe('');
-      }
-      if (call.scripted || call.answer === 'hang') continue;
-      // Answers the fake made itself (not scripted failures) must be what JSM would send: a status
-      // the operation declares, and its body in the declared shape.
-      expect(Object.keys(operation.responses), `answer to ${where}`).toContain(String(call.answer.status));
-      if (call.answer.status < 300) expect(answers[call.endpoint]!(call.answer.body), `answer to ${where}`).toEqual([]);
-      else expect(errorResponse(call.answer.body), `answer to ${where}`).toEqual([]);
-    }
-    const ownAnswers = sent.filter((call) => !call.scripted && call.answer !== 'hang');
-    expect(new Set(ownAnswers.filter((call) => call.answer !== 'hang' && call.answer.status < 300).map((call) => call.endpoint))).toEqual(new Set(['request', 'comment']));
-    expect(new Set(ownAnswers.map((call) => (call.answer as { status: number }).status))).toEqual(new Set([200, 201, 401, 404]));
+    expect(jsmContractProblems(fake.history)).toEqual([]);
+    // The check covered both operations, an answer of the fake's own to each, and its refusals.
+    expect(new Set(fake.history.map((call) => call.endpoint))).toEqual(new Set(['request', 'comment']));
+    const ownAnswers = fake.history.flatMap((call) => (call.scripted || call.answer === 'hang' ? [] : [{ endpoint: call.endpoint, status: call.answer.status }]));
+    expect(new Set(ownAnswers.filter((answer) => answer.status < 300).map((answer) => answer.endpoint))).toEqual(new Set(['request', 'comment']));
+    expect(new Set(ownAnswers.map((answer) => answer.status))).toEqual(new Set([200, 201, 401, 404]));
   });
 
   it('holds the vendor samples the fake and the tests are built from', () => {

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { Ajv } from 'ajv';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ZendeskHelpdesk, ZENDESK_SCOPE } from '../../lambdas/adapters/helpdesks/zendesk.ts';
 import { FakeClock } from '../support/fake-clock.ts';
-import { startFakeZendesk, ZENDESK_STATUSES, type FakeZendesk, type ZendeskCall } from '../support/fake-zendesk.ts';
+import { startFakeZendesk, ZENDESK_STATUSES, type FakeZendesk } from '../support/fake-zendesk.ts';
+import { zendeskContract, zendeskContractProblems } from '../support/helpdesk-contracts.ts';
 import { helpdeskFailures } from '../support/helpdesk-failure.ts';
 
 /**
@@ -302,60 +302,12 @@ describe('secrets', () => {
   });
 });
 
-/**
- * Zendesk's OpenAPI subset as JSON Schema. Ajv reads OpenAPI 3.0's `nullable` itself; the other
- * OpenAPI-only words (`example`, `readOnly`) are annotations it is told to pass over.
- */
-const zendeskContract = () => {
-  const document = JSON.parse(readFileSync(join(FIXTURES, 'openapi', 'zendesk.subset.json'), 'utf8'));
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  ajv.addFormat('int64', true);
-  ajv.addFormat('date-time', (value: string) => !Number.isNaN(Date.parse(value)));
-  ajv.addFormat('email', /^[^\s@]+@[^\s@]+$/);
-  ajv.addSchema(document, 'zendesk');
-  const schema = (name: string) => {
-    const validate = ajv.getSchema(`zendesk#/components/schemas/${name}`);
-    if (!validate) throw new Error(`no schema ${name}`);
-    return (value: unknown) => (validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`));
-  };
-  // CreateTokenForGrantType declares no request body: its parameters are a table in the description.
-  const tokenParameters = document.paths['/oauth/tokens'].post.description as string;
-  return { document, schema, tokenParameters };
-};
-
 describe('the Zendesk OpenAPI subset', () => {
   it('holds every request the adapter sent and every answer the fake gave in this file', () => {
-    const { document, schema, tokenParameters } = zendeskContract();
-    const ticketUpdateRequest = schema('TicketUpdateRequest');
-    const answers: Record<string, (value: unknown) => string[]> = {
-      token: schema('OAuthTokenForGrantTypesObject'),
-      show: schema('TicketResponse'),
-      update: schema('TicketUpdateResponse'),
-    };
-    const sent = fake.history.filter((call): call is ZendeskCall & { endpoint: 'token' | 'show' | 'update' } => call.endpoint !== null);
-    expect(new Set(sent.map((call) => call.endpoint))).toEqual(new Set(['token', 'show', 'update']));
-    for (const call of sent) {
-      const where = `${call.method} ${call.path}`;
-      if (call.endpoint === 'token') {
-        expect(Object.keys(document.paths['/oauth/tokens'])).toContain('post');
-        const body = JSON.parse(call.text) as Record<string, unknown>;
-        for (const key of Object.keys(body)) expect(tokenParameters, `${where}: ${key} is a documented parameter`).toMatch(new RegExp(`^\\| ${key} `, 'm'));
-        expect(body.grant_type).toBe('client_credentials');
-        expect(body.expires_in as number).toBeGreaterThan(300);
-        expect(body.expires_in as number).toBeLessThan(172_800);
-      } else {
-        const path = document.paths['/api/v2/tickets/{ticket_id}'];
-        expect(path[call.method.toLowerCase()], where).toBeDefined();
-        // TicketId: an int64 path parameter, with no `.json` suffix.
-        expect(call.path, where).toMatch(/^\/api\/v2\/tickets\/[1-9]\d*$/);
-        if (call.endpoint === 'update') expect(ticketUpdateRequest(JSON.parse(call.text)), where).toEqual([]);
-      }
-      // Answers the fake made itself (not scripted failures) must be what Zendesk would send.
-      if (!call.scripted && call.answer !== 'hang' && (call.answer.status === 200 || call.answer.status === 201)) {
-        expect(answers[call.endpoint]!(call.answer.body), `answer to ${where}`).toEqual([]);
-      }
-    }
-    const ownAnswers = sent.filter((call) => !call.scripted && call.answer !== 'hang' && call.answer.status < 300);
+    expect(zendeskContractProblems(fake.history)).toEqual([]);
+    // The check covered every operation, and an answer of the fake's own to each.
+    expect(new Set(fake.history.map((call) => call.endpoint))).toEqual(new Set(['token', 'show', 'update']));
+    const ownAnswers = fake.history.filter((call) => !call.scripted && call.answer !== 'hang' && call.answer.status < 300);
     expect(new Set(ownAnswers.map((call) => call.endpoint))).toEqual(new Set(['token', 'show', 'update']));
   });
 

@@ -1,6 +1,6 @@
 import { iso, systemClock, type Clock } from '#core/clock.ts';
 import { HelpdeskCallFailed, type HelpdeskAdapter, type HelpdeskReply, type HelpdeskTicket } from '#core/helpdesk.ts';
-import { HelpdeskHttp } from './helpdesk-http.ts';
+import { HelpdeskHttp, isJsonObject } from './helpdesk-http.ts';
 import { helpdeskOrigin } from './helpdesk-origin.ts';
 import { OAuthTokenCache, requestToken } from './oauth-token.ts';
 
@@ -67,7 +67,6 @@ const ticketIdOf = (externalId: string, call: string): number => {
   return Number(id);
 };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export class HaloPsaHelpdesk implements HelpdeskAdapter {
   readonly #origin: string;
@@ -96,7 +95,7 @@ export class HaloPsaHelpdesk implements HelpdeskAdapter {
     const { status, body } = await this.#http.sendWithToken({ call, method: 'GET', url: `${this.#origin}/api/Tickets/${id}` }, this.#tokens);
     // A ticket under another id would verify the wrong ticket. Both fields are nullable in Halo's
     // schema; a null says nothing about the ticket's state, so it is not read as false or as open.
-    const readable = isObject(body) && body.id === id && typeof body.hasbeenclosed === 'boolean' && Number.isSafeInteger(body.status_id);
+    const readable = isJsonObject(body) && body.id === id && typeof body.hasbeenclosed === 'boolean' && Number.isSafeInteger(body.status_id);
     if (!readable) throw new HelpdeskCallFailed('unexpected_answer', call, { status });
     const closed = body.hasbeenclosed as boolean;
     const statusId = body.status_id as number;
@@ -129,6 +128,6 @@ export class HaloPsaHelpdesk implements HelpdeskAdapter {
  */
 const actionIdIn = (body: unknown): string | undefined => {
   const action = Array.isArray(body) && body.length === 1 ? body[0] : body;
-  const id = isObject(action) ? action.id : undefined;
+  const id = isJsonObject(action) ? action.id : undefined;
   return Number.isSafeInteger(id) && (id as number) > 0 ? String(id) : undefined;
 };

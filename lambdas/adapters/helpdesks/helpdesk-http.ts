@@ -206,6 +206,9 @@ const readCapped = async (response: Response, max: number): Promise<string | nul
   return Buffer.concat(chunks).toString('utf8');
 };
 
+/** A JSON object (not an array, not null): what every adapter reads an answer's fields from. */
+export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** The parsed JSON value, or undefined when the text is not JSON (an HTML error page, an empty body). */
 const parseJson = (text: string): unknown => {
   try {

@@ -1,6 +1,6 @@
 import { iso, systemClock, type Clock } from '#core/clock.ts';
 import { HelpdeskCallFailed, type HelpdeskAdapter, type HelpdeskReply, type HelpdeskTicket, type HelpdeskTicketState } from '#core/helpdesk.ts';
-import { HelpdeskHttp } from './helpdesk-http.ts';
+import { HelpdeskHttp, isJsonObject } from './helpdesk-http.ts';
 import { helpdeskOrigin } from './helpdesk-origin.ts';
 
 /**
@@ -77,7 +77,6 @@ const requestRefOf = (externalId: string, call: string): RequestRef => {
   throw new HelpdeskCallFailed('not_found', call);
 };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const statusName = (name: string) => name.trim().toLowerCase();
 
@@ -101,8 +100,8 @@ export class JiraServiceManagementHelpdesk implements HelpdeskAdapter {
     const ref = requestRefOf(externalId, JSM_GET_REQUEST);
     // A 401 is final: Basic credentials have no token to refresh, so `send`, never a second attempt.
     const { status, body } = await this.#http.send({ call: JSM_GET_REQUEST, method: 'GET', url: this.#requestUrl(ref), headers: this.#headers() });
-    const request = isObject(body) ? body : null;
-    const current = request && isObject(request.currentStatus) ? request.currentStatus : null;
+    const request = isJsonObject(body) ? body : null;
+    const current = request && isJsonObject(request.currentStatus) ? request.currentStatus : null;
     const name = current?.status;
     const category = current?.statusCategory;
     if (!request || !sameRequest(request, ref) || typeof name !== 'string' || name.trim() === '' || !isJsmStatusCategory(category)) {
@@ -125,7 +124,7 @@ export class JiraServiceManagementHelpdesk implements HelpdeskAdapter {
       json,
       answer: 'optional',
     });
-    const id = isObject(body) ? body.id : undefined;
+    const id = isJsonObject(body) ? body.id : undefined;
     return typeof id === 'number' || (typeof id === 'string' && id.length > 0) ? { commentId: String(id) } : {};
   }
 

@@ -1,6 +1,6 @@
 import { iso, systemClock, type Clock } from '#core/clock.ts';
 import { HelpdeskCallFailed, type HelpdeskAdapter, type HelpdeskReply, type HelpdeskTicket, type HelpdeskTicketState } from '#core/helpdesk.ts';
-import { HelpdeskHttp } from './helpdesk-http.ts';
+import { HelpdeskHttp, isJsonObject } from './helpdesk-http.ts';
 import { helpdeskOrigin } from './helpdesk-origin.ts';
 import { OAuthTokenCache, requestToken } from './oauth-token.ts';
 
@@ -68,7 +68,6 @@ const ticketIdOf = (externalId: string, call: string): string => {
   return id;
 };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export class ZendeskHelpdesk implements HelpdeskAdapter {
   readonly #origin: string;
@@ -94,7 +93,7 @@ export class ZendeskHelpdesk implements HelpdeskAdapter {
   async readTicket(externalId: string): Promise<HelpdeskTicket> {
     const id = ticketIdOf(externalId, SHOW_TICKET);
     const { status, body } = await this.#http.sendWithToken({ call: SHOW_TICKET, method: 'GET', url: this.#ticketUrl(id) }, this.#tokens);
-    const ticket = isObject(body) && isObject(body.ticket) ? body.ticket : null;
+    const ticket = isJsonObject(body) && isJsonObject(body.ticket) ? body.ticket : null;
     // A ticket under another id would verify the wrong ticket; Zendesk echoes the id it was asked for.
     const sameTicket = ticket !== null && (ticket.id === undefined || String(ticket.id) === id);
     if (!ticket || !sameTicket || !isZendeskStatus(ticket.status)) throw new HelpdeskCallFailed('unexpected_answer', SHOW_TICKET, { status });
@@ -118,8 +117,8 @@ export class ZendeskHelpdesk implements HelpdeskAdapter {
 
 /** The id of the `Comment` event of UpdateTicket's audit (TicketUpdateResponse.audit.events), if there is one. */
 const commentIdIn = (body: unknown): string | undefined => {
-  const events = isObject(body) && isObject(body.audit) && Array.isArray(body.audit.events) ? body.audit.events : [];
-  const comment = events.find((event): event is Record<string, unknown> => isObject(event) && event.type === 'Comment');
+  const events = isJsonObject(body) && isJsonObject(body.audit) && Array.isArray(body.audit.events) ? body.audit.events : [];
+  const comment = events.find((event): event is Record<string, unknown> => isJsonObject(event) && event.type === 'Comment');
   const id = comment?.id;
   return typeof id === 'number' || (typeof id === 'string' && id.length > 0) ? String(id) : undefined;
 };

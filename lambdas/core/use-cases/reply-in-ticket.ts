@@ -1,10 +1,12 @@
 import { HelpdeskCallFailed, type HelpdeskConnector } from '../helpdesk.ts';
+import type { Clock } from '../clock.ts';
 import type { IntegrationRepository } from '../integration.ts';
 import type { TicketReplyInput, TicketReplyResult } from './ticket-reply.ts';
 
 export interface ReplyInTicketDeps {
-  integrations: Pick<IntegrationRepository, 'get'>;
+  integrations: Pick<IntegrationRepository, 'get' | 'recordActivity'>;
   helpdesks: HelpdeskConnector;
+  clock: Clock;
 }
 
 /** The longest Retry-After the one repeat waits for; longer, the caller gets the link back instead (the creating function waits 7 seconds in all). */
@@ -20,8 +22,9 @@ const repeatable = (error: HelpdeskCallFailed) =>
 
 /**
  * Posts `text` as a public comment on the ticket through the integration's helpdesk, once more
- * after a short wait when the helpdesk refused it for its rate limit or an outage. Never logs the
- * text (it holds the link).
+ * after a short wait when the helpdesk refused it for its rate limit or an outage. A post that
+ * failed is listed in the integration's activity view with the reason, beside the failed reads.
+ * Never logs the text (it holds the link).
  */
 export const replyInTicket = async (deps: ReplyInTicketDeps, input: TicketReplyInput): Promise<TicketReplyResult> => {
   const integration = await deps.integrations.get(input.orgId, input.integrationId);
@@ -37,6 +40,13 @@ export const replyInTicket = async (deps: ReplyInTicketDeps, input: TicketReplyI
         await new Promise((resolve) => setTimeout(resolve, (error.retryAfterSeconds ?? 1) * 1000));
         continue;
       }
+      await deps.integrations.recordActivity(integration!.id, {
+        at: deps.clock.now().toISOString(),
+        purpose: 'helpdesk',
+        reason: `Posting the request link in the ticket failed: ${error.message}. The link was given back to the caller.`,
+        ticketId: input.externalId,
+        statusWord: null,
+      });
       return { status: 'failed', reason: `${error.message}.`, failure: error.reason, attempts: attempt };
     }
   }

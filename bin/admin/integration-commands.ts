@@ -10,6 +10,7 @@ import {
 } from '#core/use-cases/integrations/manage-integration.ts';
 import { checkHelpdeskTicket, connectHelpdesk } from '#core/use-cases/integrations/connect-helpdesk.ts';
 import { SealedHelpdeskConnector } from '#adapters/helpdesks/helpdesk-connector.ts';
+import { HELPDESK_CALL_TIMEOUT_MS } from '../../lambdas/helpdesk-wiring.ts';
 import { DynamoIntegrations } from '#store/integrations.ts';
 import type { AdminStore } from '#store/admin-store.ts';
 import { text as required, UsageError, type Command, type Flags } from './commands.ts';
@@ -137,7 +138,7 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
     run: async (admin, f, context) => {
       const deps = await helpdeskDepsFor(admin, f, context);
       const checked = await checkHelpdeskTicket(
-        { ...deps, directory: admin.directory, helpdesks: new SealedHelpdeskConnector(deps.sealer, { allowLoopback: deps.webhookPolicy.allowLoopback }) },
+        { ...deps, directory: admin.directory, helpdesks: new SealedHelpdeskConnector(deps.sealer, { allowLoopback: deps.webhookPolicy.allowLoopback, timeoutMs: HELPDESK_CALL_TIMEOUT_MS }) },
         required(f, 'org'),
         required(f, 'integration'),
         required(f, 'ticket'),

@@ -21,13 +21,16 @@ export interface ReplyInvocation {
 export class LambdaTicketReplier implements TicketReplier {
   constructor(
     private readonly functionName: string,
-    private readonly client: LambdaClient = new LambdaClient({ requestHandler: { requestTimeout: REPLY_INVOCATION_TIMEOUT_MS } }),
+    // One attempt: a repeated invocation could post the comment twice.
+    private readonly client: LambdaClient = new LambdaClient({ maxAttempts: 1 }),
   ) {}
 
   async postLink(input: TicketReplyInput): Promise<TicketReplyResult> {
     const invocation: ReplyInvocation = { replyInTicket: input };
     const answer = await this.client.send(
       new InvokeCommand({ FunctionName: this.functionName, InvocationType: 'RequestResponse', Payload: new TextEncoder().encode(JSON.stringify(invocation)) }),
+      // Ends the wait, whatever the SDK's own timeouts do (the runtime's SDK version decides those).
+      { abortSignal: AbortSignal.timeout(REPLY_INVOCATION_TIMEOUT_MS) },
     );
     if (answer.FunctionError || !answer.Payload) throw new Error('the ticket reply invocation failed');
     const result = JSON.parse(new TextDecoder().decode(answer.Payload)) as TicketReplyResult;

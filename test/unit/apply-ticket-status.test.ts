@@ -594,3 +594,39 @@ describe('several requests on one ticket', () => {
     expect(requests.updates.map((update) => update.after.ticket!.status)).toEqual([status, status, status]);
   });
 });
+
+describe('a status read from the helpdesk (verified)', () => {
+  const READ_AT = '2025-03-02T09:00:00.000Z';
+  const helpdeskRead = (overrides: Partial<TicketStatusInput> = {}) =>
+    input({
+      ref: 'ext-42',
+      verified: true,
+      verification: { helpdesk: 'zendesk', readAt: READ_AT, vendorStatus: 'closed' },
+      channel: { kind: 'helpdesk', name: 'Zendesk', actor: { type: 'system', label: 'Zendesk' }, integrationId: INT_A },
+      onlyIntegration: INT_A,
+      ...overrides,
+    });
+
+  it("reaches only the requests linked to the ticket it read, never one of the integration's that quotes the same words as its reference", async () => {
+    seed(1, 'submitted'); // linked as ext-42
+    seed(2, 'submitted', { ticket: { ref: 'ext-42', url: null, externalId: 'ext-99', integrationId: INT_A, status: 'open' } }); // quotes ext-42, linked to another ticket
+    const outcome = await applyTicketStatus(deps(), helpdeskRead());
+    expect(outcome.changed).toEqual([{ requestId: id(1), action: 'completed', purgeScheduledAt: null }]);
+    expect(requests.items.get(id(2))!.status).toBe('submitted');
+  });
+
+  it('destroys nothing when the ticket was reopened (a hint) after the read, and asks for another read', async () => {
+    const queued: unknown[] = [];
+    seed(1, 'submitted', { ticket: { ref: 'INC-42', url: null, externalId: 'ext-42', integrationId: INT_A, status: 'open', statusVerified: false, statusAt: '2025-03-02T09:00:05.000Z' } });
+    const outcome = await applyTicketStatus(deps({ ticketChecks: { enqueue: async (check) => void queued.push(check) } }), helpdeskRead());
+    expect(outcome.changed).toEqual([]);
+    expect(requests.updates).toEqual([]);
+    expect(queued).toEqual([{ orgId: requests.items.get(id(1))!.orgId, integrationId: INT_A, externalId: 'ext-42', attempt: 0 }]);
+  });
+
+  it('applies a close read after the reopen', async () => {
+    seed(1, 'submitted', { ticket: { ref: 'INC-42', url: null, externalId: 'ext-42', integrationId: INT_A, status: 'open', statusVerified: false, statusAt: '2025-03-02T08:59:00.000Z' } });
+    const outcome = await applyTicketStatus(deps(), helpdeskRead());
+    expect(outcome.changed).toEqual([{ requestId: id(1), action: 'completed', purgeScheduledAt: null }]);
+  });
+});

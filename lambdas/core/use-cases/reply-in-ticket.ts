@@ -11,6 +11,8 @@ export interface ReplyInTicketDeps {
 
 /** The longest Retry-After the one repeat waits for; longer, the caller gets the link back instead (the creating function waits 7 seconds in all). */
 const MAX_WAIT_SECONDS = 1;
+/** A first attempt that took longer leaves no room for a repeat inside the caller's 7 seconds. */
+const REPEAT_ONLY_WITHIN_MS = 2_000;
 
 /**
  * Whether a failed post may be repeated at once: only a refusal that proves nothing was posted and
@@ -30,13 +32,14 @@ export const replyInTicket = async (deps: ReplyInTicketDeps, input: TicketReplyI
   const integration = await deps.integrations.get(input.orgId, input.integrationId);
   const adapter = integration ? await deps.helpdesks.adapterFor(integration).catch(() => null) : null;
   if (!adapter) return { status: 'failed', reason: 'The integration is not connected to its helpdesk.', failure: 'not_connected', attempts: 0 };
+  const started = Date.now();
   for (let attempt = 1; ; attempt++) {
     try {
       const reply = await adapter.replyPublicly(input.externalId, input.text);
       return { status: 'sent', ...(reply.commentId ? { commentId: reply.commentId } : {}), attempts: attempt };
     } catch (error) {
       if (!(error instanceof HelpdeskCallFailed)) throw error;
-      if (attempt === 1 && repeatable(error)) {
+      if (attempt === 1 && repeatable(error) && Date.now() - started < REPEAT_ONLY_WITHIN_MS) {
         await new Promise((resolve) => setTimeout(resolve, (error.retryAfterSeconds ?? 1) * 1000));
         continue;
       }

@@ -62,7 +62,8 @@ export const postLinkInTicket = async (
   try {
     result = await deps.ticketReplies.postLink({ orgId: request.orgId, integrationId: integration.id, externalId, text: ticketReplyText(request, input.link) });
   } catch {
-    result = { status: 'failed', reason: 'The helpdesk worker could not be reached.', failure: 'unavailable', attempts: 0 };
+    // No answer in time: the worker may still post it, so the caller is told both.
+    result = { status: 'failed', reason: 'The helpdesk did not answer in time; the comment may still appear in the ticket.', failure: 'timeout', attempts: 0 };
   }
   const details = { helpdesk: integration.helpdesk?.adapter ?? null, ticket_external_id: externalId, integration_id: integration.id, attempts: result.attempts };
   if (result.status === 'sent') {

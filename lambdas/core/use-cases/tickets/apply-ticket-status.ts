@@ -87,6 +87,9 @@ const matches = (request: HandoffRequest, input: TicketStatusInput) => {
   if (!ticket || (input.clientId && request.client.id !== input.clientId)) return false;
   const quoted = ticket.ref === input.ref;
   const linked = ticket.externalId === input.ref;
+  // A helpdesk's answer is about the ticket it read: only the requests linked to that ticket by its
+  // id, never one that merely quotes the same words as its reference.
+  if (input.verification) return ticket.integrationId === input.onlyIntegration && linked;
   if (input.onlyIntegration) return ticket.integrationId === input.onlyIntegration && (quoted || linked);
   const own = input.channel.integrationId;
   if (own && ticket.integrationId !== own) return ticket.integrationId === null && quoted;
@@ -159,6 +162,11 @@ const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, 
   let before: HandoffRequest | null = current;
   for (let race = 1; ; race++) {
     if (!before) return null;
+    if (reopenedSinceRead(input, before)) {
+      // The ticket was reopened after the helpdesk was read: that read no longer holds. Read again.
+      await deps.ticketChecks?.enqueue({ orgId: before.orgId, integrationId: before.ticket!.integrationId!, externalId: before.ticket!.externalId!, attempt: 0 }, 0);
+      return null;
+    }
     const decision = decideTicketChange(before, { status: input.status, verified: input.verified, trusted }, input.org.policy.ticket, deps.clock.now());
     if (!decision || unchangedRead(input, before, decision)) return null;
     const [entry, ...followUps] = auditEntries(input, trusted, decision, toRequestView(decision.after, deps.urls));
@@ -173,6 +181,17 @@ const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, 
     }
   }
 };
+
+/**
+ * A helpdesk read that would close, older than a reopen the request took since (a hint, which
+ * needs no trust to keep a credential): applying it would destroy on stale news.
+ */
+const reopenedSinceRead = (input: TicketStatusInput, before: HandoffRequest) =>
+  input.verification !== undefined &&
+  (input.status === 'resolved' || input.status === 'closed') &&
+  (before.ticket?.status === 'open' || before.ticket?.status === 'pending') &&
+  before.ticket.statusVerified !== true &&
+  (before.ticket.statusAt ?? '') > input.verification.readAt;
 
 /**
  * A read of the helpdesk that finds what the request already holds as verified: nothing to

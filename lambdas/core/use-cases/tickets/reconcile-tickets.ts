@@ -54,23 +54,42 @@ export interface ReconcileSummary {
 export const reconcileTickets = async (deps: ReconcileDeps, readsPerIntegration = RECONCILE_READS_PER_RUN): Promise<ReconcileSummary> => {
   const summary: ReconcileSummary = { integrations: 0, read: 0, failed: 0, changed: 0 };
   for (const { orgId, integrationId } of await deps.helpdeskLinks.connectedIntegrations()) {
-    const org = await deps.directory.getOrganisation(orgId);
-    if (!org) continue;
-    summary.integrations += 1;
-    const statuses: RequestStatus[] = org.policy.ticket.revokeUnsubmittedOnClose ? ['submitted', 'pending', 'opened'] : ['submitted'];
-    const tickets = shuffled(await deps.helpdeskLinks.linkedTickets(orgId, integrationId, statuses)).slice(0, readsPerIntegration);
-    for (const externalId of tickets) {
-      const result = await verifyTicket(deps, { orgId, integrationId, externalId, attempt: 0 });
-      if (result.kind === 'not_connected') break;
-      if (result.kind === 'nothing_live') continue;
-      summary.read += 1;
-      if (result.kind === 'applied') {
-        summary.changed += result.outcome.changed.length;
-        continue;
-      }
+    try {
+      await reconcileIntegration(deps, orgId, integrationId, readsPerIntegration, summary);
+    } catch (error) {
+      // One integration's trouble (its sealed credentials refused, a table error) must not stop the
+      // others' reconciliation: it is listed in its activity view and the run goes on.
       summary.failed += 1;
-      if (STOPS_THE_RUN.has(result.reason)) break;
+      await deps.integrations
+        .recordActivity(integrationId, {
+          at: deps.clock.now().toISOString(),
+          purpose: 'helpdesk',
+          reason: `The reconciliation could not read this integration's tickets (${(error as Error)?.name ?? 'error'}); nothing was destroyed.`,
+          ticketId: null,
+          statusWord: null,
+        })
+        .catch(() => undefined);
     }
   }
   return summary;
+};
+
+const reconcileIntegration = async (deps: ReconcileDeps, orgId: string, integrationId: string, readsPerIntegration: number, summary: ReconcileSummary) => {
+  const org = await deps.directory.getOrganisation(orgId);
+  if (!org) return;
+  summary.integrations += 1;
+  const statuses: RequestStatus[] = org.policy.ticket.revokeUnsubmittedOnClose ? ['submitted', 'pending', 'opened'] : ['submitted'];
+  const tickets = shuffled(await deps.helpdeskLinks.linkedTickets(orgId, integrationId, statuses)).slice(0, readsPerIntegration);
+  for (const externalId of tickets) {
+    const result = await verifyTicket(deps, { orgId, integrationId, externalId, attempt: 0 });
+    if (result.kind === 'not_connected') return;
+    if (result.kind === 'nothing_live') continue;
+    summary.read += 1;
+    if (result.kind === 'applied') {
+      summary.changed += result.outcome.changed.length;
+      continue;
+    }
+    summary.failed += 1;
+    if (STOPS_THE_RUN.has(result.reason)) return;
+  }
 };

@@ -1,5 +1,5 @@
 import { Duration, Stack } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -10,6 +10,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { tableAccessOfWorker } from '../lambdas/access/table-access.ts';
 import { handlerFunction, type AppEnvironment } from './api-functions.ts';
+import { dlqAlarm } from './dlq-alarm.ts';
 import { schedulerRole, type Expiry } from './expiry.ts';
 import { HELPDESK_CREDENTIALS_PURPOSE, type SealingPurpose } from './sealing.ts';
 import type { TableAccessGranter } from './table-access.ts';
@@ -128,14 +129,7 @@ export class HelpdeskChecks extends Construct {
       },
     });
     this.alarms = [
-      new cloudwatch.Alarm(this, 'TicketCheckDlqAlarm', {
-        alarmDescription: 'Ticket checks failed repeatedly (see the ticket-check DLQ); the reconciliation still reads the linked tickets',
-        metric: this.dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
-        threshold: 0,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
+      dlqAlarm(this, 'TicketCheckDlqAlarm', this.dlq, 'Ticket checks failed repeatedly (see the ticket-check DLQ); the reconciliation still reads the linked tickets'),
     ];
   }
 

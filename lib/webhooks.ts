@@ -9,6 +9,7 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { handlerFunction, type AppEnvironment } from './api-functions.ts';
+import { dlqAlarm } from './dlq-alarm.ts';
 import { tableAccessOfWorker } from '../lambdas/access/table-access.ts';
 import type { TableAccessGranter } from './table-access.ts';
 import { schedulerRole } from './expiry.ts';
@@ -175,13 +176,3 @@ export class Webhooks extends Construct {
     ];
   }
 }
-
-const dlqAlarm = (scope: Construct, id: string, queue: sqs.IQueue, description: string) =>
-  new cloudwatch.Alarm(scope, id, {
-    alarmDescription: description,
-    metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
-    threshold: 0,
-    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-    evaluationPeriods: 1,
-    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-  });

@@ -1,5 +1,3 @@
-import type { HelpdeskTicketState } from './helpdesk.ts';
-import type { TicketStatus } from './model.ts';
 import type { SealedSecret } from './sealing.ts';
 
 /**
@@ -78,6 +76,3 @@ export const toHelpdeskView = (connection: HelpdeskConnection | null | undefined
         connected_at: connection.connectedAt,
       }
     : null;
-
-/** The helpdesk's state as a ticket status the policy judges (resolved counts as closed only where the policy says so). */
-export const ticketStatusOfState = (state: HelpdeskTicketState): TicketStatus => state;

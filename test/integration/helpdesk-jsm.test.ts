@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JiraServiceManagementHelpdesk, JSM_CREATE_COMMENT, JSM_GET_REQUEST } from '../../lambdas/adapters/helpdesks/jira-service-management.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { startFakeJsm, type FakeJsm } from '../support/fake-jsm.ts';
 import { JSM_COMMENT_TEMPLATE, JSM_REQUEST_TEMPLATE, jsmContract, jsmContractProblems } from '../support/helpdesk-contracts.ts';
+import { helpdeskSample } from '../support/helpdesk-samples.ts';
 import { helpdeskFailures } from '../support/helpdesk-failure.ts';
 
 /**
@@ -16,11 +15,6 @@ import { helpdeskFailures } from '../support/helpdesk-failure.ts';
  * document (test/fixtures/helpdesk-apis/openapi).
  */
 
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'helpdesk-apis');
-const fixture = (name: string) => {
-  const { _source: _, ...body } = JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
-  return body as Record<string, any>;
-};
 
 const EMAIL = 'agent@acme.example';
 const API_TOKEN = 'ATATT3xFfGF0jsm-test-token-5c1e9b27d4a8x?F0';
@@ -121,12 +115,12 @@ describe('JiraServiceManagementHelpdesk.readTicket', () => {
   });
 
   it('reads the vendor example as it is', async () => {
-    fake.answerNext('request', { status: 200, body: fixture('jsm-get-customer-request.response.json') });
+    fake.answerNext('request', { status: 200, body: helpdeskSample('jsm-get-customer-request.response.json') });
     expect(await adapter().readTicket('HELPDESK-1')).toMatchObject({ externalId: 'HELPDESK-1', vendorStatus: 'Waiting for Support (NEW)', state: 'open' });
   });
 
   it('tolerates fields Atlassian adds later, though the published schema refuses them', async () => {
-    const answer = fixture('jsm-get-customer-request.response.json');
+    const answer = helpdeskSample('jsm-get-customer-request.response.json');
     answer.currentStatus = { ...answer.currentStatus, status: 'Closed', statusCategory: 'DONE', statusColor: 'green', statusId: '10003' };
     answer.addedLater = { nested: [1, 2, 3] };
     answer._links.addedLink = 'https://your-domain.atlassian.net/added';
@@ -138,7 +132,7 @@ describe('JiraServiceManagementHelpdesk.readTicket', () => {
   });
 
   it('calls an answer without a usable currentStatus, or about another request, or not JSON an unexpected_answer', async () => {
-    const example = fixture('jsm-get-customer-request.response.json');
+    const example = helpdeskSample('jsm-get-customer-request.response.json');
     const { currentStatus } = example;
     const { currentStatus: _, ...withoutStatus } = example;
     const { statusCategory: __, ...withoutCategory } = currentStatus;
@@ -330,7 +324,7 @@ describe('JiraServiceManagementHelpdesk.replyPublicly', () => {
     await adapter().replyPublicly(fake.issueIdOf('ITSM-3')!, 'Hello there');
     const [call] = fake.callsTo('comment');
     expect(call!.path).toBe(`/rest/servicedeskapi/request/${fake.issueIdOf('ITSM-3')}/comment`);
-    expect(JSON.parse(call!.text)).toEqual(fixture('jsm-create-request-comment.request.json'));
+    expect(JSON.parse(call!.text)).toEqual(helpdeskSample('jsm-create-request-comment.request.json'));
     expect(fake.comments('ITSM-3').at(-1)).toMatchObject({ body: 'Hello there', public: true });
   });
 
@@ -340,7 +334,7 @@ describe('JiraServiceManagementHelpdesk.replyPublicly', () => {
   });
 
   it('tolerates an answer that names no comment, one with added fields, and one that is not JSON, since the 201 proves the reply', async () => {
-    const example = fixture('jsm-create-request-comment.response.json');
+    const example = helpdeskSample('jsm-create-request-comment.response.json');
     const { id: _, ...withoutId } = example;
     fake.answerNext(
       'comment',
@@ -430,11 +424,11 @@ describe('the JSM OpenAPI subset', () => {
 
   it('holds the vendor samples the fake and the tests are built from', () => {
     const { schema } = jsmContract();
-    expect(schema('CustomerRequestDTO')(fixture('jsm-get-customer-request.response.json'))).toEqual([]);
-    expect(schema('CommentCreateDTO')(fixture('jsm-create-request-comment.request.json'))).toEqual([]);
-    expect(schema('CommentDTO')(fixture('jsm-create-request-comment.response.json'))).toEqual([]);
+    expect(schema('CustomerRequestDTO')(helpdeskSample('jsm-get-customer-request.response.json'))).toEqual([]);
+    expect(schema('CommentCreateDTO')(helpdeskSample('jsm-create-request-comment.request.json'))).toEqual([]);
+    expect(schema('CommentDTO')(helpdeskSample('jsm-create-request-comment.response.json'))).toEqual([]);
     // The contract check can fail: a category outside the enum, and a field the snapshot does not know, are refused.
-    const example = fixture('jsm-get-customer-request.response.json');
+    const example = helpdeskSample('jsm-get-customer-request.response.json');
     expect(schema('CustomerRequestDTO')({ ...example, currentStatus: { ...example.currentStatus, statusCategory: 'ARCHIVED' } })).not.toEqual([]);
     expect(schema('CommentCreateDTO')({ body: 'x', public: true, internal: false })).not.toEqual([]);
   });

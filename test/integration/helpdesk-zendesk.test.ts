@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ZendeskHelpdesk, ZENDESK_SCOPE } from '../../lambdas/adapters/helpdesks/zendesk.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { startFakeZendesk, ZENDESK_STATUSES, type FakeZendesk } from '../support/fake-zendesk.ts';
 import { zendeskContract, zendeskContractProblems } from '../support/helpdesk-contracts.ts';
+import { helpdeskSample } from '../support/helpdesk-samples.ts';
 import { helpdeskFailures } from '../support/helpdesk-failure.ts';
 
 /**
@@ -15,11 +14,6 @@ import { helpdeskFailures } from '../support/helpdesk-failure.ts';
  * answer the fake gave fits Zendesk's OpenAPI document (test/fixtures/helpdesk-apis/openapi).
  */
 
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'helpdesk-apis');
-const fixture = (name: string) => {
-  const { _source: _, ...body } = JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
-  return body as Record<string, any>;
-};
 
 const CLIENT_ID = 'credential-handoff';
 const CLIENT_SECRET = 'zd-client-secret-7f3c9a1e5b2d4068';
@@ -64,7 +58,7 @@ describe('ZendeskHelpdesk.readTicket', () => {
   );
 
   it('tolerates every other field of a real answer, and fields Zendesk adds later', async () => {
-    const answer = fixture('zendesk-show-ticket.response.json');
+    const answer = helpdeskSample('zendesk-show-ticket.response.json');
     answer.ticket.status = 'solved';
     answer.ticket.added_later = { nested: [1, 2, 3] };
     answer.sideloaded_users = [{ id: 1 }];
@@ -74,7 +68,7 @@ describe('ZendeskHelpdesk.readTicket', () => {
   });
 
   it('calls an answer without ticket.status, with a status it does not know, or not JSON an unexpected_answer', async () => {
-    const { ticket } = fixture('zendesk-show-ticket.response.json');
+    const { ticket } = helpdeskSample('zendesk-show-ticket.response.json');
     const { status: _, ...withoutStatus } = ticket;
     fake.answerNext(
       'show',
@@ -258,7 +252,7 @@ describe('ZendeskHelpdesk.replyPublicly', () => {
     expect(call!.path).toBe('/api/v2/tickets/35436');
     expect(call!.headers['content-type']).toBe('application/json');
     // The vendor-derived minimal body, byte for byte: no status, no other ticket field.
-    const documented = fixture('zendesk-update-ticket-public-comment.minimal.request.json');
+    const documented = helpdeskSample('zendesk-update-ticket-public-comment.minimal.request.json');
     expect(JSON.parse(call!.text)).toEqual(documented);
     expect(call!.text).toBe(JSON.stringify({ ticket: { comment: { body: text, public: true } } }));
 
@@ -268,7 +262,7 @@ describe('ZendeskHelpdesk.replyPublicly', () => {
   });
 
   it('tolerates an answer that names no comment, and one that is not JSON, since the 200 proves the reply', async () => {
-    fake.answerNext('update', { status: 200, body: fixture('zendesk-update-ticket.response.json') }, { status: 200, raw: 'OK' });
+    fake.answerNext('update', { status: 200, body: helpdeskSample('zendesk-update-ticket.response.json') }, { status: 200, raw: 'OK' });
     // The vendor's example audit has a Comment event.
     expect(await adapter().replyPublicly('35436', 'a')).toEqual({ commentId: '206091192547' });
     expect(await adapter().replyPublicly('35436', 'b')).toEqual({});
@@ -313,9 +307,9 @@ describe('the Zendesk OpenAPI subset', () => {
 
   it('holds the vendor samples the fake and the tests are built from', () => {
     const { schema } = zendeskContract();
-    expect(schema('TicketResponse')(fixture('zendesk-show-ticket.response.json'))).toEqual([]);
-    expect(schema('TicketUpdateRequest')(fixture('zendesk-update-ticket-public-comment.minimal.request.json'))).toEqual([]);
-    expect(schema('TicketUpdateResponse')(fixture('zendesk-update-ticket.response.json'))).toEqual([]);
+    expect(schema('TicketResponse')(helpdeskSample('zendesk-show-ticket.response.json'))).toEqual([]);
+    expect(schema('TicketUpdateRequest')(helpdeskSample('zendesk-update-ticket-public-comment.minimal.request.json'))).toEqual([]);
+    expect(schema('TicketUpdateResponse')(helpdeskSample('zendesk-update-ticket.response.json'))).toEqual([]);
     // The contract check can fail: a status outside the enum is refused.
     expect(schema('TicketResponse')({ ticket: { status: 'archived' } })).not.toEqual([]);
   });

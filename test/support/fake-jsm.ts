@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import { join } from 'node:path';
+import { helpdeskSample } from './helpdesk-samples.ts';
 import { startFakeHelpdeskServer, type HelpdeskCall } from './fake-helpdesk-server.ts';
 
 export type { ScriptedAnswer } from './fake-helpdesk-server.ts';
@@ -42,14 +41,10 @@ interface CustomerRequest {
   comments: Array<{ id: string; body: string; public: boolean }>;
 }
 
-const fixture = (name: string) => {
-  const { _source: _, ...body } = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'helpdesk-apis', name), 'utf8'));
-  return body as Record<string, any>;
-};
 /** The vendor's getCustomerRequestByIdOrKey example: the fields a real request carries beside its status. */
-const REQUEST_EXAMPLE = fixture('jsm-get-customer-request.response.json');
+const REQUEST_EXAMPLE = helpdeskSample('jsm-get-customer-request.response.json');
 /** The vendor's createRequestComment 201 example. */
-const COMMENT_EXAMPLE = fixture('jsm-create-request-comment.response.json');
+const COMMENT_EXAMPLE = helpdeskSample('jsm-create-request-comment.response.json');
 
 const REQUEST_PATH = /^\/rest\/servicedeskapi\/request\/([^/?#]+)$/;
 const COMMENT_PATH = /^\/rest\/servicedeskapi\/request\/([^/?#]+)\/comment$/;

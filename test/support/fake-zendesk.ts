@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import { join } from 'node:path';
+import { helpdeskSample } from './helpdesk-samples.ts';
 import { startFakeHelpdeskServer, type HelpdeskCall } from './fake-helpdesk-server.ts';
 
 export type { ScriptedAnswer } from './fake-helpdesk-server.ts';
@@ -40,12 +39,8 @@ interface Ticket {
   comments: Array<{ id: number; body: string; public: boolean }>;
 }
 
-const fixture = (name: string) => {
-  const { _source: _, ...body } = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'helpdesk-apis', name), 'utf8'));
-  return body as Record<string, any>;
-};
 /** The vendor's ShowTicket example: the fields a real ticket carries beside `status`. */
-const SHOW_EXAMPLE = fixture('zendesk-show-ticket.response.json').ticket;
+const SHOW_EXAMPLE = helpdeskSample('zendesk-show-ticket.response.json').ticket;
 
 const TICKET_PATH = /^\/api\/v2\/tickets\/(\d+)$/;
 const scopeAllows = (scope: string, needed: 'read' | 'write') => scope.split(' ').some((s) => s === needed || s === `tickets:${needed}`);

@@ -11,9 +11,10 @@ import { WEBHOOK_COMMANDS } from './admin/webhook-commands.ts';
 import { INTEGRATION_COMMANDS } from './admin/integration-commands.ts';
 import { SIGNING_COMMANDS } from './admin/signing-commands.ts';
 import { SECRET_COMMANDS } from './admin/secret-commands.ts';
+import { REQUEST_COMMANDS } from './admin/request-commands.ts';
 
 /** Every command: directory, webhook, integration, signing-key and stored-secret ones. */
-const ALL_COMMANDS: Record<string, Command> = { ...COMMANDS, ...WEBHOOK_COMMANDS, ...INTEGRATION_COMMANDS, ...SIGNING_COMMANDS, ...SECRET_COMMANDS };
+const ALL_COMMANDS: Record<string, Command> = { ...COMMANDS, ...REQUEST_COMMANDS, ...WEBHOOK_COMMANDS, ...INTEGRATION_COMMANDS, ...SIGNING_COMMANDS, ...SECRET_COMMANDS };
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 

@@ -48,7 +48,7 @@ export interface paths {
         };
         /**
          * List requests
-         * @description Newest first; draft requests are never listed. A client-scoped key sees only its client’s requests. Unknown query parameters answer 422. Needs an API key with the `requests:read` scope.
+         * @description Newest first; draft requests are never listed. A client-scoped key sees only its client’s requests. Needs an API key with the `requests:read` scope.
          */
         get: operations["listRequests"];
         put?: never;
@@ -192,7 +192,7 @@ export interface paths {
         };
         /**
          * Read the event feed
-         * @description Events in the order they happened, identical to webhook payloads. A client-scoped key sees only its client’s events. Unknown query parameters answer 422. Needs an API key with the `events:read` scope.
+         * @description Events in the order they happened, identical to webhook payloads. A client-scoped key sees only its client’s events. Needs an API key with the `events:read` scope.
          */
         get: operations["listEvents"];
         put?: never;
@@ -242,6 +242,26 @@ export interface paths {
          * @description Needs an API key with the `webhooks:write` scope.
          */
         delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/requests/{id}/relink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a request a new link
+         * @description An extension of the specification. For a request whose link was sent to the wrong person, was locked by wrong codes (`needs_relink`), was made unusable by a recipient’s new key (`needs_relink`), was revoked, or expired before anything was submitted: a new link and, when the verification mode needs one, a new challenge code, both shown once; the old link and code stop working at once (the old link’s page says it was replaced). The recipients are resolved again from the members as they are now, the commitment computed again, the link’s lifetime restarted, and the request is `pending` again, with `needs_relink` false. A submitted, completed, or expired-after-submission request answers 409. Audited as `request.relinked`. No body. Needs an API key with the `requests:write` scope.
+         */
+        post: operations["relinkRequest"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -340,7 +360,7 @@ export interface webhooks {
         put?: never;
         /**
          * An event, delivered to a subscribed URL
-         * @description Signed by the Standard Webhooks scheme: verify over the exact raw body, before parsing. The signed content is `<webhook-id>.<webhook-timestamp>.<raw body>`, the HMAC-SHA256 key the base64-decoded part of the secret after `whsec_`; compare in constant time and reject timestamps more than 300 seconds away. Answer any 2xx within 10 seconds; anything else is retried after 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h. Delivery is at least once: de-duplicate on the event `id`. Event types: request.created, request.opened, request.submitted, request.revealed, request.completed, credential.rotation_recommended, request.expired, request.revoked, request.reported, member.disabled, org_recovery.used, ping (`ping` is sent by the app's test action only).
+         * @description Signed by the Standard Webhooks scheme: verify over the exact raw body, before parsing. The signed content is `<webhook-id>.<webhook-timestamp>.<raw body>`, the HMAC-SHA256 key the base64-decoded part of the secret after `whsec_`; compare in constant time and reject timestamps more than 300 seconds away. The service sends no credential of its own (no `security`): the signature headers are what prove a delivery genuine. Answer any 2xx within 10 seconds; anything else is retried after 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h, each counted from the attempt before: 8 attempts, the last about 44.6 hours (44 h 36 m) after the first; then the delivery is marked failed. Delivery is at least once: de-duplicate on the event `id`. Event types: request.created, request.opened, request.submitted, request.revealed, request.completed, credential.rotation_recommended, request.expired, request.revoked, request.reported, member.disabled, org_recovery.used, request.relinked, request.unrecoverable, ping (`ping` is sent only by a test action, the app’s Send test ping or the operator CLI’s `webhook-ping`, to the one subscription it tests; it cannot be subscribed to).
          */
         post: operations["eventDelivery"];
         delete?: never;
@@ -439,6 +459,13 @@ export interface components {
             commit: string;
             /** @description The spoken code when the verification mode needs one; hand it to the subject apart from the link. Null on an idempotent replay. */
             challenge_code: string | null;
+            /** @description Names of members left out because their key could not be verified; empty when all were included. */
+            excluded_recipients: string[];
+            commitment: {
+                /** @constant */
+                computed_by: "server";
+                note: string;
+            };
             delivery: {
                 id: string;
                 /** @enum {string} */
@@ -451,7 +478,19 @@ export interface components {
                 /** @description `ticket_reply` only, when it failed: why, in words. */
                 reason?: string;
             } | null;
-            /** @description Names of members left out because their key could not be verified; empty when all were included. */
+        };
+        /** @description A request given a new link: pending again, with a new link and code shown once (null in an idempotent replay); the old link and code no longer work. */
+        RelinkResult: {
+            request: components["schemas"]["Request"];
+            /** @description The complete link with its fragment; null on an idempotent replay. */
+            link: string | null;
+            /** @description Null on an idempotent replay. */
+            link_without_fragment: string | null;
+            /** @description The recipient commitment computed again from the recipients’ current keys; it forms the fragment. */
+            commit: string;
+            /** @description A new spoken code when the verification mode needs one (the old one no longer works). Null on an idempotent replay. */
+            challenge_code: string | null;
+            /** @description Names of recipients left out this time: disabled since, or their replaced key awaits approval; empty when all were kept. */
             excluded_recipients: string[];
             commitment: {
                 /** @constant */
@@ -497,7 +536,7 @@ export interface components {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "request.created" | "request.opened" | "request.submitted" | "request.revealed" | "request.completed" | "credential.rotation_recommended" | "request.expired" | "request.revoked" | "request.reported" | "member.disabled" | "org_recovery.used" | "ping";
+            type: "request.created" | "request.opened" | "request.submitted" | "request.revealed" | "request.completed" | "credential.rotation_recommended" | "request.expired" | "request.revoked" | "request.reported" | "member.disabled" | "org_recovery.used" | "request.relinked" | "request.unrecoverable" | "ping";
             /** Format: date-time */
             occurred_at: string;
             organisation_id: string;
@@ -543,7 +582,7 @@ export interface components {
              */
             url: string;
             description: string | null;
-            events: ("request.created" | "request.opened" | "request.submitted" | "request.revealed" | "request.completed" | "credential.rotation_recommended" | "request.expired" | "request.revoked" | "request.reported" | "member.disabled" | "org_recovery.used")[];
+            events: ("request.created" | "request.opened" | "request.submitted" | "request.revealed" | "request.completed" | "credential.rotation_recommended" | "request.expired" | "request.revoked" | "request.reported" | "member.disabled" | "org_recovery.used" | "request.relinked" | "request.unrecoverable")[];
             is_active: boolean;
             /** @description Set when the creating key is client-scoped: only that client’s events are sent. */
             client_id: string | null;
@@ -565,7 +604,7 @@ export interface components {
              */
             url: string;
             description: string | null;
-            events: ("request.created" | "request.opened" | "request.submitted" | "request.revealed" | "request.completed" | "credential.rotation_recommended" | "request.expired" | "request.revoked" | "request.reported" | "member.disabled" | "org_recovery.used")[];
+            events: ("request.created" | "request.opened" | "request.submitted" | "request.revealed" | "request.completed" | "credential.rotation_recommended" | "request.expired" | "request.revoked" | "request.reported" | "member.disabled" | "org_recovery.used" | "request.relinked" | "request.unrecoverable")[];
             is_active: boolean;
             /** @description Set when the creating key is client-scoped: only that client’s events are sent. */
             client_id: string | null;
@@ -707,6 +746,8 @@ export interface components {
         Location: string;
         /** @description Present, `true`, when this is the stored answer to an earlier call with the same Idempotency-Key. */
         "Idempotency-Replayed": "true";
+        /** @description The challenge (RFC 9110, RFC 6750): a bearer API key, with `error="invalid_token"` when the key sent was malformed, unknown, revoked or expired, and `error="invalid_request"` when the `Authorization` header held no single bearer key (two headers, or `Bearer` alone). */
+        "WWW-Authenticate": string;
     };
     pathItems: never;
 }
@@ -736,6 +777,7 @@ export interface operations {
             /** @description `unauthenticated`: The API key is missing, unknown, revoked or expired. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -760,6 +802,33 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: Too many calls: retry after the seconds in `Retry-After`. */
             429: {
                 headers: {
@@ -776,6 +845,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `error`: an unexpected failure; the body tells nothing of it. */
             500: {
                 headers: {
@@ -788,9 +869,6 @@ export interface operations {
             /** @description `service_unavailable`: A brief failure and nothing was changed (or, with an Idempotency-Key, a retry changes nothing twice): retry after the seconds in `Retry-After`. */
             503: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -822,7 +900,7 @@ export interface operations {
                      */
                     type?: "password" | "passphrase";
                     /**
-                     * @description Characters of a password: 8 to 128. Ignored for a passphrase.
+                     * @description Characters of a password. Within its bounds whatever the type; a passphrase ignores it.
                      * @default 20
                      */
                     length?: number;
@@ -871,6 +949,7 @@ export interface operations {
             /** @description `unauthenticated`: The API key is missing, unknown, revoked or expired. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -910,12 +989,9 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit. */
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
             413: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -925,7 +1001,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. `idempotency_key_reused`: The same Idempotency-Key was used with a different body. */
+            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). `idempotency_key_reused`: The same Idempotency-Key was used with a different body. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -956,6 +1032,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `error`: an unexpected failure; the body tells nothing of it. */
             500: {
                 headers: {
@@ -968,9 +1056,6 @@ export interface operations {
             /** @description `service_unavailable`: A brief failure and nothing was changed (or, with an Idempotency-Key, a retry changes nothing twice): retry after the seconds in `Retry-After`. */
             503: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1015,6 +1100,7 @@ export interface operations {
             /** @description `unauthenticated`: The API key is missing, unknown, revoked or expired. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1024,7 +1110,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `forbidden`: The key lacks the scope, is scoped to another client, or is used from outside its IP allowlist. `plan_required`: The plan does not include the API. */
+            /** @description `forbidden`: The key lacks the scope, is scoped to another client, or is used from outside its IP allowlist. Also: `client_id` names another client than the key’s. `plan_required`: The plan does not include the API. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1039,7 +1125,19 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. */
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1070,6 +1168,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `error`: an unexpected failure; the body tells nothing of it. */
             500: {
                 headers: {
@@ -1082,9 +1192,6 @@ export interface operations {
             /** @description `service_unavailable`: A brief failure and nothing was changed (or, with an Idempotency-Key, a retry changes nothing twice): retry after the seconds in `Retry-After`. */
             503: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1184,6 +1291,7 @@ export interface operations {
             /** @description `unauthenticated`: The API key is missing, unknown, revoked or expired. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1223,12 +1331,9 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit. */
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
             413: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1238,7 +1343,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. `idempotency_key_reused`: The same Idempotency-Key was used with a different body. */
+            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). `idempotency_key_reused`: The same Idempotency-Key was used with a different body. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1269,6 +1374,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `error`: an unexpected failure; the body tells nothing of it. */
             500: {
                 headers: {
@@ -1281,9 +1398,6 @@ export interface operations {
             /** @description `service_unavailable`: A brief failure and nothing was changed (or, with an Idempotency-Key, a retry changes nothing twice): retry after the seconds in `Retry-After`. */
             503: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1323,6 +1437,7 @@ export interface operations {
             /** @description `unauthenticated`: The API key is missing, unknown, revoked or expired. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1362,6 +1477,33 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: Too many calls: retry after the seconds in `Retry-After`. */
             429: {
                 headers: {
@@ -1378,6 +1520,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `error`: an unexpected failure; the body tells nothing of it. */
             500: {
                 headers: {
@@ -1390,9 +1544,6 @@ export interface operations {
             /** @description `service_unavailable`: A brief failure and nothing was changed (or, with an Idempotency-Key, a retry changes nothing twice): retry after the seconds in `Retry-After`. */
             503: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1451,6 +1602,7 @@ export interface operations {
             /** @description `unauthenticated`: The API key is missing, unknown, revoked or expired. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1505,12 +1657,9 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit. */
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
             413: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1520,7 +1669,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. `idempotency_key_reused`: The same Idempotency-Key was used with a different body. */
+            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). `idempotency_key_reused`: The same Idempotency-Key was used with a different body. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1551,6 +1700,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `error`: an unexpected failure; the body tells nothing of it. */
             500: {
                 headers: {
@@ -1563,9 +1724,6 @@ export interface operations {
             /** @description `service_unavailable`: A brief failure and nothing was changed (or, with an Idempotency-Key, a retry changes nothing twice): retry after the seconds in `Retry-After`. */
             503: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1624,6 +1782,7 @@ export interface operations {
             /** @description `unauthenticated`: The API key is missing, unknown, revoked or expired. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1678,12 +1837,9 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit. */
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
             413: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1693,7 +1849,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. `idempotency_key_reused`: The same Idempotency-Key was used with a different body. */
+            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). `idempotency_key_reused`: The same Idempotency-Key was used with a different body. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1724,6 +1880,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `error`: an unexpected failure; the body tells nothing of it. */
             500: {
                 headers: {
@@ -1736,9 +1904,6 @@ export interface operations {
             /** @description `service_unavailable`: A brief failure and nothing was changed (or, with an Idempotency-Key, a retry changes nothing twice): retry after the seconds in `Retry-After`. */
             503: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1806,6 +1971,7 @@ export interface operations {
             /** @description `unauthenticated`: The API key is missing, unknown, revoked or expired. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1845,12 +2011,9 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit. */
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
             413: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1860,7 +2023,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. `idempotency_key_reused`: The same Idempotency-Key was used with a different body. */
+            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). `idempotency_key_reused`: The same Idempotency-Key was used with a different body. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1891,6 +2054,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `error`: an unexpected failure; the body tells nothing of it. */
             500: {
                 headers: {
@@ -1903,9 +2078,6 @@ export interface operations {
             /** @description `service_unavailable`: A brief failure and nothing was changed (or, with an Idempotency-Key, a retry changes nothing twice): retry after the seconds in `Retry-After`. */
             503: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1949,6 +2121,7 @@ export interface operations {
             /** @description `unauthenticated`: The API key is missing, unknown, revoked or expired. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1988,7 +2161,19 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. */
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2019,6 +2204,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `error`: an unexpected failure; the body tells nothing of it. */
             500: {
                 headers: {
@@ -2031,9 +2228,6 @@ export interface operations {
             /** @description `service_unavailable`: A brief failure and nothing was changed (or, with an Idempotency-Key, a retry changes nothing twice): retry after the seconds in `Retry-After`. */
             503: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2077,6 +2271,7 @@ export interface operations {
             /** @description `unauthenticated`: The API key is missing, unknown, revoked or expired. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2116,7 +2311,19 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. */
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2147,6 +2354,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `error`: an unexpected failure; the body tells nothing of it. */
             500: {
                 headers: {
@@ -2159,9 +2378,6 @@ export interface operations {
             /** @description `service_unavailable`: A brief failure and nothing was changed (or, with an Idempotency-Key, a retry changes nothing twice): retry after the seconds in `Retry-After`. */
             503: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2179,7 +2395,7 @@ export interface operations {
             query?: {
                 /** @description `0` starts from the oldest retained event; otherwise the previous answer’s `next_cursor`. */
                 since?: string;
-                /** @description Comma-separated event types to include: request.created, request.opened, request.submitted, request.revealed, request.completed, credential.rotation_recommended, request.expired, request.revoked, request.reported, member.disabled, org_recovery.used, ping. */
+                /** @description Comma-separated event types to include: request.created, request.opened, request.submitted, request.revealed, request.completed, credential.rotation_recommended, request.expired, request.revoked, request.reported, member.disabled, org_recovery.used, request.relinked, request.unrecoverable, ping. */
                 types?: string;
                 limit?: number;
             };
@@ -2204,6 +2420,7 @@ export interface operations {
             /** @description `unauthenticated`: The API key is missing, unknown, revoked or expired. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2228,7 +2445,19 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. */
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2259,6 +2488,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `error`: an unexpected failure; the body tells nothing of it. */
             500: {
                 headers: {
@@ -2271,9 +2512,6 @@ export interface operations {
             /** @description `service_unavailable`: A brief failure and nothing was changed (or, with an Idempotency-Key, a retry changes nothing twice): retry after the seconds in `Retry-After`. */
             503: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2310,6 +2548,7 @@ export interface operations {
             /** @description `unauthenticated`: The API key is missing, unknown, revoked or expired. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2334,6 +2573,33 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: Too many calls: retry after the seconds in `Retry-After`. */
             429: {
                 headers: {
@@ -2350,6 +2616,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `error`: an unexpected failure; the body tells nothing of it. */
             500: {
                 headers: {
@@ -2362,9 +2640,6 @@ export interface operations {
             /** @description `service_unavailable`: A brief failure and nothing was changed (or, with an Idempotency-Key, a retry changes nothing twice): retry after the seconds in `Retry-After`. */
             503: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2395,8 +2670,8 @@ export interface operations {
                      * @description https only, on a public host.
                      */
                     url: string;
-                    /** @description Subscribable event types; `ping` is sent by the app’s test action only. */
-                    events: ("request.created" | "request.opened" | "request.submitted" | "request.revealed" | "request.completed" | "credential.rotation_recommended" | "request.expired" | "request.revoked" | "request.reported" | "member.disabled" | "org_recovery.used")[];
+                    /** @description Subscribable event types; `ping` is sent only by a test action, the app’s Send test ping or the operator CLI’s `webhook-ping`, to the one subscription it tests; it cannot be subscribed to. */
+                    events: ("request.created" | "request.opened" | "request.submitted" | "request.revealed" | "request.completed" | "credential.rotation_recommended" | "request.expired" | "request.revoked" | "request.reported" | "member.disabled" | "org_recovery.used" | "request.relinked" | "request.unrecoverable")[];
                     description?: string | null;
                 };
             };
@@ -2434,6 +2709,7 @@ export interface operations {
             /** @description `unauthenticated`: The API key is missing, unknown, revoked or expired. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2473,12 +2749,9 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit. */
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
             413: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2488,7 +2761,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. `idempotency_key_reused`: The same Idempotency-Key was used with a different body. */
+            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). `idempotency_key_reused`: The same Idempotency-Key was used with a different body. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2519,6 +2792,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `error`: an unexpected failure; the body tells nothing of it. */
             500: {
                 headers: {
@@ -2531,9 +2816,6 @@ export interface operations {
             /** @description `service_unavailable`: A brief failure and nothing was changed (or, with an Idempotency-Key, a retry changes nothing twice): retry after the seconds in `Retry-After`. */
             503: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2571,6 +2853,7 @@ export interface operations {
             /** @description `unauthenticated`: The API key is missing, unknown, revoked or expired. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2610,6 +2893,33 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `rate_limited`: Too many calls: retry after the seconds in `Retry-After`. */
             429: {
                 headers: {
@@ -2626,6 +2936,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `error`: an unexpected failure; the body tells nothing of it. */
             500: {
                 headers: {
@@ -2638,9 +2960,186 @@ export interface operations {
             /** @description `service_unavailable`: A brief failure and nothing was changed (or, with an Idempotency-Key, a retry changes nothing twice): retry after the seconds in `Retry-After`. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    relinkRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The same key and body within 24 hours replays the first answer; the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The request’s id, a ULID. An id that cannot exist answers 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request and its new link (once). */
+            200: {
+                headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelinkResult"];
+                };
+            };
+            /** @description `bad_request`: The body is not valid JSON. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "bad_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: The API key is missing, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "unauthenticated";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: The key lacks the scope, is scoped to another client, or is used from outside its IP allowlist. `plan_required`: The plan does not include the API. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "forbidden" | "plan_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: No such record within the key’s scope. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: The same Idempotency-Key is still being processed (a concurrent duplicate). `illegal_transition`: The request was submitted, completed, or expired after a submission. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "conflict" | "illegal_transition";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: Invalid body, query or header; `errors` lists the fields. No recipient can receive a credential any more (`errors.recipients`). A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). `idempotency_key_reused`: The same Idempotency-Key was used with a different body. */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "validation_failed" | "idempotency_key_reused";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Too many calls: retry after the seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `error`: an unexpected failure; the body tells nothing of it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: A brief failure and nothing was changed (or, with an Idempotency-Key, a retry changes nothing twice): retry after the seconds in `Retry-After`. */
+            503: {
+                headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2669,6 +3168,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
                 };
             };
             /** @description `error`: an unexpected failure; the body tells nothing of it. */
@@ -2700,6 +3235,42 @@ export interface operations {
                     "application/jwk-set+json": components["schemas"]["JsonWebKeySet"];
                 };
             };
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: A query parameter the operation does not define: `errors` names it ("Unknown query parameter."). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description `error`: an unexpected failure; the body tells nothing of it. */
             500: {
                 headers: {
@@ -2727,7 +3298,10 @@ export interface operations {
     inboundTicketStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The same key and body within 24 hours replays the first answer; the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The secret part of the URL the integration shows. A wrong or rotated URL answers 404. */
                 secret: string;
@@ -2758,6 +3332,7 @@ export interface operations {
             /** @description What the service understood of the post. */
             202: {
                 headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2788,7 +3363,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `conflict`: The integration is disabled. */
+            /** @description `conflict`: The integration is disabled. Also: the same Idempotency-Key is still being processed (a concurrent duplicate). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2800,7 +3375,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit. */
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2809,6 +3384,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code?: "payload_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: An `Idempotency-Key` longer than 200 characters (`errors` names the header). `idempotency_key_reused`: The same Idempotency-Key was used with a different body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "validation_failed" | "idempotency_key_reused";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2822,6 +3409,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code?: "rate_limited";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2852,7 +3451,10 @@ export interface operations {
     inboundTicketTrigger: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The same key and body within 24 hours replays the first answer; the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The secret part of the URL the integration shows. A wrong or rotated URL answers 404. */
                 secret: string;
@@ -2903,6 +3505,7 @@ export interface operations {
             /** @description What the service understood of the post. */
             202: {
                 headers: {
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2933,7 +3536,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `conflict`: The integration is disabled. */
+            /** @description `conflict`: The integration is disabled. Also: the same Idempotency-Key is still being processed (a concurrent duplicate). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2945,7 +3548,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit. */
+            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2954,6 +3557,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code?: "payload_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: An `Idempotency-Key` longer than 200 characters (`errors` names the header). `idempotency_key_reused`: The same Idempotency-Key was used with a different body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "validation_failed" | "idempotency_key_reused";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2967,6 +3582,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code?: "rate_limited";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `request_header_fields_too_large`: The request line and header values together are over the size limit (10,240 bytes). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3011,7 +3638,7 @@ export interface operations {
                  */
                 "X-Service-Signature": string;
                 /** @description The event type. */
-                "X-Service-Event": "request.created" | "request.opened" | "request.submitted" | "request.revealed" | "request.completed" | "credential.rotation_recommended" | "request.expired" | "request.revoked" | "request.reported" | "member.disabled" | "org_recovery.used" | "ping";
+                "X-Service-Event": "request.created" | "request.opened" | "request.submitted" | "request.revealed" | "request.completed" | "credential.rotation_recommended" | "request.expired" | "request.revoked" | "request.reported" | "member.disabled" | "org_recovery.used" | "request.relinked" | "request.unrecoverable" | "ping";
                 /** @description The delivery’s id, a ULID. */
                 "X-Service-Delivery": string;
             };

@@ -6,6 +6,7 @@ import type { ExpiryScheduler, Notifier, PurgeScheduler } from '#core/ports.ts';
 import type { PublicUrls } from '#core/request-view.ts';
 import type { DynamoApiKeys } from '#store/api-keys.ts';
 import type { AuditLog } from '#store/audit-log.ts';
+import type { ApiReadLog } from '#core/api-reads.ts';
 import type { DynamoDirectory } from '#store/directory.ts';
 import type { Documents } from '#store/dynamo.ts';
 import type { ReadBatching } from '#store/coalesced-reads.ts';
@@ -35,8 +36,11 @@ export interface AppDeps {
   tableName: string;
   urls: PublicUrls;
   directory: DynamoDirectory;
-  apiKeys: DynamoApiKeys;
+  /** API keys by their hash (store-wiring.ts withApiKeyStore adds it where keys authenticate). */
+  apiKeys?: DynamoApiKeys;
   audit: AuditLog;
+  /** Where reads through API keys leave their records, beside the audit chain (store-wiring.ts withApiReadLog adds it to the /v1 functions). */
+  apiReads?: ApiReadLog;
   requests: DynamoRequests;
   idempotency: DynamoIdempotency;
   /** Stores a creating call's replay in its change's transaction (the /v1 functions run in its scope). */

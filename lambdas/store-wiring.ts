@@ -1,3 +1,5 @@
+import { DynamoApiKeys } from '#store/api-keys.ts';
+import { DynamoApiReadLog } from '#store/api-read-log.ts';
 import { DynamoCertificateSource } from '#store/certificate-source.ts';
 import { DynamoEventFeed } from '#store/event-feed.ts';
 import { DynamoWebhooks } from '#store/webhooks.ts';
@@ -5,8 +7,20 @@ import type { AppDeps } from './app-deps.ts';
 
 /**
  * The repositories only some functions read, added by those functions to the wired ones (the
- * local runtime adds all three): every other function's bundle leaves them out.
+ * local runtime adds them all): every other function's bundle leaves them out.
  */
+
+/** API keys by their hash: the /v1 functions, which authenticate with them (api-handler.ts). */
+export const withApiKeyStore = <Deps extends AppDeps>(deps: Deps): Deps & { apiKeys: DynamoApiKeys } => ({
+  ...deps,
+  apiKeys: deps.apiKeys ?? new DynamoApiKeys(deps.db, deps.tableName),
+});
+
+/** Where reads through API keys leave their records (core/api-reads.ts): the /v1 functions (api-handler.ts). */
+export const withApiReadLog = <Deps extends AppDeps>(deps: Deps): Deps & { apiReads: NonNullable<AppDeps['apiReads']> } => ({
+  ...deps,
+  apiReads: deps.apiReads ?? new DynamoApiReadLog(deps.db, deps.tableName),
+});
 
 /** Webhook subscriptions: the webhook routes and workers. */
 export const withWebhookStore = <Deps extends AppDeps>(deps: Deps): Deps & { webhooks: DynamoWebhooks } => ({

@@ -117,8 +117,11 @@ export const SCHEDULING_ROUTES: readonly string[] = [
   'appCreateRequest',
   'revokeRequest',
   'completeRequest',
+  'relinkRequest',
   'subjectSubmit',
   'appComplete',
+  'appRevokeRequest',
+  'appRelinkRequest',
   // A share arms its expiry when made, and cancels it when its last view or its creator destroys it.
   'appCreateShare',
   'appPurgeShare',

@@ -292,6 +292,20 @@ const main = async () => {
       await shot(rita, 'app-verify-invalid');
     }, rita);
 
+    await step('app: a revoked request given a new link', async () => {
+      const created = (await api('POST', '/requests', {
+        subject_name: 'Bo Customer',
+        justification: 'The new VPN account password',
+        recipients: [ritaEmail],
+        verification_mode: 'challenge',
+      })) as { request: { id: string } };
+      await api('POST', `/requests/${created.request.id}/revoke`);
+      await rita.goto(`${app}/app/requests/${created.request.id}`);
+      await rita.click('#relink');
+      await rita.click('#confirm-relink');
+      await rita.waitForSelector('#relinked');
+      await shot(rita, 'app-request-relinked');
+    }, rita);
     await step('app: webhooks, a receiver added and its secret shown once', async () => {
       await rita.click('a[href="/app/webhooks"]');
       await rita.waitForSelector('#webhook-form');
@@ -310,6 +324,11 @@ const main = async () => {
       await rita.click('a[href="/app/audit"]');
       await rita.waitForSelector('#audit-log');
       await shot(rita, 'app-audit');
+    }, rita);
+    await step('app: the audit log, reads through API keys', async () => {
+      await rita.click('#audit-tabs a[href="/app/audit?view=api_reads"]');
+      await rita.waitForSelector('#api-reads');
+      await shot(rita, 'app-audit-api-reads');
     }, rita);
 
     // --- A share: made in the app, opened by someone outside -------------------------------------

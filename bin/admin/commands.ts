@@ -6,6 +6,7 @@ import type { Plan, Role } from '#core/model.ts';
 import type { AdminStore } from '#store/admin-store.ts';
 import { generateDemoIdentityKey } from '#local/demo-identity.ts';
 import type { CommandContext } from './target.ts';
+import { recipientRefresher } from './request-commands.ts';
 
 export type Flags = Record<string, string | string[] | boolean | undefined>;
 
@@ -94,12 +95,16 @@ export const COMMANDS: Record<string, Command> = {
   },
   'set-identity-key': {
     summary: "register or replace a member's identity key (a replacement awaits approval)",
-    usage: '--org ORG_ID --member EMAIL_OR_ID (--public-key FILE | --generate-key PRIVATE_KEY_FILE)',
-    run: async (admin, f) => {
+    usage: '--org ORG_ID --member EMAIL_OR_ID (--public-key FILE | --generate-key PRIVATE_KEY_FILE) [--app-url URL]',
+    run: async (admin, f, context) => {
       const orgId = text(f, 'org');
+      const refresh = recipientRefresher(admin, f, context);
       const key = identityKeyFrom(f);
       if (!key) throw new UsageError('--public-key or --generate-key is required');
-      return admin.setIdentityKey(orgId, await memberIdByEmailOrId(admin, orgId, text(f, 'member')), key);
+      const memberId = await memberIdByEmailOrId(admin, orgId, text(f, 'member'));
+      const result = await admin.setIdentityKey(orgId, memberId, key);
+      await refresh(orgId, memberId);
+      return result;
     },
   },
   'approve-key': {
@@ -113,10 +118,13 @@ export const COMMANDS: Record<string, Command> = {
   },
   'disable-member': {
     summary: 'disable a member (left out of new requests)',
-    usage: '--org ORG_ID --member EMAIL_OR_ID',
-    run: async (admin, f) => {
+    usage: '--org ORG_ID --member EMAIL_OR_ID [--app-url URL]',
+    run: async (admin, f, context) => {
       const orgId = text(f, 'org');
-      await admin.setMemberActive(orgId, await memberIdByEmailOrId(admin, orgId, text(f, 'member')), false);
+      const refresh = recipientRefresher(admin, f, context);
+      const memberId = await memberIdByEmailOrId(admin, orgId, text(f, 'member'));
+      await admin.setMemberActive(orgId, memberId, false);
+      await refresh(orgId, memberId);
       return { disabled: true };
     },
   },
@@ -169,7 +177,7 @@ export const COMMANDS: Record<string, Command> = {
     run: (admin, f) => admin.createTemplate(text(f, 'org'), text(f, 'name'), optionalText(f, 'justification') ?? null),
   },
   'save-preset': {
-    summary: 'create or replace a preset (saved request defaults)',
+    summary: 'create or replace a preset (saved request defaults; Team plan and above)',
     usage:
       '--org ORG_ID --slug SLUG --name NAME [--justification TEXT] [--ttl MINUTES] [--verification MODE] [--template ID] [--recipients EMAIL,...] [--delivery none|email|sms|ticket_reply] [--allow-attachments true|false] [--requester-from-ticket true|false] [--fallback-requester EMAIL]',
     // The flags become the body the member application's presets page sends; the rule judges both alike.

@@ -163,7 +163,7 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
     run: async (admin, f, context) => integrationActivity(await depsFor(admin, f, context), required(f, 'org'), required(f, 'integration')),
   },
   'set-default-preset': {
-    summary: "the preset a ticket trigger uses when the post names none (the client's, else the organisation's)",
+    summary: "the preset a ticket trigger uses when the post names none (the client's, else the organisation's; Team plan and above, none clears it on any plan)",
     usage: '--org ORG_ID [--client CLIENT_ID] --preset SLUG|none',
     run: async (admin, f) => {
       const slug = required(f, 'preset');

@@ -27,6 +27,7 @@ export const PARTITIONS = [
   'SHARE#',
   'SHARELINK#',
   'AUDIT#',
+  'APIREAD#',
   'IDEM#',
   'RATE#org#',
   'RATE#integration#',

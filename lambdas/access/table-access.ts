@@ -23,7 +23,10 @@ const v1 = (...parts: TableAccess[]): TableAccess => {
   return unionOf(access, { items: { BatchGetItem: access.items.GetItem ?? [] } });
 };
 
-/** A POST taking an `Idempotency-Key`: its record locked (put), read, finished (update), or released after a 5xx (delete). */
+/**
+ * A POST taking an `Idempotency-Key` (every /v1 POST, every member POST but sign-out, the inbound
+ * URLs): its record locked (put), read, finished (update), or released after a 5xx (delete).
+ */
 const IDEMPOTENT: TableAccess = { items: { GetItem: ['IDEM#'], PutItem: ['IDEM#'], UpdateItem: ['IDEM#'], DeleteItem: ['IDEM#'] } };
 
 /** A signed-in member's call: the session by its hash, the member and organisation it names. */
@@ -53,6 +56,15 @@ const TICKET_CHECK = unionOf(REQUEST_CHANGE, PURGES_MATERIAL, {
   indexes: { byTicket: ['ORG#'], byExternalTicket: ['ORG#'] },
 });
 
+/** A new link: the members read again, the request replaced with its new link token's record beside it, audited. */
+const RELINK = unionOf(REQUEST_CHANGE, { items: { Query: ['ORG#'], PutItem: ['LINK#'] } });
+
+/**
+ * A recipient's key replaced, or the member disabled or enabled: the organisation's live requests
+ * found by status, and those the member receives marked (needs_relink, unrecoverable) with their audit entries.
+ */
+const RECIPIENT_HEALTH = unionOf(REQUEST_CHANGE, { items: { Query: ['ORG#'] }, indexes: { byStatus: ['ORG#'] } });
+
 /** A new request: its organisation's policy, members and teams, the request and its link token's record, audited. */
 const REQUEST_CREATION = unionOf({ items: { GetItem: ['ORG#'], Query: ['ORG#'], PutItem: ['REQ#', 'LINK#'] } }, AUDITED);
 
@@ -65,6 +77,9 @@ const INBOUND_URL: TableAccess = {
 const CERTIFICATE: TableAccess = {
   items: { GetItem: ['REQ#', 'SHARE#', 'AUDIT#', 'SIGNING_KEYS'], Query: ['REQ#', 'SHARE#'], BatchGetItem: ['AUDIT#'], PutItem: ['SIGNING_KEYS'] },
 };
+
+/** A read through an API key: its read record put in the organisation's APIREAD# partition, beside the chain (core/api-reads.ts). */
+const READ_RECORDED: TableAccess = { items: { PutItem: ['APIREAD#'] } };
 
 /** GET /requests: the narrowest of the four list indexes its filters allow, under the organisation's partitions. */
 const ORG_REQUESTS_INDEXES: TableAccess = { items: {}, indexes: { byOrg: ['ORG#'], byStatus: ['ORG#'], byClient: ['ORG#'], byTicket: ['ORG#'] } };
@@ -81,18 +96,19 @@ const ORG_REQUESTS_INDEXES: TableAccess = { items: {}, indexes: { byOrg: ['ORG#'
 export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   ping: v1(),
   generate: v1(IDEMPOTENT),
-  listRequests: v1(ORG_REQUESTS_INDEXES),
+  listRequests: v1(ORG_REQUESTS_INDEXES, READ_RECORDED),
   createRequest: v1(IDEMPOTENT, REQUEST_CREATION),
-  getRequest: v1({ items: { GetItem: ['REQ#'] } }),
+  getRequest: v1({ items: { GetItem: ['REQ#'] } }, READ_RECORDED),
   revokeRequest: v1(IDEMPOTENT, REQUEST_CHANGE),
   completeRequest: v1(IDEMPOTENT, REQUEST_CHANGE, PURGES_MATERIAL),
+  relinkRequest: v1(IDEMPOTENT, RELINK),
   markTicketStatus: v1(IDEMPOTENT, TICKET_STATUS),
 
-  requestCertificate: v1(CERTIFICATE),
-  shareCertificate: v1(CERTIFICATE),
+  requestCertificate: v1(CERTIFICATE, READ_RECORDED),
+  shareCertificate: v1(CERTIFICATE, READ_RECORDED),
 
-  listEvents: v1({ items: { Query: ['AUDIT#'] } }),
-  listWebhooks: v1({ items: { Query: ['ORG#'] } }),
+  listEvents: v1({ items: { Query: ['AUDIT#'] } }, READ_RECORDED),
+  listWebhooks: v1({ items: { Query: ['ORG#'] } }, READ_RECORDED),
   createWebhook: v1(IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#'] } }),
   deleteWebhook: v1(AUDITED, { items: { GetItem: ['ORG#'], DeleteItem: ['ORG#'] } }),
 
@@ -109,77 +125,79 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   appSession: { items: { DeleteItem: ['SIGNIN#'], GetItem: ['ORG#'], PutItem: ['SESSION#'] } },
   appSignOut: unionOf(MEMBER, { items: { DeleteItem: ['SESSION#'] } }),
   appMe: MEMBER,
-  appIdentityKey: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
+  appIdentityKey: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { UpdateItem: ['ORG#'] } }, RECIPIENT_HEALTH),
   appRequests: unionOf(MEMBER, { items: {}, indexes: { byOrg: ['ORG#'] } }),
   // A request made in the member's browser: the members, teams and policy it resolves, created as by the API.
   appCreateRequest: unionOf(MEMBER, IDEMPOTENT, REQUEST_CREATION),
   appRecipientKeys: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
   appRequestOptions: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
   appRequest: unionOf(MEMBER, { items: { GetItem: ['REQ#'], Query: ['REQ#'] } }),
-  appReveal: unionOf(MEMBER, REQUEST_CHANGE, { items: { Query: ['REQ#'] } }),
-  appComplete: unionOf(MEMBER, REQUEST_CHANGE, PURGES_MATERIAL),
+  appReveal: unionOf(MEMBER, IDEMPOTENT, REQUEST_CHANGE, { items: { Query: ['REQ#'] } }),
+  appComplete: unionOf(MEMBER, IDEMPOTENT, REQUEST_CHANGE, PURGES_MATERIAL),
+  appRevokeRequest: unionOf(MEMBER, IDEMPOTENT, REQUEST_CHANGE),
+  appRelinkRequest: unionOf(MEMBER, IDEMPOTENT, RELINK),
   appRequestCertificate: unionOf(MEMBER, CERTIFICATE),
   appShares: unionOf(MEMBER, { items: {}, indexes: { byOrg: ['ORG#'] } }),
   appCreateShare: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['SHARE#', 'SHARELINK#'] } }),
   appShare: unionOf(MEMBER, { items: { GetItem: ['SHARE#'] } }),
-  appPurgeShare: unionOf(MEMBER, SHARE_CHANGE),
+  appPurgeShare: unionOf(MEMBER, IDEMPOTENT, SHARE_CHANGE),
   appShareCertificate: unionOf(MEMBER, CERTIFICATE),
-  // The audit log page: the organisation's chain, read newest first.
-  appAudit: unionOf(MEMBER, { items: { Query: ['AUDIT#'] } }),
+  // The audit log page: the organisation's chain, or its API read records, read newest first.
+  appAudit: unionOf(MEMBER, { items: { Query: ['AUDIT#', 'APIREAD#'] } }),
   appMembers: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
-  appApproveKey: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
+  appApproveKey: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
   // Organisation settings (owners and admins). An invitation: the email index read, the member and its
   // index items put (the sign-in index under LOGIN#), the sign-in token saved. A role or state change:
   // the members read, the member updated with the owners kept checked in the same transaction.
   appInviteMember: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#', 'LOGIN#', 'SIGNIN#'] } }),
-  appMemberRole: unionOf(MEMBER, AUDITED, { items: { Query: ['ORG#'], UpdateItem: ['ORG#'], ConditionCheckItem: ['ORG#'] } }),
-  appDisableMember: unionOf(MEMBER, AUDITED, { items: { Query: ['ORG#'], UpdateItem: ['ORG#'], ConditionCheckItem: ['ORG#'] } }),
-  appEnableMember: unionOf(MEMBER, AUDITED, { items: { Query: ['ORG#'], UpdateItem: ['ORG#'], ConditionCheckItem: ['ORG#'] } }),
+  appMemberRole: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { Query: ['ORG#'], UpdateItem: ['ORG#'], ConditionCheckItem: ['ORG#'] } }),
+  appDisableMember: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { Query: ['ORG#'], UpdateItem: ['ORG#'], ConditionCheckItem: ['ORG#'] } }, RECIPIENT_HEALTH),
+  appEnableMember: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { Query: ['ORG#'], UpdateItem: ['ORG#'], ConditionCheckItem: ['ORG#'] } }, RECIPIENT_HEALTH),
   // Clients and teams: listed; a team's members checked in the transaction that writes it.
   appClients: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
   appCreateClient: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#'] } }),
-  appRenameClient: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
+  appRenameClient: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
   appTeams: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
   appCreateTeam: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { Query: ['ORG#'], PutItem: ['ORG#'], ConditionCheckItem: ['ORG#'] } }),
-  appChangeTeam: unionOf(MEMBER, AUDITED, { items: { Query: ['ORG#'], UpdateItem: ['ORG#'], ConditionCheckItem: ['ORG#'] } }),
+  appChangeTeam: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { Query: ['ORG#'], UpdateItem: ['ORG#'], ConditionCheckItem: ['ORG#'] } }),
   // Webhooks (owners and admins): the subscriptions as /v1/webhooks reads and writes them; a ping or
   // redelivery puts its delivery with its audit entry (the worker sends it); a rotation replaces the secrets.
   appWebhooks: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
   appCreateWebhook: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#'] } }),
-  appDeleteWebhook: unionOf(MEMBER, AUDITED, { items: { DeleteItem: ['ORG#'] } }),
-  appPingWebhook: unionOf(MEMBER, AUDITED, { items: { PutItem: ['DELIVERY#'] } }),
+  appDeleteWebhook: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { DeleteItem: ['ORG#'] } }),
+  appPingWebhook: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['DELIVERY#'] } }),
   appWebhookDeliveries: unionOf(MEMBER, { items: {}, indexes: { byOrg: ['ORG#'] } }),
-  appRedeliverWebhook: unionOf(MEMBER, AUDITED, { items: { GetItem: ['DELIVERY#'], PutItem: ['DELIVERY#'] } }),
-  appRotateWebhookSecret: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
+  appRedeliverWebhook: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { GetItem: ['DELIVERY#'], PutItem: ['DELIVERY#'] } }),
+  appRotateWebhookSecret: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
   // API keys (owners and admins): the organisation's keys through its index, and its clients; a key
   // put or revoked (read by its hash first) with its audit entry.
   appApiKeys: unionOf(MEMBER, { items: { Query: ['ORG#'] }, indexes: { byOrg: ['ORG#'] } }),
   appCreateApiKey: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['APIKEY#'] } }),
-  appRevokeApiKey: unionOf(MEMBER, AUDITED, { items: { GetItem: ['APIKEY#'], UpdateItem: ['APIKEY#'] }, indexes: { byOrg: ['ORG#'] } }),
+  appRevokeApiKey: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { GetItem: ['APIKEY#'], UpdateItem: ['APIKEY#'] }, indexes: { byOrg: ['ORG#'] } }),
   // The organisation's settings (owners and admins): the policy a field of the organisation's item;
   // templates and presets items beside it (a preset's template and fallback requester read to check
   // them); a default preset a field of the organisation's or a client's item. Each change audited.
   appOrganisationPolicy: MEMBER,
   // The presets are read to refuse a change that would leave one unusable.
-  appChangeOrganisationPolicy: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'], Query: ['ORG#'] } }),
+  appChangeOrganisationPolicy: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { UpdateItem: ['ORG#'], Query: ['ORG#'] } }),
   appTemplates: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
   appCreateTemplate: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#'] } }),
   appPresets: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
-  appSavePreset: unionOf(MEMBER, AUDITED, { items: { Query: ['ORG#'], PutItem: ['ORG#'] } }),
-  appSetDefaultPreset: unionOf(MEMBER, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
+  appSavePreset: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { Query: ['ORG#'], PutItem: ['ORG#'] } }),
+  appSetDefaultPreset: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
   // Ticketing integrations (owners and admins), as the operator's commands read and write them: the
   // integration under its organisation, each URL secret's look-up put (and on rotation the old one
   // deleted) in the change's transaction; the forms' clients and presets; the activity ring.
   appIntegrations: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
   appConnectIntegration: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#', 'INBOUND#'] } }),
   appIntegration: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
-  appConfigureIntegration: unionOf(MEMBER, AUDITED, { items: { PutItem: ['ORG#'] } }),
-  appRotateIntegration: unionOf(MEMBER, AUDITED, { items: { PutItem: ['ORG#', 'INBOUND#'], DeleteItem: ['INBOUND#'] } }),
+  appConfigureIntegration: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#'] } }),
+  appRotateIntegration: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#', 'INBOUND#'], DeleteItem: ['INBOUND#'] } }),
   appIntegrationActivity: unionOf(MEMBER, { items: { Query: ['INTEGRATION#'] } }),
   /** The integration replaced with its sealed connection, and the reconciliation's list of connected integrations changed in the same transaction. */
-  appConnectHelpdesk: unionOf(MEMBER, AUDITED, { items: { PutItem: ['ORG#', 'HELPDESK_INTEGRATIONS'], DeleteItem: ['HELPDESK_INTEGRATIONS'] } }),
+  appConnectHelpdesk: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#', 'HELPDESK_INTEGRATIONS'], DeleteItem: ['HELPDESK_INTEGRATIONS'] } }),
   /** The integration and the organisation's policy read; the ticket read from the helpdesk. */
-  appCheckHelpdesk: MEMBER,
+  appCheckHelpdesk: unionOf(MEMBER, IDEMPOTENT),
 
   // A share's recipient: the link's record by its hash and the share it names, nothing of any organisation's.
   shareDescribe: { items: { GetItem: ['SHARELINK#', 'SHARE#'] } },
@@ -188,8 +206,8 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // The public keys, and nothing else, read only: the certificate function registers the first key, never the function that publishes them.
   jwks: { items: { Query: ['SIGNING_KEYS'] } },
 
-  inboundTicketStatus: unionOf(INBOUND_URL, TICKET_STATUS),
-  inboundTicketTrigger: unionOf(INBOUND_URL, REQUEST_CREATION, { items: { GetItem: ['TRIGGER#', 'REQ#'], PutItem: ['TRIGGER#'] } }),
+  inboundTicketStatus: unionOf(INBOUND_URL, IDEMPOTENT, TICKET_STATUS),
+  inboundTicketTrigger: unionOf(INBOUND_URL, IDEMPOTENT, REQUEST_CREATION, { items: { GetItem: ['TRIGGER#', 'REQ#'], PutItem: ['TRIGGER#'] } }),
 
   // The pages: built files, no table.
   pageSubject: NO_TABLE_ACCESS,

@@ -26,8 +26,8 @@ export const unauthenticated = () =>
   new ApiError(401, 'unauthenticated', 'The API key is missing, unknown, revoked or expired.');
 export const forbidden = (message = 'This key may not perform this operation.') =>
   new ApiError(403, 'forbidden', message);
-export const planRequired = () =>
-  new ApiError(403, 'plan_required', 'Your plan does not include API access. Upgrade to Team or above.');
+/** A plan gate (core/plans.ts decides which, and says why). */
+export const planRequired = (message: string) => new ApiError(403, 'plan_required', message);
 export const notFound = (message = 'No such record.') => new ApiError(404, 'not_found', message);
 export const illegalTransition = (message: string) => new ApiError(409, 'illegal_transition', message);
 export const conflict = (message: string) => new ApiError(409, 'conflict', message);

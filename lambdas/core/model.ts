@@ -202,6 +202,12 @@ export interface HandoffRequest {
   completedAt: string | null;
   revokedAt: string | null;
   updatedAt: string;
+  /**
+   * SHA-256 of the current link's token. A relink replaces it, and a page opened with an older
+   * token is told its link was replaced. Absent on requests made before links could be replaced,
+   * whose one token is the current one.
+   */
+  linkTokenHash?: string;
   /** Optimistic-lock version, bumped on every change. */
   version: number;
   /** The subject's verification progress; absent until the subject first tries. */

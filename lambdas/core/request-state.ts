@@ -28,3 +28,49 @@ export const complete = (request: HandoffRequest, at: string, purgeReason: strin
     updatedAt: at,
   };
 };
+
+/**
+ * Why a request may be given a new link, or null when it may not: a pending or opened one (its
+ * link sent to the wrong person, locked by wrong codes, or unusable since a recipient's key
+ * changed), a revoked one, or one that expired before anything was submitted. A credential that
+ * was submitted is never asked for again on the same request.
+ */
+export type RelinkCause = 'locked' | 'recipient_key_changed' | 'replaced' | 'revoked' | 'expired';
+
+export const relinkCause = (request: HandoffRequest, locked: boolean): RelinkCause | null => {
+  if (request.status === 'revoked') return 'revoked';
+  if (request.status === 'expired') return request.submittedAt ? null : 'expired';
+  if (request.status !== 'pending' && request.status !== 'opened') return null;
+  if (locked) return 'locked';
+  return request.needsRelink ? 'recipient_key_changed' : 'replaced';
+};
+
+export interface NewLink {
+  at: Date;
+  linkLifetimeMinutes: number;
+  tokenHash: string;
+  challengeCodeHash: string | null;
+  recipients: HandoffRequest['recipients'];
+  commit: string;
+}
+
+/** Back to pending with a new link: the old token dead, codes and verification progress forgotten, the link's lifetime restarted. */
+export const relink = (request: HandoffRequest, link: NewLink): HandoffRequest => {
+  const at = link.at.toISOString();
+  return {
+    ...request,
+    status: 'pending',
+    recipients: link.recipients,
+    commit: link.commit,
+    linkTokenHash: link.tokenHash,
+    challengeCodeHash: link.challengeCodeHash,
+    verification: undefined,
+    needsRelink: false,
+    openedAt: null,
+    revokedAt: null,
+    revokedReason: null,
+    purgeReason: null,
+    linkExpiresAt: new Date(link.at.getTime() + link.linkLifetimeMinutes * 60_000).toISOString(),
+    updatedAt: at,
+  };
+};

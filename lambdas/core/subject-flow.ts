@@ -38,7 +38,7 @@ export const verificationPassed = (mode: VerificationMode, v: SubjectVerificatio
 
 export const isLocked = (request: HandoffRequest) => verificationOf(request).failedAttempts >= MAX_FAILED_ATTEMPTS;
 
-export type ClosedReason = 'submitted' | 'completed' | 'revoked' | 'expired' | 'locked';
+export type ClosedReason = 'submitted' | 'completed' | 'revoked' | 'expired' | 'locked' | 'replaced';
 
 /** Why the link can no longer be used, or null while the subject may go on. */
 export const linkClosedReason = (request: HandoffRequest, now: Date): ClosedReason | null => {
@@ -59,7 +59,11 @@ const LINK_CLOSED_MESSAGES: Record<ClosedReason, string> = {
   revoked: 'The person who sent this link has withdrawn it.',
   expired: 'This link has expired. Ask the person who sent it for a new one.',
   locked: 'Too many wrong codes were entered, so this link is locked. Ask the person who sent it for a new one.',
+  replaced: 'This link has been replaced by a newer one and no longer works. Use the most recent link you were sent, or ask the person who sent it.',
 };
+
+/** Whether a link whose token hashes to `tokenHash` is the request's current one (not replaced by a relink). */
+export const isCurrentLink = (request: HandoffRequest, tokenHash: string) => !request.linkTokenHash || request.linkTokenHash === tokenHash;
 
 /** pending → opened, once; an opened request stays as it is. */
 export const open = (request: HandoffRequest, at: string): HandoffRequest | null =>

@@ -1,20 +1,26 @@
 import * as z from 'zod/mini';
-import { en } from 'zod/locales';
 import { calendarDay } from './calendar.ts';
 import { validationFailed, type FieldErrors } from './errors.ts';
+import { serviceMessage } from './validation-messages.ts';
 
-// zod/mini ships no locale: English keeps the messages the schemas leave to zod (types, options,
-// formats) as they have always read. Every schema is parsed through this module, which sets it first.
-z.config(en());
+// The messages the schemas leave to zod (types, options, formats, sizes) are the service's own
+// (validation-messages.ts), never zod's English. Every schema is parsed through this module, which
+// sets it first.
+z.config({ customError: serviceMessage });
 
-/** Parses `input` with `schema`, or throws 422 `validation_failed` with `errors` keyed by field. */
-export const parseOrThrow = <S extends z.core.$ZodType>(schema: S, input: unknown): z.infer<S> => {
+export const UNKNOWN_FIELD = 'Unknown field.';
+
+/**
+ * Parses `input` with `schema`, or throws 422 `validation_failed` with `errors` keyed by field;
+ * `unknownName` is what a name the schema does not know is told (a body's field by default).
+ */
+export const parseOrThrow = <S extends z.core.$ZodType>(schema: S, input: unknown, unknownName = UNKNOWN_FIELD): z.infer<S> => {
   const result = z.safeParse(schema, input);
   if (result.success) return result.data;
-  throw validationFailed(fieldErrorsOf(result.error));
+  throw validationFailed(fieldErrorsOf(result.error, unknownName));
 };
 
-export const fieldErrorsOf = (error: z.core.$ZodError): FieldErrors => {
+export const fieldErrorsOf = (error: z.core.$ZodError, unknownName = UNKNOWN_FIELD): FieldErrors => {
   // Field names come from the caller's body or query (`constructor`, `__proto__`, `toString`):
   // on a plain object they would read or set its prototype, so they are gathered in a Map and
   // only then turned into own properties (Object.fromEntries defines, it never assigns).
@@ -27,7 +33,7 @@ export const fieldErrorsOf = (error: z.core.$ZodError): FieldErrors => {
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
       const parent = issue.path.join('.');
-      for (const key of issue.keys) add(parent ? `${parent}.${key}` : key, 'Unknown field.');
+      for (const key of issue.keys) add(parent ? `${parent}.${key}` : key, unknownName);
       continue;
     }
     add(issue.path.length ? issue.path.join('.') : 'body', issue.message);

@@ -33,6 +33,8 @@ export const ROUTES = {
   appRequest: { name: 'appRequest', method: 'GET', path: '/app/api/requests/{id}', scope: 'session', entry: 'lambdas/http/app/request.ts' },
   appReveal: { name: 'appReveal', method: 'POST', path: '/app/api/requests/{id}/reveal', scope: 'session', entry: 'lambdas/http/app/reveal.ts' },
   appComplete: { name: 'appComplete', method: 'POST', path: '/app/api/requests/{id}/complete', scope: 'session', entry: 'lambdas/http/app/complete.ts' },
+  appRevokeRequest: { name: 'appRevokeRequest', method: 'POST', path: '/app/api/requests/{id}/revoke', scope: 'session', entry: 'lambdas/http/app/revoke-request.ts' },
+  appRelinkRequest: { name: 'appRelinkRequest', method: 'POST', path: '/app/api/requests/{id}/relink', scope: 'session', entry: 'lambdas/http/app/relink-request.ts' },
   appRequestCertificate: { name: 'appRequestCertificate', method: 'GET', path: '/app/api/requests/{id}/certificate', scope: 'session', entry: CERTIFICATE_ENTRY },
   appShares: { name: 'appShares', method: 'GET', path: '/app/api/shares', scope: 'session', entry: 'lambdas/http/app/shares.ts' },
   appCreateShare: { name: 'appCreateShare', method: 'POST', path: '/app/api/shares', scope: 'session', entry: 'lambdas/http/app/create-share.ts' },

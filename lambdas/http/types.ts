@@ -1,5 +1,6 @@
 import type { MiddlewareObj, MiddyfiedHandler, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { ReadRecords } from '#core/api-reads.ts';
 import type { Caller } from '#core/caller.ts';
 import type { RateCount } from '#store/rate-limiter.ts';
 
@@ -13,10 +14,16 @@ export type ApiState = {
   rateCount?: RateCount;
   rateHeaders?: Record<string, string>;
   body?: unknown;
+  /** The query as the endpoint parsed it. */
+  query?: unknown;
   /** Set once this call has claimed its Idempotency-Key. */
   idempotencyKey?: string;
   /** Hands the answer to the idempotency layer before the change commits, to be stored with it. */
   prepareReplay?: (response: ApiResult) => void;
+  /** A read endpoint names what it read; its read record's write starts then (middleware/read-trail.ts). */
+  noteRead?: (records: ReadRecords) => Promise<void>;
+  /** That write, awaited before the answer leaves. */
+  readWritten?: Promise<void>;
   [other: string]: unknown;
 };
 

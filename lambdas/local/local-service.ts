@@ -13,7 +13,8 @@ import { runTicketCheck } from '#core/use-cases/tickets/verify-ticket.ts';
 import type { TicketCheck, TicketCheckQueue } from '#core/ticket-check.ts';
 import { TimerTicketChecks } from './timer-ticket-checks.ts';
 import { withHelpdesks } from '../helpdesk-wiring.ts';
-import { withCertificateSource, withEventFeed, withWebhookStore } from '../store-wiring.ts';
+import { withApiKeyStore, withCertificateSource, withEventFeed, withWebhookStore } from '../store-wiring.ts';
+import type { DynamoApiKeys } from '#store/api-keys.ts';
 import type { DynamoCertificateSource } from '#store/certificate-source.ts';
 import type { DynamoEventFeed } from '#store/event-feed.ts';
 import type { DynamoWebhooks } from '#store/webhooks.ts';
@@ -111,7 +112,7 @@ export interface LocalService {
   appUrl: string;
   port: number;
   /** Locally every function has every store and may call a helpdesk (deployed, only those wired with store-wiring.ts and helpdesk-wiring.ts). */
-  deps: AppDeps & { helpdesks: HelpdeskConnector; webhooks: DynamoWebhooks; events: DynamoEventFeed; certificates: DynamoCertificateSource };
+  deps: AppDeps & { helpdesks: HelpdeskConnector; webhooks: DynamoWebhooks; events: DynamoEventFeed; certificates: DynamoCertificateSource; apiKeys: DynamoApiKeys };
   admin: AdminStore;
   dynamoEndpoint: string;
   /** The process id of the DynamoDB Local this service started, or null when it joined one. */
@@ -199,7 +200,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     options.sealer ?? (options.dataDir ? await KeyFileSealer.fromFile(join(options.dataDir, SEALING_KEY_FILE)) : KeyFileSealer.inMemory());
   const codeKey =
     options.codeKey ?? (options.dataDir ? await KeyFileCodeKey.fromFile(join(options.dataDir, CODE_HASH_KEY_FILE)) : KeyFileCodeKey.inMemory());
-  const deps = withWebhookStore(withEventFeed(withCertificateSource(withHelpdesks(createAppDeps({
+  const deps = withApiKeyStore(withWebhookStore(withEventFeed(withCertificateSource(withHelpdesks(createAppDeps({
     tableName,
     urls,
     // Loopback receivers are for the local runtime and tests only, and only when asked for.
@@ -217,7 +218,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     tableBackups: LOCAL_TABLE_BACKUPS,
     db,
     clock,
-  })))));
+  }))))));
   // The first signing key is made at first start, so the JWKS is published before any certificate.
   if (options.dataDir) await signerOf(deps).currentKey();
   const functions = FunctionContext.create(db, deps.logger, options.tableAccess);

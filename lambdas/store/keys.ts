@@ -84,6 +84,11 @@ export const keys = {
   signingKey: (kid: string): ItemKey => ({ pk: 'SIGNING_KEYS', sk: `KEY#${kid}` }),
   currentSigningKey: (): ItemKey => ({ pk: 'SIGNING_KEYS', sk: 'CURRENT' }),
 
+  /** An API read's record, beside the chain and not on it (core/api-reads.ts), in time order by its ULID. */
+  apiRead: (orgId: string, readId: string): ItemKey => ({ pk: `APIREAD#${orgId}`, sk: `READ#${readId}` }),
+  apiReadsOfOrg: (orgId: string) => `APIREAD#${orgId}`,
+  apiReadPrefix: 'READ#',
+
   auditHead: (orgId: string): ItemKey => ({ pk: `AUDIT#${orgId}`, sk: 'HEAD' }),
   auditEntry: (orgId: string, seq: number): ItemKey => ({ pk: `AUDIT#${orgId}`, sk: auditSortKey(seq) }),
 

@@ -1,5 +1,4 @@
 import type { Clock } from '#core/clock.ts';
-import { DynamoApiKeys } from './api-keys.ts';
 import { AuditLog } from './audit-log.ts';
 import { DynamoDirectory } from './directory.ts';
 import type { Documents } from './dynamo.ts';
@@ -11,8 +10,8 @@ import { DynamoIntegrations } from './integrations.ts';
 import { DynamoShares } from './shares.ts';
 
 /**
- * The repositories most functions use, over one table. The event feed, the webhook subscriptions
- * and the certificate source are added only by the functions that read them
+ * The repositories most functions use, over one table. The API keys, the event feed, the webhook
+ * subscriptions and the certificate source are added only by the functions that read them
  * (lambdas/store-wiring.ts), so the others do not bundle them.
  */
 export const createRepositories = (
@@ -28,7 +27,6 @@ export const createRepositories = (
     audit,
     commits,
     directory: new DynamoDirectory(db, tableName),
-    apiKeys: new DynamoApiKeys(db, tableName),
     requests: new DynamoRequests(db, tableName, audit),
     idempotency: new DynamoIdempotency(db, tableName, clock),
     rateLimiter: new DynamoRateLimiter(db, rateTableName, clock, onLimiterThrottled),

@@ -30,13 +30,7 @@ export class DynamoRequests implements HandoffRepository {
     return this.audit.append(audit, [
       ...(guard ? [this.guardWrite(request.id, guard)] : []),
       { Put: { TableName: this.tableName, Item: this.toRequestItem(request), ConditionExpression: 'attribute_not_exists(pk)' } },
-      {
-        Put: {
-          TableName: this.tableName,
-          Item: toItem(keys.linkToken(linkTokenHash), 'link_token', { requestId: request.id, orgId: request.orgId }),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      this.linkTokenWrite(request, linkTokenHash),
     ]);
   }
 
@@ -68,6 +62,21 @@ export class DynamoRequests implements HandoffRepository {
     if (followUps.length === 0) return this.audit.append(audit, writes);
     const [entry] = await this.audit.append([audit, ...followUps], writes);
     return entry;
+  }
+
+  /** The older link tokens' records stay: their page is told the link was replaced (isCurrentLink). */
+  relink(before: HandoffRequest, after: HandoffRequest, linkTokenHash: string, audit: AuditEntryInput) {
+    return this.audit.append(audit, [this.replaceWrite(before, after), this.linkTokenWrite(after, linkTokenHash)]);
+  }
+
+  private linkTokenWrite(request: HandoffRequest, linkTokenHash: string): TransactItem {
+    return {
+      Put: {
+        TableName: this.tableName,
+        Item: toItem(keys.linkToken(linkTokenHash), 'link_token', { requestId: request.id, orgId: request.orgId }),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
   }
 
   /** Stores the sealed envelope and attachments with the submitted request and its audit entry. */

@@ -13,6 +13,12 @@ import { webhookWiring } from './webhook-wiring.ts';
 /** Delays after the 1st..7th failed attempt (SPEC.md, Events → Delivery): eight attempts in all. */
 export const RETRY_DELAYS_SECONDS = [60, 300, 1_800, 7_200, 21_600, 43_200, 86_400] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
+/**
+ * From a delivery's first attempt to its last: each delay runs from the attempt before, so a
+ * delivery is retried for their sum, 160,560 s (44 h 36 m), before it is marked failed. Delays past
+ * SQS's 15 minutes are waited out in hops (below), so every delay of the schedule is reached.
+ */
+export const RETRY_SPAN_SECONDS = RETRY_DELAYS_SECONDS.reduce((sum, delay) => sum + delay, 0);
 /** SQS's largest DelaySeconds; longer waits are re-enqueued in hops. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;
 export const WEBHOOK_TIMEOUT_MS = 10_000;

@@ -5,7 +5,7 @@ import type { Actor } from '#core/model.ts';
 import type { AuditEntry, AuditEntryInput } from '#core/ports.ts';
 import { newWebhookSecret } from '#core/webhook-signature.ts';
 import type { SecretSealer } from '#core/sealing.ts';
-import { rotatedSecrets, sealedWebhookSecret } from '#core/webhooks.ts';
+import { rotatedSecrets, sealedWebhookSecret, type WebhookSubscription } from '#core/webhooks.ts';
 import type { Clock } from '#core/clock.ts';
 import { pendingDelivery, type Delivery, type DeliveryStore } from '#store/deliveries.ts';
 import type { DynamoWebhooks } from '#store/webhooks.ts';
@@ -135,11 +135,19 @@ export const redeliverEvent = async (deps: WebhookActionDeps, actor: Actor, orgI
   );
 };
 
+/** A rotation's outcome as its caller shows it: the new secret (once), when the old one stops, the subscription now. */
+export interface RotatedWebhookSecret {
+  secret: string;
+  oldSecretExpiresAt: string | null;
+  subscription: WebhookSubscription;
+}
+
 /**
  * A new signing secret for a subscription, made as POST /webhooks makes one and sealed before it
  * is stored. It becomes current; the old one is still sent alongside for `overlapHours`
  * (deliver.ts signs with every valid secret), then dropped. Answers the new secret: the caller
- * shows it once and nowhere else.
+ * shows it once and nowhere else. `prepared` is given the result just before it is stored, so the
+ * caller's answer can go in the same transaction (an idempotent replay of a lost answer).
  */
 export const rotateWebhookSecret = async (
   deps: Pick<WebhookActionDeps, 'clock' | 'webhooks' | 'sealer'>,
@@ -147,15 +155,18 @@ export const rotateWebhookSecret = async (
   orgId: string,
   webhookId: string,
   overlapHours: number,
+  prepared?: (result: RotatedWebhookSecret) => void,
 ) => {
   if (!(overlapHours >= 0 && overlapHours <= MAX_OVERLAP_HOURS)) throw new WebhookActionRefused(`the overlap must be from 0 to ${MAX_OVERLAP_HOURS} hours`);
   const before = await subscriptionOf(deps, orgId, webhookId);
   const secret = newWebhookSecret();
   const fresh = await sealedWebhookSecret(deps.sealer, orgId, webhookId, secret);
   const { secrets, oldSecretExpiresAt } = rotatedSecrets(before.secrets ?? [], fresh, deps.clock.now(), overlapHours * 3_600_000);
+  const rotated = { secret, oldSecretExpiresAt, subscription: { ...before, secrets } };
+  prepared?.(rotated);
   try {
     const entry = await deps.webhooks.rotateSecret(before, secrets, oldSecretExpiresAt, actor);
-    return { secret, oldSecretExpiresAt, subscription: { ...before, secrets }, entry };
+    return { ...rotated, entry };
   } catch (error) {
     if (!(error instanceof WriteConflict)) throw error;
     throw new WebhookActionRefused(`webhook ${webhookId} was deleted or rotated meanwhile; nothing was changed`);

@@ -59,7 +59,8 @@ describe('integrations in the member app', () => {
     const listed = await admin.call('GET', '/app/api/integrations');
     expect(listed.status, listed.text).toBe(200);
     expect(listed.headers.get('cache-control')).toBe('no-store');
-    expect(Object.keys(listed.body).sort()).toEqual(['clients', 'data', 'helpdesks', 'object', 'presets', 'recipes', 'trigger_fields']);
+    expect(Object.keys(listed.body).sort()).toEqual(['clients', 'data', 'helpdesks', 'object', 'preset_access', 'presets', 'recipes', 'trigger_fields']);
+    expect(listed.body.preset_access).toBe(true);
     expect(listed.body.helpdesks.map((h: { name: string }) => h.name)).toEqual(['zendesk', 'jira', 'halopsa']);
     expect(listed.body.helpdesks[1]).toEqual({ name: 'jira', label: 'Jira Service Management', example: 'https://acme.atlassian.net', credentials: ['email', 'api_token'], settings: ['closed_status_names'] });
     expect(listed.body.data).toEqual([]);
@@ -111,7 +112,7 @@ describe('integrations in the member app', () => {
     expect(listed.body.data).toEqual([integration]);
     const one = await admin.call('GET', `/app/api/integrations/${integration.id}`);
     expect(one.status, one.text).toBe(200);
-    expect(Object.keys(one.body).sort()).toEqual(['clients', 'helpdesks', 'integration', 'presets', 'recipes', 'trigger_fields']);
+    expect(Object.keys(one.body).sort()).toEqual(['clients', 'helpdesks', 'integration', 'preset_access', 'presets', 'recipes', 'trigger_fields']);
     expect(one.body.integration).toEqual(integration);
   });
 

@@ -173,7 +173,8 @@ describe('templates and presets', () => {
 
     const listed = await admin.call('GET', '/app/api/presets');
     expect(listed.status).toBe(200);
-    expectKeys(listed.body, ['data', 'default_preset', 'clients', 'templates', 'members', 'choices'], 'presets answer');
+    expectKeys(listed.body, ['data', 'preset_access', 'default_preset', 'clients', 'templates', 'members', 'choices'], 'presets answer');
+    expect(listed.body.preset_access).toBe(true);
     expect(listed.body.data.map((p: { slug: string }) => p.slug)).toEqual(['vpn-reset']);
   });
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPresent, expectEveryControlNamed, expectNoSeriousAxeViolations, launch, signInInBrowser } from '../support/browser.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
-/** The audit log page as an admin uses it, by keyboard: filters, the hash links, the exports. */
+/** The audit log page as an admin uses it, by keyboard: filters, the hash links, the exports; and its API reads tab. */
 const haveChromium = chromiumPresent();
 
 let service: TestService;
@@ -76,6 +76,60 @@ describe.skipIf(!haveChromium)('the audit log page', () => {
     await page.goto(`${service.appUrl}/app/audit?from=2000-01-01&to=2000-01-01`);
     await page.waitForSelector('#no-entries');
     await expectNoSeriousAxeViolations(page);
+    await context.close();
+  }, 120_000);
+
+  it('shows the reads through API keys on their own tab, filters them by key, and exports what it shows', async () => {
+    const reader = await service.createKey(org.orgId, { name: 'Nightly report', scopes: ['requests:read'] });
+    expect((await service.call('GET', '/requests', { key: reader })).status).toBe(200);
+    expect((await service.call('GET', `/requests/${revokedId}`, { key: reader })).status).toBe(200);
+    // Another key's read, for the key filter to leave out.
+    expect((await service.call('GET', '/events', { key: org.key })).status).toBe(200);
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signInInBrowser(page, service.appUrl, service.outboxDir, org.owner.email);
+    await page.click('#nav a[href="/app/audit"]');
+    await page.waitForSelector('#audit-log');
+    await page.focus('#audit-tabs a[href="/app/audit?view=api_reads"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#api-reads');
+    expect(await page.locator('#audit-tabs a[aria-current="page"]').textContent()).toBe('API reads');
+    await expectEveryControlNamed(page);
+    await expectNoSeriousAxeViolations(page);
+    const rows = page.locator('#api-reads tbody tr');
+    expect(await rows.count()).toBe(3);
+    const newestOfReader = rows.nth(1);
+    expect(await newestOfReader.locator('th').textContent()).toBe('Nightly report');
+    expect(await newestOfReader.locator('td code').first().textContent()).toBe('GET /v1/requests/{id}');
+    expect(await newestOfReader.locator(`a[href="/app/requests/${revokedId}"]`).count()).toBe(1);
+    expect(await newestOfReader.locator('td[data-status]').textContent()).toBe('Read');
+
+    await page.selectOption('#filter-key', { label: 'Nightly report' });
+    await page.focus('#apply-filters');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/view=api_reads&key_id=/);
+    await page.waitForFunction(() => document.querySelectorAll('#api-reads tbody tr').length === 2);
+    expect(await page.locator('#api-reads tbody th').allTextContents()).toEqual(['Nightly report', 'Nightly report']);
+
+    const csv = await download(page, 'export-csv');
+    expect(csv.name).toBe('api-reads.csv');
+    const lines = csv.text.trim().split(/\r\n/);
+    expect(lines[0]).toBe('id,occurred_at,key_id,key_name,route,status,client_id,source_ip,requests,shares,webhooks,events_count,events_first,events_last,omitted');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(`,Nightly report,GET /v1/requests/{id},200,,127.0.0.1,${revokedId},`);
+    expect(lines[2]).toContain(',Nightly report,GET /v1/requests,200,');
+    const json = await download(page, 'export-json');
+    expect(json.name).toBe('api-reads.json');
+    const reads = JSON.parse(json.text).api_reads as Array<{ key: { name: string }; route: string; records: { requests: string[] } }>;
+    expect(reads.map((read) => [read.key.name, read.route])).toEqual([
+      ['Nightly report', 'GET /v1/requests/{id}'],
+      ['Nightly report', 'GET /v1/requests'],
+    ]);
+    expect(reads[1]!.records.requests).toContain(revokedId);
+
+    await page.setViewportSize({ width: 320, height: 640 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
     await context.close();
   }, 120_000);
 });

@@ -155,11 +155,17 @@ describe('POST /generate: passphrases', () => {
     expect(passphraseWords(g.value)).not.toBeNull();
   });
 
-  it.each([8, 5, 500])('ignores length %i for a passphrase', async (length) => {
+  it.each([8, 64, 128])('ignores length %i for a passphrase', async (length) => {
     const g = await generated({ type: 'passphrase', length });
     expect(g.type).toBe('passphrase');
     expect(passphraseWords(g.value)).not.toBeNull();
     expect(g.length).toBe(g.value.length);
+  });
+
+  // The bounds are the field's, as the OpenAPI document's minimum and maximum say, whatever the type.
+  it.each([7, 129])('refuses length %i for a passphrase too', async (length) => {
+    const error = expectError(await generate({ type: 'passphrase', length }), 422, 'validation_failed', ['length']);
+    expect(error.errors.length).toEqual(['Must be 8 to 128.']);
   });
 });
 

@@ -207,6 +207,9 @@ const API_KEY_CALLER = {
   'UpdateItem rate table': ['RATE#org#*'],
 };
 
+/** A read through a key: its read record put in the organisation's APIREAD# partition, beside the audit entry a refusal may put. */
+const READ_RECORDED = { 'PutItem table': ['APIREAD#*', 'AUDIT#*'] };
+
 describe('the named functions have exactly these DynamoDB rights', () => {
   it('sign-in: the address\'s memberships and sending window, the sign-in token, the member; nothing of requests, keys or sessions', () => {
     const id = functionIdOf(ROUTES.appSignIn);
@@ -265,9 +268,24 @@ describe('the named functions have exactly these DynamoDB rights', () => {
     expect(tableGrantsOf(functionIdOf(ROUTES.requestCertificate))['PutItem table']).toContain('SIGNING_KEYS');
   });
 
-  it('GET /requests/{id}: the caller and the request', () => {
+  it('GET /requests/{id}: the caller and the request, and its read record put beside the chain', () => {
     const reads = ['APIKEY#*', 'AUDIT#*', 'ORG#*', 'REQ#*'];
-    expect(tableGrantsOf(functionIdOf(ROUTES.getRequest))).toEqual({ ...API_KEY_CALLER, 'BatchGetItem table': reads, 'GetItem table': reads });
+    expect(tableGrantsOf(functionIdOf(ROUTES.getRequest))).toEqual({ ...API_KEY_CALLER, ...READ_RECORDED, 'BatchGetItem table': reads, 'GetItem table': reads });
+  });
+
+  it('every read through a key may put its read record; only the audit log page may read them back, and no function may change or delete one', () => {
+    for (const route of [ROUTES.listRequests, ROUTES.getRequest, ROUTES.listEvents, ROUTES.listWebhooks, ROUTES.requestCertificate, ROUTES.shareCertificate]) {
+      expect(tableGrantsOf(functionIdOf(route))['PutItem table'], route.name).toContain('APIREAD#*');
+    }
+    expect(tableGrantsOf(functionIdOf(ROUTES.appAudit))).toEqual({ 'GetItem table': ['ORG#*', 'SESSION#*'], 'Query table': ['APIREAD#*', 'AUDIT#*'] });
+    for (const { name, functionId } of declaredFunctions()) {
+      const grants = tableGrantsOf(functionId);
+      for (const [grant, patterns] of Object.entries(grants)) {
+        if (patterns === 'any key' || !patterns.includes('APIREAD#*')) continue;
+        expect(grant === 'PutItem table' || (name === ROUTES.appAudit.entry && grant === 'Query table'), `${name}: ${grant}`).toBe(true);
+      }
+    }
+    expect(tableGrantsOf(functionIdOf(ROUTES.ping))['PutItem table']).not.toContain('APIREAD#*');
   });
 
   it('POST /requests: the caller, its idempotency record, the organisation, the request and its link record, audited', () => {
@@ -282,9 +300,10 @@ describe('the named functions have exactly these DynamoDB rights', () => {
     });
   });
 
-  it('GET /requests: the four list indexes, under organisation partitions only', () => {
+  it('GET /requests: the four list indexes, under organisation partitions only, and its read record', () => {
     expect(tableGrantsOf(functionIdOf(ROUTES.listRequests))).toEqual({
       ...API_KEY_CALLER,
+      ...READ_RECORDED,
       'Query index/byOrg': ['ORG#*'],
       'Query index/byStatus': ['ORG#*'],
       'Query index/byClient': ['ORG#*'],

@@ -14,7 +14,7 @@ import type { AuditEntry } from '../../lambdas/core/ports.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import { webhookSecretContext } from '../../lambdas/core/webhooks.ts';
 import { DeliveryStore, type WebhookTarget } from '../../lambdas/store/deliveries.ts';
-import { deliverOne, MAX_QUEUE_DELAY_SECONDS, USER_AGENT, type DeliverDeps } from '../../lambdas/workers/deliver.ts';
+import { deliverOne, MAX_QUEUE_DELAY_SECONDS, RETRY_SPAN_SECONDS, USER_AGENT, type DeliverDeps } from '../../lambdas/workers/deliver.ts';
 import { createHandler as createSweep } from '../../lambdas/workers/delivery-sweep.ts';
 import { fanOutEvent as fanOutEventTo, movableClock, putSubscription, quietLogger, recordingQueue, scriptedHttp } from '../support/webhooks.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
@@ -62,6 +62,10 @@ describe('delivery worker', () => {
     expect(calls).toHaveLength(8);
     const gaps = calls.slice(1).map((call, i) => (call.at - calls[i]!.at) / 1000);
     expect(gaps).toEqual([60, 300, 1_800, 7_200, 21_600, 43_200, 86_400]);
+    // Each delay runs from the attempt before, every one reached through hops of at most 15 minutes
+    // (`drain` checks each message's delay): the last attempt comes 44 h 36 m after the first.
+    expect((calls.at(-1)!.at - calls[0]!.at) / 1000).toBe(RETRY_SPAN_SECONDS);
+    expect(RETRY_SPAN_SECONDS).toBe(44 * 3600 + 36 * 60);
     expect(new Set(calls.map((call) => call.headers['webhook-id'])).size).toBe(1);
     expect(new Set(calls.map((call) => call.headers['X-Service-Delivery']))).toEqual(new Set([deliveryId]));
     expect(outcomes.filter((o) => o === 'hop').length).toBeGreaterThan(0); // the long delays went in hops

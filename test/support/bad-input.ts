@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Route } from '../../lambdas/http/routes.ts';
+import { expectServiceVoice } from './service-voice.ts';
 
 /** Names an object inherits: a body or query field named so once reached a prototype. */
 export const PROTOTYPE_NAMES = [
@@ -258,6 +259,9 @@ export const send = (
     const url = new URL(origin.replace('localhost', '127.0.0.1'));
     const grouped: Record<string, string[]> = Object.create(null);
     for (const [name, value] of headers) (grouped[name] ??= []).push(value);
+    // Framed by its length whatever the method: Node sends a GET's or DELETE's body unframed
+    // otherwise, and the server reads it as the start of another request.
+    if (body && !Object.keys(grouped).some((name) => name.toLowerCase() === 'content-length')) grouped['Content-Length'] = [String(body.length)];
     const request = httpRequest(
       { host: url.hostname, port: Number(url.port), method, path, agent, headers: { ...grouped }, timeout: 30_000 },
       (response) => {
@@ -281,8 +285,8 @@ const describeCall = (method: string, path: string, headers: HeaderList, body: B
 
 /**
  * What every answer must be: never a 5xx; every 4xx SPEC.md's error body (JSON, string `message`
- * and `code`, and `errors` of string arrays on a validation failure); a page HTML on 200; any
- * other JSON answer parses.
+ * and `code`, and `errors` of string arrays on a validation failure, each message in the service's
+ * voice); a page HTML on 200; any other JSON answer parses.
  */
 export const expectAnswered = (route: Route | null, call: { method: string; path: string; headers: HeaderList; body: Buffer | null }, answer: RawAnswer) => {
   const where = `${route?.name ?? 'no route'}: ${describeCall(call.method, call.path, call.headers, call.body)}\nanswered ${answer.status}: ${answer.text.slice(0, 300)}`;
@@ -298,6 +302,7 @@ export const expectAnswered = (route: Route | null, call: { method: string; path
       expect(body.errors !== null && typeof body.errors === 'object', where).toBe(true);
       for (const messages of Object.values(body.errors as object)) {
         expect(Array.isArray(messages) && messages.every((message) => typeof message === 'string'), where).toBe(true);
+        expectServiceVoice(messages as string[], where);
       }
     }
     return;

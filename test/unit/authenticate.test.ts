@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiKeyHash, newApiKeySecret } from '../../lambdas/core/api-key-format.ts';
+import type { ApiError } from '../../lambdas/core/errors.ts';
 import type { ApiKey, Organisation } from '../../lambdas/core/model.ts';
 import { authenticate } from '../../lambdas/http/middleware/authenticate.ts';
 import type { ApiRequest } from '../../lambdas/http/types.ts';
@@ -35,9 +36,11 @@ const harness = (lastUsedAt: string | null = '2026-05-31T23:59:00.000Z') => {
     },
     clock: { now: () => new Date(NOW) },
   });
-  const call = async () => {
-    const request = { event: { headers: { authorization: `Bearer ${secret}` } }, internal: {} } as unknown as ApiRequest;
-    const done = middleware.before!(request);
+  /** A call with the key, or with these headers instead. */
+  const call = async (headers: Record<string, string> = { authorization: `Bearer ${secret}` }) => {
+    const request = { event: { headers }, internal: {} } as unknown as ApiRequest;
+    const done = Promise.resolve(middleware.before!(request));
+    done.catch(() => undefined); // a refusal is awaited below, after the reads are answered
     // Let every read the call starts get going, then answer them all, as often as it takes.
     for (let round = 0; round < 5; round++) {
       await new Promise((resolve) => setImmediate(resolve));
@@ -46,7 +49,7 @@ const harness = (lastUsedAt: string | null = '2026-05-31T23:59:00.000Z') => {
     await done;
     return request;
   };
-  return { key, started, uses, call };
+  return { key, secret, started, uses, call };
 };
 
 describe('authenticate', () => {
@@ -80,5 +83,22 @@ describe('authenticate', () => {
     await call();
     expect(started).toEqual(['key', 'count', 'org']);
     expect(uses).toEqual([]);
+  });
+
+  it('refuses with the challenge RFC 9110 requires of a 401, in RFC 6750\u2019s words for why', async () => {
+    const { secret, call } = harness();
+    const unknown = newApiKeySecret();
+    const cases: Array<[Record<string, string>, string]> = [
+      [{}, 'Bearer realm="api"'],
+      [{ authorization: `Basic ${secret}` }, 'Bearer realm="api"'],
+      [{ authorization: `Bearer ${secret},Bearer ${secret}` }, 'Bearer realm="api", error="invalid_request"'],
+      [{ authorization: 'Bearer' }, 'Bearer realm="api", error="invalid_request"'],
+      [{ authorization: 'Bearer nonsense' }, 'Bearer realm="api", error="invalid_token"'],
+      [{ authorization: `Bearer ${unknown}` }, 'Bearer realm="api", error="invalid_token"'],
+    ];
+    for (const [headers, challenge] of cases) {
+      const refusal = await call(headers).then(() => null, (error: ApiError) => error);
+      expect(refusal, JSON.stringify(headers)).toMatchObject({ status: 401, code: 'unauthenticated', headers: { 'WWW-Authenticate': challenge } });
+    }
   });
 });

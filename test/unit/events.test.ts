@@ -21,11 +21,11 @@ const entry = (overrides: Partial<AuditEntry> = {}): AuditEntry => ({
 });
 
 describe('event types', () => {
-  it('lists SPEC.md\'s types; ping cannot be subscribed to', () => {
+  it('lists SPEC.md\'s types and the two extensions; ping cannot be subscribed to', () => {
     expect(EVENT_TYPES).toEqual([
       'request.created', 'request.opened', 'request.submitted', 'request.revealed', 'request.completed',
       'credential.rotation_recommended', 'request.expired', 'request.revoked', 'request.reported',
-      'member.disabled', 'org_recovery.used', 'ping',
+      'member.disabled', 'org_recovery.used', 'request.relinked', 'request.unrecoverable', 'ping',
     ]);
     expect(SUBSCRIBABLE_EVENT_TYPES).toEqual(EVENT_TYPES.filter((type) => type !== 'ping'));
   });

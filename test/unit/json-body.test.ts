@@ -7,9 +7,9 @@ import { jsonBody } from '../../lambdas/http/middleware/json-body.ts';
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../lambdas/http/request-limits.ts';
 import type { ApiMiddleware, ApiRequest } from '../../lambdas/http/types.ts';
 
-/** Runs a middleware's `before` on an event holding `body`; returns the parsed body or the ApiError thrown. */
-const run = (middleware: ApiMiddleware, body: string | undefined, isBase64Encoded = false) => {
-  const request = { event: { body, isBase64Encoded }, internal: {} } as unknown as ApiRequest;
+/** Runs a middleware's `before` on a POST (or `method`) holding `body`; returns the parsed body or the ApiError thrown. */
+const run = (middleware: ApiMiddleware, body: string | undefined, isBase64Encoded = false, method = 'POST') => {
+  const request = { event: { body, isBase64Encoded, requestContext: { http: { method } } }, internal: {} } as unknown as ApiRequest;
   try {
     middleware.before!(request);
     return { body: request.internal.body };
@@ -67,6 +67,13 @@ describe('the JSON body: what every endpoint refuses before any use case sees it
       expect(run(middleware, Buffer.from(over).toString('base64'), true).error).toMatchObject({ status: 413, code: 'payload_too_large' });
       expect(run(middleware, Buffer.alloc(MAX_BODY_BYTES, ' ').toString('base64'), true).error).toBeUndefined();
     }
+  });
+
+  it.each(['GET', 'DELETE'])('a %s body is checked for its size only: never parsed, never refused for what it holds', (method) => {
+    for (const body of ['{"a":', '1e999', '{"\\udfff":1}', `${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`]) {
+      expect(run(jsonBody(), body, false, method)).toEqual({ body: undefined });
+    }
+    expect(run(jsonBody(), 'x'.repeat(MAX_BODY_BYTES + 1), false, method).error).toMatchObject({ status: 413, code: 'payload_too_large' });
   });
 });
 

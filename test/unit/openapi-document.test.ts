@@ -7,6 +7,7 @@ import { DOCUMENT_FILE, TYPES_FILE, documentText, typesText } from '../../lambda
 import { inputSchema } from '../../lambdas/http/openapi/json-schema.ts';
 import { OPERATIONS, isDocumentedPath, type DocumentedRouteName } from '../../lambdas/http/openapi/operations.ts';
 import { routeList, type Route } from '../../lambdas/http/routes.ts';
+import { RETRY_SPAN_SECONDS } from '../../lambdas/workers/deliver.ts';
 import { REQUEST_FIELDS } from '../support/shapes.ts';
 
 /**
@@ -35,6 +36,8 @@ const SPEC_ENDPOINTS: Record<DocumentedRouteName, { success: [number, string | n
   getRequest: { success: [200, 'Request'], errors: [401, 403, 404, 429] },
   revokeRequest: { success: [200, 'Request'], errors: [401, 403, 404, 409, 429] },
   completeRequest: { success: [200, 'Request'], errors: [401, 403, 404, 409, 429] },
+  // An extension (README, Decisions): 409 for a request that cannot be relinked, 422 when no recipient can receive.
+  relinkRequest: { success: [200, 'RelinkResult'], errors: [401, 403, 404, 409, 422, 429] },
   markTicketStatus: { success: [202, 'TicketStatusAcceptance'], errors: [401, 403, 422, 429] },
   requestCertificate: { success: [200, 'CustodyCertificate'], errors: [401, 403, 404, 429] },
   shareCertificate: { success: [200, 'CustodyCertificate'], errors: [401, 403, 404, 429] },
@@ -91,7 +94,8 @@ describe('docs/openapi.json', () => {
       expect(parameters.filter((p) => p.in === 'query').map((p) => p.name), `${route.name} query parameters`).toEqual(queryNames);
 
       const idempotent = parameters.some((p) => p.$ref === '#/components/parameters/IdempotencyKey');
-      expect(idempotent, `${route.name} takes an Idempotency-Key`).toBe(keyed && route.method === 'POST');
+      // Every keyed POST; and the inbound URLs, for a sender that sends one.
+      expect(idempotent, `${route.name} takes an Idempotency-Key`).toBe(route.method === 'POST' && (keyed || route.scope === 'url_secret'));
     }
   });
 
@@ -132,7 +136,8 @@ describe('docs/openapi.json', () => {
           const ref = schema.$ref ?? schema.allOf?.[0]?.$ref;
           expect(ref, `${route.name} ${status} is the error body`).toBe('#/components/schemas/Error');
         }
-        if (keyed && status !== '401' && Number(status) < 500) {
+        // Counted calls only: 401, 413 and 431 are answered before a key is counted.
+        if (keyed && !['401', '413', '431'].includes(status) && Number(status) < 500) {
           expect(Object.keys(response.headers ?? {}), `${route.name} ${status} rate-limit headers`).toEqual(
             expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
           );
@@ -179,6 +184,54 @@ describe('docs/openapi.json', () => {
     for (const field of TRIGGER_FIELDS) expect(resolve(trigger, field.split('.').join('/properties/')), field).toBeDefined();
 
     expect(committed.webhooks.event.post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/Event');
+  });
+
+  it('answers on every operation what the gateway and the query rule answer: 413, 431 and (but the inbound URLs) 422 for an unknown query parameter', () => {
+    for (const route of documented) {
+      const responses: Json = operationIn(committed, route)!.responses;
+      for (const [status, code] of [['413', 'payload_too_large'], ['431', 'request_header_fields_too_large']]) {
+        expect(responseCodes(committed, route.name, status), `${route.name} ${status}`).toEqual([code]);
+        expect(responses[status].headers, `${route.name} ${status} is answered before any key is read`).toBeUndefined();
+      }
+      const readsQueryFields = route.scope === 'url_secret';
+      // The inbound URLs answer 422 only for their Idempotency-Key, never for a query parameter.
+      expect(responses['422'] !== undefined, `${route.name} 422`).toBe(!readsQueryFields || route.method === 'POST');
+      if (readsQueryFields && responses['422']) expect(responses['422'].description, `${route.name} 422`).not.toContain('Unknown query parameter.');
+      if (!readsQueryFields) {
+        expect(responseCodes(committed, route.name, '422'), `${route.name} 422`).toContain('validation_failed');
+        expect(responses['422'].description, `${route.name} 422`).toContain('Unknown query parameter.');
+      }
+    }
+  });
+
+  it('sends WWW-Authenticate with every keyed 401, and promises the headers a 503 may lack nowhere', () => {
+    for (const route of documented.filter((candidate) => candidate.path.startsWith('/v1/') && candidate.scope !== 'public')) {
+      const responses: Json = operationIn(committed, route)!.responses;
+      expect(Object.keys(responses['401'].headers), `${route.name} 401`).toEqual(['WWW-Authenticate']);
+      expect(Object.keys(responses['503'].headers), `${route.name} 503`).toEqual(['Retry-After']);
+    }
+    const challenge = committed.components.headers['WWW-Authenticate'];
+    expect(challenge.required).toBe(true);
+    for (const value of ['Bearer realm="api"', 'Bearer realm="api", error="invalid_token"', 'Bearer realm="api", error="invalid_request"']) {
+      expect(value).toMatch(new RegExp(challenge.schema.pattern));
+    }
+    expect(committed.components.headers['Idempotency-Replayed'].required).toBeUndefined();
+  });
+
+  it('bounds POST /v1/generate\u2019s length in its schema, as the service does', () => {
+    const length = operationOf(committed, 'generate').requestBody.content['application/json'].schema.properties.length;
+    expect(length).toMatchObject({ type: 'integer', minimum: 8, maximum: 128, default: 20 });
+  });
+
+  it('describes the webhook delivery as it runs: no security of its own, the retries\u2019 whole span, and who sends `ping`', () => {
+    const delivery = committed.webhooks.event.post;
+    expect(delivery.security).toEqual([]);
+    expect(RETRY_SPAN_SECONDS).toBe(160_560);
+    expect(delivery.description).toContain('retried after 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h, each counted from the attempt before: 8 attempts, the last about 44.6 hours (44 h 36 m) after the first');
+    for (const text of [delivery.description, operationOf(committed, 'createWebhook').requestBody.content['application/json'].schema.properties.events.description]) {
+      expect(text).toContain('the operator CLI\u2019s `webhook-ping`');
+      expect(text).toContain('Send test ping');
+    }
   });
 
   it('refers only to what it defines', () => {

@@ -138,7 +138,7 @@ describe('the idempotency middleware after a failure', () => {
 
   it('releases the key on a 503, so the retry runs again, and keeps nothing', async () => {
     const keys = store();
-    const middleware = idempotency(keys, []);
+    const middleware = idempotency(keys);
     const call = request();
     await middleware.before!(call);
     call.error = new ProvisionedThroughputExceededException({ message: 'slow down', ...metadata });
@@ -150,7 +150,7 @@ describe('the idempotency middleware after a failure', () => {
   it('does not fail the answer when the release itself fails (the claim lapses by itself)', async () => {
     const keys = store();
     keys.release.mockRejectedValue(named('TimeoutError'));
-    const middleware = idempotency(keys, []);
+    const middleware = idempotency(keys);
     const call = request();
     await middleware.before!(call);
     call.error = named('TimeoutError');
@@ -160,7 +160,7 @@ describe('the idempotency middleware after a failure', () => {
   it('keeps the answer of a change that was made even when storing it fails', async () => {
     const keys = store();
     keys.finish.mockRejectedValue(new ProvisionedThroughputExceededException({ message: 'slow down', ...metadata }));
-    const middleware = idempotency(keys, []);
+    const middleware = idempotency(keys);
     const call = request();
     await middleware.before!(call);
     call.response = { statusCode: 201, headers: { 'Content-Type': 'application/json' }, body: '{"id":"r1"}' };
@@ -171,7 +171,7 @@ describe('the idempotency middleware after a failure', () => {
   it('answers a concurrent duplicate 409 conflict with Retry-After until the claim lapses', async () => {
     const keys = store();
     keys.start.mockResolvedValue({ outcome: 'in_progress', lockedForMs: 12_300 } as any);
-    const middleware = idempotency(keys, []);
+    const middleware = idempotency(keys);
     const failure = await Promise.resolve(middleware.before!(request())).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ApiError);
     const response = errorResponse(failure);

@@ -49,6 +49,10 @@ export const TRAIL_TEXT: Readonly<Record<RequestTrailType, string>> = {
   'credential.rotation_recommended': 'Rotation of the credential recommended',
   'request.revoked': 'Revoked',
   'request.expired': 'Expired; material destroyed',
+  'request.relinked': 'Given a new link; the old link and code stopped working',
+  'request.needs_relink': 'Link unusable: a recipient\u2019s key changed',
+  'request.unrecoverable': 'No recipient can open the credential any more',
+  'request.recoverable': 'A recipient can open the credential again',
 };
 
 /** An entry's type in words; a type this page does not know yet is shown as it is stored. */

@@ -15,7 +15,7 @@
  *   /app/organisation and /app/organisation/policy (owners and admins: the policy)  pages/organisation-policy.ts
  *   /app/organisation/presets (owners and admins: presets, templates, default presets)  pages/organisation-presets.ts
  *   /app/organisation/clients (owners and admins: clients and teams)  pages/organisation-clients.ts
- *   /app/audit (owners and admins: the audit chain, filters, export)  pages/audit.ts
+ *   /app/audit (owners and admins: the audit chain, filters, export; ?view=api_reads: reads through API keys)  pages/audit.ts, pages/api-reads.ts
  *   /app/keys (owners and admins: the organisation's API keys)  pages/api-keys.ts
  *   /app/shares, /app/shares/new, /app/shares/<id>              pages/shares.ts
  *   /app/verify (certificates, also signed out)                 pages/verify.ts

@@ -3,7 +3,7 @@
  * The organisation's settings are several pages (/app/organisation/*) under one nav entry; this
  * row of links, shown at the top of each, moves between them and marks the one shown.
  */
-import { h } from '../shared/dom.ts';
+import { tabRow } from './tabs.ts';
 
 export const ORGANISATION_TABS = [
   ['/app/organisation/policy', 'Policy', 'policy'],
@@ -14,13 +14,4 @@ export const ORGANISATION_TABS = [
 
 export type OrganisationTab = (typeof ORGANISATION_TABS)[number][2];
 
-export const organisationTabs = (current: OrganisationTab) =>
-  h(
-    'nav',
-    { class: 'tabs', 'aria-label': 'Organisation settings' },
-    h(
-      'ul',
-      {},
-      ...ORGANISATION_TABS.map(([path, text, tab]) => h('li', {}, h('a', { href: path, 'aria-current': tab === current ? 'page' : null }, text))),
-    ),
-  );
+export const organisationTabs = (current: OrganisationTab) => tabRow('Organisation settings', ORGANISATION_TABS, current);

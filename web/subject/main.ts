@@ -118,6 +118,7 @@ const CLOSED_HEADINGS: Record<string, string> = {
   revoked: 'This request was withdrawn',
   expired: 'This link has expired',
   locked: 'This link is locked',
+  replaced: 'This link was replaced by a newer one',
 };
 
 const showClosed = (reason: string, message: string) => {

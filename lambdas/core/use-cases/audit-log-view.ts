@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { requireManager, type MemberCaller } from '../member-access.ts';
 import type { AuditEntry } from '../ports.ts';
 import { parseOrThrow, queryDay, queryInteger, ulidString } from '../validation.ts';
+import { dayAfter, newestFirstPage } from './newest-first-page.ts';
 
 /** Stored entries one call reads at most, matching or not, so a narrow filter still answers quickly. */
 export const AUDIT_LOG_MAX_READ = 1000;
@@ -35,9 +36,6 @@ const auditLogQuery = z.strictObject({
   limit: z._default(queryInteger(1, 200), 50),
 });
 
-/** The instant the day after `day` starts: `to` includes its whole day. */
-const dayAfter = (day: Date) => new Date(day.getTime() + 86_400_000).toISOString();
-
 /**
  * GET /app/api/audit (owners and admins): the organisation's audit chain, newest first, with each
  * entry's hash link, filtered by type, request, acting member and days (UTC). One call reads at
@@ -57,9 +55,11 @@ export const auditLogView = async (deps: { auditReader: { read(query: AuditLogQu
     limit: query.limit,
     maxRead: AUDIT_LOG_MAX_READ,
   });
-  const entries = page.entries.slice(0, query.limit);
-  const nextBefore =
-    page.entries.length > query.limit ? entries[entries.length - 1]!.seq : !page.exhausted && page.lastReadSeq !== null ? page.lastReadSeq : null;
+  const { shown: entries, next: nextBefore } = newestFirstPage(
+    { matched: page.entries, lastRead: page.lastReadSeq, exhausted: page.exhausted },
+    query.limit,
+    (entry) => entry.seq,
+  );
   return {
     data: entries.map((entry) => ({
       seq: entry.seq,

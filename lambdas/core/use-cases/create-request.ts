@@ -10,6 +10,7 @@ import { newId } from '../ids.ts';
 import { integrationInScope, UNKNOWN_INTEGRATION } from '../integration.ts';
 import type { Actor, DeliveryMethod, HandoffRequest, Organisation, PresetDefaults, TicketLink } from '../model.ts';
 import { toE164 } from '../phone.ts';
+import { requirePlan } from '../plans.ts';
 import { meetsMinimum, needsChallengeCode, needsSubjectEmail } from '../policy.ts';
 import type { Directory, Notifier, RequestRepository, TriggerGuard } from '../ports.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
@@ -35,7 +36,7 @@ export interface CreateRequestDeps extends ExpiryScheduling {
   audit?: { record(entry: AuditEntryInput): Promise<unknown> };
 }
 
-const COMMITMENT_NOTE =
+export const COMMITMENT_NOTE =
   'The recipient commitment was computed by the service because this request was created through the API. ' +
   'It lets the subject\'s browser detect later changes to the recipient set, but does not protect against a ' +
   'compromised server at creation time.';
@@ -81,6 +82,8 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
   const errors: FieldErrors = {};
   const addError = (field: string, message: string) => (errors[field] ??= []).push(message);
 
+  // Whoever creates (API, app, trigger), a preset needs a plan that includes presets.
+  if (body.preset) requirePlan(creator.org, 'presets');
   const preset = body.preset ? await deps.directory.getPreset(orgId, body.preset) : null;
   if (body.preset && !preset) addError('preset', `No preset has the slug ${body.preset}.`);
   const merged = mergePreset(preset?.defaults ?? {}, body);
@@ -145,6 +148,7 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
   const challengeCode = needsChallengeCode(verificationMode) ? newSixDigitCode() : null;
   const storedChallenge = challengeCode ? await challengeCodeHash(deps.codeKey, id, challengeCode) : null;
   const linkToken = randomToken(32);
+  const linkTokenHash = sha256Hex(linkToken);
   const request: HandoffRequest = {
     id,
     orgId,
@@ -178,6 +182,7 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
     revokedAt: null,
     updatedAt: at,
     version: 1,
+    linkTokenHash,
   };
   const view = toRequestView(request, deps.urls);
   const actor = creator.actor;
@@ -195,7 +200,7 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
     commitment: { computed_by: computedBy, note: computedBy === 'browser' ? BROWSER_COMMITMENT_NOTE : COMMITMENT_NOTE },
   };
   options.prepared?.(result);
-  await deps.requests.create(request, sha256Hex(linkToken), {
+  await deps.requests.create(request, linkTokenHash, {
     orgId,
     type: 'request.created',
     actor,

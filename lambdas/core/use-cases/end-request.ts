@@ -38,7 +38,7 @@ export interface EndingParty {
 }
 
 /** An API key's caller: requests within its organisation and client scope. */
-const apiParty = (deps: Deps, caller: Caller): EndingParty => ({
+export const apiParty = (deps: { requests: Pick<RequestRepository, 'get'> }, caller: Caller): EndingParty => ({
   orgId: caller.org.id,
   actor: apiActor(caller),
   rotationSignal: caller.org.policy.rotationSignal,
@@ -78,19 +78,16 @@ export const endRequest = async (deps: Deps, party: EndingParty, requestId: stri
   }
 };
 
+/** Revocation: the link stops working at once; nothing was submitted, so nothing is purged. */
+export const revocation = (revokedReason: string): Ending => ({
+  eventType: 'request.revoked',
+  apply: (request, at) => revoke(request, at, revokedReason),
+  details: (request) => ({ revoked_reason: request.revokedReason }),
+  purgeMaterial: false,
+});
+
 export const revokeRequest = (deps: Deps, caller: Caller, requestId: string, prepared?: Prepared) =>
-  endRequest(
-    deps,
-    apiParty(deps, caller),
-    requestId,
-    {
-      eventType: 'request.revoked',
-      apply: (request, at) => revoke(request, at, 'revoked_via_api'),
-      details: (request) => ({ revoked_reason: request.revokedReason }),
-      purgeMaterial: false,
-    },
-    prepared,
-  );
+  endRequest(deps, apiParty(deps, caller), requestId, revocation('revoked_via_api'), prepared);
 
 /** Completion: the request is marked completed and its envelope and attachments purged at once. */
 export const completion = (purgeReason: string): Ending => ({

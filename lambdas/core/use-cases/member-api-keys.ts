@@ -3,6 +3,7 @@ import { notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { clientChoices, managerActor, requireManager, type MemberCaller } from '../member-access.ts';
 import { SCOPES, type Client } from '../model.ts';
+import { planIncludes } from '../plans.ts';
 import type { Directory } from '../ports.ts';
 import { parseOrThrow, ulidString } from '../validation.ts';
 import { apiKeyView, createApiKey, MAX_ALLOWLIST_ENTRIES, revokeApiKey, type ApiKeyDeps } from './api-keys.ts';
@@ -49,7 +50,7 @@ export const listMemberApiKeys = async (
     data: apiKeys.map((apiKey) => apiKeyView(apiKey, clientsById, now)),
     scopes: SCOPES,
     clients: clientChoices(clients),
-    api_access: caller.org.plan !== 'free',
+    api_access: planIncludes(caller.org.plan, 'api'),
   };
 };
 

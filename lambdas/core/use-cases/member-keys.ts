@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { Clock } from '../clock.ts';
+import { refreshRecipientHealth, type RecipientHealthDeps } from './recipient-health.ts';
 import { fieldError, forbidden, illegalTransition, notFound, WriteConflict } from '../errors.ts';
 import { normaliseIdentityKey } from '../fingerprint.ts';
 import { isId } from '../ids.ts';
@@ -21,6 +22,8 @@ export interface MemberKeyDeps {
   directory: MemberDirectory;
   identityKeys: IdentityKeyStore;
   clock: Clock;
+  /** Where the live requests a replaced key affects are found and marked (needs_relink, unrecoverable). */
+  recipientHealth?: RecipientHealthDeps;
 }
 
 const MAX_RACES = 5;
@@ -93,7 +96,7 @@ export const registerIdentityKey = async (deps: MemberKeyDeps, caller: MemberCal
   } catch {
     throw fieldError('public_key', 'Must be an ECDH P-256 public key: SPKI DER, base64.');
   }
-  return changeKey(deps, caller.org.id, caller.member.id, notSignedIn, (member) => {
+  const result = await changeKey(deps, caller.org.id, caller.member.id, notSignedIn, (member) => {
     const current = member.identityKey;
     if (current?.fingerprint === key.fingerprint) return { result: identityKeyView(current)! };
     const next: IdentityKey = {
@@ -110,6 +113,9 @@ export const registerIdentityKey = async (deps: MemberKeyDeps, caller: MemberCal
       result: identityKeyView(next)!,
     };
   });
+  // Also when the key was already this one: a retry after a failed refresh finishes it.
+  if (deps.recipientHealth) await refreshRecipientHealth(deps.recipientHealth, caller.org.id, caller.member.id, memberActor(caller.member));
+  return result;
 };
 
 /** GET /app/api/members (owners and admins). */

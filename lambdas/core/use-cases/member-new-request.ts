@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { validationFailed, type FieldErrors } from '../errors.ts';
 import { byName, clientChoices, memberActor, type MemberCaller } from '../member-access.ts';
 import { VERIFICATION_MODES, type Client, type Member, type Preset, type Team, type Template } from '../model.ts';
+import { planIncludes } from '../plans.ts';
 import { meetsMinimum } from '../policy.ts';
 import type { Directory } from '../ports.ts';
 import { parseOrThrow, ulidString } from '../validation.ts';
@@ -81,7 +82,10 @@ interface OptionsDirectory extends Directory {
   listPresets(orgId: string): Promise<Preset[]>;
 }
 
-/** GET /app/api/request-options: what the new-request form offers, by the organisation's policy. */
+/**
+ * GET /app/api/request-options: what the new-request form offers, by the organisation's policy and
+ * plan (`preset_access`: whether a request may name a preset, core/plans.ts).
+ */
 export const requestOptions = async (deps: { directory: OptionsDirectory }, caller: MemberCaller) => {
   const orgId = caller.org.id;
   const [clients, teams, templates, presets, members] = await Promise.all([
@@ -105,6 +109,7 @@ export const requestOptions = async (deps: { directory: OptionsDirectory }, call
     teams: byName(teams).map((team) => ({ id: team.id, name: team.name })),
     templates: byName(templates).map((template) => ({ id: template.id, name: template.name, justification: template.justification })),
     presets: byName(presets).map((preset) => ({ slug: preset.slug, name: preset.name, defaults: preset.defaults })),
+    preset_access: planIncludes(caller.org.plan, 'presets'),
     members: byName(members.filter((member) => member.active)).map((member: Member) => ({
       membership_id: member.id,
       name: member.name,

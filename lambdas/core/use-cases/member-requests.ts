@@ -7,7 +7,8 @@ import type { HandoffRepository, SealedMaterial } from '../ports.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
 import { reveal } from '../subject-flow.ts';
 import { applyChange } from './apply-change.ts';
-import { completion, endRequest } from './end-request.ts';
+import { completion, endRequest, revocation } from './end-request.ts';
+import { relinkRequest, type RelinkDeps, type RelinkResult } from './relink-request.ts';
 
 export interface MemberRequestDeps extends ExpiryScheduling {
   requests: HandoffRepository;
@@ -111,25 +112,35 @@ export const revealRequest = async (deps: MemberRequestDeps, caller: MemberCalle
 };
 
 /**
+ * A member who may end or relink a request: a recipient, the requester, or an owner or admin of
+ * its organisation (the same people who may complete it).
+ */
+const memberParty = (deps: MemberRequestDeps, caller: MemberCaller, action: string) => ({
+  orgId: caller.org.id,
+  actor: memberActor(caller.member),
+  data: { member: memberRef(caller.member) },
+  rotationSignal: caller.org.policy.rotationSignal,
+  policy: caller.org.policy,
+  load: async (id: string) => {
+    const { request, relation } = await findMemberRequest(deps.requests, caller, id);
+    if (!relation.recipient && !relation.requester && !relation.manager) {
+      throw forbidden(`Only a recipient, the requester, or an owner or admin can ${action} this request.`);
+    }
+    return request;
+  },
+});
+
+/**
  * POST /app/api/requests/{id}/complete: a recipient, the requester, or an owner or admin ends a
  * submitted request; the envelope and attachments are purged at once (as POST /v1/.../complete).
  */
 export const completeAsMember = (deps: MemberRequestDeps, caller: MemberCaller, requestId: string) =>
-  endRequest(
-    deps,
-    {
-      orgId: caller.org.id,
-      actor: memberActor(caller.member),
-      data: { member: memberRef(caller.member) },
-      rotationSignal: caller.org.policy.rotationSignal,
-      load: async (id) => {
-        const { request, relation } = await findMemberRequest(deps.requests, caller, id);
-        if (!relation.recipient && !relation.requester && !relation.manager) {
-          throw forbidden('Only a recipient, the requester, or an owner or admin can complete this request.');
-        }
-        return request;
-      },
-    },
-    requestId,
-    completion('completed_by_member'),
-  );
+  endRequest(deps, memberParty(deps, caller, 'complete'), requestId, completion('completed_by_member'));
+
+/** POST /app/api/requests/{id}/revoke: a pending or opened request's link stops working at once (as POST /v1/.../revoke). */
+export const revokeAsMember = (deps: MemberRequestDeps, caller: MemberCaller, requestId: string) =>
+  endRequest(deps, memberParty(deps, caller, 'revoke'), requestId, revocation('revoked_by_member'));
+
+/** POST /app/api/requests/{id}/relink: a new link and code, shown once (as POST /v1/.../relink). */
+export const relinkAsMember = (deps: MemberRequestDeps & RelinkDeps, caller: MemberCaller, requestId: string, prepared?: (result: RelinkResult) => void) =>
+  relinkRequest(deps, memberParty(deps, caller, 'relink'), requestId, prepared);

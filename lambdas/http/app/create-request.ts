@@ -1,3 +1,4 @@
+import type { CreationResult } from '#core/use-cases/create-request.ts';
 import { memberCreateRequest } from '#core/use-cases/member-new-request.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { withTicketReplies } from '../../ticket-reply-wiring.ts';
@@ -14,13 +15,15 @@ import { LINK_DELIVERY_FAILED } from '../../failure-logs.ts';
 export const createHandler = (deps: AppDeps) =>
   sessionHandler(
     deps,
-    async ({ caller, body }) => {
+    async ({ caller, body, prepareReplay }) => {
+      const answer = (result: CreationResult) => json(201, result, { Location: `${deps.urls.appUrl}/app/api/requests/${result.request.id}` });
       const result = await memberCreateRequest(
         { ...deps, onDeliveryFailure: (error, requestId) => deps.logger.error(LINK_DELIVERY_FAILED, { requestId, errorName: (error as Error)?.name }) },
         caller,
         body,
+        { prepared: (prepared) => prepareReplay(answer(prepared)) },
       );
-      return json(201, result, { Location: `${deps.urls.appUrl}/app/api/requests/${result.request.id}` });
+      return answer(result);
     },
     { idempotent: { secretFields: ['link', 'link_without_fragment', 'challenge_code'] } },
   );

@@ -12,9 +12,9 @@ export const createHandler = (appDeps: AppDeps) => {
   const deps = withWebhookStore(appDeps);
   return sessionHandler(
     deps,
-    async ({ caller, body }) => {
-      const result = await createWebhook(deps, memberWebhookManager(caller), body);
-      return json(201, result, { Location: `${deps.urls.appUrl}/app/api/webhooks/${result.id}` });
+    async ({ caller, body, prepareReplay }) => {
+      const answer = (result: { id: string }) => json(201, result, { Location: `${deps.urls.appUrl}/app/api/webhooks/${result.id}` });
+      return answer(await createWebhook(deps, memberWebhookManager(caller), body, (prepared) => prepareReplay(answer(prepared))));
     },
     { idempotent: { secretFields: ['secret'] } },
   );

@@ -13,6 +13,7 @@ const build = (deps: AppDeps) => ({
   ...deps,
   access: new DynamoMemberAccess(deps.db, deps.tableName),
   identityKeys: new DynamoIdentityKeys(deps.tableName, deps.audit),
+  recipientHealth: deps,
   onDeliveryFailure: (error: unknown) =>
     deps.logger.error(SIGN_IN_EMAIL_FAILED, { errorName: (error as Error)?.name }),
 });

@@ -5,7 +5,7 @@ import { isId } from '#core/ids.ts';
 import { SESSION_SECONDS, type MemberCaller } from '#core/member-access.ts';
 import { csrfMatches, resolveSession } from '#core/use-cases/member-sign-in.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { idempotency } from '../middleware/idempotency.ts';
+import { idempotency, withReplayScope } from '../middleware/idempotency.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { respond } from '../middleware/respond.ts';
 import { withHeaders } from '../responses.ts';
@@ -16,7 +16,8 @@ import { memberDeps, type MemberAppDeps } from './member-deps.ts';
  * The middleware stack of the member endpoints (docs/web-api.md, Member endpoints), as
  * api-handler.ts is for API keys: errors and `Cache-Control: no-store` on every answer; for a POST,
  * no cross-site caller (Origin, Sec-Fetch-Site); the session cookie; for a POST, the CSRF header;
- * the JSON body; then the endpoint, which calls one use case and serialises.
+ * the JSON body; for a POST, its Idempotency-Key; then the endpoint, which calls one use case and
+ * serialises.
  */
 export const SESSION_COOKIE = 'handoff_session';
 const COOKIE_ATTRIBUTES = 'HttpOnly; Secure; SameSite=Strict; Path=/app';
@@ -102,13 +103,14 @@ const requireCsrf = (): ApiMiddleware => ({
   },
 });
 
-type MemberContext = Context & { member?: MemberCaller; body?: unknown };
+type MemberContext = Context & { member?: MemberCaller; body?: unknown; prepareReplay?: (response: ApiResult) => void };
 
 const handOver: ApiMiddleware = {
   before: (request) => {
     const context = request.context as MemberContext;
     context.member = request.internal.member as MemberCaller | undefined;
     context.body = request.internal.body;
+    context.prepareReplay = (response) => request.internal.prepareReplay?.(response);
   },
 };
 
@@ -117,23 +119,41 @@ export interface SessionCall {
   body: unknown;
   event: ApiEvent;
   deps: MemberAppDeps;
+  /**
+   * Hands over the answer before the change commits (a use case's `prepared`): with an
+   * Idempotency-Key it is stored in the change's own transaction, so a change whose answer was
+   * lost replays instead of being made again. Without a key, nothing.
+   */
+  prepareReplay(response: ApiResult): void;
 }
 
-/**
- * An endpoint for a signed-in member. `idempotent`: a POST that takes an `Idempotency-Key` as the
- * API's do (SPEC.md idempotency rules, the member's keys apart from any API key's), its
- * `secretFields` null in every replay.
- */
+export interface SessionEndpointOptions {
+  /**
+   * Every POST takes an `Idempotency-Key` as the API's do (SPEC.md's idempotency rules), with no
+   * option needed. `secretFields` names the answer's fields shown once: null in every replay, so
+   * never stored. `false` only where a replay can mean nothing (sign-out ends the very session a
+   * replay would need).
+   */
+  idempotent?: { secretFields: readonly string[] } | false;
+}
+
+/** A member's Idempotency-Keys are theirs alone: no other member's, organisation's or API key's call replays them. */
+const memberScope = (state: ApiState) => `member:${(state.member as MemberCaller).member.id}`;
+/** memberAnswers' header, which a replay (answered before the outer middlewares' `after`) must carry too. */
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+/** An endpoint for a signed-in member. */
 export const sessionHandler = (
   deps: AppDeps,
   handle: (call: SessionCall) => Promise<ApiResult>,
-  options: { idempotent?: { secretFields: readonly string[] } } = {},
+  options: SessionEndpointOptions = {},
 ): ApiLambda => {
   const member = memberDeps(deps);
-  const replays = options.idempotent
-    ? [idempotency(deps.idempotency, options.idempotent.secretFields, (state) => `member:${(state.member as MemberCaller).member.id}`)]
-    : [];
-  return middy<ApiEvent, ApiResult, Error, Context, ApiState>()
+  const replays =
+    options.idempotent === false
+      ? []
+      : [idempotency(deps.idempotency, { secretFields: options.idempotent?.secretFields, ownerOf: memberScope, commits: deps.commits, replayHeaders: NO_STORE })];
+  const chain = middy<ApiEvent, ApiResult, Error, Context, ApiState>()
     .use(memberAnswers({ clearCookieOn401: true }))
     .use(respond(deps.logger))
     .use(sameOrigin(deps))
@@ -143,12 +163,19 @@ export const sessionHandler = (
     .use(replays)
     .use(handOver)
     .handler(async (event, context) => {
-      const { member: caller, body } = context as MemberContext;
-      return handle({ caller: caller!, body, event, deps: member });
+      const { member: caller, body, prepareReplay } = context as MemberContext;
+      return handle({ caller: caller!, body, event, deps: member, prepareReplay: prepareReplay! });
     });
+  return withReplayScope(deps.commits, chain);
 };
 
-/** An endpoint anyone may call (sign-in, session): the same stack without the session. */
+/**
+ * An endpoint anyone may call (sign-in, session): the same stack without the session, and without
+ * Idempotency-Keys (the header is ignored). Before sign-in there is no caller whose records a key
+ * could be kept among. A session's answer is its cookie, a secret no replay may hand out again,
+ * and its sign-in token works once, so a retry can never make a second session; a repeated
+ * sign-in request only sends another link, within the address's sending limit.
+ */
 export const publicAppHandler = (
   deps: AppDeps,
   handle: (call: { body: unknown; event: ApiEvent; deps: MemberAppDeps }) => Promise<ApiResult>,

@@ -9,13 +9,14 @@ import {
   issueShareCertificate,
   type IssuedCertificate,
 } from '#core/use-cases/certificates/issue-certificate.ts';
-import { parseOrThrow } from '#core/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { withCertificateSource } from '../../store-wiring.ts';
 import { wiring } from '../../wiring.ts';
 import { signerOf } from '../../certificate-signing.ts';
 import { tableBackupsOf } from '../../table-backups.ts';
 import { apiHandler } from '../api-handler.ts';
+import { namedById } from '../middleware/read-trail.ts';
+import { parseQuery } from '../query-schema.ts';
 import { sessionHandler } from '../app/session-handler.ts';
 import type { ApiEvent, ApiLambda, ApiResult } from '../types.ts';
 import { renderCertificatePdf } from './render-pdf.ts';
@@ -58,21 +59,24 @@ const answer = async (issued: IssuedCertificate, format: 'json' | 'pdf'): Promis
   };
 };
 
-const formatOf = (event: ApiEvent) => parseOrThrow(certificateQuery, event.queryStringParameters ?? {}).format;
+const formatOf = (event: ApiEvent) => parseQuery(certificateQuery, event).format;
 
 export const createHandler = (appDeps: AppDeps): ApiLambda => {
   const deps = { ...withCertificateSource(appDeps), signer: signerOf(appDeps), backups: tableBackupsOf(appDeps) };
   const api = apiHandler(deps, {
     scope: 'events:read',
-    handle: async ({ caller, event }) => {
+    query: formatOf,
+    reads: { named: (event) => namedById(kindOf(event))(event) },
+    handle: async ({ caller, event, query: format, noteRead }) => {
       const kind = kindOf(event);
-      const format = formatOf(event);
       const viewer = { org: caller.org, clientId: caller.apiKey.clientId };
       const id = idOf(event, kind);
       const issued =
         kind === 'requests'
           ? await issueRequestCertificate(deps, viewer, await deps.requests.get(id))
           : await issueShareCertificate(deps, viewer, await deps.shares.get(id));
+      // Its read record is written while the PDF is rendered; the answer waits for it (read-trail.ts).
+      await noteRead({ [kind]: [id] });
       return answer(issued, format);
     },
   });

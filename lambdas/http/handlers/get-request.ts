@@ -5,6 +5,7 @@ import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
 import { API_ROUTES } from '../api-routes.ts';
+import { namedById } from '../middleware/read-trail.ts';
 import { requestIdOf } from './request-path.ts';
 
 /** GET /v1/requests/{id} */
@@ -13,7 +14,13 @@ export const createHandler = (deps: AppDeps) =>
     scope: API_ROUTES.getRequest.scope,
     // Read the request beside the key and organisation reads: one round trip fewer per call.
     prefetch: async (event) => deps.requests.get(requestIdOf(event)),
-    handle: async ({ caller, prefetched }) => json(200, toRequestView(visibleOrNotFound(prefetched, caller), deps.urls)),
+    reads: { named: namedById('requests') },
+    handle: async ({ caller, prefetched, noteRead }) => {
+      const request = visibleOrNotFound(prefetched, caller);
+      // Its read record is written while the answer is built; the answer waits for it (read-trail.ts).
+      await noteRead({ requests: [request.id] });
+      return json(200, toRequestView(request, deps.urls));
+    },
   });
 
 export const handler = lazyHandler(() => createHandler(wiring()));

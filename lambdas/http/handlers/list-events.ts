@@ -1,11 +1,12 @@
+import { eventsRead } from '#core/api-reads.ts';
 import { listEvents, listEventsQuery } from '#core/use-cases/list-events.ts';
-import { parseOrThrow } from '#core/validation.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { withEventFeed } from '../../store-wiring.ts';
 import { wiring } from '../../wiring.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
 import { API_ROUTES } from '../api-routes.ts';
+import { parseQuery } from '../query-schema.ts';
 
 /** GET /v1/events */
 export const createHandler = (appDeps: AppDeps) => {
@@ -13,9 +14,12 @@ export const createHandler = (appDeps: AppDeps) => {
   const deps = withEventFeed(appDeps);
   return apiHandler(deps, {
     scope: API_ROUTES.listEvents.scope,
-    handle: async ({ caller, event }) => {
-      const query = parseOrThrow(listEventsQuery, event.queryStringParameters ?? {});
-      return json(200, await listEvents(deps, caller, query));
+    query: (event) => parseQuery(listEventsQuery, event),
+    reads: {},
+    handle: async ({ caller, query, noteRead }) => {
+      const page = await listEvents(deps, caller, query);
+      await noteRead(eventsRead(page.data));
+      return json(200, page);
     },
   });
 };

@@ -1,3 +1,4 @@
+import { idsOf } from '#core/api-reads.ts';
 import { apiWebhookManager, listWebhooks } from '#core/use-cases/webhooks.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { withWebhookStore } from '../../store-wiring.ts';
@@ -12,7 +13,12 @@ export const createHandler = (appDeps: AppDeps) => {
   const deps = withWebhookStore(appDeps);
   return apiHandler(deps, {
     scope: API_ROUTES.listWebhooks.scope,
-    handle: async ({ caller }) => json(200, await listWebhooks(deps, apiWebhookManager(caller))),
+    reads: {},
+    handle: async ({ caller, noteRead }) => {
+      const page = await listWebhooks(deps, apiWebhookManager(caller));
+      await noteRead({ webhooks: idsOf(page.data) });
+      return json(200, page);
+    },
   });
 };
 

@@ -1,12 +1,13 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { receiveInboundPost, type InboundAction } from '#core/use-cases/inbound/receive-post.ts';
+import { admitInboundPost, useInboundPost, type AdmittedPost, type InboundAction, type InboundPost } from '#core/use-cases/inbound/receive-post.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { bodyLimit } from '../middleware/body-limit.ts';
 import { respond } from '../middleware/respond.ts';
 import { ticketDeps } from '../ticket-deps.ts';
 import { json } from '../responses.ts';
-import type { ApiEvent, ApiLambda, ApiResult, ApiState } from '../types.ts';
+import type { ApiEvent, ApiLambda, ApiMiddleware, ApiResult, ApiState } from '../types.ts';
+import { inboundReplays } from './inbound-replays.ts';
 
 /** Header names in lower case (API Gateway sends them so; the local gateway too), values as sent. */
 const headersOf = (event: ApiEvent) => {
@@ -16,27 +17,51 @@ const headersOf = (event: ApiEvent) => {
   return headers;
 };
 
+const postOf = (event: ApiEvent): InboundPost => {
+  const headers = headersOf(event);
+  return {
+    secret: event.pathParameters?.secret ?? '',
+    headers,
+    // API Gateway hands over a body that is not text as base64: either way, the bytes as sent.
+    rawBody: Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8'),
+    contentType: headers['content-type'],
+    query: event.queryStringParameters ?? {},
+  };
+};
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+type InboundContext = Context & { inbound?: { post: InboundPost; admitted: AdmittedPost } };
+
+/**
+ * The URL, rate limit, hardening and state checks, before the Idempotency-Key is looked at: only a
+ * sender who passes them may claim a key or be replayed an answer.
+ */
+const admit = (deps: ReturnType<typeof ticketDeps>, action: InboundAction): ApiMiddleware => ({
+  before: async (request) => {
+    const post = postOf(request.event);
+    const inbound = { post, admitted: await admitInboundPost(deps, action.purpose, post) };
+    // In the call's state for the Idempotency-Key's owner and fingerprint, in the context for the handler.
+    request.internal.inbound = inbound;
+    (request.context as InboundContext).inbound = inbound;
+  },
+});
+
 /**
  * An inbound ticket URL: the secret in the path is the credential (no API key), the body is read
- * as sent (a signature covers the exact bytes), errors as everywhere, and no answer is cached.
- * Nothing of the post is logged: a helpdesk's body can carry customer data.
+ * as sent (a signature covers the exact bytes), errors as everywhere, an Idempotency-Key honoured
+ * when the sender sends one (inbound-replays.ts), and no answer is cached. Nothing of the post is
+ * logged: a helpdesk's body can carry customer data.
  */
 export const inboundHandler = (deps: AppDeps, action: InboundAction): ApiLambda => {
   const inbound = ticketDeps(deps);
   return middy<ApiEvent, ApiResult, Error, Context, ApiState>()
     .use(respond(deps.logger))
     .use(bodyLimit())
-    .handler(async (event) => {
-      const headers = headersOf(event);
-      const body = event.body ?? '';
-      const ack = await receiveInboundPost(inbound, action, {
-        secret: event.pathParameters?.secret ?? '',
-        headers,
-        // API Gateway hands over a body that is not text as base64: either way, the bytes as sent.
-        rawBody: Buffer.from(body, event.isBase64Encoded ? 'base64' : 'utf8'),
-        contentType: headers['content-type'],
-        query: event.queryStringParameters ?? {},
-      });
-      return json(202, ack, { 'Cache-Control': 'no-store' });
+    .use(admit(inbound, action))
+    .use(inboundReplays(deps.idempotency, action.purpose, NO_STORE))
+    .handler(async (_event, context) => {
+      const { post, admitted } = (context as InboundContext).inbound!;
+      return json(202, await useInboundPost(inbound, action, admitted, post), NO_STORE);
     });
 };

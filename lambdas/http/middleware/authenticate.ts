@@ -1,6 +1,6 @@
 import { apiKeyHash, isWellFormedApiKey } from '#core/api-key-format.ts';
 import type { Clock } from '#core/clock.ts';
-import { unauthenticated } from '#core/errors.ts';
+import { ApiError, unauthenticated } from '#core/errors.ts';
 import { sameDigest } from '#core/hashing.ts';
 import type { ApiKeyLookup, ApiKeyUse, Directory } from '#core/ports.ts';
 import type { DynamoRateLimiter } from '#store/rate-limiter.ts';
@@ -15,16 +15,40 @@ export interface AuthenticateDeps {
 }
 
 /**
- * The one bearer key of the Authorization header, or null. API Gateway joins a header sent twice
- * with a comma, and no key holds one, so two Authorization headers never name a key: the call is
- * refused as unauthenticated (401, as SPEC.md lists for every endpoint) rather than 400, because
- * which key the caller meant cannot be told, and neither may be tried alone.
+ * The bearer key of the Authorization header, or why there is none. API Gateway joins a header
+ * sent twice with a comma, and no key holds one, so two Authorization headers never name a key:
+ * the call is refused as unauthenticated (401, as SPEC.md lists for every endpoint) rather than
+ * 400, because which key the caller meant cannot be told, and neither may be tried alone.
  */
-const bearer = (event: ApiEvent) => {
+const bearer = (event: ApiEvent): { key: string } | { refused: BearerRefusal } => {
   const header = event.headers?.authorization ?? event.headers?.Authorization;
-  if (!header || header.includes(',')) return null;
+  if (!header) return { refused: 'missing' };
+  if (header.includes(',')) return { refused: 'invalid_request' };
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1] : null;
+  // Another scheme (Basic ...) is a caller that did not know this API takes a bearer key.
+  if (!match) return { refused: /^Bearer(\s|$)/i.test(header) ? 'invalid_request' : 'missing' };
+  return { key: match[1] };
+};
+
+/** The realm every 401 of the API names in its challenge. */
+export const BEARER_REALM = 'api';
+
+/**
+ * RFC 6750's refusals: no key offered (or another scheme) names no error, an Authorization header
+ * that is not one bearer key is `invalid_request`, a key that is malformed, unknown, revoked or
+ * expired `invalid_token`.
+ */
+type BearerRefusal = 'missing' | 'invalid_request' | 'invalid_token';
+
+/**
+ * 401 with the challenge RFC 9110 requires of every 401 (`WWW-Authenticate`), in RFC 6750's form:
+ * `Bearer realm="api"`, plus `error="..."` when a key was offered and refused. The body is the same
+ * whatever the reason, so a caller learns no more from it than from the status.
+ */
+const bearerRefused = (reason: BearerRefusal) => {
+  const error = unauthenticated();
+  const challenge = `Bearer realm="${BEARER_REALM}"${reason === 'missing' ? '' : `, error="${reason}"`}`;
+  return new ApiError(error.status, error.code, error.message, undefined, { 'WWW-Authenticate': challenge });
 };
 
 /**
@@ -57,8 +81,9 @@ export const authenticate = (deps: AuthenticateDeps, memo = new KeyIdentityMemo(
   return {
     before: async (request) => {
       const presented = bearer(request.event);
-      if (!presented || !isWellFormedApiKey(presented)) throw unauthenticated();
-      const hash = apiKeyHash(presented);
+      if ('refused' in presented) throw bearerRefused(presented.refused);
+      if (!isWellFormedApiKey(presented.key)) throw bearerRefused('invalid_token');
+      const hash = apiKeyHash(presented.key);
       const known = memo.get(hash);
       const early = known ? startReads(known) : null;
       const apiKey = await deps.apiKeys.findByHash(hash);
@@ -73,7 +98,7 @@ export const authenticate = (deps: AuthenticateDeps, memo = new KeyIdentityMemo(
         // caller's, and its next calls are not counted before the key read.
         memo.forget(hash);
         await early?.rateCount.release().catch(() => undefined);
-        throw unauthenticated();
+        throw bearerRefused('invalid_token');
       }
       const lastUse = noteUseIfStale(deps.apiKeys, apiKey, now);
       const identity = { keyId: apiKey.id, orgId: apiKey.orgId };
@@ -83,7 +108,7 @@ export const authenticate = (deps: AuthenticateDeps, memo = new KeyIdentityMemo(
       const [org] = await Promise.all([orgRead, lastUse]);
       if (!org) {
         await rateCount.release().catch(() => undefined);
-        throw unauthenticated();
+        throw bearerRefused('invalid_token');
       }
       request.internal.caller = { org, apiKey, sourceIp: request.event.requestContext?.http?.sourceIp ?? '' };
     },

@@ -1,7 +1,8 @@
 import { addressAllowed } from '#core/address-allowlist.ts';
 import { apiActor } from '#core/caller.ts';
-import { forbidden, planRequired } from '#core/errors.ts';
+import { forbidden } from '#core/errors.ts';
 import type { Scope } from '#core/model.ts';
+import { requirePlan } from '#core/plans.ts';
 import type { AuditTrail } from '#core/ports.ts';
 import type { ApiMiddleware } from '../types.ts';
 
@@ -15,7 +16,7 @@ export const authorise = (
 ): ApiMiddleware => ({
   before: async (request) => {
     const caller = request.internal.caller!;
-    if (caller.org.plan === 'free') throw planRequired();
+    requirePlan(caller.org, 'api');
     if (!addressAllowed(caller.sourceIp, caller.apiKey.allowlist)) {
       const actor = apiActor(caller);
       await audit.record({

@@ -4,11 +4,30 @@ import { sha256Hex } from '#core/hashing.ts';
 import type { DynamoIdempotency, StoredResponse } from '#store/idempotency.ts';
 import type { IdempotentCommits } from '#store/idempotent-commit.ts';
 import { errorResponse, withHeaders } from '../responses.ts';
-import type { ApiMiddleware, ApiResult, ApiState } from '../types.ts';
+import type { ApiMiddleware, ApiRequest, ApiResult, ApiState } from '../types.ts';
 
 export const MAX_KEY_LENGTH = 200;
 /** Headers worth replaying; rate-limit headers are always the current call's. */
 const REPLAYED_HEADERS = ['Content-Type', 'Location'];
+
+export interface IdempotencyOptions {
+  /** Fields of the answer shown once: null in every replay, so never stored. */
+  secretFields?: readonly string[];
+  /**
+   * Whose keys these are, so one owner's key never replays another's answer: the API key by
+   * default; a member endpoint names the member, an inbound URL its integration.
+   */
+  ownerOf?: (state: ApiState) => string;
+  /** Where an endpoint's prepared answer waits to be stored with its change (none: after it, as a 5xx releases). */
+  commits?: Pick<IdempotentCommits, 'claimed' | 'prepare'>;
+  /** What "the same body" means: by default the method, the path and the canonical JSON body. */
+  fingerprintOf?: (request: ApiRequest) => string;
+  /** Headers every replay carries that the stored answer cannot (an outer middleware's, skipped by a replay). */
+  replayHeaders?: Record<string, string>;
+}
+
+const jsonFingerprint = (request: ApiRequest) =>
+  sha256Hex(`${request.event.requestContext.http.method} ${request.event.rawPath}\n${canonicalize(request.internal.body ?? null)}`);
 
 /**
  * SPEC.md's idempotency rules 1 to 3 for every POST: the same key and body replays the first
@@ -19,17 +38,14 @@ const REPLAYED_HEADERS = ['Content-Type', 'Location'];
  */
 export const idempotency = (
   store: Pick<DynamoIdempotency, 'start' | 'finish' | 'release'>,
-  secretFields: readonly string[],
-  /** Whose keys these are: the API key by default; a member endpoint names the member. */
-  ownerOf: (state: ApiState) => string = (state) => state.caller!.apiKey.id,
-  /** Where an endpoint's prepared answer waits to be stored with its change (none: after it, as a 5xx releases). */
-  commits?: Pick<IdempotentCommits, 'claimed' | 'prepare'>,
+  options: IdempotencyOptions = {},
 ): ApiMiddleware => {
+  const { secretFields = [], ownerOf = (state) => state.caller!.apiKey.id, commits, fingerprintOf = jsonFingerprint, replayHeaders } = options;
   const keep = async (state: ApiState, response: ApiResult) => {
-    const apiKeyId = ownerOf(state);
+    const owner = ownerOf(state);
     try {
-      if (response.statusCode >= 500) await store.release(apiKeyId, state.idempotencyKey!);
-      else await store.finish(apiKeyId, state.idempotencyKey!, forReplay(response, secretFields));
+      if (response.statusCode >= 500) await store.release(owner, state.idempotencyKey!);
+      else await store.finish(owner, state.idempotencyKey!, forReplay(response, secretFields));
     } catch {
       // The table failed again while keeping the answer. The caller still gets the answer the call
       // earned (a change that was made is never reported as a failure, which would invite a second
@@ -46,16 +62,13 @@ export const idempotency = (
       if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
         throw fieldError('Idempotency-Key', `Must be 1 to ${MAX_KEY_LENGTH} characters.`);
       }
-      const fingerprint = sha256Hex(
-        `${request.event.requestContext.http.method} ${request.event.rawPath}\n${canonicalize(request.internal.body ?? null)}`,
-      );
-      const started = await store.start(ownerOf(request.internal), key, fingerprint);
+      const started = await store.start(ownerOf(request.internal), key, fingerprintOf(request));
       if (started.outcome === 'mismatch') throw idempotencyKeyReused();
       if (started.outcome === 'in_progress') throw stillProcessing(started.lockedForMs);
       if (started.outcome === 'replay') {
         return withHeaders(
           { statusCode: started.response.statusCode, headers: started.response.headers, body: started.response.body },
-          { ...request.internal.rateHeaders, 'Idempotency-Replayed': 'true' },
+          { ...replayHeaders, ...request.internal.rateHeaders, 'Idempotency-Replayed': 'true' },
         );
       }
       request.internal.idempotencyKey = key;
@@ -73,6 +86,14 @@ export const idempotency = (
     },
   };
 };
+
+/**
+ * Runs each invocation of `handler` in its own scope of `commits`, so an answer an endpoint
+ * prepares is stored in its change's transaction (store/idempotent-commit.ts); without `commits`,
+ * the handler as it is.
+ */
+export const withReplayScope = <Handler extends (...args: never[]) => unknown>(commits: Pick<IdempotentCommits, 'scope'> | undefined, handler: Handler): Handler =>
+  (commits ? (...args: Parameters<Handler>) => commits.scope(() => handler(...args)) : handler) as Handler;
 
 /**
  * SPEC.md's 409 for a concurrent duplicate, with Retry-After: the claim is held until its lock

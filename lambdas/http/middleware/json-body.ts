@@ -44,10 +44,13 @@ const refusedValue = (root: unknown): { path: string; reason: string } | null =>
 /**
  * Parses a JSON body when there is one: over the size limit answers 413 `payload_too_large`,
  * malformed JSON 400 `bad_request`, a value no endpoint may take 422 `validation_failed` on its field.
+ * Only a POST's body is read: a GET's or DELETE's has no meaning (RFC 9110), so it is checked for
+ * its size alone, as the gateway checks every body, and never refused for what it holds.
  */
 export const jsonBody = (): ApiMiddleware => ({
   before: (request) => {
     assertBodyWithinLimit(request.event);
+    if (request.event.requestContext.http.method !== 'POST') return;
     const { body, isBase64Encoded } = request.event;
     if (body === undefined || body === null || body === '') return;
     const text = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;

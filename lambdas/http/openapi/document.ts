@@ -1,12 +1,16 @@
 import type { $ZodType } from 'zod/v4/core';
 import { EVENT_TYPES } from '#core/events.ts';
 import { ID_PATTERN } from '#core/ids.ts';
-import { USER_AGENT } from '#workers/deliver.ts';
+import { RETRY_DELAYS_SECONDS, RETRY_SPAN_SECONDS, USER_AGENT } from '#workers/deliver.ts';
+import { BEARER_REALM } from '../middleware/authenticate.ts';
 import { MAX_KEY_LENGTH } from '../middleware/idempotency.ts';
+import { UNKNOWN_QUERY_PARAMETER } from '../query-rule.ts';
+import { MAX_BODY_BYTES, MAX_REQUEST_LINE_AND_HEADER_VALUES_BYTES } from '../request-limits.ts';
 import { routeList, type Route } from '../routes.ts';
 import { componentSchemas, inputSchema, queryFields, refTo, type JsonSchema } from './json-schema.ts';
 import { eventObject, errorBody } from './objects.ts';
-import { ERROR_CODES, OPERATIONS, isDocumentedPath, type DocumentedRouteName, type ErrorAnswer, type ErrorCode, type Operation } from './operations.ts';
+import { ERROR_CODES, OPERATIONS, PING_SENDERS, isDocumentedPath, type DocumentedRouteName, type ErrorAnswer, type ErrorCode, type Operation } from './operations.ts';
+import { durationText } from './durations.ts';
 
 /** SPEC.md, Versioning: the API version, carried in the path segment `/v1`. */
 export const API_VERSION = '1.0.0';
@@ -15,17 +19,26 @@ const DESCRIPTION = `The Credential Handoff Service's public API: requests, tick
 
 Not described here: the endpoints under \`/subject\`, \`/share\` and \`/app/api\` and the pages (\`/r\`, \`/s\`, \`/app\`, \`/assets\`). They serve the service's own web pages, are authenticated by link tokens and member sessions, and change with the pages (docs/web-api.md).
 
-Every keyed call is rate limited per key and per organisation; its answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`, and a refusal answers 429 \`rate_limited\` with \`Retry-After\`. Every POST under \`/v1\` takes an optional \`Idempotency-Key\`: the same key and body within 24 hours replays the first answer (with \`Idempotency-Replayed: true\`, and the fields shown once set to null). A path no route serves answers 404 \`not_found\`, a method the path does not allow 405 \`method_not_allowed\` with \`Allow\`, and headers over the size limit 431 \`request_header_fields_too_large\`, each with the error body.`;
+Every keyed call is rate limited per key and per organisation; its answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`, and a refusal answers 429 \`rate_limited\` with \`Retry-After\`. A 401 under \`/v1\` carries \`WWW-Authenticate: Bearer realm="${BEARER_REALM}"\` (RFC 6750), with \`error="invalid_token"\` when the key sent was refused and \`error="invalid_request"\` when the \`Authorization\` header holds no single bearer key. Every POST under \`/v1\` (and an inbound URL, for a sender that sends one) takes an optional \`Idempotency-Key\`: the same key and body within 24 hours replays the first answer (with \`Idempotency-Replayed: true\`, and the fields shown once set to null).
+
+One rule for the query string: a parameter the operation does not define answers 422 \`validation_failed\`, with \`errors\` naming it ("${UNKNOWN_QUERY_PARAMETER}"), on every operation but the inbound ticket URLs, which may read their fields from the query string. Before anything else, every operation answers 413 \`payload_too_large\` to a body over ${MAX_BODY_BYTES} bytes (a GET's too, whose body is otherwise ignored) and 431 \`request_header_fields_too_large\` to a request line and header values over ${MAX_REQUEST_LINE_AND_HEADER_VALUES_BYTES} bytes together; these two are answered before any key is read, so they carry no rate-limit headers. A path no route serves answers 404 \`not_found\` and a method the path does not allow 405 \`method_not_allowed\` with \`Allow\`, each with the error body.`;
 
 const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
 
+/** Each header an answer can carry; `required`: always sent where an answer lists it. */
 const HEADERS: Record<string, JsonSchema> = {
-  'X-RateLimit-Limit': { description: 'Calls the key may make per minute.', schema: { type: 'integer', minimum: 0 } },
-  'X-RateLimit-Remaining': { description: 'Calls left in the current minute, for the key and its organisation.', schema: { type: 'integer', minimum: 0 } },
-  'X-RateLimit-Reset': { description: 'When the current window ends, in unix seconds.', schema: { type: 'integer', minimum: 0 } },
-  'Retry-After': { description: 'Seconds to wait before calling again.', schema: { type: 'integer', minimum: 1 } },
-  Location: { description: 'The address of the created resource.', schema: { type: 'string', format: 'uri' } },
+  'X-RateLimit-Limit': { description: 'Calls the key may make per minute.', required: true, schema: { type: 'integer', minimum: 0 } },
+  'X-RateLimit-Remaining': { description: 'Calls left in the current minute, for the key and its organisation.', required: true, schema: { type: 'integer', minimum: 0 } },
+  'X-RateLimit-Reset': { description: 'When the current window ends, in unix seconds.', required: true, schema: { type: 'integer', minimum: 0 } },
+  'Retry-After': { description: 'Seconds to wait before calling again.', required: true, schema: { type: 'integer', minimum: 1 } },
+  Location: { description: 'The address of the created resource.', required: true, schema: { type: 'string', format: 'uri' } },
   'Idempotency-Replayed': { description: 'Present, `true`, when this is the stored answer to an earlier call with the same Idempotency-Key.', schema: { type: 'string', const: 'true' } },
+  'WWW-Authenticate': {
+    description:
+      'The challenge (RFC 9110, RFC 6750): a bearer API key, with `error="invalid_token"` when the key sent was malformed, unknown, revoked or expired, and `error="invalid_request"` when the `Authorization` header held no single bearer key (two headers, or `Bearer` alone).',
+    required: true,
+    schema: { type: 'string', pattern: `^Bearer realm="${BEARER_REALM}"(, error="(invalid_request|invalid_token)")?$` },
+  },
 };
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
@@ -33,9 +46,25 @@ const SECURITY_SCHEME = 'apiKey';
 
 /** Errors every call with a key can get, and those every POST with a key can get besides. */
 const KEYED_ERRORS: readonly ErrorCode[] = ['unauthenticated', 'forbidden', 'plan_required', 'rate_limited', 'service_unavailable'];
-const POST_ERRORS: readonly ErrorCode[] = ['bad_request', 'payload_too_large', 'conflict', 'validation_failed', 'idempotency_key_reused'];
+const POST_ERRORS: readonly ErrorCode[] = ['bad_request', 'conflict', 'validation_failed', 'idempotency_key_reused'];
+/** What the gateway answers before any function runs, on every operation. */
+const TRANSPORT_ERRORS: readonly ErrorCode[] = ['payload_too_large', 'request_header_fields_too_large'];
+/** The query rule (query-rule.ts), on every operation that reads no field from the query string. */
+const UNKNOWN_QUERY: ErrorAnswer = ['validation_failed', `A query parameter the operation does not define: \`errors\` names it ("${UNKNOWN_QUERY_PARAMETER}").`];
+/** Statuses answered before the key is read (or with it refused), which so carry no rate-limit headers. */
+const UNCOUNTED_STATUSES = new Set([401, 413, 431]);
 
 const isKeyed = (route: Route) => route.path.startsWith('/v1/') && route.scope !== 'public';
+/** Every keyed POST, and the inbound URLs for a sender that sends one (http/inbound/inbound-replays.ts). */
+const takesIdempotencyKey = (route: Route) => route.method === 'POST' && (isKeyed(route) || route.scope === 'url_secret');
+/** What an Idempotency-Key adds to an inbound URL's answers (a keyed POST has them in POST_ERRORS). */
+const INBOUND_IDEMPOTENCY_ERRORS: readonly ErrorAnswer[] = [
+  ['conflict', 'Also: the same Idempotency-Key is still being processed (a concurrent duplicate).'],
+  ['validation_failed', 'An `Idempotency-Key` longer than 200 characters (`errors` names the header).'],
+  'idempotency_key_reused',
+];
+/** The inbound ticket URLs may read their fields from the query string; every other operation takes only its own parameters. */
+const refusesUnknownQuery = (route: Route) => route.scope !== 'url_secret';
 
 const schemaOf = (schema: $ZodType | JsonSchema, as: (schema: $ZodType) => JsonSchema): JsonSchema =>
   '_zod' in schema ? as(schema as $ZodType) : schema;
@@ -59,21 +88,31 @@ const withFieldNotes = (schema: JsonSchema, notes: Record<string, string> = {}, 
   return { ...schema, properties };
 };
 
+/** The headers an error status always carries. */
+const errorHeaders = (status: number, keyed: boolean) => {
+  const headers: Record<string, JsonSchema> = {};
+  // Counted calls only; a 503 may come before the count or with it, so it promises none.
+  if (keyed && !UNCOUNTED_STATUSES.has(status) && status !== 503) for (const name of RATE_HEADERS) headers[name] = headerRef(name);
+  if (keyed && status === 401) headers['WWW-Authenticate'] = headerRef('WWW-Authenticate');
+  if (status === 429 || status === 503) headers['Retry-After'] = headerRef('Retry-After');
+  return headers;
+};
+
 const errorResponses = (answers: readonly ErrorAnswer[], keyed: boolean) => {
   const byStatus = new Map<number, Array<{ code: ErrorCode; meaning: string }>>();
   for (const answer of answers) {
     const [code, meaning] = typeof answer === 'string' ? [answer, ERROR_CODES[answer][1]] : answer;
     const status = ERROR_CODES[code][0];
     const list = byStatus.get(status) ?? [];
-    if (!list.some((entry) => entry.code === code)) list.push({ code, meaning });
+    const known = list.find((entry) => entry.code === code);
+    // A code listed again with what it also means on this operation: both are said.
+    if (!known) list.push({ code, meaning });
+    else if (!known.meaning.includes(meaning)) known.meaning = `${known.meaning} ${meaning}`;
     byStatus.set(status, list);
   }
   const responses: Record<string, JsonSchema> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const headers: Record<string, JsonSchema> = {};
-    // Authentication fails before the rate window is counted.
-    if (keyed && status !== 401) for (const name of RATE_HEADERS) headers[name] = headerRef(name);
-    if (status === 429 || status === 503) headers['Retry-After'] = headerRef('Retry-After');
+    const headers = errorHeaders(status, keyed);
     responses[String(status)] = {
       description: codes.map(({ code, meaning }) => `\`${code}\`: ${meaning}`).join(' '),
       ...(Object.keys(headers).length ? { headers } : {}),
@@ -114,7 +153,7 @@ const parametersOf = (route: Route, operation: Operation) => {
     }
     if (Object.keys(notes).length) throw new Error(`${route.name}: notes for query parameters it does not have: ${Object.keys(notes)}`);
   }
-  if (route.method === 'POST' && isKeyed(route)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (takesIdempotencyKey(route)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   return parameters;
 };
 
@@ -158,7 +197,14 @@ const accessNote = (route: Route) => {
 
 const operationOf = (route: Route, operation: Operation) => {
   const keyed = isKeyed(route);
-  const errors: ErrorAnswer[] = [...(keyed ? KEYED_ERRORS : []), ...(keyed && route.method === 'POST' ? POST_ERRORS : []), ...operation.errors];
+  const errors: ErrorAnswer[] = [
+    ...(keyed ? KEYED_ERRORS : []),
+    ...(keyed && route.method === 'POST' ? POST_ERRORS : []),
+    ...operation.errors,
+    ...(takesIdempotencyKey(route) && !keyed ? INBOUND_IDEMPOTENCY_ERRORS : []),
+    ...(refusesUnknownQuery(route) ? [UNKNOWN_QUERY] : []),
+    ...TRANSPORT_ERRORS,
+  ];
   const parameters = parametersOf(route, operation);
   const requestBody = requestBodyOf(route, operation);
   return {
@@ -178,6 +224,19 @@ const operationOf = (route: Route, operation: Operation) => {
   };
 };
 
+/**
+ * The retry schedule as the worker runs it (workers/deliver.ts): each delay counted from the
+ * attempt before, so the span of a delivery is their sum, not the last delay.
+ */
+const retrySchedule = () => {
+  const delays = RETRY_DELAYS_SECONDS.map(durationText);
+  const hours = (RETRY_SPAN_SECONDS / 3600).toFixed(1);
+  return (
+    `anything else is retried after ${delays.slice(0, -1).join(', ')} and ${delays.at(-1)}, each counted from the attempt before: ` +
+    `${RETRY_DELAYS_SECONDS.length + 1} attempts, the last about ${hours} hours (${durationText(RETRY_SPAN_SECONDS)}) after the first; then the delivery is marked failed.`
+  );
+};
+
 /** The outbound event delivery (SPEC.md, Events, Delivery), one POST per event to each subscribed URL. */
 const eventDelivery = () => ({
   post: {
@@ -187,8 +246,10 @@ const eventDelivery = () => ({
     description:
       'Signed by the Standard Webhooks scheme: verify over the exact raw body, before parsing. The signed content is `<webhook-id>.<webhook-timestamp>.<raw body>`, ' +
       'the HMAC-SHA256 key the base64-decoded part of the secret after `whsec_`; compare in constant time and reject timestamps more than 300 seconds away. ' +
-      'Answer any 2xx within 10 seconds; anything else is retried after 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h. Delivery is at least once: de-duplicate on the event `id`. ' +
-      `Event types: ${EVENT_TYPES.join(', ')} (\`ping\` is sent by the app's test action only).`,
+      'The service sends no credential of its own (no `security`): the signature headers are what prove a delivery genuine. ' +
+      `Answer any 2xx within 10 seconds; ${retrySchedule()} Delivery is at least once: de-duplicate on the event \`id\`. ` +
+      `Event types: ${EVENT_TYPES.join(', ')} (${PING_SENDERS}).`,
+    security: [],
     parameters: [
       { name: 'User-Agent', in: 'header', required: true, schema: { type: 'string', const: USER_AGENT } },
       {

@@ -92,18 +92,26 @@ export const requestList = named(
   }),
 );
 
+/** A request's link as a creation or a relink hands it out: shown once, null in an idempotent replay. */
+const linkShownOnce = (notes: { commit: string; challengeCode: string; excluded: string }) => ({
+  request: requestObject,
+  link: noted('The complete link with its fragment; null on an idempotent replay.', z.nullable(webUrl())),
+  link_without_fragment: noted('Null on an idempotent replay.', z.nullable(webUrl())),
+  commit: noted(notes.commit, z.string().check(z.regex(/^[A-Za-z0-9_-]{22}$/))),
+  challenge_code: noted(`${notes.challengeCode} Null on an idempotent replay.`, z.nullable(z.string().check(z.regex(/^[0-9]{6}$/)))),
+  excluded_recipients: noted(notes.excluded, z.array(z.string())),
+  commitment: z.strictObject({ computed_by: z.literal('server'), note: z.string().check(z.minLength(1)) }),
+});
+
 export const requestCreationResult = named(
   'RequestCreationResult',
   'A created request with its link. The secret fields are shown once: null in an idempotent replay.',
   z.strictObject({
-    request: requestObject,
-    link: noted('The complete link with its fragment; null on an idempotent replay.', z.nullable(webUrl())),
-    link_without_fragment: noted('Null on an idempotent replay.', z.nullable(webUrl())),
-    commit: noted('The recipient commitment, which forms the fragment.', z.string().check(z.regex(/^[A-Za-z0-9_-]{22}$/))),
-    challenge_code: noted(
-      'The spoken code when the verification mode needs one; hand it to the subject apart from the link. Null on an idempotent replay.',
-      z.nullable(z.string().check(z.regex(/^[0-9]{6}$/))),
-    ),
+    ...linkShownOnce({
+      commit: 'The recipient commitment, which forms the fragment.',
+      challengeCode: 'The spoken code when the verification mode needs one; hand it to the subject apart from the link.',
+      excluded: 'Names of members left out because their key could not be verified; empty when all were included.',
+    }),
     delivery: z.nullable(
       z.strictObject({
         id: ulid(),
@@ -112,12 +120,19 @@ export const requestCreationResult = named(
         reason: z.optional(noted('`ticket_reply` only, when it failed: why, in words.', z.string())),
       }),
     ),
-    excluded_recipients: noted(
-      'Names of members left out because their key could not be verified; empty when all were included.',
-      z.array(z.string()),
-    ),
-    commitment: z.strictObject({ computed_by: z.literal('server'), note: z.string().check(z.minLength(1)) }),
   }),
+);
+
+export const relinkResult = named(
+  'RelinkResult',
+  'A request given a new link: pending again, with a new link and code shown once (null in an idempotent replay); the old link and code no longer work.',
+  z.strictObject(
+    linkShownOnce({
+      commit: 'The recipient commitment computed again from the recipients\u2019 current keys; it forms the fragment.',
+      challengeCode: 'A new spoken code when the verification mode needs one (the old one no longer works).',
+      excluded: 'Names of recipients left out this time: disabled since, or their replaced key awaits approval; empty when all were kept.',
+    }),
+  ),
 );
 
 export const generatedCredential = named(

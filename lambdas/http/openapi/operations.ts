@@ -18,6 +18,7 @@ import {
   jsonWebKeySet,
   pingResult,
   requestCreationResult,
+  relinkResult,
   requestList,
   requestObject,
   ticketStatusAcceptance,
@@ -40,13 +41,18 @@ export const ERROR_CODES = {
   not_found: [404, 'No such record within the key\u2019s scope.'],
   illegal_transition: [409, 'The request\u2019s state does not allow the operation.'],
   conflict: [409, 'The same Idempotency-Key is still being processed (a concurrent duplicate).'],
-  payload_too_large: [413, 'The body is over the size limit.'],
+  payload_too_large: [413, 'The body is over the size limit (6 MB).'],
+  request_header_fields_too_large: [431, 'The request line and header values together are over the size limit (10,240 bytes).'],
   validation_failed: [422, 'Invalid body, query or header; `errors` lists the fields.'],
   idempotency_key_reused: [422, 'The same Idempotency-Key was used with a different body.'],
   rate_limited: [429, 'Too many calls: retry after the seconds in `Retry-After`.'],
   service_unavailable: [503, 'A brief failure and nothing was changed (or, with an Idempotency-Key, a retry changes nothing twice): retry after the seconds in `Retry-After`.'],
 } as const satisfies Record<string, readonly [number, string]>;
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Who sends the `ping` event: never a subscription, only a test action. */
+export const PING_SENDERS =
+  '`ping` is sent only by a test action, the app\u2019s Send test ping or the operator CLI\u2019s `webhook-ping`, to the one subscription it tests; it cannot be subscribed to';
 
 /** A code, or a code with what it means on this operation. */
 export type ErrorAnswer = ErrorCode | readonly [ErrorCode, string];
@@ -150,7 +156,7 @@ export const OPERATIONS: Record<DocumentedRouteName, Operation> = {
       schema: generateBody,
       required: false,
       notes: {
-        length: 'Characters of a password: 8 to 128. Ignored for a passphrase.',
+        length: 'Characters of a password. Within its bounds whatever the type; a passphrase ignores it.',
         lower: 'At least one of lower, upper, digits and symbols must be on for a password.',
       },
     },
@@ -160,7 +166,7 @@ export const OPERATIONS: Record<DocumentedRouteName, Operation> = {
   listRequests: {
     tag: 'Requests',
     summary: 'List requests',
-    description: 'Newest first; draft requests are never listed. A client-scoped key sees only its client\u2019s requests. Unknown query parameters answer 422.',
+    description: 'Newest first; draft requests are never listed. A client-scoped key sees only its client\u2019s requests.',
     query: {
       schema: listRequestsQuery,
       notes: { cursor: 'The `next_cursor` of the previous page.', ticket_ref: 'Only requests quoting this ticket reference.' },
@@ -225,6 +231,22 @@ export const OPERATIONS: Record<DocumentedRouteName, Operation> = {
     success: { status: 200, description: 'The completed request.', content: { 'application/json': requestObject }, headers: ['Idempotency-Replayed'] },
     errors: ['not_found', ['illegal_transition', 'The request is not `submitted`.']],
   },
+  relinkRequest: {
+    tag: 'Requests',
+    summary: 'Give a request a new link',
+    description:
+      'An extension of the specification. For a request whose link was sent to the wrong person, was locked by wrong codes (`needs_relink`), was made unusable by a recipient\u2019s new key (`needs_relink`), was revoked, or expired before anything was submitted: ' +
+      'a new link and, when the verification mode needs one, a new challenge code, both shown once; the old link and code stop working at once (the old link\u2019s page says it was replaced). ' +
+      'The recipients are resolved again from the members as they are now, the commitment computed again, the link\u2019s lifetime restarted, and the request is `pending` again, with `needs_relink` false. ' +
+      'A submitted, completed, or expired-after-submission request answers 409. Audited as `request.relinked`. No body.',
+    path: { id: requestIdParameter },
+    success: { status: 200, description: 'The request and its new link (once).', content: { 'application/json': relinkResult }, headers: ['Idempotency-Replayed'] },
+    errors: [
+      'not_found',
+      ['illegal_transition', 'The request was submitted, completed, or expired after a submission.'],
+      ['validation_failed', 'No recipient can receive a credential any more (`errors.recipients`).'],
+    ],
+  },
   markTicketStatus: {
     tag: 'Tickets',
     summary: 'Mark a ticket\u2019s status',
@@ -268,7 +290,7 @@ export const OPERATIONS: Record<DocumentedRouteName, Operation> = {
   listEvents: {
     tag: 'Events',
     summary: 'Read the event feed',
-    description: 'Events in the order they happened, identical to webhook payloads. A client-scoped key sees only its client\u2019s events. Unknown query parameters answer 422.',
+    description: 'Events in the order they happened, identical to webhook payloads. A client-scoped key sees only its client\u2019s events.',
     query: {
       schema: listEventsQuery,
       notes: {
@@ -293,7 +315,7 @@ export const OPERATIONS: Record<DocumentedRouteName, Operation> = {
     body: {
       schema: createWebhookBody,
       required: true,
-      notes: { url: 'https only, on a public host.', events: 'Subscribable event types; `ping` is sent by the app\u2019s test action only.' },
+      notes: { url: 'https only, on a public host.', events: `Subscribable event types; ${PING_SENDERS}.` },
       judgedAfter: { url: { format: 'uri' }, events: { items: { enum: [...SUBSCRIBABLE_EVENT_TYPES] } } },
     },
     success: {
@@ -340,7 +362,7 @@ export const OPERATIONS: Record<DocumentedRouteName, Operation> = {
       required: false,
       mediaTypes: ['application/json', 'application/x-www-form-urlencoded'],
     },
-    success: { status: 202, description: 'What the service understood of the post.', content: { 'application/json': inboundAcceptance } },
+    success: { status: 202, description: 'What the service understood of the post.', content: { 'application/json': inboundAcceptance }, headers: ['Idempotency-Replayed'] },
     errors: inboundErrors,
   },
   inboundTicketTrigger: {
@@ -367,7 +389,7 @@ export const OPERATIONS: Record<DocumentedRouteName, Operation> = {
       required: false,
       mediaTypes: ['application/json', 'application/x-www-form-urlencoded'],
     },
-    success: { status: 202, description: 'What the service understood of the post.', content: { 'application/json': inboundAcceptance } },
+    success: { status: 202, description: 'What the service understood of the post.', content: { 'application/json': inboundAcceptance }, headers: ['Idempotency-Replayed'] },
     errors: inboundErrors,
   },
 };

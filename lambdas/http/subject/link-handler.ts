@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { notFound } from '#core/errors.ts';
 import { sha256Hex } from '#core/hashing.ts';
+import { isCurrentLink, linkClosed } from '#core/subject-flow.ts';
 import type { LinkHolder, SubjectDeps } from '#core/use-cases/subject/subject-context.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { jsonBody } from '../middleware/json-body.ts';
@@ -16,9 +17,12 @@ const linkToken = (deps: AppDeps): ApiMiddleware => ({
   before: async (request) => {
     const token = request.event.headers?.['x-link-token'];
     if (!token || !TOKEN_PATTERN.test(token)) throw notFound('This link is not valid.');
-    const handoff = await deps.requests.findByLinkTokenHash(sha256Hex(token));
+    const tokenHash = sha256Hex(token);
+    const handoff = await deps.requests.findByLinkTokenHash(tokenHash);
     const org = handoff ? await deps.directory.getOrganisation(handoff.orgId) : null;
     if (!handoff || !org) throw notFound('This link is not valid.');
+    // A relinked request's older links stay known, so their page can say why they stopped working.
+    if (!isCurrentLink(handoff, tokenHash)) throw linkClosed('replaced');
     request.internal.link = { request: handoff, org } satisfies LinkHolder;
   },
 });

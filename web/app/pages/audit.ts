@@ -5,20 +5,22 @@
  * and whether it matches the entry before it; the filtered log exports as CSV or JSON (built in
  * this browser from the same pages); entries about a request link to it, where its custody
  * certificate is downloaded once it has ended. The filters live in the address, so a view can be
- * bookmarked or sent to a colleague.
+ * bookmarked or sent to a colleague. Its second tab, `?view=api_reads`, shows the reads through API
+ * keys instead (pages/api-reads.ts).
  *
  * Stable hooks for automated tests:
- *   #audit-filters #filter-type #filter-request #filter-member #filter-from #filter-to #apply-filters
+ *   #audit-tabs, #audit-filters #filter-type #filter-request #filter-member #filter-from #filter-to #apply-filters
  *   #audit-log (table; rows tr[data-seq], a link's cell .chain[data-linked="true|false|unknown"])
  *   #no-entries #load-older #export-csv #export-json; button[data-certificate="<request id>"] on an entry that ended its request
  */
-import { messageOf } from '../../shared/api.ts';
-import { busy, field, formatTime, h, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
+import { busy, field, formatTime, h, replaceChildren } from '../../shared/dom.ts';
 import { ENDING_TYPES } from '../../../lambdas/core/custody/custody-facts.ts';
+import { auditViewPage, exportButtons, olderPages, toCsv, type LogPage } from '../audit-log-parts.ts';
 import { downloadCertificate } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
 import { trailText } from '../labels.ts';
 import type { Member } from '../shapes.ts';
+import { apiReadsPage } from './api-reads.ts';
 
 /** One entry of GET /app/api/audit. */
 export interface AuditRow {
@@ -32,30 +34,17 @@ export interface AuditRow {
   hash: string;
 }
 
-interface AuditPage {
-  data: AuditRow[];
-  has_more: boolean;
-  next_before: string | null;
-}
-
 const FILTERS = ['type', 'request_id', 'member_id', 'from', 'to'] as const;
-/** Enough for any audit an organisation runs from a browser; beyond it, the event feed or the CLI. */
-const EXPORT_CAP = 10_000;
 
 const short = (hash: string) => `${hash.slice(0, 8)}…`;
 const actorText = (actor: AuditRow['actor']) => (actor.label ? `${actor.label} (${actor.type})` : actor.type);
 
-const csvCell = (value: unknown) => {
-  const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-  // A cell a spreadsheet would run as a formula is quoted as text.
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-const toCsv = (rows: AuditRow[]) =>
-  [
-    'seq,occurred_at,type,actor_type,actor_label,request_id,details,prev_hash,hash',
-    ...rows.map((r) => [r.seq, r.occurred_at, r.type, r.actor.type, r.actor.label, r.request_id, r.details, r.prev_hash, r.hash].map(csvCell).join(',')),
-  ].join('\r\n');
+const CSV_HEADER = ['seq', 'occurred_at', 'type', 'actor_type', 'actor_label', 'request_id', 'details', 'prev_hash', 'hash'];
+const csvOf = (rows: AuditRow[]) =>
+  toCsv(
+    CSV_HEADER,
+    rows.map((r) => [r.seq, r.occurred_at, r.type, r.actor.type, r.actor.label, r.request_id, r.details, r.prev_hash, r.hash]),
+  );
 
 /**
  * The request's page, and where the entry ended the request, its custody certificate (PDF): the
@@ -72,13 +61,14 @@ const requestCell = (requestId: string, type: string) => {
 
 export const auditPage = async (app: AppContext) => {
   const filters = new URLSearchParams(location.search);
+  if (filters.get('view') === 'api_reads') return apiReadsPage(app);
   const query = () => {
     const params = new URLSearchParams();
     for (const name of FILTERS) if (filters.get(name)) params.set(name, filters.get(name)!);
     return params;
   };
   const [first, members] = await Promise.all([
-    app.get<AuditPage>(`/app/api/audit?${query()}`),
+    app.get<LogPage<AuditRow>>(`/app/api/audit?${query()}`),
     app.get<{ data: Member[] }>('/app/api/members').then((answer) => answer.data).catch(() => [] as Member[]),
   ]);
 
@@ -111,15 +101,13 @@ export const auditPage = async (app: AppContext) => {
     app.navigate(`/app/audit${params.toString() ? `?${params}` : ''}`, { focus: true });
   });
 
-  const rows: AuditRow[] = [...first.data];
-  let next = first.next_before;
   const body = h('tbody', {});
   const linkCell = (row: AuditRow, older: AuditRow | undefined) => {
     const linked = older && older.seq === row.seq - 1 ? String(older.hash === row.prev_hash) : 'unknown';
     const words = linked === 'true' ? `links to #${row.seq - 1}` : linked === 'false' ? `does not match #${row.seq - 1}` : `previous ${short(row.prev_hash)}`;
     return h('td', { class: 'chain', 'data-linked': linked }, h('code', { title: row.hash }, short(row.hash)), h('span', { class: 'sub' }, words));
   };
-  const renderRows = () =>
+  const renderRows = (rows: AuditRow[]) =>
     replaceChildren(
       body,
       ...rows.map((row, index) =>
@@ -135,73 +123,15 @@ export const auditPage = async (app: AppContext) => {
         ),
       ),
     );
-  renderRows();
+  const { rows, button: older } = olderPages(app, query, first, renderRows, 'entries');
 
-  const older = h('button', { id: 'load-older', type: 'button', class: 'secondary', hidden: !next }, 'Show older entries');
-  older.addEventListener('click', () =>
-    busy(older, async () => {
-      try {
-        const params = query();
-        params.set('before', next!);
-        const page = await app.get<AuditPage>(`/app/api/audit?${params}`);
-        rows.push(...page.data);
-        next = page.next_before;
-        older.hidden = !next;
-        renderRows();
-        say(`${page.data.length} older entries shown.`);
-      } catch (error) {
-        sayError(messageOf(error));
-      }
-    }),
-  );
-
-  /** Every entry the filters match, page after page, up to EXPORT_CAP. */
-  const everything = async () => {
-    const all: AuditRow[] = [];
-    let before: string | null = null;
-    do {
-      const params = query();
-      params.set('limit', '200');
-      if (before) params.set('before', before);
-      const page: AuditPage = await app.get<AuditPage>(`/app/api/audit?${params}`);
-      all.push(...page.data);
-      before = page.next_before;
-    } while (before && all.length < EXPORT_CAP);
-    return all.slice(0, EXPORT_CAP);
-  };
-  const exportButton = (format: 'csv' | 'json') => {
-    const button = h('button', { id: `export-${format}`, type: 'button', class: 'secondary' }, `Export as ${format.toUpperCase()}`);
-    button.addEventListener('click', () =>
-      busy(button, async () => {
-        try {
-          const all = await everything();
-          const blob = format === 'csv' ? new Blob([toCsv(all)], { type: 'text/csv' }) : new Blob([JSON.stringify({ entries: all }, null, 2)], { type: 'application/json' });
-          const link = h('a', { href: app.objectUrl(blob), download: `audit-log.${format}` });
-          link.click();
-          say(`${all.length} entries exported as ${format.toUpperCase()}.`);
-        } catch (error) {
-          sayError(messageOf(error));
-        }
-      }),
-    );
-    return button;
-  };
-
-  const table = h(
-    'table',
-    { id: 'audit-log' },
-    h('caption', {}, 'Audit entries, newest first, with each entry’s hash and its link to the one before'),
-    h('thead', {}, h('tr', {}, ...['#', 'When', 'What', 'Who', 'Request', 'Hash link'].map((text) => h('th', { scope: 'col' }, text)))),
-    body,
-  );
-  return h(
-    'div',
-    {},
-    h('h1', {}, 'Audit log'),
-    h('p', {}, 'Every change in your organisation, in one chain: each entry holds the hash of the one before, so a removed or edited entry shows. Custody certificates are on each ended request’s page.'),
+  return auditViewPage({
+    tab: 'chain',
+    intro: 'Every change in your organisation, in one chain: each entry holds the hash of the one before, so a removed or edited entry shows. Custody certificates are on each ended request’s page.',
     form,
-    h('div', { class: 'actions' }, exportButton('csv'), exportButton('json')),
-    rows.length === 0 ? h('p', { id: 'no-entries' }, 'No entries match these filters.') : tableWrap(table),
+    exports: exportButtons<AuditRow>(app, query, { name: 'audit-log', csv: csvOf, json: (all) => ({ entries: all }) }),
+    table: { id: 'audit-log', caption: 'Audit entries, newest first, with each entry’s hash and its link to the one before', columns: ['#', 'When', 'What', 'Who', 'Request', 'Hash link'], body },
+    empty: rows.length === 0 ? { id: 'no-entries', text: 'No entries match these filters.' } : null,
     older,
-  );
+  });
 };

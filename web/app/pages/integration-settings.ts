@@ -7,7 +7,8 @@
  * write-only: the page only ever learns whether one is set.
  *
  * Stable hooks for automated tests:
- *   #settings-form #settings-name #settings-recipe #settings-default-preset #settings-rate-limit #save-settings
+ *   #settings-form #settings-name #settings-recipe #settings-default-preset (or, on a plan without
+ *   presets, #settings-preset-plan-note) #settings-rate-limit #save-settings
  *   #mapping-form #ticket-id-paths #status-paths, one #field-<name> per trigger field, #save-mapping
  *   #status-map-form #status-map (table) or #no-status-map, #status-map-changes #save-status-map
  *   #auth-form #auth-mode #auth-header-name #auth-secret #save-auth
@@ -16,6 +17,7 @@ import { messageOf } from '../../shared/api.ts';
 import { busy, clearMessages, field, h, say, sayError, tableWrap } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
 import { fieldErrors, refusedFields } from '../field-errors.ts';
+import { presetsNotIncluded } from '../plan-notes.ts';
 import { AUTH_TEXT, type AuthMode, type Choices, type IntegrationView } from './integrations.ts';
 
 const AUTH_MODES = Object.keys(AUTH_TEXT) as AuthMode[];
@@ -80,7 +82,13 @@ export const settingsForm = (app: AppContext, integration: IntegrationView, choi
     const perMinute = Number(rate.value);
     if (!name.value.trim()) return { refused: { name: ['Enter a name.'] } };
     if (!Number.isInteger(perMinute) || perMinute < 1) return { refused: { rate_limit_per_minute: ['Enter a whole number from 1.'] } };
-    return { name: name.value.trim(), default_preset: preset.value || null, rate_limit_per_minute: perMinute, ...(recipe.value ? { recipe: recipe.value } : {}) };
+    return {
+      name: name.value.trim(),
+      // A plan without presets has no default preset to set: the form leaves it as it is.
+      ...(choices.preset_access ? { default_preset: preset.value || null } : {}),
+      rate_limit_per_minute: perMinute,
+      ...(recipe.value ? { recipe: recipe.value } : {}),
+    };
   };
   return savingForm(
     app,
@@ -90,11 +98,13 @@ export const settingsForm = (app: AppContext, integration: IntegrationView, choi
       'Settings',
       field('Name', name),
       field('Helpdesk recipe', recipe, 'Applying a recipe replaces the mapping below with the helpdesk’s, and adds its status words.'),
-      field('Default preset', preset, 'The preset a trigger post uses when it names none; also put in the deep link below.'),
+      choices.preset_access
+        ? field('Default preset', preset, 'The preset a trigger post uses when it names none; also put in the deep link below.')
+        : presetsNotIncluded('settings-preset-plan-note'),
       field('Posts allowed per minute', rate, 'More posts a minute than this answer 429 with Retry-After.'),
       h('button', { id: 'save-settings', type: 'submit' }, 'Save settings'),
     ),
-    { name: 'settings-name', recipe: 'settings-recipe', default_preset: 'settings-default-preset', rate_limit_per_minute: 'settings-rate-limit' },
+    { name: 'settings-name', recipe: 'settings-recipe', ...(choices.preset_access ? { default_preset: 'settings-default-preset' } : {}), rate_limit_per_minute: 'settings-rate-limit' },
     body,
     'The settings are saved.',
   );

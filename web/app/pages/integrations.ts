@@ -38,6 +38,8 @@ export interface Choices {
   clients: Array<{ id: string; name: string }>;
   recipes: Array<{ name: string; label: string; auth: AuthMode; setup: string }>;
   presets: Array<{ slug: string; name: string }>;
+  /** Whether the organisation's plan includes presets (so a default preset can be set). */
+  preset_access: boolean;
   /** Where a trigger post's fields are read, each mappable. */
   trigger_fields: string[];
 }

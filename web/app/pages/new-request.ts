@@ -13,7 +13,8 @@
  * Stable hooks for automated tests:
  *   form:     #request-form #subject-name #subject-email #subject-phone #justification
  *             #recipients (fieldset, input[data-email]) #teams (fieldset) #client #template #preset
- *             #ttl #verification #allow-attachments #delivery #ticket-ref #ticket-url #check-recipients
+ *             #ttl #verification #allow-attachments #delivery #ticket-ref #ticket-url #check-recipients;
+ *             on a plan without presets, #preset-plan-note instead of #preset (when there is one to miss)
  *   confirm:  #confirm-recipients (li[data-membership-id] with .fingerprint) #create-request #change-recipients
  *   created:  #request-created #request-link #copy-link #challenge-code #copy-code #computed-by #view-request;
  *             a replayed create shows #request-replayed; field errors #form-errors
@@ -22,6 +23,7 @@ import { commitmentOf, fingerprintOf } from '../../crypto/identity.ts';
 import { ApiFailure, messageOf } from '../../shared/api.ts';
 import { busy, clearMessages, field, fingerprintCode, focusHeading, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
+import { presetsNotIncluded } from '../plan-notes.ts';
 import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
 import { ttlText, VERIFICATION_TEXT } from '../request-words.ts';
 import type { PresetDefaults } from '../shapes.ts';
@@ -33,6 +35,8 @@ interface Options {
   teams: Array<{ id: string; name: string }>;
   templates: Array<{ id: string; name: string; justification: string | null }>;
   presets: Array<{ slug: string; name: string; defaults: PresetDefaults }>;
+  /** Whether the organisation's plan includes presets; without it the form offers none and says why. */
+  preset_access: boolean;
   members: Array<{ membership_id: string; name: string; email: string; key_state: string | null }>;
 }
 
@@ -62,6 +66,8 @@ export const newRequestPage = async (app: AppContext) => {
   const options = await app.get<Options>('/app/api/request-options');
   const me = app.me().member;
   const query = new URLSearchParams(location.search);
+  const presets = options.preset_access ? options.presets : [];
+  const presetNamed = query.get('preset');
 
   const subjectName = input('subject-name', { maxlength: 120, required: true });
   const subjectEmail = input('subject-email', { type: 'email', maxlength: 320 });
@@ -69,7 +75,7 @@ export const newRequestPage = async (app: AppContext) => {
   const justification = h('textarea', { id: 'justification', name: 'justification', rows: 3, maxlength: 1000 });
   const client = h('select', { id: 'client', name: 'client_id' }, ...options.clients.map((c) => option(c.id, c.name, c.id === options.default_client_id)));
   const template = h('select', { id: 'template', name: 'template_id' }, option('', 'None', true), ...options.templates.map((t) => option(t.id, t.name, false)));
-  const preset = h('select', { id: 'preset', name: 'preset' }, option('', 'None', true), ...options.presets.map((p) => option(p.slug, p.name, false)));
+  const preset = h('select', { id: 'preset', name: 'preset' }, option('', 'None', true), ...presets.map((p) => option(p.slug, p.name, false)));
   const ttl = h('select', { id: 'ttl', name: 'ttl_minutes' }, ...options.policy.ttl_options_minutes.map((m) => option(String(m), ttlText(m), m === options.policy.default_ttl_minutes)));
   const verification = h('select', { id: 'verification', name: 'verification_mode' }, ...options.policy.verification_modes.map((m) => option(m, VERIFICATION_TEXT[m] ?? m, m === options.policy.default_verification)));
   const attachments = h('input', { id: 'allow-attachments', name: 'allow_attachments', type: 'checkbox' });
@@ -99,7 +105,7 @@ export const newRequestPage = async (app: AppContext) => {
     if (defaults.recipients) for (const { box } of recipientBoxes) box.checked = !box.disabled && defaults.recipients.includes(box.value);
   };
   preset.addEventListener('change', () => {
-    const chosen = options.presets.find((p) => p.slug === preset.value);
+    const chosen = presets.find((p) => p.slug === preset.value);
     if (chosen) {
       applyPreset(chosen.defaults);
       say(`The preset ${chosen.name} filled in its defaults; change any of them as needed.`);
@@ -113,11 +119,11 @@ export const newRequestPage = async (app: AppContext) => {
   // The deep link from a ticket: the ticket, then the preset's defaults, all editable.
   const ticketFromLink = query.get('ticket');
   if (ticketFromLink) ticketRef.value = ticketFromLink.slice(0, 120);
-  const presetFromLink = options.presets.find((p) => p.slug === query.get('preset'));
+  const presetFromLink = presets.find((p) => p.slug === presetNamed);
   if (presetFromLink) {
     preset.value = presetFromLink.slug;
     applyPreset(presetFromLink.defaults);
-  } else if (query.get('preset')) sayError(`No preset is called “${query.get('preset')}”; the form starts empty.`);
+  } else if (presetNamed && options.preset_access) sayError(`No preset is called “${presetNamed}”; the form starts empty.`);
 
   const check = h('button', { id: 'check-recipients', type: 'submit' }, 'Check the recipients');
   const errorsList = h('ul', { id: 'form-errors', class: 'errors', hidden: true });
@@ -136,7 +142,11 @@ export const newRequestPage = async (app: AppContext) => {
     ),
     teamBoxes.length ? h('fieldset', { id: 'teams', class: 'checks' }, h('legend', {}, 'Teams (optional)'), ...teamBoxes.map((t) => t.row)) : null,
     field('Client', client),
-    options.presets.length ? field('Preset', preset, 'Fills in its defaults; you can change them.') : null,
+    presets.length
+      ? field('Preset', preset, 'Fills in its defaults; you can change them.')
+      : !options.preset_access && (options.presets.length > 0 || presetNamed)
+        ? presetsNotIncluded('preset-plan-note')
+        : null,
     options.templates.length ? field('Template', template) : null,
     field('The link stays valid for', ttl),
     field('How the subject proves who they are', verification),

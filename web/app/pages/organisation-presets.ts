@@ -15,6 +15,7 @@
  *              #preset-verification #preset-template #preset-recipients (fieldset, input[data-email])
  *              #preset-delivery #preset-attachments #preset-requester-from-ticket #preset-fallback
  *              #save-preset #new-preset
+ *   a plan without presets: #presets-plan-note instead of the default presets and presets
  *   templates: #templates (table), rows tr[data-template-id], #no-templates,
  *              #template-form #template-name #template-justification #create-template
  *   a field's refusal in #<control id>-error
@@ -26,6 +27,7 @@ import { fieldMessages, refusedFields } from '../field-errors.ts';
 import { organisationTabs } from '../organisation-tabs.ts';
 import { ttlText, VERIFICATION_TEXT } from '../request-words.ts';
 import type { PresetDefaults as Defaults } from '../shapes.ts';
+import { presetsNotIncluded } from '../plan-notes.ts';
 import { newIdempotencyKey } from '../shown-once.ts';
 
 interface PresetView {
@@ -42,6 +44,8 @@ interface TemplateView {
 }
 interface Settings {
   data: PresetView[];
+  /** Whether the organisation's plan includes presets; without it only templates are offered. */
+  preset_access: boolean;
   default_preset: string | null;
   clients: Array<{ id: string; name: string; default_preset: string | null }>;
   templates: TemplateView[];
@@ -89,8 +93,9 @@ export const organisationPresetsPage = async (app: AppContext) => {
     h('h1', {}, 'Presets and templates'),
     organisationTabs('presets'),
     h('p', {}, 'A preset fills in a new request’s defaults: pick it on the new-request form, or name it in a ticket’s link (/app/requests/new?preset=<slug>) or trigger. A template is a named justification.'),
-    defaultPresetsSection(app, settings),
-    presetsSection(app, settings),
+    ...(settings.preset_access
+      ? [defaultPresetsSection(app, settings), presetsSection(app, settings)]
+      : [h('section', { id: 'presets-area', 'aria-labelledby': 'presets-heading' }, h('h2', { id: 'presets-heading' }, 'Presets'), presetsNotIncluded('presets-plan-note'))]),
     templatesSection(app, settings),
   );
 };

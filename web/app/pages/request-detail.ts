@@ -2,11 +2,15 @@
 /**
  * A request's page (/app/requests/<id>): its facts and audit trail, and for a submitted request
  * the buttons to reveal the credential (recipients only; opened here with this browser's key) and
- * to complete it, which destroys the stored credential. An ended request offers its custody
- * certificate.
+ * to complete it, which destroys the stored credential. A pending or opened request can be revoked
+ * and any request still waiting for its credential given a new link (both after a confirmation);
+ * the new link and code are shown once. An ended request offers its custody certificate.
  *
  * Stable hooks for automated tests:
  *   #request-facts, #audit (list, li[data-type]), #reveal, #complete, #certificate (ended);
+ *   #revoke (then #confirm-revoke, #cancel-revoke), #relink (then #confirm-relink, #cancel-relink);
+ *   after a relink #relinked: #request-link #copy-link #challenge-code #copy-code;
+ *   #needs-relink, #unrecoverable (notices);
  *   after reveal #revealed: #revealed-credential #toggle-credential #copy-credential
  *   #revealed-note, #revealed-attachments a[download]
  */
@@ -14,6 +18,7 @@ import { open, openAttachment, type Envelope, type SealedAttachment } from '../.
 import { messageOf } from '../../shared/api.ts';
 import { busy, credentialField, facts, formatTime, h, say, sayError } from '../../shared/dom.ts';
 import { postThenRender } from '../actions.ts';
+import { forgetRelinked, relinkControls, relinkedSection, relinkNotices, revokeControl } from '../relink.ts';
 import { certificateSection } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
 import { loadKey } from '../keystore.ts';
@@ -51,6 +56,7 @@ const detailsText = (details: AuditEntry['details']) =>
 const revealed = new Map<string, Revealed>();
 let revealedUrls: string[] = [];
 export const forgetRevealed = (exceptId: string | null) => {
+  forgetRelinked(exceptId);
   if (exceptId !== null && revealed.has(exceptId)) return;
   revealed.clear();
   for (const url of revealedUrls) URL.revokeObjectURL(url);
@@ -79,6 +85,7 @@ export const requestDetailPage = async (app: AppContext, id: string) => {
   if (request.status === 'submitted' && !isRecipient) {
     actions.prepend(h('p', {}, 'You are not a recipient of this request, so you cannot open its credential.'));
   }
+  actions.append(...relinkControls(app, request), ...revokeControl(app, request));
   const ended = ['completed', 'revoked', 'expired'].includes(request.status);
 
   const shown = revealed.get(id);
@@ -87,6 +94,8 @@ export const requestDetailPage = async (app: AppContext, id: string) => {
     {},
     h('h1', {}, `Request for ${request.subject.name}`),
     h('p', {}, statusBadge(request.status)),
+    ...relinkNotices(request),
+    relinkedSection(request.id),
     facts('request-facts', [
       ['Subject', [request.subject.name, request.subject.email, request.subject.phone].filter(Boolean).join(' · ')],
       ['Client', request.client?.name],

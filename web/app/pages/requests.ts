@@ -12,6 +12,14 @@ import { loadKey } from '../keystore.ts';
 import { statusBadge } from '../labels.ts';
 import type { RequestView } from '../shapes.ts';
 
+/** A word beside the status when the request needs its owner: a new link, or nobody can open what it holds. */
+const attention = (request: RequestView) =>
+  request.unrecoverable && request.status === 'submitted'
+    ? h('span', { class: 'hint' }, ' · nobody can open it')
+    : request.needs_relink && ['pending', 'opened'].includes(request.status)
+      ? h('span', { class: 'hint' }, ' · needs a new link')
+      : null;
+
 export const requestsPage = async (app: AppContext) => {
   const [{ data }, local] = await Promise.all([
     app.get<{ data: RequestView[] }>('/app/api/requests'),
@@ -29,7 +37,7 @@ export const requestsPage = async (app: AppContext) => {
       {},
       h('th', { scope: 'row', class: 'nowrap' }, h('a', { href: `/app/requests/${request.id}`, 'data-request-id': request.id }, request.subject.name)),
       h('td', {}, request.client?.name ?? '—'),
-      h('td', {}, statusBadge(request.status)),
+      h('td', {}, statusBadge(request.status), attention(request)),
       h('td', { class: 'nowrap' }, formatTime(request.created_at, 'short')),
       h('td', { class: 'nowrap' }, formatTime(request.submitted_at, 'short')),
       h('td', { class: 'nowrap' }, formatTime(expiresAt(request), 'short')),

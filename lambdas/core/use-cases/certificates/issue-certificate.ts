@@ -13,7 +13,8 @@ import type { Share } from '../../share.ts';
 import type { CertificateSigner } from './certificate-signer.ts';
 
 export const CERTIFICATE_FORMATS = ['json', 'pdf'] as const;
-export const certificateQuery = z.object({ format: z._default(z.enum(CERTIFICATE_FORMATS), 'json') });
+/** Strict: a parameter it does not define answers 422, as on every operation (http/query-rule.ts). */
+export const certificateQuery = z.strictObject({ format: z._default(z.enum(CERTIFICATE_FORMATS), 'json') });
 
 export interface CertificateDeps {
   clock: Clock;

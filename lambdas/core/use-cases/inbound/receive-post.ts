@@ -63,14 +63,18 @@ export interface InboundAction {
 const URL_SECRET = /^[A-Za-z0-9_-]{43}$/;
 const unknownUrl = () => notFound('No such URL.');
 
+/** A post its URL, rate limit, hardening and integration's state let in: the integration and its organisation. */
+export interface AdmittedPost {
+  integration: Integration;
+  org: Organisation;
+}
+
 /**
- * A post to an integration's webhook or trigger URL (SPEC.md, Inbound generic ticket webhook):
- * 404 for a wrong or rotated URL, 429 over the integration's rate limit, 401 for a wrong shared
- * header or signature, 409 while the integration is disabled; every other post is 202. A post
- * that cannot be used goes to the integration's activity log with its reason.
+ * Who may post to an integration's webhook or trigger URL (SPEC.md, Inbound generic ticket
+ * webhook): 404 for a wrong or rotated URL, 429 over the integration's rate limit, 401 for a wrong
+ * shared header or signature, 409 while the integration is disabled.
  */
-export const receiveInboundPost = async (deps: InboundDeps, action: InboundAction, post: InboundPost): Promise<InboundAck> => {
-  const { purpose } = action;
+export const admitInboundPost = async (deps: InboundDeps, purpose: InboundPurpose, post: InboundPost): Promise<AdmittedPost> => {
   const target = await targetOf(deps, purpose, post.secret);
   // The look-up names the integration: its record, its rate window and its organisation in one round.
   const [integration, rate, org] = await Promise.all([
@@ -84,7 +88,15 @@ export const receiveInboundPost = async (deps: InboundDeps, action: InboundActio
   if (rate.count > integration.rateLimitPerMinute) throw rateLimited(Math.max(1, rate.resetAt - rate.nowSeconds));
   await checkAuth(deps, integration, purpose, post);
   if (!integration.enabled) throw new ApiError(409, 'conflict', 'This integration is disabled.');
+  return { integration, org };
+};
 
+/**
+ * An admitted post: every one is 202. A post that cannot be used goes to the integration's
+ * activity log with its reason.
+ */
+export const useInboundPost = async (deps: InboundDeps, action: InboundAction, { integration, org }: AdmittedPost, post: InboundPost): Promise<InboundAck> => {
+  const { purpose } = action;
   const payload = readInboundPayload({ body: post.rawBody.toString('utf8'), contentType: post.contentType, query: post.query });
   const understood = interpret(payload.fields, integration.mapping, integration.statusMap);
   const unusable = payload.problem ?? problemOf(understood, purpose);

@@ -4,6 +4,7 @@ import { integrationActor, type Integration } from '../../integration.ts';
 import type { Organisation, Preset } from '../../model.ts';
 import type { AuditTrail, Directory, TriggerGuard } from '../../ports.ts';
 import { newId } from '../../ids.ts';
+import { planIncludes, planRefusal } from '../../plans.ts';
 import { createRequestFor, type CreateRequestDeps } from '../create-request.ts';
 
 export interface TriggerDeps extends CreateRequestDeps {
@@ -59,7 +60,9 @@ const decide = async (deps: TriggerDeps, org: Organisation, integration: Integra
   const client = integration.clientId ? await deps.directory.getClient(org.id, integration.clientId) : null;
   if (trigger.preset && characters(trigger.preset) > MAX_PRESET) return failed(`The preset is longer than ${MAX_PRESET} characters.`, null);
   const slug = trigger.preset ?? integration.defaultPreset ?? client?.defaultPreset ?? org.defaultPreset ?? null;
-  if (org.plan === 'free') return failed('The trigger URL needs the Team plan or above; nothing was created.', slug);
+  if (!planIncludes(org.plan, 'trigger_url')) return failed(`${planRefusal('trigger_url')} Nothing was created.`, slug);
+  // A preset, named or a default, is asked of the same rule: a failed trigger with the reason, never a 403 mid-creation.
+  if (slug && !planIncludes(org.plan, 'presets')) return failed(planRefusal('presets'), slug);
   if (!trigger.subjectName) return failed('No subject name: the post has no subject.name.', slug);
   const preset = slug ? await deps.directory.getPreset(org.id, slug) : null;
   if (slug && !preset) return failed(`No preset has the slug ${slug}.`, slug);

@@ -16,6 +16,7 @@ import {
   type IntegrationRepository,
 } from '../../integration.ts';
 import type { Actor } from '../../model.ts';
+import { requirePlan } from '../../plans.ts';
 import type { Directory } from '../../ports.ts';
 import type { PublicUrls } from '../../request-view.ts';
 import type { SecretSealer } from '../../sealing.ts';
@@ -137,8 +138,16 @@ const checkPaths = (paths: string[] | undefined, field: string, errors: FieldErr
 export const configureIntegration = (deps: IntegrationDeps, actor: Actor, orgId: string, integrationId: string, changes: IntegrationChanges) =>
   retryOnConflict(() => configureOnce(deps, actor, orgId, integrationId, changes));
 
+/** A default preset is a preset setting: the organisation's plan must include presets (core/plans.ts). */
+const requirePresetPlan = async (deps: IntegrationDeps, orgId: string) => {
+  const org = await deps.directory.getOrganisation(orgId);
+  if (!org) throw notFound('No such organisation.');
+  requirePlan(org, 'presets');
+};
+
 const configureOnce = async (deps: IntegrationDeps, actor: Actor, orgId: string, integrationId: string, changes: IntegrationChanges) => {
   const before = await requireIntegration(deps, orgId, integrationId);
+  if (changes.defaultPreset) await requirePresetPlan(deps, orgId);
   const errors: FieldErrors = {};
   if (changes.name !== undefined) checkName(changes.name, errors);
   if (changes.recipe !== undefined && !isRecipeName(changes.recipe)) errors.recipe = [`Must be one of ${Object.keys(RECIPES).join(', ')}.`];
@@ -203,14 +212,21 @@ const authOf = async (deps: IntegrationDeps, before: Integration, change: NonNul
   return { mode, headerName, secret: before.auth.secret };
 };
 
-/** New secrets for both URLs; the old URLs answer 404 from the same commit on. */
-export const rotateIntegrationSecrets = (deps: IntegrationDeps, actor: Actor, orgId: string, integrationId: string) =>
+export type RotatedIntegration = { integration: ReturnType<typeof toIntegrationView> } & ReturnType<typeof inboundUrls>;
+
+/**
+ * New secrets for both URLs; the old URLs answer 404 from the same commit on. `prepared` is given
+ * the result just before it is stored, so the caller's answer can go in the same transaction.
+ */
+export const rotateIntegrationSecrets = (deps: IntegrationDeps, actor: Actor, orgId: string, integrationId: string, prepared?: (result: RotatedIntegration) => void) =>
   retryOnConflict(async () => {
     const before = await requireIntegration(deps, orgId, integrationId);
     const secrets = newUrlSecrets();
     const after: Integration = { ...before, secretHashes: hashesOf(secrets), updatedAt: deps.clock.now().toISOString() };
+    const result: RotatedIntegration = { integration: toIntegrationView(after), ...inboundUrls(deps.urls, secrets) };
+    prepared?.(result);
     await deps.integrations.replace(before, after, audit(after, actor, 'integration.secret_rotated', {}));
-    return { integration: toIntegrationView(after), ...inboundUrls(deps.urls, secrets) };
+    return result;
   });
 
 /** Where an activity entry came from: one of the two URLs, or a call the service made to the helpdesk. */

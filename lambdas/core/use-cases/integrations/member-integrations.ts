@@ -6,6 +6,7 @@ import { parseStatusMap } from '../../inbound/status-words.ts';
 import { toIntegrationView, type Integration } from '../../integration.ts';
 import { byName, clientChoices, managerActor, requireManager, type MemberCaller } from '../../member-access.ts';
 import type { Client, Preset } from '../../model.ts';
+import { planIncludes } from '../../plans.ts';
 import { parseOrThrow, ulidString } from '../../validation.ts';
 import {
   configureIntegration,
@@ -13,6 +14,7 @@ import {
   integrationActivity,
   rotateIntegrationSecrets,
   type IntegrationChanges,
+  type RotatedIntegration,
   type IntegrationDeps,
 } from './manage-integration.ts';
 import { helpdeskChoices } from './member-helpdesk.ts';
@@ -47,13 +49,18 @@ export const TICKET_PLACEHOLDER = '{{ticket.id}}';
 export const deepLinkTemplate = (appUrl: string, presetSlug: string | null) =>
   `${appUrl}/app/requests/new?ticket=${TICKET_PLACEHOLDER}${presetSlug ? `&preset=${encodeURIComponent(presetSlug)}` : ''}`;
 
-/** What the pages' forms offer: the organisation's clients and presets by name, the recipes, the trigger fields. */
-const choicesOf = async (deps: MemberIntegrationDeps, orgId: string) => {
+/**
+ * What the pages' forms offer: the organisation's clients and presets by name (and whether its plan
+ * includes presets, so a default preset can be set), the recipes, the trigger fields.
+ */
+const choicesOf = async (deps: MemberIntegrationDeps, caller: MemberCaller) => {
+  const orgId = caller.org.id;
   const [clients, presets] = await Promise.all([deps.directory.listClients(orgId), deps.directory.listPresets(orgId)]);
   return {
     clients: clientChoices(clients),
     recipes: RECIPE_NAMES.map((name) => ({ name, label: RECIPES[name].label, auth: RECIPES[name].auth, setup: RECIPES[name].setup })),
     presets: byName(presets).map((preset) => ({ slug: preset.slug, name: preset.name })),
+    preset_access: planIncludes(caller.org.plan, 'presets'),
     trigger_fields: TRIGGER_FIELDS,
     helpdesks: helpdeskChoices(),
   };
@@ -69,7 +76,7 @@ const memberView = (deps: MemberIntegrationDeps, integration: ReturnType<typeof 
 export const listMemberIntegrations = async (deps: MemberIntegrationDeps, caller: MemberCaller) => {
   requireManager(caller, ACTION);
   const orgId = caller.org.id;
-  const [integrations, choices] = await Promise.all([deps.integrations.list(orgId), choicesOf(deps, orgId)]);
+  const [integrations, choices] = await Promise.all([deps.integrations.list(orgId), choicesOf(deps, caller)]);
   const byAge = (a: Integration, b: Integration) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
   return { object: 'list' as const, data: integrations.sort(byAge).map((integration) => memberView(deps, toIntegrationView(integration))), ...choices };
 };
@@ -97,7 +104,7 @@ export const memberConnectIntegration = async (deps: MemberIntegrationDeps, call
 export const memberIntegration = async (deps: MemberIntegrationDeps, caller: MemberCaller, integrationId: string) => {
   requireManager(caller, ACTION);
   const orgId = caller.org.id;
-  const [integration, choices] = await Promise.all([deps.integrations.get(orgId, integrationId), choicesOf(deps, orgId)]);
+  const [integration, choices] = await Promise.all([deps.integrations.get(orgId, integrationId), choicesOf(deps, caller)]);
   if (!integration) throw notFound('No such integration.');
   return { integration: memberView(deps, toIntegrationView(integration)), ...choices };
 };
@@ -156,11 +163,21 @@ export const memberConfigureIntegration = async (deps: MemberIntegrationDeps, ca
   return memberView(deps, await configureIntegration(deps, actor, caller.org.id, integrationId, changes));
 };
 
-/** POST /app/api/integrations/{id}/rotate: 200 {integration, webhook_url, trigger_url}; the old URLs answer 404 at once. */
-export const memberRotateIntegration = async (deps: MemberIntegrationDeps, caller: MemberCaller, integrationId: string) => {
+const rotationAnswer = (deps: MemberIntegrationDeps, rotated: RotatedIntegration) => ({ ...rotated, integration: memberView(deps, rotated.integration) });
+
+/**
+ * POST /app/api/integrations/{id}/rotate: 200 {integration, webhook_url, trigger_url}; the old URLs
+ * answer 404 at once. `prepared` is given the answer just before the rotation is stored.
+ */
+export const memberRotateIntegration = async (
+  deps: MemberIntegrationDeps,
+  caller: MemberCaller,
+  integrationId: string,
+  prepared?: (answer: ReturnType<typeof rotationAnswer>) => void,
+) => {
   const actor = managerActor(caller, ACTION);
-  const rotated = await rotateIntegrationSecrets(deps, actor, caller.org.id, integrationId);
-  return { ...rotated, integration: memberView(deps, rotated.integration) };
+  const rotated = await rotateIntegrationSecrets(deps, actor, caller.org.id, integrationId, (result) => prepared?.(rotationAnswer(deps, result)));
+  return rotationAnswer(deps, rotated);
 };
 
 /** GET /app/api/integrations/{id}/activity: the recent unusable posts, newest first, with their reasons. */

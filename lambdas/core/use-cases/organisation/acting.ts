@@ -1,6 +1,7 @@
 import { organisationAudit } from '../../organisation-audit.ts';
 import * as z from 'zod/mini';
 import type { Clock } from '../../clock.ts';
+import type { RecipientHealthDeps } from '../recipient-health.ts';
 import { notFound } from '../../errors.ts';
 import { managerActor, type MemberCaller, type MemberDirectory } from '../../member-access.ts';
 import type { Actor, Client, Member, Team } from '../../model.ts';
@@ -52,6 +53,8 @@ export interface OrganisationDeps {
     };
   changes: OrganisationChanges;
   clock: Clock;
+  /** Where the live requests a disabled or enabled recipient affects are found and marked (unrecoverable). */
+  recipientHealth?: RecipientHealthDeps;
 }
 
 export const MAX_NAME_LENGTH = 100;

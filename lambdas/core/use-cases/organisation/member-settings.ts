@@ -1,5 +1,6 @@
 import { byName, managerActor, requireManager, type MemberCaller } from '../../member-access.ts';
 import { DELIVERY_METHODS, VERIFICATION_MODES } from '../../model.ts';
+import { planIncludes } from '../../plans.ts';
 import { meetsMinimum } from '../../policy.ts';
 import { changePolicy, CLOSE_STATUSES, GRACE_BOUNDS, LINK_LIFETIME_BOUNDS, MAX_TTL_OPTIONS, policyView, TTL_BOUNDS } from './policy.ts';
 import { createTemplate, presetView, savePreset, setDefaultPreset, templateView } from './presets.ts';
@@ -49,7 +50,8 @@ export const memberCreateTemplate = async (deps: SettingsDeps, caller: MemberCal
 /**
  * GET /app/api/presets: the presets by name, with what their form offers (the policy's TTL
  * options and the modes meeting its minimum, templates, delivery methods, members for the fallback
- * requester) and the default presets (the organisation's and each client's).
+ * requester), the default presets (the organisation's and each client's), and whether the plan
+ * includes presets at all (`preset_access`; the page explains instead of offering the forms).
  */
 export const memberPresets = async (deps: Pick<SettingsDeps, 'directory'>, caller: MemberCaller) => {
   requireManager(caller, MANAGE);
@@ -63,6 +65,7 @@ export const memberPresets = async (deps: Pick<SettingsDeps, 'directory'>, calle
   const { policy } = caller.org;
   return {
     data: byName(presets).map(presetView),
+    preset_access: planIncludes(caller.org.plan, 'presets'),
     default_preset: caller.org.defaultPreset ?? null,
     clients: byName(clients).map((client) => ({ id: client.id, name: client.name, default_preset: client.defaultPreset ?? null })),
     templates: byName(templates).map(templateView),

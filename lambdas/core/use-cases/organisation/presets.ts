@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { notFound, retryOnConflict, validationFailed, type FieldErrors } from '../../errors.ts';
 import { newId } from '../../ids.ts';
+import { requirePlan } from '../../plans.ts';
 import { meetsMinimum } from '../../policy.ts';
 import type { Actor, Preset, PresetDefaults, Template } from '../../model.ts';
 import { createRequestBody } from '../../schemas.ts';
@@ -12,7 +13,8 @@ import { settingsAudit, type SettingsDeps } from './settings-store.ts';
  * request names it; a ticket trigger without one takes the client's default preset, then the
  * organisation's). One rule for every way in: the operator CLI's `create-template`,
  * `save-preset` and `set-default-preset` (through AdminStore) and the member application's
- * presets page.
+ * presets page. Presets are a Team plan feature (core/plans.ts): a Free organisation saves none
+ * and names none as a default (403 `plan_required`); clearing a default is always allowed.
  */
 
 export const PRESET_SLUG = /^[a-z0-9][a-z0-9-]{0,39}$/;
@@ -114,6 +116,7 @@ const saveOnce = async (deps: SettingsDeps, actor: Actor, orgId: string, body: z
     defaults.template_id ? deps.directory.getTemplate(orgId, defaults.template_id) : null,
     fallbackRequester ? deps.directory.listMembers(orgId) : [],
   ]);
+  requirePlan(org, 'presets');
   const { policy } = org;
   const errors: FieldErrors = {};
   if (defaults.ttl_minutes !== undefined && !policy.ttlOptionsMinutes.includes(defaults.ttl_minutes)) {
@@ -149,11 +152,12 @@ export const setDefaultPreset = async (deps: SettingsDeps, actor: Actor, orgId: 
   const body = parseOrThrow(defaultPresetBody, rawBody ?? {});
   const clientId = body.client_id ?? null;
   const slug = body.preset || null;
-  const [, preset, client] = await Promise.all([
+  const [org, preset, client] = await Promise.all([
     requireOrganisation(deps, orgId),
     slug && PRESET_SLUG.test(slug) ? deps.directory.getPreset(orgId, slug) : null,
     clientId ? deps.directory.getClient(orgId, clientId) : null,
   ]);
+  if (slug) requirePlan(org, 'presets');
   const errors: FieldErrors = {};
   if (slug && !preset) errors.preset = [`No preset has the slug ${slug}.`];
   if (clientId && !client) errors.client_id = ['No such client in this organisation.'];

@@ -1,0 +1,82 @@
+import type { Clock } from '../clock.ts';
+import type { Actor, HandoffRequest, RequestStatus } from '../model.ts';
+import type { Directory, HandoffRepository } from '../ports.ts';
+import { checkRecipients, keysChangedSinceCommit, noRecipientCanOpen, unrecoverableDetails } from '../recipient-health.ts';
+import { requestAuditEntry } from '../request-audit.ts';
+import { toRequestView, type PublicUrls } from '../request-view.ts';
+import { applyChange, type RequestChange } from './apply-change.ts';
+
+export interface RecipientHealthDeps {
+  requests: Pick<HandoffRepository, 'get' | 'update' | 'submit' | 'list'>;
+  directory: Pick<Directory, 'listMembers'>;
+  clock: Clock;
+  urls: PublicUrls;
+}
+
+/** The statuses whose flags depend on the recipients: a link still to be used, a credential still stored. */
+const LIVE: RequestStatus[] = ['pending', 'opened', 'submitted'];
+const PAGE = 100;
+/** Live requests of one status looked through per member change; an organisation with more is read in part (README). */
+const MAX_PER_STATUS = 2_000;
+
+/**
+ * After a member's key is replaced, or the member disabled or enabled: the organisation's live
+ * requests that member receives get `needs_relink` (a pending or opened link the subject's page
+ * would now refuse) and `unrecoverable` (a stored credential no recipient can open any more, or
+ * can again) set to what the members are now, each change with its own audit entry.
+ * `request.unrecoverable` is an event, so the requester's integration hears of it.
+ */
+export const refreshRecipientHealth = async (deps: RecipientHealthDeps, orgId: string, memberId: string, actor: Actor) => {
+  const members = new Map((await deps.directory.listMembers(orgId)).map((member) => [member.id, member]));
+  const affected = await liveRequestsReceivedBy(deps, orgId, memberId);
+  for (const request of affected) {
+    await applyChange(
+      deps.requests,
+      async () => (await deps.requests.get(request.id)) ?? request,
+      (current) => healthChange(deps, current, members, actor),
+      () => undefined,
+    );
+  }
+  return affected.length;
+};
+
+const liveRequestsReceivedBy = async (deps: RecipientHealthDeps, orgId: string, memberId: string) => {
+  const found: HandoffRequest[] = [];
+  for (const status of LIVE) {
+    let cursor: string | undefined;
+    let seen = 0;
+    do {
+      const page = await deps.requests.list({ orgId, status, limit: PAGE, cursor });
+      found.push(...page.items.filter((request) => request.recipients.some((recipient) => recipient.membershipId === memberId)));
+      seen += page.items.length;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor && seen < MAX_PER_STATUS);
+  }
+  return found;
+};
+
+const healthChange = (
+  deps: RecipientHealthDeps,
+  current: HandoffRequest,
+  members: Parameters<typeof checkRecipients>[1],
+  actor: Actor,
+): RequestChange | null => {
+  const checks = checkRecipients(current, members);
+  const at = deps.clock.now().toISOString();
+  const change = (after: HandoffRequest, type: string, details: Record<string, unknown>): RequestChange => ({
+    after,
+    audit: requestAuditEntry(current.orgId, actor, toRequestView(after, deps.urls), type, details),
+  });
+  if (current.status === 'pending' || current.status === 'opened') {
+    // Once a link is unusable it stays so until a relink: the subject may already have been refused.
+    if (current.needsRelink || !keysChangedSinceCommit(checks)) return null;
+    const changed = checks.filter((check) => check.problem === 'key_replaced').map((check) => check.label);
+    return change({ ...current, needsRelink: true, updatedAt: at }, 'request.needs_relink', { reason: 'recipient_key_changed', recipients: changed });
+  }
+  if (current.status !== 'submitted') return null;
+  const unrecoverable = noRecipientCanOpen(checks);
+  if (unrecoverable === current.unrecoverable) return null;
+  return unrecoverable
+    ? change({ ...current, unrecoverable, updatedAt: at }, 'request.unrecoverable', unrecoverableDetails(checks))
+    : change({ ...current, unrecoverable, updatedAt: at }, 'request.recoverable', { reason: 'recipient_can_open_again' });
+};

@@ -1,0 +1,14 @@
+import { revokeAsMember } from '#core/use-cases/member-requests.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { lazyHandler } from '../lazy-handler.ts';
+import { json } from '../responses.ts';
+import { pathIdOf, sessionHandler } from './session-handler.ts';
+
+/** POST /app/api/requests/{id}/revoke: a pending or opened request's link stops working at once. */
+export const createHandler = (deps: AppDeps) =>
+  sessionHandler(deps, async ({ caller, event, deps: member }) => json(200, await revokeAsMember(member, caller, pathIdOf(event, 'request'))), {
+    idempotent: { secretFields: [] },
+  });
+
+export const handler = lazyHandler(() => createHandler(wiring()));

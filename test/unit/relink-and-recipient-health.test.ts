@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { Member, RequestStatus } from '../../lambdas/core/model.ts';
+import { checkRecipients, keysChangedSinceCommit, noRecipientCanOpen, unrecoverableDetails } from '../../lambdas/core/recipient-health.ts';
+import { relink, relinkCause } from '../../lambdas/core/request-state.ts';
+import { makeMember, makeRequest } from './support/fakes.ts';
+
+describe('relinkCause', () => {
+  const at = (status: RequestStatus, submittedAt: string | null = null, needsRelink = false) => makeRequest({ status, submittedAt, needsRelink });
+
+  it('names why a request waiting for its credential may be given a new link', () => {
+    expect(relinkCause(at('pending'), false)).toBe('replaced');
+    expect(relinkCause(at('opened'), true)).toBe('locked');
+    expect(relinkCause(at('opened', null, true), false)).toBe('recipient_key_changed');
+    expect(relinkCause(at('revoked'), false)).toBe('revoked');
+    expect(relinkCause(at('expired'), false)).toBe('expired');
+  });
+
+  it('refuses once a credential was submitted', () => {
+    for (const status of ['submitted', 'completed'] as RequestStatus[]) expect(relinkCause(at(status, '2025-01-01T02:00:00.000Z'), false)).toBeNull();
+    expect(relinkCause(at('expired', '2025-01-01T02:00:00.000Z'), false)).toBeNull();
+  });
+});
+
+describe('relink', () => {
+  it('is pending again with the new token, code and recipients, its verification and ending forgotten', () => {
+    const before = makeRequest({ status: 'revoked', needsRelink: true, verification: { failedAttempts: 5, challengePassed: false, emailPassed: false, emailCodeHash: null, emailCodeExpiresAt: null, emailCodesSent: 1 } });
+    const at = new Date('2025-02-01T00:00:00.000Z');
+    const recipients = [{ membershipId: '01hmember00000000000000009', label: 'New', fingerprint: 'ef'.repeat(32) }];
+    const after = relink(before, { at, linkLifetimeMinutes: 60, tokenHash: 'aa'.repeat(32), challengeCodeHash: 'bb'.repeat(32), recipients, commit: 'x'.repeat(22) });
+    expect(after).toMatchObject({
+      status: 'pending',
+      linkTokenHash: 'aa'.repeat(32),
+      challengeCodeHash: 'bb'.repeat(32),
+      recipients,
+      commit: 'x'.repeat(22),
+      needsRelink: false,
+      verification: undefined,
+      openedAt: null,
+      revokedAt: null,
+      revokedReason: null,
+      purgeReason: null,
+      linkExpiresAt: '2025-02-01T01:00:00.000Z',
+    });
+    expect(after.createdAt).toBe(before.createdAt);
+  });
+});
+
+describe('recipient health', () => {
+  const sealedTo = (members: Member[]) =>
+    makeRequest({ recipients: members.map((m) => ({ membershipId: m.id, label: m.name, fingerprint: m.identityKey!.fingerprint })) });
+  const now = (...members: Member[]) => new Map(members.map((m) => [m.id, m]));
+
+  it('finds a replaced key and a disabled member, and says nobody can open only when every recipient has one', () => {
+    const ann = makeMember('Ann');
+    const bob = makeMember('Bob');
+    const request = sealedTo([ann, bob]);
+    expect(noRecipientCanOpen(checkRecipients(request, now(ann, bob)))).toBe(false);
+
+    const annReplaced = { ...ann, identityKey: { ...makeMember('x').identityKey!, state: 'replaced_pending_approval' as const } };
+    const checks = checkRecipients(request, now(annReplaced, bob));
+    expect(keysChangedSinceCommit(checks)).toBe(true);
+    expect(noRecipientCanOpen(checks)).toBe(false);
+
+    const bobDisabled = { ...bob, active: false };
+    const lost = checkRecipients(request, now(annReplaced, bobDisabled));
+    expect(noRecipientCanOpen(lost)).toBe(true);
+    expect(unrecoverableDetails(lost)).toEqual({
+      reason: 'recipients_keys_replaced_or_disabled',
+      recipients: [
+        { membership_id: ann.id, label: 'Ann', problem: 'key_replaced' },
+        { membership_id: bob.id, label: 'Bob', problem: 'disabled' },
+      ],
+    });
+    // A disabled member alone never makes a link unusable: the subject's page still finds the key it was committed to.
+    expect(keysChangedSinceCommit(checkRecipients(request, now(ann, bobDisabled)))).toBe(false);
+  });
+
+  it('counts a member who is gone as a replaced key', () => {
+    const ann = makeMember('Ann');
+    expect(checkRecipients(sealedTo([ann]), now())[0].problem).toBe('key_replaced');
+  });
+});

@@ -1,0 +1,137 @@
+/// <reference lib="dom" />
+/**
+ * What both views of the audit log (/app/audit: the chain, and the API reads) share: the tabs
+ * between them, the button that shows older pages, and the CSV and JSON export, built in this
+ * browser from the same filtered pages the view shows.
+ */
+import { messageOf } from '../shared/api.ts';
+import { busy, h, say, sayError, tableWrap } from '../shared/dom.ts';
+import type { AppContext } from './context.ts';
+import { tabRow } from './tabs.ts';
+
+/** Enough for any audit an organisation runs from a browser; beyond it, the event feed or the CLI. */
+export const EXPORT_CAP = 10_000;
+
+const AUDIT_TABS = [
+  ['/app/audit', 'Changes (hash chain)', 'chain'],
+  ['/app/audit?view=api_reads', 'API reads', 'api_reads'],
+] as const;
+export type AuditView = (typeof AUDIT_TABS)[number][2];
+
+export const auditTabs = (current: AuditView) => tabRow('Audit log', AUDIT_TABS, current, 'audit-tabs');
+
+/**
+ * A view's page: the heading and the tabs, a line on what it shows, its filters and export buttons,
+ * its table (or `empty` when nothing matches), and the button for older pages under it.
+ */
+export const auditViewPage = (view: {
+  tab: AuditView;
+  intro: string;
+  form: HTMLFormElement;
+  exports: HTMLButtonElement[];
+  table: { id: string; caption: string; columns: readonly string[]; body: HTMLTableSectionElement };
+  empty: { id: string; text: string } | null;
+  older: HTMLButtonElement;
+}) => {
+  const { id, caption, columns, body } = view.table;
+  const table = h('table', { id }, h('caption', {}, caption), h('thead', {}, h('tr', {}, ...columns.map((text) => h('th', { scope: 'col' }, text)))), body);
+  return h(
+    'div',
+    {},
+    h('h1', {}, 'Audit log'),
+    auditTabs(view.tab),
+    h('p', {}, view.intro),
+    view.form,
+    h('div', { class: 'actions' }, ...view.exports),
+    view.empty ? h('p', { id: view.empty.id }, view.empty.text) : tableWrap(table),
+    view.older,
+  );
+};
+
+/** A page of GET /app/api/audit, of either view. */
+export interface LogPage<Row> {
+  data: Row[];
+  has_more: boolean;
+  next_before: string | null;
+}
+
+/**
+ * The rows shown, starting with the first page, and the button (#load-older) that adds the next
+ * older page under them; `render` draws the rows each time they grow. `filters` gives the view's
+ * query as shown.
+ */
+export const olderPages = <Row>(app: AppContext, filters: () => URLSearchParams, first: LogPage<Row>, render: (rows: Row[]) => void, noun: string) => {
+  const rows = [...first.data];
+  let next = first.next_before;
+  const button = h('button', { id: 'load-older', type: 'button', class: 'secondary', hidden: !next }, `Show older ${noun}`);
+  button.addEventListener('click', () =>
+    busy(button, async () => {
+      try {
+        const params = filters();
+        params.set('before', next!);
+        const page = await app.get<LogPage<Row>>(`/app/api/audit?${params}`);
+        rows.push(...page.data);
+        next = page.next_before;
+        button.hidden = !next;
+        render(rows);
+        say(`${page.data.length} older ${noun} shown.`);
+      } catch (error) {
+        sayError(messageOf(error));
+      }
+    }),
+  );
+  render(rows);
+  return { rows, button };
+};
+
+const csvCell = (value: unknown) => {
+  const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  // A cell a spreadsheet would run as a formula is quoted as text.
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+/** A header line and one line per row, CRLF, as spreadsheets expect. */
+export const toCsv = (header: readonly string[], rows: ReadonlyArray<readonly unknown[]>) =>
+  [header.join(','), ...rows.map((cells) => cells.map(csvCell).join(','))].join('\r\n');
+
+/** Every row the view's filters match, page after page (200 a page), up to EXPORT_CAP. */
+const everyRow = async <Row>(app: AppContext, filters: URLSearchParams) => {
+  const all: Row[] = [];
+  let before: string | null = null;
+  do {
+    const params = new URLSearchParams(filters);
+    params.set('limit', '200');
+    if (before) params.set('before', before);
+    const page: LogPage<Row> = await app.get<LogPage<Row>>(`/app/api/audit?${params}`);
+    all.push(...page.data);
+    before = page.next_before;
+  } while (before && all.length < EXPORT_CAP);
+  return all.slice(0, EXPORT_CAP);
+};
+
+export interface ExportFormat<Row> {
+  /** The file's name without its extension. */
+  name: string;
+  csv(rows: Row[]): string;
+  json(rows: Row[]): unknown;
+}
+
+/** The two export buttons (#export-csv, #export-json) of a view. */
+export const exportButtons = <Row>(app: AppContext, filters: () => URLSearchParams, format: ExportFormat<Row>) =>
+  (['csv', 'json'] as const).map((kind) => {
+    const button = h('button', { id: `export-${kind}`, type: 'button', class: 'secondary' }, `Export as ${kind.toUpperCase()}`);
+    button.addEventListener('click', () =>
+      busy(button, async () => {
+        try {
+          const all = await everyRow<Row>(app, filters());
+          const blob = kind === 'csv' ? new Blob([format.csv(all)], { type: 'text/csv' }) : new Blob([JSON.stringify(format.json(all), null, 2)], { type: 'application/json' });
+          h('a', { href: app.objectUrl(blob), download: `${format.name}.${kind}` }).click();
+          say(`${all.length} entries exported as ${kind.toUpperCase()}.`);
+        } catch (error) {
+          sayError(messageOf(error));
+        }
+      }),
+    );
+    return button;
+  });

@@ -57,7 +57,7 @@ const publicKeyFile = () => {
 };
 
 const run = (command: string, flags: Flags) =>
-  COMMANDS[command]!.run(service.admin, flags, { db: service.deps.db, tableName: service.deps.tableName, audit: service.deps.audit, clock: service.deps.clock, local: true, localEngine: true, dataDir: '', appUrl: null }) as Promise<any>;
+  COMMANDS[command]!.run(service.admin, flags, { db: service.deps.db, tableName: service.deps.tableName, audit: service.deps.audit, clock: service.deps.clock, local: true, localEngine: true, dataDir: '', appUrl: service.appUrl }) as Promise<any>;
 
 const item = async (pk: string, sk: string) =>
   (await service.deps.db.send(new GetCommand({ TableName: service.deps.tableName, Key: { pk, sk }, ConsistentRead: true }))).Item as

@@ -23,6 +23,7 @@ import { certificateSection } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
 import { loadKey } from '../keystore.ts';
 import { statusBadge, trailText } from '../labels.ts';
+import { ticketFact } from '../ticket-fact.ts';
 import type { AuditEntry, RequestView } from '../shapes.ts';
 
 interface Revealed {
@@ -102,7 +103,7 @@ export const requestDetailPage = async (app: AppContext, id: string) => {
       ['Requested by', request.requester.name ?? request.requester.email],
       ['Recipients', request.recipients.map((r) => r.label).join(', ')],
       ['Reason given', request.justification],
-      ['Ticket', request.ticket?.ref ? `${request.ticket.ref}${request.ticket.status ? ` (${request.ticket.status})` : ''}` : null],
+      ['Ticket', ticketFact(request.ticket, ['owner', 'admin'].includes(me.role))],
       ['Verification', VERIFICATION_TEXT[request.verification_mode] ?? request.verification_mode],
       ['Created', formatTime(request.created_at)],
       ['Link expires', request.link_expires_at && ['pending', 'opened'].includes(request.status) ? formatTime(request.link_expires_at) : null],

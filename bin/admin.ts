@@ -12,6 +12,7 @@ import { INTEGRATION_COMMANDS } from './admin/integration-commands.ts';
 import { SIGNING_COMMANDS } from './admin/signing-commands.ts';
 import { SECRET_COMMANDS } from './admin/secret-commands.ts';
 import { REQUEST_COMMANDS } from './admin/request-commands.ts';
+import { commandHelp, flagsOf, HELP_FLAGS, unknownCommand, unknownOption } from './admin/command-help.ts';
 
 /** Every command: directory, webhook, integration, signing-key and stored-secret ones. */
 const ALL_COMMANDS: Record<string, Command> = { ...COMMANDS, ...REQUEST_COMMANDS, ...WEBHOOK_COMMANDS, ...INTEGRATION_COMMANDS, ...SIGNING_COMMANDS, ...SECRET_COMMANDS };
@@ -30,17 +31,33 @@ const help = () =>
 
 const main = async () => {
   const [name, ...rest] = process.argv.slice(2);
-  const command = name ? ALL_COMMANDS[name] : undefined;
-  if (!command) {
+  if (!name || HELP_FLAGS.has(name)) {
     process.stdout.write(help());
-    process.exitCode = name && name !== 'help' && name !== '--help' ? 2 : 0;
+    return;
+  }
+  const command = ALL_COMMANDS[name];
+  if (!command) {
+    process.stderr.write(unknownCommand(name, Object.keys(ALL_COMMANDS)));
+    process.exitCode = 2;
+    return;
+  }
+  if (rest.some((arg) => HELP_FLAGS.has(arg) && arg !== 'help')) {
+    process.stdout.write(commandHelp(name, command));
     return;
   }
   // Every flag takes a value; the names come from the commands' usage lines.
-  const names = new Set(['table', 'region', 'endpoint', ...Object.values(ALL_COMMANDS).flatMap((c) => [...c.usage.matchAll(/--([a-z-]+)/g)].map((m) => m[1]))]);
+  const names = new Set(['table', 'region', 'endpoint', ...Object.values(ALL_COMMANDS).flatMap(flagsOf)]);
   // `--field` may be given more than once (set-integration); every other flag once.
   const options = Object.fromEntries([...names].map((flag) => [flag, { type: 'string' as const, multiple: flag === 'field' }]));
-  const { values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false });
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false }));
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw error;
+    process.stderr.write(unknownOption((error as Error).message, name, command));
+    process.exitCode = 2;
+    return;
+  }
   const flags = values as Flags;
   const target = await openTarget({
     table: typeof flags.table === 'string' ? flags.table : undefined,

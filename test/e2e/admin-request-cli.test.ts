@@ -41,6 +41,23 @@ const createRequest = async () => {
   return { id: answer.body.request.id as string, token: tokenOf(answer.body.link) };
 };
 
+describe('operator CLI: help and unknown names', () => {
+  it('prints a command\u2019s own usage for --help, and names an unknown command or option with the closest one', async () => {
+    const help = await runAdminCli(service.deps.tableName, 'relink-request', ['--help']);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm run admin -- relink-request --request REQUEST_ID/);
+
+    const typo = await runAdminCli(service.deps.tableName, 'relink-requst', []);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("Unknown command 'relink-requst'. Did you mean 'relink-request'?");
+    expect(typo.stdout).toBe('');
+
+    const option = await runAdminCli(service.deps.tableName, 'relink-request', ['--requets', '0'.repeat(26)]);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain("Unknown option '--requets' for relink-request. Did you mean '--request'?");
+  });
+});
+
 describe('operator CLI: revoke-request and relink-request', () => {
   it('revokes a pending request, then gives it a new link whose code verifies; the old link says it was replaced', async () => {
     const created = await createRequest();

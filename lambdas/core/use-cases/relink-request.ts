@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts';
 import type { CodeKey } from '../code-key.ts';
 import { newSixDigitCode } from '../codes.ts';
 import { recipientCommitment } from '../commitment.ts';
-import { illegalTransition, validationFailed, WriteConflict } from '../errors.ts';
+import { illegalTransition, retryOnConflict, validationFailed } from '../errors.ts';
 import { syncExpirySchedule, type ExpiryScheduling } from '../expiry-schedule.ts';
 import { randomToken, sha256Hex } from '../hashing.ts';
 import type { HandoffRequest, Member, Policy, Recipient } from '../model.ts';
@@ -28,8 +28,6 @@ export interface RelinkDeps extends ExpiryScheduling {
 export interface RelinkParty extends EndingParty {
   policy: Pick<Policy, 'linkLifetimeMinutes'>;
 }
-
-const MAX_RACES = 5;
 
 /**
  * The request's recipients as they can receive now: each still an active member with a verified
@@ -66,8 +64,9 @@ export interface RelinkResult {
  * in the same transaction), the recipients and commitment resolved again, the link's lifetime
  * restarted, and the request pending again. The link and code are in this answer only.
  */
-export const relinkRequest = async (deps: RelinkDeps, party: RelinkParty, requestId: string, prepared?: (result: RelinkResult) => void): Promise<RelinkResult> => {
-  for (let race = 1; ; race++) {
+export const relinkRequest = (deps: RelinkDeps, party: RelinkParty, requestId: string, prepared?: (result: RelinkResult) => void): Promise<RelinkResult> =>
+  // A request changed between read and write is read again and the new link decided afresh.
+  retryOnConflict(async () => {
     const before = await party.load(requestId);
     const cause = relinkCause(before, isLocked(before));
     if (!cause) {
@@ -107,16 +106,11 @@ export const relinkRequest = async (deps: RelinkDeps, party: RelinkParty, reques
     };
     const details = { cause, previous_status: before.status, excluded_recipients: excluded };
     prepared?.(result);
-    try {
-      await deps.requests.relink(before, after, tokenHash, requestAuditEntry(party.orgId, party.actor, view, 'request.relinked', details, party.data));
-      // The new link expires at its own time: the schedule follows it (a failure is covered by the sweep).
-      await syncExpirySchedule(deps, after);
-      return result;
-    } catch (error) {
-      if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
-    }
-  }
-};
+    await deps.requests.relink(before, after, tokenHash, requestAuditEntry(party.orgId, party.actor, view, 'request.relinked', details, party.data));
+    // The new link expires at its own time: the schedule follows it (a failure is covered by the sweep).
+    await syncExpirySchedule(deps, after);
+    return result;
+  });
 
 /** POST /v1/requests/{id}/relink: an API key's caller, within its client scope (`requests:write`). */
 export const relinkThroughApi = (deps: RelinkDeps, caller: Caller, requestId: string, prepared?: (result: RelinkResult) => void) =>

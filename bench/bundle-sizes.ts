@@ -6,6 +6,7 @@ import { groupByEntry, REPO_ROOT } from '../lib/api-functions.ts';
 import { EXPIRE_ENTRY, PURGE_ENTRY, SWEEP_ENTRY } from '../lib/expiry.ts';
 import { DELIVER_ENTRY, DELIVERY_SWEEP_ENTRY, FAN_OUT_ENTRY } from '../lib/webhooks.ts';
 import { RECONCILE_ENTRY, TICKET_CHECK_ENTRY } from '../lib/helpdesk-checks.ts';
+import { API_READ_RECORDER_ENTRY } from '../lib/api-read-records.ts';
 import { esbuildOptionsOfStack } from '../lib/esbuild-options.ts';
 import { CERTIFICATE_ENTRY, FALLBACK_ENTRY, routeList } from '../lambdas/http/routes.ts';
 
@@ -30,7 +31,7 @@ export interface FunctionBundle extends FunctionEntry {
 export const stackFunctions = (): FunctionEntry[] => [
   ...groupByEntry(routeList()).map((group) => ({ name: group.routes.length === 1 ? group.routes[0].name : group.id, entry: group.entry })),
   { name: 'fallback', entry: FALLBACK_ENTRY },
-  ...Object.entries({ expire: EXPIRE_ENTRY, purge: PURGE_ENTRY, sweep: SWEEP_ENTRY, fanOut: FAN_OUT_ENTRY, deliver: DELIVER_ENTRY, deliverySweep: DELIVERY_SWEEP_ENTRY, ticketCheck: TICKET_CHECK_ENTRY, reconcile: RECONCILE_ENTRY }).map(
+  ...Object.entries({ expire: EXPIRE_ENTRY, purge: PURGE_ENTRY, sweep: SWEEP_ENTRY, fanOut: FAN_OUT_ENTRY, deliver: DELIVER_ENTRY, deliverySweep: DELIVERY_SWEEP_ENTRY, ticketCheck: TICKET_CHECK_ENTRY, reconcile: RECONCILE_ENTRY, recordApiReads: API_READ_RECORDER_ENTRY }).map(
     ([name, entry]) => ({ name, entry }),
   ),
 ];

@@ -1,5 +1,5 @@
 import { DynamoApiKeys } from '#store/api-keys.ts';
-import { DynamoApiReadLog } from '#store/api-read-log.ts';
+import { LogLineApiReadLog } from '#adapters/api-read-lines.ts';
 import { DynamoCertificateSource } from '#store/certificate-source.ts';
 import { DynamoEventFeed } from '#store/event-feed.ts';
 import { DynamoWebhooks } from '#store/webhooks.ts';
@@ -16,10 +16,13 @@ export const withApiKeyStore = <Deps extends AppDeps>(deps: Deps): Deps & { apiK
   apiKeys: deps.apiKeys ?? new DynamoApiKeys(deps.db, deps.tableName),
 });
 
-/** Where reads through API keys leave their records (core/api-reads.ts): the /v1 functions (api-handler.ts). */
+/**
+ * Where reads through API keys leave their records (core/api-reads.ts): the /v1 functions
+ * (api-handler.ts). Deployed, a log line the recorder stores; the local runtime stores them itself.
+ */
 export const withApiReadLog = <Deps extends AppDeps>(deps: Deps): Deps & { apiReads: NonNullable<AppDeps['apiReads']> } => ({
   ...deps,
-  apiReads: deps.apiReads ?? new DynamoApiReadLog(deps.db, deps.tableName),
+  apiReads: deps.apiReads ?? new LogLineApiReadLog(),
 });
 
 /** Webhook subscriptions: the webhook routes and workers. */

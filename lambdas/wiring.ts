@@ -20,6 +20,7 @@ import { scheduleFailedMessage } from './failure-logs.ts';
 import type { TicketCheckQueue } from '#core/ticket-check.ts';
 import type { HelpdeskConnector } from '#core/helpdesk.ts';
 import type { TicketReplier } from '#core/use-cases/ticket-reply.ts';
+import type { ApiReadLog } from '#core/api-reads.ts';
 
 export interface WiringOptions {
   tableName: string;
@@ -50,6 +51,8 @@ export interface WiringOptions {
   helpdesks?: HelpdeskConnector;
   /** Who posts links in tickets; default: none (deployed, helpdesk-wiring.ts adds it to the creating functions). */
   ticketReplies?: TicketReplier;
+  /** Where reads through API keys leave their records; default: none (deployed, store-wiring.ts adds log lines to the /v1 functions). */
+  apiReads?: ApiReadLog;
 }
 
 /** Builds the dependencies; the local runtime and tests call this with their own stand-ins. */
@@ -79,6 +82,7 @@ export const createAppDeps = (options: WiringOptions): AppDeps => {
     helpdesks: options.helpdesks,
     ticketChecks: options.ticketChecks,
     ticketReplies: options.ticketReplies,
+    apiReads: options.apiReads,
     codeKey: options.codeKey ?? NO_CODE_KEY,
     webhookPolicy,
     signingCustody: options.signingCustody,

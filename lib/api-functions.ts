@@ -379,7 +379,8 @@ const staticBundling = (): BundlingOptions => {
 /** The certificate function: the usual bundle; the PDF renderer's needs are met by certificateBundling's options. */
 const certificateBundling = (): BundlingOptions => ({ ...BUNDLING });
 
-const loggingEnvironment = { LOG_LEVEL: 'INFO', POWERTOOLS_SERVICE_NAME: SERVICE_NAME };
+/** What every function's logger reads: its level and the service it names. */
+export const loggingEnvironment = { LOG_LEVEL: 'INFO', POWERTOOLS_SERVICE_NAME: SERVICE_NAME };
 
 export interface HandlerFunctionOptions {
   entry: string;

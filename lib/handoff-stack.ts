@@ -12,6 +12,7 @@ import { SealingKey } from './sealing.ts';
 import { CodeHashKey } from './code-key.ts';
 import { CertificateSigningKey } from './signing.ts';
 import { Webhooks } from './webhooks.ts';
+import { ApiReadRecords } from './api-read-records.ts';
 import { HelpdeskChecks } from './helpdesk-checks.ts';
 import { Operations } from './operations.ts';
 import { customDomainOf } from './custom-domain.ts';
@@ -71,6 +72,7 @@ export class HandoffStack extends Stack {
   readonly functions: ApiFunctions;
   readonly expiry: Expiry;
   readonly webhooks: Webhooks;
+  readonly apiReadRecords: ApiReadRecords;
   readonly helpdeskChecks: HelpdeskChecks;
   readonly sealing: SealingKey;
   readonly codeKey: CodeHashKey;
@@ -179,11 +181,14 @@ export class HandoffStack extends Stack {
       );
     }
 
+    // The reading functions log their read records; the recorder stores them off the request path.
+    this.apiReadRecords = new ApiReadRecords(this, 'ApiReadRecords', { table: this.table.table, tableAccess: this.table, functions: this.functions });
+
     this.webhooks = new Webhooks(this, 'Webhooks', { table: this.table.table, tableAccess: this.table, appEnvironment, sealing: this.sealing, reserveConcurrency });
 
     const alarmEmail = contextString(this, 'alarmEmail');
     this.operations = new Operations(this, 'Operations', { alarmEmail: alarmEmail ? emailAddress(alarmEmail) : undefined });
-    for (const alarm of [...this.webhooks.alarms, ...this.helpdeskChecks.alarms]) this.operations.notify(alarm);
+    for (const alarm of [...this.webhooks.alarms, ...this.helpdeskChecks.alarms, ...this.apiReadRecords.alarms]) this.operations.notify(alarm);
     this.operations.functionErrors('ExpiryErrors', this.expiry.expiryFunction, 'The expiry worker');
     this.operations.functionErrors('PurgeErrors', this.expiry.purgeFunction, 'The purge worker');
     this.operations.functionErrors('ExpirySweepErrors', this.expiry.sweepFunction, 'The expiry sweep');

@@ -29,7 +29,7 @@ export const applyNagSuppressions = (stack: HandoffStack) => {
   acknowledgeScopedWildcards(stack, functions);
 };
 
-type Invocation = 'api' | 'scheduledWorker' | 'sweep' | 'stream' | 'queue' | 'ticketCheckQueue' | 'reconciliation';
+type Invocation = 'api' | 'scheduledWorker' | 'sweep' | 'stream' | 'queue' | 'ticketCheckQueue' | 'reconciliation' | 'logSubscription';
 
 interface StackFunction {
   fn: lambda.IFunction;
@@ -56,6 +56,7 @@ const functionsOf = (stack: HandoffStack): StackFunction[] => {
     { fn: stack.webhooks.deliverFunction, invocation: 'queue', routes: [] },
     { fn: stack.helpdeskChecks.checkFunction, invocation: 'ticketCheckQueue', routes: [] },
     { fn: stack.helpdeskChecks.reconcileFunction, invocation: 'reconciliation', routes: [] },
+    { fn: stack.apiReadRecords.recorderFunction, invocation: 'logSubscription', routes: [] },
   ];
 };
 
@@ -106,6 +107,8 @@ const NO_DLQ_REASON: Record<Invocation, string> = {
   ticketCheckQueue:
     "Invoked by the ticket-check queue mapping (a message failed 5 times moves to the ticket-check DLQ by the queue's redrive policy, and the two-minute reconciliation reads the live linked tickets again anyway) and synchronously by the functions that create requests, to post a link, whose failure is answered to them; a dead-letter queue only receives failed asynchronous invocations",
   reconciliation: 'A failed reconciliation raises an alarm, and the next run two minutes later reads the live linked tickets again from the table and their helpdesks',
+  logSubscription:
+    "Invoked asynchronously by CloudWatch Logs: a delivery still failing after two retries goes to the recorder's on-failure destination (the recorder DLQ, with an alarm), which carries the error beside the delivery; a function DLQ would be a second copy without it",
 };
 
 // ---- routes -------------------------------------------------------------------------------------
@@ -171,6 +174,14 @@ const acknowledgeDeadLetters = (stack: HandoffStack) => {
       "SQS event source mappings take no on-failure destination: a message failed 5 times moves to the delivery DLQ by the queue's redrive policy",
     );
   }
+  // The read records' recorder (lib/api-read-records.ts): its DLQ is an on-failure destination, as the fan-out's.
+  const recorderDlq = stack.apiReadRecords.dlq;
+  acknowledge(recorderDlq, ['AwsSolutions-SQS3'], "This queue is a DLQ: the on-failure destination of the API read recorder's asynchronous invocations, which the rule does not recognise as one");
+  acknowledge(
+    recorderDlq,
+    ['Serverless-SQSRedrivePolicy'],
+    "A dead-letter queue itself: its messages stay 14 days and the first one raises an alarm (the lines stay in the reading functions' log groups too); a DLQ of a DLQ adds nothing",
+  );
   // The ticket-check queue (lib/helpdesk-checks.ts): its DLQ, and the worker's mapping, as the delivery lanes'.
   const { dlq: ticketCheckDlq, checkFunction } = stack.helpdeskChecks;
   acknowledge(

@@ -30,10 +30,9 @@ export interface EndpointCall<Prefetched = undefined, Query = undefined> {
    */
   prepareReplay(response: ApiResult): void;
   /**
-   * A read endpoint names the records it read: its read record is sent to the table at once and
-   * this resolves when it is on its way, so the endpoint serialises its answer while the table
-   * writes; the answer leaves only once the record is written (middleware/read-trail.ts).
-   * Elsewhere, nothing.
+   * A read endpoint names the records it read: its read record is handed to the read log, which
+   * stores it off the read path; the answer leaves only once it is handed over
+   * (middleware/read-trail.ts). Elsewhere, nothing.
    */
   noteRead(records: ReadRecords): Promise<void>;
 }

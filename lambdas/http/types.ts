@@ -20,9 +20,9 @@ export type ApiState = {
   idempotencyKey?: string;
   /** Hands the answer to the idempotency layer before the change commits, to be stored with it. */
   prepareReplay?: (response: ApiResult) => void;
-  /** A read endpoint names what it read; its read record's write starts then (middleware/read-trail.ts). */
+  /** A read endpoint names what it read; its read record is handed to the read log then (middleware/read-trail.ts). */
   noteRead?: (records: ReadRecords) => Promise<void>;
-  /** That write, awaited before the answer leaves. */
+  /** That hand-over, awaited before the answer leaves. */
   readWritten?: Promise<void>;
   [other: string]: unknown;
 };

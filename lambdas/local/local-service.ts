@@ -23,6 +23,9 @@ import type { TicketReplier, TicketReplyInput, TicketReplyResult } from '#core/u
 import type { HelpdeskConnector } from '#core/helpdesk.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { AdminStore } from '#store/admin-store.ts';
+import { DynamoApiReadStore } from '#store/api-read-log.ts';
+import type { ApiRead } from '#core/api-reads.ts';
+import { PendingApiReads } from './pending-api-reads.ts';
 import { createDocumentClient, type DynamoConnection } from '#store/dynamo.ts';
 import { createAppDeps } from '../wiring.ts';
 import { startDynamoLocal, type RunningDynamo } from './dynamodb-local.ts';
@@ -122,6 +125,11 @@ export interface LocalService {
   webhooks: WebhookDeps | null;
   /** The table access guard, when `tableAccess` asked for one: its `denials` are every call it refused. */
   tableAccess: TableAccessGuard | null;
+  /**
+   * Resolves once every read record handed over so far is in the table: the records are stored
+   * after the answers (pending-api-reads.ts), as the log subscription stores them deployed.
+   */
+  apiReadsSettled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -164,6 +172,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
         ticketCheck: (check: TicketCheck) => Promise<unknown>;
         ticketReply: (input: TicketReplyInput) => Promise<TicketReplyResult>;
         reconcile: ReturnType<typeof createReconcileWorker>;
+        recordApiReads: (reads: ApiRead[]) => Promise<void>;
       }
     | undefined;
   const timers =
@@ -200,6 +209,11 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     options.sealer ?? (options.dataDir ? await KeyFileSealer.fromFile(join(options.dataDir, SEALING_KEY_FILE)) : KeyFileSealer.inMemory());
   const codeKey =
     options.codeKey ?? (options.dataDir ? await KeyFileCodeKey.fromFile(join(options.dataDir, CODE_HASH_KEY_FILE)) : KeyFileCodeKey.inMemory());
+  // Read records are stored by the recorder worker after the answers, as deployed (workers/api-read-recorder.ts).
+  const apiReads = new PendingApiReads(
+    (reads) => workers!.recordApiReads(reads),
+    (error) => deps.logger.error('local read records not stored yet', { errorName: (error as Error)?.name }),
+  );
   const deps = withApiKeyStore(withWebhookStore(withEventFeed(withCertificateSource(withHelpdesks(createAppDeps({
     tableName,
     urls,
@@ -218,10 +232,12 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     tableBackups: LOCAL_TABLE_BACKUPS,
     db,
     clock,
+    apiReads,
   }))))));
   // The first signing key is made at first start, so the JWKS is published before any certificate.
   if (options.dataDir) await signerOf(deps).currentKey();
   const functions = FunctionContext.create(db, deps.logger, options.tableAccess);
+  const apiReadStore = new DynamoApiReadStore(deps.db, tableName);
   workers = {
     expire: functions.worker('expire', createExpireWorker(deps)),
     purge: functions.worker('purge', createPurgeWorker(deps)),
@@ -229,6 +245,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     ticketCheck: functions.worker('ticketCheck', (check: TicketCheck) => runTicketCheck(deps, check)),
     reconcile: functions.worker('reconcile', createReconcileWorker(withHelpdeskLinks(deps))),
     ticketReply: functions.worker('ticketCheck', (input: TicketReplyInput) => replyInTicket(deps, input)),
+    recordApiReads: functions.worker('recordApiReads', (reads: ApiRead[]) => apiReadStore.storeAll(reads)),
   };
   const server = createGateway(deps, { aroundInvoke: (route, invoke) => functions.route(route, invoke) });
   const port = await listen(server, options.port ?? 0, host);
@@ -251,6 +268,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     server,
     webhooks: webhooks?.deps ?? null,
     tableAccess: functions.guard,
+    apiReadsSettled: () => apiReads.settled(),
     stop: async () => {
       await timers?.stop();
       await purgeTimers?.stop();
@@ -258,6 +276,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
       await webhooks?.stop();
       server.closeAllConnections();
       await new Promise((done) => server.close(() => done(undefined)));
+      await apiReads.settled();
       db.destroy();
       await dynamo?.stop();
     },

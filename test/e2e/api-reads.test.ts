@@ -48,6 +48,8 @@ beforeAll(async () => {
 afterAll(() => service?.stop());
 
 const apiReads = async (query = '') => {
+  // Records are stored after the answers, as the log subscription stores them deployed.
+  await service.apiReadsSettled();
   const answer = await owner.call('GET', `/app/api/audit?view=api_reads${query}`);
   expect(answer.status, answer.text).toBe(200);
   return answer.body as ReadPage;

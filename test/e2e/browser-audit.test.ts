@@ -85,6 +85,7 @@ describe.skipIf(!haveChromium)('the audit log page', () => {
     expect((await service.call('GET', `/requests/${revokedId}`, { key: reader })).status).toBe(200);
     // Another key's read, for the key filter to leave out.
     expect((await service.call('GET', '/events', { key: org.key })).status).toBe(200);
+    await service.apiReadsSettled();
 
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -10,6 +10,7 @@ import { PURGE_SCHEDULING_ROUTES, SCHEDULING_ROUTES } from '../../lib/api-functi
 import { HandoffStack } from '../../lib/handoff-stack.ts';
 import { FAILURE_METRICS, failureMetricNamespace } from '../../lib/operations.ts';
 import { flatTemplateJson } from '../support/flat-template.ts';
+import { alarmNotifying } from '../support/alarm-shape.ts';
 
 /**
  * The failures a call tolerates and only logs (lambdas/failure-logs.ts): an email or SMS not sent,
@@ -146,12 +147,7 @@ describe('logged failures', () => {
         Namespace: failureMetricNamespace(STACK),
         Statistic: 'Sum',
         Period: 300,
-        Threshold: 0,
-        ComparisonOperator: 'GreaterThanThreshold',
-        EvaluationPeriods: 1,
-        TreatMissingData: 'notBreaching',
-        AlarmActions: [{ Ref: topicId }],
-        OKActions: [{ Ref: topicId }],
+        ...alarmNotifying(topicId),
         AlarmDescription: FAILURE_METRICS[kind].description,
       });
       expect(alarms[0]![1].Properties.Dimensions).toBeUndefined();

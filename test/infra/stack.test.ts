@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FALLBACK_ENTRY, ROUTES, routeList, type Route } from '../../lambdas/http/routes.ts';
 import { INDEXES, indexList, TABLE_KEYS, TTL_ATTRIBUTE } from '../../lambdas/store/table.ts';
 import { WEB_ASSET_NAMES } from '../../web/build.ts';
+import { dlqAlarmOn } from '../support/alarm-shape.ts';
 import {
   ADMIN_API_STACK,
   isStaticEntry,
@@ -31,6 +32,7 @@ import {
 } from '../../lib/api-functions.ts';
 import { EXPIRE_ENTRY, PURGE_ENTRY, SWEEP_ENTRY } from '../../lib/expiry.ts';
 import { RECONCILE_ENTRY, TICKET_CHECK_ENTRY } from '../../lib/helpdesk-checks.ts';
+import { API_READ_RECORDER_ENTRY } from '../../lib/api-read-records.ts';
 import { HandoffStack } from '../../lib/handoff-stack.ts';
 
 /** The sender the main test stack is deployed with. */
@@ -172,6 +174,8 @@ const webhookFunctionIds = () => [fanOutFunctionId(), deliverFunctionId(), deliv
 const ticketCheckFunctionId = () => workerFunctionId(/^ticket check worker/);
 const reconcileFunctionId = () => workerFunctionId(/^ticket reconciliation/);
 const helpdeskFunctionIds = () => [ticketCheckFunctionId(), reconcileFunctionId()];
+/** Stores the read records the reading functions log (lib/api-read-records.ts, api-read-records.test.ts). */
+const recorderFunctionId = () => workerFunctionId(/^API read recorder/);
 /** The functions that post links in tickets by invoking the ticket check worker (TICKET_REPLY_FUNCTION): those that create requests. */
 const ticketReplyRoutes = () => [ROUTES.createRequest, ROUTES.appCreateRequest, ROUTES.inboundTicketTrigger];
 /** The member app's helpdesk connection: one route seals the credentials, the other opens them to read a ticket. */
@@ -356,7 +360,7 @@ describe('HTTP API', () => {
 describe('functions', () => {
   const allFunctionIds = () => ofType('AWS::Lambda::Function').map(([id]) => id);
 
-  it('are exactly one per handler entry, the fallback, the expiry and purge workers and the sweep, the three webhook workers, and the ticket check worker and reconciliation', () => {
+  it('are exactly one per handler entry, the fallback, the expiry and purge workers and the sweep, the three webhook workers, the ticket check worker and reconciliation, and the API read recorder', () => {
     const expected = [
       ...entries().map(functionIdOfEntry),
       fallbackFunctionId(),
@@ -365,6 +369,7 @@ describe('functions', () => {
       sweepFunctionId(),
       ...webhookFunctionIds(),
       ...helpdeskFunctionIds(),
+      recorderFunctionId(),
     ];
     expect(new Set(expected).size).toBe(expected.length);
     expect(allFunctionIds().sort()).toEqual(expected.sort());
@@ -1060,9 +1065,13 @@ describe('helpdesk checks', () => {
   });
 
   it('queues checks in an encrypted queue with a 6x visibility timeout and a DLQ after five receives, both taking only TLS', () => {
-    // The stack's queues: the four of the webhooks, and these two.
+    // The stack's queues: the four of the webhooks, these two, and the API read recorder's DLQ (api-read-records.test.ts).
+    const [recorderDlqId] = ofType('AWS::Lambda::EventInvokeConfig')
+      .filter(([, c]) => c.Properties.FunctionName.Ref === recorderFunctionId())
+      .map(([, c]) => c.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0] as string);
+    expect(recorderDlqId).toBeDefined();
     expect(ofType('AWS::SQS::Queue').map(([id]) => id).sort()).toEqual(
-      [...['DeliveryQueue', 'SlowDeliveryQueue', 'DeliveryDlq', 'FanOutDlq'].map(onlyQueue), helpdeskQueue('TicketCheckQueue'), helpdeskQueue('TicketCheckDlq')].sort(),
+      [...['DeliveryQueue', 'SlowDeliveryQueue', 'DeliveryDlq', 'FanOutDlq'].map(onlyQueue), helpdeskQueue('TicketCheckQueue'), helpdeskQueue('TicketCheckDlq'), recorderDlqId].sort(),
     );
     expect(resources[helpdeskQueue('TicketCheckQueue')]!.Properties).toEqual({
       MessageRetentionPeriod: 4 * 24 * 3600,
@@ -1232,17 +1241,8 @@ describe('helpdesk checks', () => {
     const { AlarmDescription, ...properties } = alarms[0]![1].Properties;
     expect(AlarmDescription).toMatch(/ticket-check DLQ/);
     expect(properties).toEqual({
-      Namespace: 'AWS/SQS',
-      MetricName: 'ApproximateNumberOfMessagesVisible',
+      ...dlqAlarmOn(topic),
       Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [helpdeskQueue('TicketCheckDlq'), 'QueueName'] } }],
-      Statistic: 'Maximum',
-      Period: 60,
-      Threshold: 0,
-      ComparisonOperator: 'GreaterThanThreshold',
-      EvaluationPeriods: 1,
-      TreatMissingData: 'notBreaching',
-      AlarmActions: [{ Ref: topic }],
-      OKActions: [{ Ref: topic }],
     });
     // The same alarm as each webhook DLQ's, on another queue.
     for (const name of ['FanOutDlq', 'DeliveryDlq']) {
@@ -1284,6 +1284,7 @@ describe('bundles', () => {
     { name: 'delivery-sweep', entry: DELIVERY_SWEEP_ENTRY, functionId: deliverySweepFunctionId() },
     { name: 'ticket-check', entry: TICKET_CHECK_ENTRY, functionId: ticketCheckFunctionId() },
     { name: 'reconcile', entry: RECONCILE_ENTRY, functionId: reconcileFunctionId() },
+    { name: 'api-read-recorder', entry: API_READ_RECORDER_ENTRY, functionId: recorderFunctionId() },
   ];
 
   it('every route, the fallback and the workers point at an existing handler file', () => {
@@ -1360,7 +1361,8 @@ describe('context', () => {
     const t = synth({ appUrl: 'https://handoff.example.org/', emailFrom: 'links@mail.example.org' });
     const json = t.toJSON().Resources as Record<string, Json>;
     const functions = Object.values(json).filter((r) => r.Type === 'AWS::Lambda::Function');
-    const apiFunctions = functions.filter((fn) => fn.Properties.Environment.Variables.TABLE_NAME);
+    // The API read recorder has the table name and nothing of the application (api-read-records.test.ts).
+    const apiFunctions = functions.filter((fn) => fn.Properties.Environment.Variables.APP_URL);
     expect(apiFunctions).toHaveLength(dataEntries().length + 8); // and the expiry and purge workers, the sweep, the three webhook workers, the ticket check worker and the reconciliation
     for (const fn of apiFunctions) {
       expect(fn.Properties.Environment.Variables).toMatchObject({

@@ -77,7 +77,7 @@ const functionIdOfRouteKey = (routeKey: string): string => {
 };
 const functionIdOf = (route: Pick<Route, 'method' | 'path'>) => functionIdOfRouteKey(`${route.method} ${route.path}`);
 
-/** The workers, by their handler descriptions (lib/expiry.ts, lib/webhooks.ts). */
+/** The workers, by their handler descriptions (lib/expiry.ts, lib/webhooks.ts, lib/helpdesk-checks.ts, lib/api-read-records.ts). */
 const WORKERS: Record<WorkerName, RegExp> = {
   expire: /^expiry worker/,
   purge: /^purge worker/,
@@ -87,6 +87,7 @@ const WORKERS: Record<WorkerName, RegExp> = {
   deliverySweep: /^webhook delivery sweep/,
   ticketCheck: /^ticket check worker/,
   reconcile: /^ticket reconciliation/,
+  recordApiReads: /^API read recorder/,
 };
 const workerFunctionId = (worker: WorkerName) => {
   const found = ofType('AWS::Lambda::Function').filter(([, fn]) => WORKERS[worker].test(fn.Properties.Description));
@@ -207,8 +208,8 @@ const API_KEY_CALLER = {
   'UpdateItem rate table': ['RATE#org#*'],
 };
 
-/** A read through a key: its read record put in the organisation's APIREAD# partition, beside the audit entry a refusal may put. */
-const READ_RECORDED = { 'PutItem table': ['APIREAD#*', 'AUDIT#*'] };
+/** The routes whose calls leave a read record: their functions log it, and only the recorder stores it (lib/api-read-records.ts). */
+const READ_ROUTES = [ROUTES.listRequests, ROUTES.getRequest, ROUTES.listEvents, ROUTES.listWebhooks, ROUTES.requestCertificate, ROUTES.shareCertificate];
 
 describe('the named functions have exactly these DynamoDB rights', () => {
   it('sign-in: the address\'s memberships and sending window, the sign-in token, the member; nothing of requests, keys or sessions', () => {
@@ -268,24 +269,28 @@ describe('the named functions have exactly these DynamoDB rights', () => {
     expect(tableGrantsOf(functionIdOf(ROUTES.requestCertificate))['PutItem table']).toContain('SIGNING_KEYS');
   });
 
-  it('GET /requests/{id}: the caller and the request, and its read record put beside the chain', () => {
+  it('GET /requests/{id}: the caller and the request; nothing of its read record, which it logs', () => {
     const reads = ['APIKEY#*', 'AUDIT#*', 'ORG#*', 'REQ#*'];
-    expect(tableGrantsOf(functionIdOf(ROUTES.getRequest))).toEqual({ ...API_KEY_CALLER, ...READ_RECORDED, 'BatchGetItem table': reads, 'GetItem table': reads });
+    expect(tableGrantsOf(functionIdOf(ROUTES.getRequest))).toEqual({ ...API_KEY_CALLER, 'BatchGetItem table': reads, 'GetItem table': reads });
   });
 
-  it('every read through a key may put its read record; only the audit log page may read them back, and no function may change or delete one', () => {
-    for (const route of [ROUTES.listRequests, ROUTES.getRequest, ROUTES.listEvents, ROUTES.listWebhooks, ROUTES.requestCertificate, ROUTES.shareCertificate]) {
-      expect(tableGrantsOf(functionIdOf(route))['PutItem table'], route.name).toContain('APIREAD#*');
+  it('read records: the reading functions write none; the recorder alone stores them (BatchWriteItem on APIREAD# and nothing else of the table), and the audit log page alone reads them back', () => {
+    for (const route of READ_ROUTES) {
+      expect(tableGrantsOf(functionIdOf(route))['PutItem table'] ?? [], route.name).not.toContain('APIREAD#*');
     }
+    const recorder = workerFunctionId('recordApiReads');
+    expect(tableGrantsOf(recorder)).toEqual({ 'BatchWriteItem table': ['APIREAD#*'] });
+    expect(keyActionsOf(recorder)).toEqual(WRITE_KEY);
     expect(tableGrantsOf(functionIdOf(ROUTES.appAudit))).toEqual({ 'GetItem table': ['ORG#*', 'SESSION#*'], 'Query table': ['APIREAD#*', 'AUDIT#*'] });
+    // Every right on APIREAD#, whichever function has it: those two, and none else.
+    const onReadRecords: string[] = [];
     for (const { name, functionId } of declaredFunctions()) {
-      const grants = tableGrantsOf(functionId);
-      for (const [grant, patterns] of Object.entries(grants)) {
+      for (const [grant, patterns] of Object.entries(tableGrantsOf(functionId))) {
         if (patterns === 'any key' || !patterns.includes('APIREAD#*')) continue;
-        expect(grant === 'PutItem table' || (name === ROUTES.appAudit.entry && grant === 'Query table'), `${name}: ${grant}`).toBe(true);
+        onReadRecords.push(`${name}: ${grant}`);
       }
     }
-    expect(tableGrantsOf(functionIdOf(ROUTES.ping))['PutItem table']).not.toContain('APIREAD#*');
+    expect(onReadRecords.sort()).toEqual([`${ROUTES.appAudit.entry}: Query table`, 'recordApiReads: BatchWriteItem table']);
   });
 
   it('POST /requests: the caller, its idempotency record, the organisation, the request and its link record, audited', () => {
@@ -300,10 +305,9 @@ describe('the named functions have exactly these DynamoDB rights', () => {
     });
   });
 
-  it('GET /requests: the four list indexes, under organisation partitions only, and its read record', () => {
+  it('GET /requests: the four list indexes, under organisation partitions only', () => {
     expect(tableGrantsOf(functionIdOf(ROUTES.listRequests))).toEqual({
       ...API_KEY_CALLER,
-      ...READ_RECORDED,
       'Query index/byOrg': ['ORG#*'],
       'Query index/byStatus': ['ORG#*'],
       'Query index/byClient': ['ORG#*'],
@@ -372,7 +376,7 @@ describe('every function', () => {
     for (const [roleId] of ofType('AWS::IAM::Role').filter(([id]) => !functionRoles.has(id))) expect(tableKeyStatementsOf(roleId), roleId).toEqual([]);
   });
 
-  it('has no Scan, no wildcard, no PartiQL and no batch action it does not declare', () => {
+  it('has no Scan, no wildcard, no PartiQL and no batch action it does not declare; the recorder alone batch-writes', () => {
     // Batch reads: the certificate functions (the chain's entries, by sequence number) and every
     // /v1 function, whose reads started together go as one batch, on exactly what it may GetItem.
     const batchers = declaredFunctions().filter(({ access }) => (access.items.BatchGetItem?.length ?? 0) > 0);
@@ -386,18 +390,22 @@ describe('every function', () => {
       if (!v1Routes.some((route) => route.entry === name)) expect(name).toMatch(/certificate/i);
     }
     const batchingRoles = new Set(batchers.map(({ functionId }) => roleIdOf(functionId)));
+    const batchWriters = declaredFunctions().filter(({ access }) => (access.items.BatchWriteItem?.length ?? 0) > 0);
+    expect(batchWriters.map(({ name }) => name)).toEqual(['recordApiReads']);
+    const batchWritingRoles = new Set(batchWriters.map(({ functionId }) => roleIdOf(functionId)));
     for (const [roleId] of ofType('AWS::IAM::Role')) {
       const actions = statementsOfRole(roleId).flatMap(actionsOf).filter((action) => action.startsWith('dynamodb:'));
       for (const action of actions) {
         expect(action, roleId).not.toMatch(/\*/);
-        expect(action, roleId).not.toMatch(/^dynamodb:(Scan|PartiQL|BatchWriteItem)/);
+        expect(action, roleId).not.toMatch(/^dynamodb:(Scan|PartiQL)/);
         if (action === 'dynamodb:BatchGetItem') expect(batchingRoles.has(roleId), roleId).toBe(true);
+        if (action === 'dynamodb:BatchWriteItem') expect(batchWritingRoles.has(roleId), roleId).toBe(true);
       }
     }
     expect(allStatements().flatMap(actionsOf)).not.toContain('dynamodb:*');
   });
 
-  it('is one the declarations cover: the route functions, the fallback and the six workers, nothing else', () => {
+  it('is one the declarations cover: the route functions, the fallback and the workers, nothing else', () => {
     const covered = declaredFunctions().map(({ functionId }) => functionId).sort();
     expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual(covered);
   });

@@ -75,7 +75,6 @@ export const createHandler = (appDeps: AppDeps): ApiLambda => {
         kind === 'requests'
           ? await issueRequestCertificate(deps, viewer, await deps.requests.get(id))
           : await issueShareCertificate(deps, viewer, await deps.shares.get(id));
-      // Its read record is written while the PDF is rendered; the answer waits for it (read-trail.ts).
       await noteRead({ [kind]: [id] });
       return answer(issued, format);
     },

@@ -17,7 +17,6 @@ export const createHandler = (deps: AppDeps) =>
     reads: { named: namedById('requests') },
     handle: async ({ caller, prefetched, noteRead }) => {
       const request = visibleOrNotFound(prefetched, caller);
-      // Its read record is written while the answer is built; the answer waits for it (read-trail.ts).
       await noteRead({ requests: [request.id] });
       return json(200, toRequestView(request, deps.urls));
     },

@@ -29,16 +29,16 @@ export interface ReadTrailDeps {
  * Leaves a read record (core/api-reads.ts) for each call of a read endpoint that an accepted key
  * made and the rate limiter admitted; none for an endpoint without a ReadTrace.
  *
- * The endpoint names what it read with `noteRead`, which sends the write at once and resolves as
- * soon as it is on its way (not when it is done), so whatever the endpoint still does (serialising,
- * rendering) runs while the table writes, instead of before it. The answer leaves only once its
- * record is written; when the record cannot be written the read fails (503 or 500, respond.ts), so
- * no read is served without a trace. A call that fails after naming what it read keeps that record
- * (the records were read). A success that named nothing still leaves a record of its route. A
- * refusal (403, 404) is recorded on its way out with what the path named, and stands whether or
- * not that record could be written. A 401 (no key to name), a 429 (the limiter protects the table;
- * a flood of refusals must not become a flood of writes) and a 422 (a malformed query names
- * nothing) leave none.
+ * The endpoint names what it read with `noteRead`. The record is handed to the read log, which
+ * deployed writes it as a log line the recorder stores (adapters/api-read-lines.ts), and locally
+ * stores it after the answer (local/pending-api-reads.ts): no table call on the read path. The
+ * answer leaves only once the record is handed over; when it cannot be, the read fails (500,
+ * respond.ts), so no read is served without a trace. A call that fails after naming what it read
+ * keeps that record (the records were read). A success that named nothing still leaves a record of
+ * its route. A refusal (403, 404) is recorded on its way out with what the path named, and stands
+ * whether or not that record could be handed over. A 401 (no key to name), a 429 (the limiter
+ * protects the service; a flood of refusals must not become a flood of records) and a 422 (a
+ * malformed query names nothing) leave none.
  */
 export const readTrail = (deps: ReadTrailDeps, trace: ReadTrace | undefined): ApiMiddleware[] => {
   if (!trace) return [];
@@ -48,14 +48,8 @@ export const readTrail = (deps: ReadTrailDeps, trace: ReadTrace | undefined): Ap
     {
       before: (request) => {
         request.internal.noteRead = (records) => {
-          if (!request.internal.readWritten) {
-            const written = write(request, 200, records);
-            written.catch(() => undefined); // awaited after the endpoint, or on its failure
-            request.internal.readWritten = written;
-          }
-          // The SDK sends the write once the promise continuations of this turn have run: the
-          // endpoint goes on (serialising its answer) after that, while the table does the write.
-          return new Promise<void>((resolve) => setImmediate(resolve));
+          request.internal.readWritten ??= write(request, 200, records);
+          return request.internal.readWritten;
         };
       },
       after: async (request) => {

@@ -5,17 +5,11 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiError, WriteConflict } from '#core/errors.ts';
-import { COMMANDS, UsageError, type Command, type Flags } from './admin/commands.ts';
+import { UsageError, type Flags } from './admin/commands.ts';
+import { ALL_COMMANDS } from './admin/all-commands.ts';
 import { openTarget } from './admin/target.ts';
-import { WEBHOOK_COMMANDS } from './admin/webhook-commands.ts';
-import { INTEGRATION_COMMANDS } from './admin/integration-commands.ts';
-import { SIGNING_COMMANDS } from './admin/signing-commands.ts';
-import { SECRET_COMMANDS } from './admin/secret-commands.ts';
-import { REQUEST_COMMANDS } from './admin/request-commands.ts';
-import { commandHelp, flagsOf, HELP_FLAGS, unknownCommand, unknownOption } from './admin/command-help.ts';
-
-/** Every command: directory, webhook, integration, signing-key and stored-secret ones. */
-const ALL_COMMANDS: Record<string, Command> = { ...COMMANDS, ...REQUEST_COMMANDS, ...WEBHOOK_COMMANDS, ...INTEGRATION_COMMANDS, ...SIGNING_COMMANDS, ...SECRET_COMMANDS };
+import { resultText } from './admin/result-text.ts';
+import { commandHelp, flagsOf, HELP_FLAGS, switchesOf, unexpectedArgument, unknownCommand, unknownOption } from './admin/command-help.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -26,6 +20,10 @@ const help = () =>
     'Without --table the command works on the local table (.data/, or the running npm start).',
     '',
     ...Object.entries(ALL_COMMANDS).map(([name, command]) => `  ${name.padEnd(22)} ${command.summary}\n  ${' '.repeat(22)} ${command.usage}`),
+    '',
+    'New here? `npm run admin -- list-orgs` lists the organisations, and show-org, list-members,',
+    'list-presets and list-integrations look inside one. `npm run admin -- <command> --help` gives a',
+    "command's usage with a worked example.",
     '',
   ].join('\n');
 
@@ -45,16 +43,19 @@ const main = async () => {
     process.stdout.write(commandHelp(name, command));
     return;
   }
-  // Every flag takes a value; the names come from the commands' usage lines.
+  // The names come from the commands' usage lines: a flag takes a value unless its usage writes it alone, `[--json]`.
   const names = new Set(['table', 'region', 'endpoint', ...Object.values(ALL_COMMANDS).flatMap(flagsOf)]);
+  const switches = new Set(Object.values(ALL_COMMANDS).flatMap(switchesOf));
   // `--field` may be given more than once (set-integration); every other flag once.
-  const options = Object.fromEntries([...names].map((flag) => [flag, { type: 'string' as const, multiple: flag === 'field' }]));
+  const options = Object.fromEntries([...names].map((flag) => [flag, { type: switches.has(flag) ? ('boolean' as const) : ('string' as const), multiple: flag === 'field' }]));
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false }));
   } catch (error) {
-    if ((error as { code?: string }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw error;
-    process.stderr.write(unknownOption((error as Error).message, name, command));
+    const code = (error as { code?: string }).code;
+    if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && code !== 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw error;
+    const message = (error as Error).message;
+    process.stderr.write(code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? unknownOption(message, name, command) : unexpectedArgument(message, name, command, rest));
     process.exitCode = 2;
     return;
   }
@@ -66,14 +67,7 @@ const main = async () => {
     dataDir: process.env.DATA_DIR ?? join(process.cwd(), '.data'),
   });
   try {
-    const result = await command.run(target.admin, flags, target.context);
-    // A command may lead with plain lines (`Webhook URL: ...`) for a person to copy; the JSON follows.
-    if (result && typeof result === 'object' && Array.isArray((result as { lines?: unknown }).lines)) {
-      const { lines, ...rest } = result as { lines: string[] };
-      process.stdout.write(`${lines.join('\n')}\n\n${JSON.stringify(rest, null, 2)}\n`);
-    } else {
-      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    }
+    process.stdout.write(resultText(await command.run(target.admin, flags, target.context), flags));
   } finally {
     await target.close();
   }

@@ -7,12 +7,18 @@ import type { AdminStore } from '#store/admin-store.ts';
 import { generateDemoIdentityKey } from '#local/demo-identity.ts';
 import type { CommandContext } from './target.ts';
 import { recipientRefresher } from './request-commands.ts';
+import { EXAMPLE } from './example-values.ts';
 
 export type Flags = Record<string, string | string[] | boolean | undefined>;
 
 export interface Command {
   summary: string;
   usage: string;
+  /**
+   * Worked examples, the flags after `npm run admin -- <command>` (`<command> --help` prints them
+   * whole): a newcomer copies an example before reading a usage line.
+   */
+  examples: string[];
   /** `context` is the table the command works on, for commands that need more than the AdminStore. */
   run(admin: AdminStore, flags: Flags, context: CommandContext): Promise<unknown>;
 }
@@ -65,25 +71,16 @@ export const COMMANDS: Record<string, Command> = {
   'create-org': {
     summary: 'create an organisation (with its default client)',
     usage: '--name NAME [--plan free|team|business]',
+    examples: ['--name "Acme IT" --plan team'],
     run: (admin, f) => admin.createOrganisation({ name: text(f, 'name'), plan: oneOf(optionalText(f, 'plan') ?? 'team', PLANS, 'plan') as Plan }),
-  },
-  'show-org': {
-    summary: 'show an organisation, its policy, members and clients',
-    usage: '--org ORG_ID',
-    run: async (admin, f) => {
-      const orgId = text(f, 'org');
-      const [organisation, members, clients] = await Promise.all([
-        admin.directory.getOrganisation(orgId),
-        admin.directory.listMembers(orgId),
-        admin.directory.listClients(orgId),
-      ]);
-      if (!organisation) throw new UsageError(`no organisation ${orgId}`);
-      return { organisation, members, clients };
-    },
   },
   'add-member': {
     summary: 'add a member, optionally with an identity key',
     usage: '--org ORG_ID --name NAME --email EMAIL [--role owner|admin|member] [--public-key FILE | --generate-key PRIVATE_KEY_FILE]',
+    examples: [
+      `--org ${EXAMPLE.org} --name "Ann Admin" --email ann@acme.example --role admin --generate-key .data/keys/ann.pem`,
+      `--org ${EXAMPLE.org} --name "Bob Tech" --email bob@acme.example --public-key bob-public.pem`,
+    ],
     run: (admin, f) =>
       admin.addMember({
         orgId: text(f, 'org'),
@@ -96,6 +93,7 @@ export const COMMANDS: Record<string, Command> = {
   'set-identity-key': {
     summary: "register or replace a member's identity key (a replacement awaits approval)",
     usage: '--org ORG_ID --member EMAIL_OR_ID (--public-key FILE | --generate-key PRIVATE_KEY_FILE) [--app-url URL]',
+    examples: [`--org ${EXAMPLE.org} --member ann@acme.example --public-key ann-new-public.pem`],
     run: async (admin, f, context) => {
       const orgId = text(f, 'org');
       const refresh = recipientRefresher(admin, f, context);
@@ -110,6 +108,7 @@ export const COMMANDS: Record<string, Command> = {
   'approve-key': {
     summary: "approve a member's replaced identity key",
     usage: '--org ORG_ID --member EMAIL_OR_ID',
+    examples: [`--org ${EXAMPLE.org} --member ann@acme.example`],
     run: async (admin, f) => {
       const orgId = text(f, 'org');
       await admin.approveIdentityKey(orgId, await memberIdByEmailOrId(admin, orgId, text(f, 'member')));
@@ -119,6 +118,7 @@ export const COMMANDS: Record<string, Command> = {
   'disable-member': {
     summary: 'disable a member (left out of new requests)',
     usage: '--org ORG_ID --member EMAIL_OR_ID [--app-url URL]',
+    examples: [`--org ${EXAMPLE.org} --member bob@acme.example`, `--org ${EXAMPLE.org} --member bob@acme.example --app-url ${EXAMPLE.appUrl} --table ${EXAMPLE.table} --region ${EXAMPLE.region}`],
     run: async (admin, f, context) => {
       const orgId = text(f, 'org');
       const refresh = recipientRefresher(admin, f, context);
@@ -131,6 +131,7 @@ export const COMMANDS: Record<string, Command> = {
   'recover-org': {
     summary: 'break-glass: make EMAIL an active owner again (or add them), with an optional verified key; emits org_recovery.used',
     usage: '--org ORG_ID --email EMAIL --reason TEXT [--name NAME] [--public-key FILE | --generate-key PRIVATE_KEY_FILE]',
+    examples: [`--org ${EXAMPLE.org} --email nina@acme.example --reason "Ticket 4711: sole owner left" --name "Nina Owner" --generate-key .data/keys/nina.pem`],
     run: async (admin, f) => {
       const orgId = text(f, 'org');
       const { member, createdMember, entry } = await admin.recoverOrganisation({
@@ -159,11 +160,13 @@ export const COMMANDS: Record<string, Command> = {
   'create-client': {
     summary: 'create a client',
     usage: '--org ORG_ID --name NAME',
+    examples: [`--org ${EXAMPLE.org} --name "Customer Ltd"`],
     run: (admin, f) => admin.createClient(text(f, 'org'), text(f, 'name')),
   },
   'create-team': {
     summary: 'create a team of members',
     usage: '--org ORG_ID --name NAME --members EMAIL_OR_ID,...',
+    examples: [`--org ${EXAMPLE.org} --name "Service desk" --members ann@acme.example,bob@acme.example`],
     run: async (admin, f) => {
       const orgId = text(f, 'org');
       const refs = list(optionalText(f, 'members')) ?? [];
@@ -174,12 +177,17 @@ export const COMMANDS: Record<string, Command> = {
   'create-template': {
     summary: 'create a request template',
     usage: '--org ORG_ID --name NAME [--justification TEXT]',
+    examples: [`--org ${EXAMPLE.org} --name "VPN reset" --justification "Needed to set up your VPN"`],
     run: (admin, f) => admin.createTemplate(text(f, 'org'), text(f, 'name'), optionalText(f, 'justification') ?? null),
   },
   'save-preset': {
     summary: 'create or replace a preset (saved request defaults; Team plan and above)',
     usage:
       '--org ORG_ID --slug SLUG --name NAME [--justification TEXT] [--ttl MINUTES] [--verification MODE] [--template ID] [--recipients EMAIL,...] [--delivery none|email|sms|ticket_reply] [--allow-attachments true|false] [--requester-from-ticket true|false] [--fallback-requester EMAIL]',
+    examples: [
+      `--org ${EXAMPLE.org} --slug standard --name Standard --justification "Needed to complete your ticket" --ttl 1440 --verification challenge --recipients ann@acme.example`,
+      `--org ${EXAMPLE.org} --slug vpn --name "VPN password" --template ${EXAMPLE.template} --requester-from-ticket true --fallback-requester ann@acme.example`,
+    ],
     // The flags become the body the member application's presets page sends; the rule judges both alike.
     run: (admin, f) => {
       const delivery = optionalText(f, 'delivery');
@@ -204,6 +212,10 @@ export const COMMANDS: Record<string, Command> = {
     summary: "change the organisation's policy",
     usage:
       '--org ORG_ID [--ttl-options 60,1440,...] [--default-ttl M] [--min-verification MODE] [--default-verification MODE] [--link-lifetime M] [--close-statuses resolved,closed] [--trust-unverified-webhooks true|false] [--grace-minutes M] [--revoke-unsubmitted-on-close true|false] [--rotation-signal true|false]',
+    examples: [
+      `--org ${EXAMPLE.org} --ttl-options 60,1440 --default-ttl 60 --min-verification challenge`,
+      `--org ${EXAMPLE.org} --trust-unverified-webhooks true --close-statuses resolved,closed --grace-minutes 30`,
+    ],
     // The flags become the changes the member application's policy page sends; the rule judges both alike.
     run: async (admin, f) => {
       const { policy } = await admin.changePolicy(text(f, 'org'), {
@@ -226,6 +238,7 @@ export const COMMANDS: Record<string, Command> = {
   'set-plan': {
     summary: "change the organisation's plan",
     usage: '--org ORG_ID --plan free|team|business',
+    examples: [`--org ${EXAMPLE.org} --plan business`],
     run: async (admin, f) => {
       await admin.setPlan(text(f, 'org'), oneOf(text(f, 'plan'), PLANS, 'plan'));
       return { plan: f.plan };
@@ -234,6 +247,7 @@ export const COMMANDS: Record<string, Command> = {
   'set-rate-limits': {
     summary: 'set the per-key and per-organisation calls per minute',
     usage: '--org ORG_ID --per-key N --per-org N',
+    examples: [`--org ${EXAMPLE.org} --per-key 600 --per-org 1200`],
     run: async (admin, f) => {
       const limits = { perKeyPerMinute: integer(text(f, 'per-key'), 'per-key')!, perOrgPerMinute: integer(text(f, 'per-org'), 'per-org')! };
       await admin.setRateLimits(text(f, 'org'), limits);
@@ -243,6 +257,10 @@ export const COMMANDS: Record<string, Command> = {
   'create-key': {
     summary: 'create an API key (printed once; only its hash is stored)',
     usage: '--org ORG_ID --name NAME --scopes SCOPE,... [--client CLIENT_ID] [--allow ADDRESS_OR_CIDR,...] [--expires ISO_DATE]',
+    examples: [
+      `--org ${EXAMPLE.org} --name "PSA integration" --scopes requests:read,requests:write`,
+      `--org ${EXAMPLE.org} --name "Customer portal" --scopes requests:read --client ${EXAMPLE.client} --allow 203.0.113.0/24 --expires 2027-06-30T00:00:00Z`,
+    ],
     // The scopes, client, allowlist and expiry are judged by the rule the member app's API keys page uses too.
     run: async (admin, f) => {
       const { apiKey, secret } = await admin.createApiKey({
@@ -260,11 +278,13 @@ export const COMMANDS: Record<string, Command> = {
   'list-keys': {
     summary: "list an organisation's API keys (never the keys themselves)",
     usage: '--org ORG_ID',
+    examples: [`--org ${EXAMPLE.org}`],
     run: async (admin, f) => (await admin.apiKeys.listForOrganisation(text(f, 'org'))).map(({ hash: _hash, ...shown }) => shown),
   },
   'revoke-key': {
     summary: 'revoke an API key by id or prefix (refused from the next call on)',
     usage: '--org ORG_ID --key KEY_ID_OR_PREFIX',
+    examples: [`--org ${EXAMPLE.org} --key chs_live_Xk3p9Q`, `--org ${EXAMPLE.org} --key ${EXAMPLE.apiKey}`],
     run: async (admin, f) => {
       const { hash: _hash, ...shown } = await admin.revokeApiKey(text(f, 'org'), text(f, 'key'));
       return { revoked: true, ...shown };

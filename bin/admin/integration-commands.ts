@@ -16,6 +16,8 @@ import type { AdminStore } from '#store/admin-store.ts';
 import { text as required, UsageError, type Command, type Flags } from './commands.ts';
 import { sealerFor } from './secret-keys.ts';
 import type { CommandContext } from './target.ts';
+import { authChangeOf } from './integration-auth.ts';
+import { EXAMPLE } from './example-values.ts';
 
 const optional = (flags: Flags, name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
 /** Path flags take alternatives separated by commas: the first present in a post wins. */
@@ -74,7 +76,8 @@ const fieldsOf = (flags: Flags): IntegrationChanges['fields'] => {
   return fields;
 };
 
-const changesOf = (flags: Flags): IntegrationChanges => {
+/** Every change but the hardening (integration-auth.ts), which may need the integration read first. */
+const changesOf = (flags: Flags): Omit<IntegrationChanges, 'auth'> => {
   const enabled = optional(flags, 'enabled');
   if (enabled !== undefined && enabled !== 'true' && enabled !== 'false') throw new UsageError('--enabled must be true or false');
   const rateLimit = optional(flags, 'rate-limit');
@@ -86,8 +89,6 @@ const changesOf = (flags: Flags): IntegrationChanges => {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const mode = optional(flags, 'auth');
-  const secret = mode === 'header' ? optional(flags, 'header-value') : optional(flags, 'signing-secret');
   const defaultPreset = optional(flags, 'default-preset');
   return {
     name: optional(flags, 'name'),
@@ -97,7 +98,6 @@ const changesOf = (flags: Flags): IntegrationChanges => {
     statusPaths: paths(optional(flags, 'status-path')),
     statusMap: parsedMap,
     fields: fieldsOf(flags),
-    auth: mode === undefined ? undefined : { mode, headerName: optional(flags, 'header-name') ?? null, secret: secret ?? null },
     defaultPreset: defaultPreset === undefined ? undefined : defaultPreset === 'none' ? null : defaultPreset,
     rateLimitPerMinute: rateLimit === undefined ? undefined : Number(rateLimit),
   };
@@ -107,6 +107,10 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
   'connect-integration': {
     summary: 'connect a generic ticketing integration; prints its webhook and trigger URLs once',
     usage: '--org ORG_ID --name NAME [--client CLIENT_ID] [--recipe zendesk|jira|freshdesk|servicenow|zammad|halopsa|connectwise|autotask] [--app-url URL] [--kms-key KEY_ARN]',
+    examples: [
+      `--org ${EXAMPLE.org} --name Zendesk --recipe zendesk`,
+      `--org ${EXAMPLE.org} --name "Customer Ltd Jira" --recipe jira --client ${EXAMPLE.client} --app-url ${EXAMPLE.appUrl} --kms-key ${EXAMPLE.sealingKeyArn} --table ${EXAMPLE.table} --region ${EXAMPLE.region}`,
+    ],
     run: async (admin, f, context) => {
       const connected = await connectIntegration(await depsFor(admin, f, context, true), OPERATOR_ACTOR, {
         orgId: required(f, 'org'),
@@ -124,17 +128,35 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
   'set-integration': {
     summary: "change an integration: enabled, mapping, status map, hardening, default preset, rate limit; or connect its helpdesk's API (--adapter)",
     usage:
-      "--org ORG_ID --integration ID [--name NAME] [--enabled true|false] [--recipe NAME] [--ticket-id-path PATH[,PATH]] [--status-path PATH[,PATH]] [--status-map 'Solved=closed,4=resolved'] [--field subject.name=PATH (repeatable)] [--auth none|header|hmac|zendesk|hub-sha256|hub-sha1] [--header-name NAME] [--header-value VALUE] [--signing-secret SECRET] [--default-preset SLUG|none] [--rate-limit N] [--kms-key KEY_ARN]\n" +
+      "--org ORG_ID --integration ID [--name NAME] [--enabled true|false] [--recipe NAME] [--ticket-id-path PATH[,PATH]] [--status-path PATH[,PATH]] [--status-map 'Solved=closed,4=resolved'] [--field subject.name=PATH (repeatable)] [--auth none|header|hmac|zendesk|hub-sha256|hub-sha1] [--header-name NAME] [--header-value VALUE] [--signing-secret SECRET] [--generate-secret] [--default-preset SLUG|none] [--rate-limit N] [--kms-key KEY_ARN]\n" +
       '  or: --org ORG_ID --integration ID --adapter zendesk|jira|halopsa|none [--helpdesk-url URL] [--client-id ID --client-secret SECRET (zendesk, halopsa)] [--email EMAIL --api-token TOKEN (jira)] [--closed-status-names NAME[,NAME] (jira)] [--tenant NAME] [--resolved-status-ids N[,N] (halopsa)] [--kms-key KEY_ARN]',
+    examples: [
+      `--org ${EXAMPLE.org} --integration ${EXAMPLE.integration} --auth zendesk --signing-secret '<signing secret from the Zendesk webhook page>'`,
+      `--org ${EXAMPLE.org} --integration ${EXAMPLE.integration} --auth header --header-name X-Handoff-Secret --generate-secret`,
+      `--org ${EXAMPLE.org} --integration ${EXAMPLE.integration} --status-map 'Solved=closed,4=resolved' --default-preset vpn --rate-limit 60`,
+      `--org ${EXAMPLE.org} --integration ${EXAMPLE.integration} --adapter zendesk --helpdesk-url https://acme.zendesk.com --client-id handoff --client-secret '<OAuth client secret>'`,
+    ],
     run: async (admin, f, context) => {
       const adapter = optional(f, 'adapter');
       if (adapter !== undefined) return connectHelpdesk(await helpdeskDepsFor(admin, f, context), OPERATOR_ACTOR, required(f, 'org'), required(f, 'integration'), helpdeskInputOf(adapter, f));
-      return configureIntegration(await depsFor(admin, f, context), OPERATOR_ACTOR, required(f, 'org'), required(f, 'integration'), changesOf(f));
+      const deps = await depsFor(admin, f, context);
+      const [orgId, integrationId] = [required(f, 'org'), required(f, 'integration')];
+      const changes = changesOf(f);
+      const { auth, generated } = await authChangeOf(f, () => deps.integrations.get(orgId, integrationId));
+      const view = await configureIntegration(deps, OPERATOR_ACTOR, orgId, integrationId, { ...changes, auth });
+      if (!generated) return view;
+      return {
+        lines: [`${generated.label}: ${generated.secret}`],
+        secret: generated.secret,
+        note: 'Shown once: set it in the helpdesk now; posts without it are refused from now on.',
+        ...view,
+      };
     },
   },
   'check-integration': {
     summary: "read one ticket through the integration's helpdesk connection: the helpdesk's status and the status it maps to",
     usage: '--org ORG_ID --integration ID --ticket EXTERNAL_ID [--kms-key KEY_ARN]',
+    examples: [`--org ${EXAMPLE.org} --integration ${EXAMPLE.integration} --ticket 35436`],
     run: async (admin, f, context) => {
       const deps = await helpdeskDepsFor(admin, f, context);
       const checked = await checkHelpdeskTicket(
@@ -152,6 +174,7 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
   'rotate-integration-secret': {
     summary: "replace both of an integration's URL secrets; the old URLs answer 404 at once",
     usage: '--org ORG_ID --integration ID [--app-url URL]',
+    examples: [`--org ${EXAMPLE.org} --integration ${EXAMPLE.integration}`],
     run: async (admin, f, context) => {
       const rotated = await rotateIntegrationSecrets(await depsFor(admin, f, context, true), OPERATOR_ACTOR, required(f, 'org'), required(f, 'integration'));
       return { lines: [`Webhook URL: ${rotated.webhook_url}`, `Trigger URL: ${rotated.trigger_url}`], note: SHOWN_ONCE, ...rotated };
@@ -160,11 +183,13 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
   'integration-activity': {
     summary: "an integration's recent posts that could not be used, newest first, with the reasons",
     usage: '--org ORG_ID --integration ID',
+    examples: [`--org ${EXAMPLE.org} --integration ${EXAMPLE.integration}`],
     run: async (admin, f, context) => integrationActivity(await depsFor(admin, f, context), required(f, 'org'), required(f, 'integration')),
   },
   'set-default-preset': {
     summary: "the preset a ticket trigger uses when the post names none (the client's, else the organisation's; Team plan and above, none clears it on any plan)",
     usage: '--org ORG_ID [--client CLIENT_ID] --preset SLUG|none',
+    examples: [`--org ${EXAMPLE.org} --preset standard`, `--org ${EXAMPLE.org} --client ${EXAMPLE.client} --preset none`],
     run: async (admin, f) => {
       const slug = required(f, 'preset');
       return admin.setDefaultPreset(required(f, 'org'), optional(f, 'client') ?? null, slug === 'none' ? null : slug);

@@ -7,6 +7,7 @@ import type { AdminStore } from '#store/admin-store.ts';
 import { DynamoRequests } from '#store/requests.ts';
 import { text, UsageError, type Command, type Flags } from './commands.ts';
 import { codeKeyFor } from './secret-keys.ts';
+import { EXAMPLE } from './example-values.ts';
 import type { CommandContext } from './target.ts';
 
 const optional = (flags: Flags, name: string) => (typeof flags[name] === 'string' && flags[name] !== '' ? (flags[name] as string) : undefined);
@@ -56,6 +57,7 @@ export const REQUEST_COMMANDS: Record<string, Command> = {
   'revoke-request': {
     summary: "revoke a pending or opened request: its link stops working at once",
     usage: '--request REQUEST_ID [--app-url URL]',
+    examples: [`--request ${EXAMPLE.request}`, `--request ${EXAMPLE.request} --app-url ${EXAMPLE.appUrl} --table ${EXAMPLE.table} --region ${EXAMPLE.region}`],
     run: async (admin, f, context) => {
       const deps = requestDepsFor(admin, f, context);
       const requestId = text(f, 'request');
@@ -65,6 +67,10 @@ export const REQUEST_COMMANDS: Record<string, Command> = {
   'relink-request': {
     summary: 'give a pending, opened, locked, revoked or unused expired request a new link and code (printed once; the old ones stop working)',
     usage: '--request REQUEST_ID [--app-url URL] [--code-key KEY_ARN]',
+    examples: [
+      `--request ${EXAMPLE.request}`,
+      `--request ${EXAMPLE.request} --app-url ${EXAMPLE.appUrl} --code-key ${EXAMPLE.codeKeyArn} --table ${EXAMPLE.table} --region ${EXAMPLE.region}`,
+    ],
     run: async (admin, f, context) => {
       const deps = { ...requestDepsFor(admin, f, context), codeKey: await codeKeyFor(f, context) };
       const requestId = text(f, 'request');

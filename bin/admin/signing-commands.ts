@@ -7,6 +7,7 @@ import { SIGNING_KEYS_FOLDER } from '#local/local-service.ts';
 import { DynamoSigningKeys } from '#store/signing-keys.ts';
 import { UsageError, type Command, type Flags } from './commands.ts';
 import type { CommandContext } from './target.ts';
+import { EXAMPLE } from './example-values.ts';
 
 const optional = (flags: Flags, name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
 
@@ -27,6 +28,9 @@ const custodyFor = (flags: Flags, context: CommandContext): SigningKeyCustody =>
   return new KmsSigningCustody({ initialKeyArn: arn, tag: { key, value } });
 };
 
+/** Deployed, the stack's key and tag (the stack outputs SigningKeyArn and SigningKeyTag). */
+const DEPLOYED_EXAMPLE = `--table ${EXAMPLE.table} --region ${EXAMPLE.region} --signing-key-arn ${EXAMPLE.signingKeyArn} --signing-key-tag handoff-custody-signing=HandoffStack`;
+
 const signerFor = (flags: Flags, context: CommandContext) =>
   new CertificateSigner(custodyFor(flags, context), new DynamoSigningKeys(context.db, context.tableName), context.clock);
 
@@ -43,6 +47,7 @@ export const SIGNING_COMMANDS: Record<string, Command> = {
   'signing-keys': {
     summary: 'Print the custody certificate signing keys (current and retired) and the JWKS they are published as',
     usage: '[--signing-key-arn ARN --signing-key-tag NAME=VALUE]',
+    examples: ['', DEPLOYED_EXAMPLE],
     run: async (_admin, flags, context) => {
       const signer = signerFor(flags, context);
       const jwks = await signer.jwks();
@@ -53,6 +58,7 @@ export const SIGNING_COMMANDS: Record<string, Command> = {
   'rotate-signing-key': {
     summary: 'Make a new certificate signing key current; the old one stays published, so its certificates still verify',
     usage: '[--signing-key-arn ARN --signing-key-tag NAME=VALUE]',
+    examples: ['', DEPLOYED_EXAMPLE],
     run: async (_admin, flags, context) => {
       const { current, retired } = await signerFor(flags, context).rotate();
       return { current: described(current), retired: described(retired) };

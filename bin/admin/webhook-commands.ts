@@ -18,7 +18,7 @@ import {
 import { text as required, UsageError, type Command, type Flags } from './commands.ts';
 import { sealerFor } from './secret-keys.ts';
 import type { CommandContext } from './target.ts';
-
+import { EXAMPLE } from './example-values.ts';
 
 const overlapHours = (flags: Flags) => {
   const value = flags['overlap-hours'];
@@ -82,17 +82,20 @@ export const WEBHOOK_COMMANDS: Record<string, Command> = {
   'webhook-ping': {
     summary: 'send a test ping event to one webhook now (an event in GET /events)',
     usage: `--org ORG_ID --webhook WEBHOOK_ID ${KMS_KEY_USAGE}`,
+    examples: [`--org ${EXAMPLE.org} --webhook ${EXAMPLE.webhook}`],
     run: async (_admin, f, context) => withRetryNote(await pingWebhook(await actionDeps(f, context), OPERATOR_ACTOR, required(f, 'org'), required(f, 'webhook'))),
   },
   'redeliver-event': {
     summary: 'deliver an event to one webhook again (new webhook-id, same event id)',
     usage: `--org ORG_ID --event EVENT_ID --webhook WEBHOOK_ID ${KMS_KEY_USAGE}`,
+    examples: [`--org ${EXAMPLE.org} --event evt_42 --webhook ${EXAMPLE.webhook}`],
     run: async (_admin, f, context) =>
       withRetryNote(await redeliverEvent(await actionDeps(f, context), OPERATOR_ACTOR, required(f, 'org'), required(f, 'event'), required(f, 'webhook'))),
   },
   'refan-events': {
     summary: `create the missing webhook deliveries of a range of events again (after the fan-out DLQ alarm); at most ${REFAN_MAX_ENTRIES} entries a run`,
     usage: '--org ORG_ID --from EVENT_ID [--to EVENT_ID (default: the latest)]',
+    examples: [`--org ${EXAMPLE.org} --from evt_1200 --to evt_1450`],
     run: async (_admin, f, context) =>
       refanEvents(refanDeps(context, fanOutLogger), {
         orgId: required(f, 'org'),
@@ -103,6 +106,7 @@ export const WEBHOOK_COMMANDS: Record<string, Command> = {
   'rotate-webhook-secret': {
     summary: "replace a webhook's signing secret (printed once); the old one is still sent for the overlap",
     usage: `--org ORG_ID --webhook WEBHOOK_ID [--overlap-hours N (default ${DEFAULT_OVERLAP_HOURS}; 0 drops the old secret at once)] ${KMS_KEY_USAGE}`,
+    examples: [`--org ${EXAMPLE.org} --webhook ${EXAMPLE.webhook} --overlap-hours 24`],
     run: async (_admin, f, context) => {
       const hours = overlapHours(f);
       const rotated = await rotateWebhookSecret(await actionDeps(f, context), OPERATOR_ACTOR, required(f, 'org'), required(f, 'webhook'), hours);

@@ -17,8 +17,8 @@ export interface CodeHashes {
  * write, so a concurrent change is never overwritten (the write reports it instead, and the item
  * is read and decided again).
  *
- * This is the only Scan in the service, run by an operator with their own credentials; no
- * function may scan.
+ * Like the CLI's organisation list (organisation-list.ts), this Scan is run by an operator with
+ * their own credentials; no function may scan.
  */
 export class StoredSecrets {
   constructor(

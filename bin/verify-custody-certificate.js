@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-// The `verify-custody-certificate` command (package.json "bin"). Node cannot load TypeScript
-// itself, so this registers tsx and runs the tool, bin/verify-custody-certificate.ts. Programs
-// should use the library entry, lambdas/core/custody/verify.ts, instead.
-import { register } from 'tsx/esm/api';
+// The `verify-custody-certificate` command (package.json "bin") for people working in a clone. It
+// runs tools/verify-custody-certificate.mjs, the single-file verifier auditors run with plain
+// `node`, so the command and the file the README publishes are one program and cannot drift apart.
+// Plain JavaScript with only Node's built-in modules: no TypeScript loader needed.
+import { main } from '../tools/verify-custody-certificate.mjs';
 
-register();
-const { main } = await import('./verify-custody-certificate.ts');
 process.exitCode = await main(process.argv.slice(2));

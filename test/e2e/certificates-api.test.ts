@@ -12,7 +12,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../lambdas/core/custody/canonical.ts';
 import type { Jwks, SignedCertificate } from '../../lambdas/core/custody/document.ts';
-import { extractEmbeddedCertificate } from '../../lambdas/core/custody/pdf-attachment.ts';
+import { extractEmbeddedCertificate } from '../support/pdf-attachment-oracle.ts';
 import { verifyAgreement, verifyCertificate } from '../../lambdas/core/custody/verify.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import { auditSortKey } from '../../lambdas/store/keys.ts';

@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { esbuildOptionsOfStack } from '../../lib/esbuild-options.ts';
 import type { SignedCertificate } from '../../lambdas/core/custody/document.ts';
-import { extractEmbeddedCertificate } from '../../lambdas/core/custody/pdf-attachment.ts';
+import { extractEmbeddedCertificate } from '../support/pdf-attachment-oracle.ts';
 
 type Renderer = typeof import('../../lambdas/http/certificates/render-pdf.ts');
 

@@ -1,12 +1,14 @@
-import { createHash } from 'node:crypto';
+import { createHash, createPublicKey, verify } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import PDFDocument from 'pdfkit';
 import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 import type { CertificateChainEntry, CustodyFact, SignedCertificate } from '../../lambdas/core/custody/document.ts';
-import { extractEmbeddedCertificate, extractEmbeddedFiles } from '../../lambdas/core/custody/pdf-attachment.ts';
-import { certificateFileName, renderCertificatePdf } from '../../lambdas/http/certificates/render-pdf.ts';
+import { extractEmbeddedCertificate, extractEmbeddedFiles } from '../support/pdf-attachment-oracle.ts';
+import { canonicalJson } from '../../lambdas/core/custody/canonical.ts';
+import { certificateFileName, renderCertificatePdf, VERIFIER_PATH } from '../../lambdas/http/certificates/render-pdf.ts';
+import { makeKey, signCertificate } from '../support/custody-fixtures.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -189,6 +191,35 @@ describe('renderCertificatePdf', () => {
     }
     expect(text).toContain('ticket closed');
     expect(pages[0]).toContain(`Page 1 of ${pages.length}`);
+  });
+
+  it('says which bytes are signed, in words a signature checked as they say verifies by, and how to run the verifier without npx', async () => {
+    const key = await makeKey();
+    const certificate = signCertificate(makeCertificate('request', 8), key);
+    const json = canonicalJson(certificate);
+    const text = spaced((await readPdf(await renderCertificatePdf(certificate, json))).text);
+
+    // The signed bytes, as printed (a template), and what stands for the digest in it.
+    expect(text).toContain(`${certificateFileName(certificate)} is the certificate: the RFC 8785 (JCS) canonical JSON of the signed document.`);
+    expect(text).toContain('Its signature.value is an Ed25519 signature (signature.alg Ed25519), base64url-encoded without padding');
+    expect(text).toContain('by the key whose RFC 7638 thumbprint is signature.kid (the key id above)');
+    expect(squeezed(text)).toContain(`Signingkeyid(kid)${key.jwk.kid}`);
+    expect(text).toContain('where D is the SHA-256, in lower-case hex, of the canonical JSON of the certificate without its signature member');
+    const template = /\{ ?"document_sha256":"D","format":"service-custody\/v1" ?\}/.exec(text)![0].replace(/ /g, '');
+    // Checked as the PDF says, with node:crypto alone: the certificate's real signature verifies.
+    const { signature, ...unsigned } = certificate;
+    const digest = sha256(canonicalJson(unsigned));
+    const signed = Buffer.from(template.replace('"D"', `"${digest}"`), 'utf8');
+    const { kty, crv, x } = key.jwk;
+    expect(verify(null, signed, createPublicKey({ key: { kty, crv, x }, format: 'jwk' }), Buffer.from(signature.value, 'base64url'))).toBe(true);
+
+    // How to run the verifier: the file from the repository, its SHA-256 checked, plain node, a saved key set.
+    expect(text).toContain(`Take ${VERIFIER_PATH} from the service's source repository`);
+    expect(text).toContain("Check that its SHA-256 equals the one published in the repository's README");
+    expect(text).toContain('node verify-custody-certificate.mjs --jwks jwks.json certificate.pdf');
+    expect(text).toContain('node verify-custody-certificate.mjs --jwks jwks.json certificate.json');
+    expect(text).toContain(`Save the issuer's key set (JWKS) beforehand as jwks.json, from this address or from a source you trust: ${certificate.issuer.jwks_url}`);
+    expect(text).not.toMatch(/npx verify-custody-certificate|over the SHA-256 of the RFC 8785 canonical JSON/);
   });
 
   it('shows a share certificate with the fingerprint of the key it was sealed to', async () => {

@@ -46,11 +46,19 @@ afterAll(async () => {
 });
 
 describe('verify-custody-certificate, in-process', () => {
-  test('a valid certificate with --jwks FILE: exit 0, one summary line', async () => {
+  test('a valid certificate with --jwks FILE: exit 0, a summary line and what was checked', async () => {
     const { code, stdout, stderr } = await runCli(['--jwks', jwksPath, certPath]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: [] });
-    expect(stdout).toEqual([
+    expect(stdout[0]).toBe(
       `valid: request req_01JTESTREQUEST of organisation "Acme Support" (final), 3 chain entries up to seq 6, signed by ${key.jwk.kid} (Ed25519) [${certPath}; keys from ${jwksPath}]`,
+    );
+    // Under it, what was checked: the canonical text, the key, the signed bytes, the chain, the facts.
+    expect(stdout.slice(1)).toEqual([
+      expect.stringMatching(/^ {2}checked: the file \(SHA-256 [0-9a-f]{64}\) is the RFC 8785 canonical JSON of the certificate$/),
+      `  checked: key ${key.jwk.kid} is in the key set, is Ed25519, and its RFC 7638 thumbprint is its kid`,
+      expect.stringMatching(/^ {2}checked: the base64url Ed25519 signature is valid over \{"document_sha256":"[0-9a-f]{64}","format":"service-custody\/v1"\}$/),
+      '  checked: 3 chain entries hash to their content, link where consecutive, and lie at or before the chain head',
+      '  checked: 3 timeline facts and the destruction name carried entries and agree with them',
     ]);
   });
 
@@ -69,20 +77,25 @@ describe('verify-custody-certificate, in-process', () => {
     expect(stderr[0]).toMatch(new RegExp(`^invalid: ${broken.replace(/[.\\]/g, '\\$&')}: not JSON \\(`));
   });
 
-  test('without --jwks, the key set comes from the first certificate\'s issuer.jwks_url', async () => {
+  test('without --jwks it is a usage error; --jwks URL fetches the key set, saying that trusts the address at that moment', async () => {
     const asked: string[] = [];
     const fetchJwks = (async (url: string | URL | Request) => {
       asked.push(String(url));
       return new Response(JSON.stringify(jwksOf(key)), { headers: { 'content-type': 'application/json' } });
     }) as typeof fetch;
-    const { code, stdout } = await runCli([certPath], { fetch: fetchJwks });
+    // The address the certificate itself names is not taken on its word: a forger names their own.
+    expect(await runCli([certPath], { fetch: fetchJwks })).toMatchObject({ code: 2, stdout: [], stderr: [expect.stringMatching(/^no key set given: pass --jwks FILE/)] });
+    expect(asked).toEqual([]);
+
+    const { code, stdout, stderr } = await runCli(['--jwks', certificate.issuer.jwks_url, certPath], { fetch: fetchJwks });
     expect(code).toBe(0);
     expect(asked).toEqual([certificate.issuer.jwks_url]);
+    expect(stderr).toEqual([expect.stringMatching(/^note: fetching the key set from https:\/\/api\.handoff\.example\.com\/\.well-known\/jwks\.json now \(.*\): this trusts whoever answers at that address at this moment/)]);
     expect(stdout[0]).toMatch(/ \[.*; keys from https:\/\/api\.handoff\.example\.com\/\.well-known\/jwks\.json\]$/);
 
     const unreachable = (async () => new Response('nope', { status: 503 })) as typeof fetch;
     const down = await runCli(['--jwks', 'https://keys.example.com/jwks.json', certPath], { fetch: unreachable });
-    expect(down).toMatchObject({ code: 1, stderr: ['invalid: the key set at https://keys.example.com/jwks.json cannot be fetched (HTTP 503)'] });
+    expect(down).toMatchObject({ code: 1, stderr: [expect.stringMatching(/^note: /), 'invalid: the key set at https://keys.example.com/jwks.json cannot be fetched (HTTP 503)'] });
   });
 
   test('a key set that is not one: exit 1 with the reason', async () => {
@@ -96,8 +109,9 @@ describe('verify-custody-certificate, in-process', () => {
     const chain = makeChain(6);
     const share = signCertificate(makeCertificate(chain, { kind: 'share', seqs: [5, 6], certificateId: 'cert_b' }), key);
     const sharePath = await write('share.json', share);
-    const { code, stdout, stderr } = await runCli(['--jwks', jwksPath, certPath, sharePath]);
-    expect({ code, stderr }).toEqual({ code: 0, stderr: [] });
+    const run = await runCli(['--jwks', jwksPath, certPath, sharePath]);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: [] });
+    const stdout = run.stdout.filter((line) => !line.startsWith('  checked: '));
     expect(stdout).toHaveLength(3);
     expect(stdout[0]).toMatch(/^valid: request /);
     expect(stdout[1]).toMatch(/^valid: share shr_01JTESTSHARE /);
@@ -111,7 +125,7 @@ describe('verify-custody-certificate, in-process', () => {
   });
 
   test('usage errors exit 2; --help exits 0', async () => {
-    expect(await runCli([])).toMatchObject({ code: 2, stderr: [expect.stringMatching(/^no certificate given\n\nUsage: verify-custody-certificate /)] });
+    expect(await runCli([])).toMatchObject({ code: 2, stderr: [expect.stringMatching(/^no certificate given\n\nUsage: node verify-custody-certificate\.mjs --jwks /)] });
     expect(await runCli(['--bogus', certPath])).toMatchObject({ code: 2, stderr: [expect.stringMatching(/Unknown option '--bogus'/)] });
     expect(await runCli([certPath, '--jwks'])).toMatchObject({ code: 2 });
     expect(await runCli(['--help'])).toMatchObject({ code: 0, stdout: [expect.stringMatching(/^Usage: /)] });
@@ -126,11 +140,11 @@ describe('verify-custody-certificate, in-process', () => {
 });
 
 describe('verify-custody-certificate as a command', () => {
-  test('the bin shim runs under plain node', async () => {
+  test('the bin shim runs under plain node (it is the single-file verifier)', async () => {
     const shim = join(ROOT, 'bin/verify-custody-certificate.js');
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [shim, '--jwks', jwksPath, certPath], { cwd: ROOT });
     expect(stderr).toBe('');
-    expect(stdout).toMatch(/^valid: request req_01JTESTREQUEST .*\n$/);
+    expect(stdout).toMatch(/^valid: request req_01JTESTREQUEST .*\n( {2}checked: .*\n){5}$/);
 
     const changed = await write('changed-for-shim.json', canonicalJson(certificate).replace('"final":true', '"final":false'));
     const failed = await promisify(execFile)(process.execPath, [shim, '--jwks', jwksPath, changed], { cwd: ROOT }).catch((error) => error);
@@ -158,7 +172,8 @@ describe('verify-custody-certificate --pdf', () => {
     const good = await write('cert.pdf', await pdfWith([{ name: 'certificate.json', json: canonicalJson(certificate) }]));
     const valid = await runCli(['--pdf', '--jwks', jwksPath, good]);
     expect(valid).toMatchObject({ code: 0, stderr: [] });
-    expect(valid.stdout).toEqual([expect.stringMatching(/^valid: request req_01JTESTREQUEST .* \[.*cert\.pdf; keys from /)]);
+    expect(valid.stdout[0]).toMatch(/^valid: request req_01JTESTREQUEST .* \[.*cert\.pdf; keys from /);
+    expect(valid.stdout[1]).toMatch(/^ {2}checked: the JSON embedded in the PDF \(SHA-256 /);
 
     const changedJson = canonicalJson(certificate).replace('"Acme Support"', '"Acme Supporu"');
     const bad = await write('changed.pdf', await pdfWith([{ name: 'certificate.json', json: changedJson }]));

@@ -9,8 +9,8 @@
  * The signature covers the SHA-256 of the RFC 8785 canonical JSON of the document without its
  * `signature` member (signing-input.ts says exactly what is signed). Nothing in it is secret: no credential, token, code, ciphertext or key material.
  *
- * This file is shared by the service (which builds and signs), the `verify-custody-certificate`
- * tool and the browser's Verify page (which check): it must stay free of Node-only imports.
+ * This file is shared by the service (which builds and signs) and the browser's Verify page (which
+ * checks): it must stay free of Node-only imports.
  */
 export const CERTIFICATE_FORMAT = 'service-custody/v1' as const;
 

@@ -10,7 +10,9 @@ import { CERTIFICATE_FORMAT } from './document.ts';
  * because AWS KMS signs a RAW message of at most 4,096 bytes, and a certificate carries whole
  * chain entries (a completed request's is about 8 KB). This is still pure Ed25519 over canonical
  * JSON (KMS: ED25519_SHA_512, message type RAW; browsers' WebCrypto verifies it), and SHA-256 binds
- * every byte of the document. Shared by the signer and every verifier, so they cannot disagree.
+ * every byte of the document. Shared by the signer and the library verifier, so they cannot
+ * disagree; the single-file verifier (tools/verify-custody-certificate.mjs) builds the same bytes,
+ * and the PDF and README print them from here or are tested against them.
  */
 export const signingInput = (documentSha256Hex: string) => canonicalJson({ format: CERTIFICATE_FORMAT, document_sha256: documentSha256Hex });
 

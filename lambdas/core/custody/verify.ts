@@ -1,9 +1,11 @@
 /**
  * Offline verification of custody certificates (`service-custody/v1`, document.ts).
  *
- * This is the library entry: the `verify-custody-certificate` tool (bin/verify-custody-certificate.ts)
- * and the browser's Verify page both call it. It must stay browser-safe: WebCrypto only, no Node
- * imports, no Buffer.
+ * This is the library entry: the browser's Verify page and programs call it. It must stay
+ * browser-safe: WebCrypto only, no Node imports, no Buffer. The `verify-custody-certificate`
+ * command is tools/verify-custody-certificate.mjs, a dependency-free single file auditors read and
+ * run with `node`; it makes these same checks with the same reasons, which its tests hold it to
+ * (test/unit/standalone-verifier.test.ts): a change here must be made there too.
  *
  * A certificate is trusted only as far as its checks reach, so each check stops at the first
  * failure with a reason that names where it failed. Values from the document are quoted with

@@ -1,9 +1,10 @@
 /// <reference types="pdfkit" />
 /**
  * The custody certificate as a PDF for people: the same facts as the signed `service-custody/v1`
- * JSON, laid out on A4, with that exact JSON attached so the PDF alone can be verified
- * (`npx verify-custody-certificate --pdf <file>` extracts it). The JSON is the certificate; this is
- * a reading of it, and says so.
+ * JSON, laid out on A4, with that exact JSON attached so the PDF alone can be verified (the
+ * single-file verifier, tools/verify-custody-certificate.mjs, extracts it). The JSON is the
+ * certificate; this is a reading of it, and says so. Its "How to verify" says what is signed and how
+ * to run that verifier without trusting a package registry or the service.
  *
  * Why pdfkit's browser build: pdfkit's Node build loads the standard-font metrics lazily with
  * `createRequire(import.meta.url)('#standard-fonts/…')`, a runtime lookup in pdfkit's own
@@ -23,6 +24,7 @@ import Helvetica from 'pdfkit/standard-fonts/Helvetica';
 // @ts-expect-error -- as above.
 import HelveticaBold from 'pdfkit/standard-fonts/HelveticaBold';
 import type { CertificateParty, SignedCertificate } from '#core/custody/document.ts';
+import { signingInput } from '#core/custody/signing-input.ts';
 
 type Doc = PDFKit.PDFDocument;
 const PDFDocumentClass = (pdfkitBrowser as { default: new (options?: PDFKit.PDFDocumentOptions) => Doc }).default;
@@ -32,7 +34,20 @@ const PDFDocumentClass = (pdfkitBrowser as { default: new (options?: PDFKit.PDFD
 export const certificateFileName = (certificate: SignedCertificate) =>
   `custody-certificate-${certificate.certificate_id.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`;
 
-export const VERIFY_COMMAND = 'npx verify-custody-certificate --pdf <file>';
+/**
+ * The verifier an auditor runs: one file of plain JavaScript in the service's repository, fetched
+ * from there and checked against the SHA-256 the README publishes. Never a package name for npx,
+ * which anywhere but in a clone would run whatever the public registry holds under that name.
+ */
+export const VERIFIER_PATH = 'tools/verify-custody-certificate.mjs';
+export const VERIFY_COMMAND = 'node verify-custody-certificate.mjs --jwks jwks.json <file>';
+
+/**
+ * The bytes the signature is over, with D standing for the digest: made by the signer's own
+ * signingInput, so the PDF cannot describe other bytes than are signed, and shown whole, so a
+ * reader who computes D can rebuild them exactly.
+ */
+export const SIGNED_BYTES_TEMPLATE = signingInput('D');
 
 // ---- Page geometry and style (A4 in points) ----
 const MARGIN = { top: 72, bottom: 64, left: 56, right: 56 };
@@ -400,14 +415,34 @@ const signatureSection = (doc: Doc, certificate: SignedCertificate, jsonSha256: 
 
 const verifySection = (doc: Doc, certificate: SignedCertificate) => {
   heading(doc, 'How to verify');
-  paragraph(doc, { text: '1. With this PDF: save it and run the command below. It extracts the signed JSON attached to the PDF and verifies it.', size: 9.5 });
-  band(doc, { text: VERIFY_COMMAND, font: MONO, size: 9.5 }, '#eef1f5');
   const file = certificateFileName(certificate);
-  paragraph(doc, { text: `2. With the JSON: the attachment ${file} (or the JSON the service serves for this certificate) verifies on its own against the keys the issuer publishes:`, size: 9.5 });
-  // One argument a line (shell continuations) so the URL is never broken at one of its slashes.
-  band(doc, { text: `npx verify-custody-certificate \\\n  --jwks ${certificate.issuer.jwks_url} \\\n  ${file}`, font: MONO, size: 9 }, '#eef1f5');
   paragraph(doc, {
-    text: `The signature is ${certificate.signature.alg} over the SHA-256 of the RFC 8785 canonical JSON without its signature member, made with key ${certificate.signature.kid}.`,
+    text:
+      `What is signed. The attached file ${file} is the certificate: the RFC 8785 (JCS) canonical JSON of the signed document. ` +
+      `Its signature.value is an Ed25519 signature (signature.alg ${certificate.signature.alg}), base64url-encoded without padding, by the key whose ` +
+      'RFC 7638 thumbprint is signature.kid (the key id above). It signs the UTF-8 bytes of this canonical JSON, where D is the SHA-256, ' +
+      'in lower-case hex, of the canonical JSON of the certificate without its signature member (not the SHA-256 of the file ' +
+      'above, which includes the signature):',
+    size: 9,
+  });
+  band(doc, { text: SIGNED_BYTES_TEMPLATE, font: MONO, size: 9 }, '#eef1f5');
+  paragraph(doc, { text: 'Check it without trusting a package registry or this service:', size: 9.5 });
+  paragraph(doc, { text: "1. Save the issuer's key set (JWKS) beforehand as jwks.json, from this address or from a source you trust:", size: 9.5 });
+  // On a line of its own, so the address is never broken at one of its slashes.
+  band(doc, { text: certificate.issuer.jwks_url, font: MONO, size: 9 }, '#eef1f5');
+  paragraph(doc, {
+    text:
+      `2. Take ${VERIFIER_PATH} from the service's source repository: one file of plain JavaScript that imports only ` +
+      "Node's built-in modules. Check that its SHA-256 equals the one published in the repository's README (Custody certificates, Verifying).",
+    size: 9.5,
+  });
+  paragraph(doc, { text: '3. Run it with Node.js 20 or later, on this PDF saved as certificate.pdf (it verifies the attached JSON), or on the attached JSON saved as certificate.json:', size: 9.5 });
+  // Short file names, so each command fits on its line and none is broken at one of its spaces.
+  band(doc, { text: 'node verify-custody-certificate.mjs --jwks jwks.json certificate.pdf\nnode verify-custody-certificate.mjs --jwks jwks.json certificate.json', font: MONO, size: 9 }, '#eef1f5');
+  paragraph(doc, {
+    text:
+      'Passing that address as --jwks instead fetches the keys when the verifier runs, which trusts the service as it answers then. ' +
+      'Do not run the verifier through npx: outside a clone of the repository, npx fetches whatever package of that name the public registry holds.',
     size: 8.5,
     color: MUTED,
   });
@@ -476,7 +511,7 @@ export const renderCertificatePdf = (certificate: SignedCertificate, signedJson:
       doc.file(json, {
         name: certificateFileName(certificate),
         type: 'application/json',
-        description: `Signed custody certificate (${certificate.format}). Verify with: ${VERIFY_COMMAND}`,
+        description: `Signed custody certificate (${certificate.format}). Verify with ${VERIFIER_PATH} from the service's repository: ${VERIFY_COMMAND}`,
         creationDate: issued,
         modifiedDate: issued,
         relationship: 'Data',

@@ -1,6 +1,9 @@
 /**
- * Reads the files embedded in a PDF, so `verify-custody-certificate --pdf` can take the signed
- * JSON out of a certificate PDF (lambdas/http/certificates/render-pdf.ts attaches it).
+ * Reads the files embedded in a PDF, to take the signed JSON out of a certificate PDF
+ * (lambdas/http/certificates/render-pdf.ts attaches it). The service itself never reads one: the
+ * reader that ships is the single-file verifier's (tools/verify-custody-certificate.mjs, plain
+ * JavaScript an auditor reads). This second one, written apart in TypeScript, is the tests' oracle:
+ * the tests hold the two to the same answers on every PDF they make or mangle.
  *
  * A small reader, not a PDF library: it walks the file's `N G obj … endobj` objects in order,
  * parses their dictionaries, finds the `/Type /Filespec` objects whose `/EF` points at an

@@ -1,13 +1,16 @@
 /**
- * `npm start`: the whole service on this machine. DynamoDB Local keeps its data under .data/,
- * the demo organisation is seeded on the first run, and a fresh demo API key is printed.
+ * `npm start`: the whole service on this machine. DynamoDB Local keeps its data under .data/, the
+ * demo organisation is seeded on the first run, and the banner says where everything is: the
+ * application, who to sign in as, where their sign-in email lands, and the demo API key.
  */
 import { join } from 'node:path';
 import { JavaMissingError } from '#local/dynamodb-local.ts';
-import { ensureDemoOrganisation, issueDemoKey } from '#local/demo-seed.ts';
+import { DEMO_KEY_FILE } from '#local/demo-seed.ts';
+import { startDemoService } from '#local/demo-service.ts';
+import { OUTBOX_PAGE_PATH } from '#local/outbox-page.ts';
 import { ENGINE_FOLDER } from '#local/engine-record.ts';
 import { EngineInUseError, stopOwnEngine } from '#local/leftover-engine.ts';
-import { startLocalService, type LocalService } from '#local/local-service.ts';
+import type { LocalService } from '#local/local-service.ts';
 import { stopOrphanedDynamo } from '#local/orphaned-dynamo.ts';
 import { removeRuntimeFile, writeRuntimeFile } from '#local/runtime-file.ts';
 
@@ -21,10 +24,10 @@ process.env.LOG_LEVEL ??= 'WARN';
  * loopback only (the default). Listening on a network address, anyone with a key could make this
  * machine POST to its own services, so then only ALLOW_LOOPBACK_WEBHOOKS=1 allows them.
  */
+const listensOnLoopback = () => ['127.0.0.1', '::1', 'localhost'].includes(process.env.HOST ?? '127.0.0.1');
 const loopbackWebhooksAllowed = () => {
   if (process.env.ALLOW_LOOPBACK_WEBHOOKS !== undefined) return process.env.ALLOW_LOOPBACK_WEBHOOKS === '1';
-  const host = process.env.HOST ?? '127.0.0.1';
-  return host === '127.0.0.1' || host === '::1' || host === 'localhost';
+  return listensOnLoopback();
 };
 
 const engineFolder = join(dataDir, ENGINE_FOLDER);
@@ -51,31 +54,40 @@ const main = async () => {
 
   const orphan = await stopOrphanedDynamo(dataDir);
   if (orphan) process.stdout.write(`Stopped the DynamoDB Local (process ${orphan}) left running by a service that was killed.\n`);
-  service = await startLocalService({
+  const started = await startDemoService({
     dataDir,
     port,
     host: process.env.HOST,
     allowLoopbackWebhooks: loopbackWebhooksAllowed(),
+    // The mailbox page shows sign-in links: only to this machine.
+    outboxPage: listensOnLoopback(),
     // Each function may do with the table only what its deployed IAM policy allows (lambdas/access/table-access.ts).
     tableAccess: { enforce: true },
   });
+  service = started.service;
+  const { demo, key } = started;
   // Lets `npm run admin` reach this DynamoDB Local while the service runs (no secret in it), and
   // the next start stop that DynamoDB Local should this process be killed outright.
   writeRuntimeFile(dataDir, { dynamoEndpoint: service.dynamoEndpoint, tableName: service.deps.tableName, baseUrl: service.baseUrl, pid: process.pid, dynamoPid: service.dynamoPid });
-  const demo = await ensureDemoOrganisation(service.deps.db, service.deps.tableName, service.admin, join(dataDir, 'keys'));
-  const { secret } = await issueDemoKey(service.admin, demo.orgId);
+  const { secret, issued } = key;
+  const outbox = join(dataDir, 'outbox');
+  const appUrl = `${service.appUrl}/app`;
 
   process.stdout.write(
     [
       '',
       'Credential Handoff Service is running locally.',
+      `  Application:   ${appUrl}  (open it in a browser; the README's "Your first handoff" starts here)`,
+      `  Sign in as:    ${demo.memberEmail} (Tom Technician, a technician) or ${demo.ownerEmail} (Olivia Owner, the owner)`,
+      listensOnLoopback()
+        ? `  Sign-in email: ${service.appUrl}${OUTBOX_PAGE_PATH}  (the local mailbox; the files are in ${outbox})`
+        : `  Sign-in email: written to ${outbox} (one JSON file per message)`,
+      `  Organisation:  Demo MSP, ${demo.orgId}`,
       `  API base URL:  ${service.baseUrl}`,
       `  Demo API key:  ${secret}`,
-      '                 (all scopes, organisation "Demo MSP"; a new key is issued at every start)',
-      `  Recipients:    ${demo.ownerEmail}, ${demo.memberEmail} (private keys in ${join(dataDir, 'keys')})`,
-      `  Outbox:        ${join(dataDir, 'outbox')} (email and SMS the service sends)`,
+      `                 (all scopes; ${issued ? 'issued now' : 'the same as last time'}, kept in ${join(dataDir, DEMO_KEY_FILE)} until revoked)`,
       '',
-      'Try it:',
+      'Try the API:',
       `  curl -s -H "Authorization: Bearer ${secret}" ${service.baseUrl}/ping`,
       `  curl -s -H "Authorization: Bearer ${secret}" -H "Content-Type: application/json" \\`,
       `    -d '{"subject_name":"Jane Doe","preset":"${demo.presetSlug}"}' ${service.baseUrl}/requests`,

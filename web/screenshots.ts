@@ -12,8 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { ensureDemoOrganisation, issueDemoKey } from '../lambdas/local/demo-seed.ts';
-import { startLocalService } from '../lambdas/local/local-service.ts';
+import { startDemoService } from '../lambdas/local/demo-service.ts';
 import { organisationSettingsSteps } from './walkthrough/organisation-settings.ts';
 import { walkthroughRecorder } from './walkthrough/recorder.ts';
 
@@ -35,9 +34,8 @@ const { problems, step, shot, mailLink } = walkthroughRecorder(outDir, outbox);
 const main = async () => {
   mkdirSync(outbox, { recursive: true });
   // Loopback receivers and helpdesks, as under npm start: the walkthrough connects a helpdesk on loopback.
-  const service = await startLocalService({ dataDir, outboxDir: outbox, announce: () => undefined, allowLoopbackWebhooks: true });
-  const demo = await ensureDemoOrganisation(service.deps.db, service.deps.tableName, service.admin, join(dataDir, 'keys'));
-  const { secret } = await issueDemoKey(service.admin, demo.orgId);
+  const { service, demo, key } = await startDemoService({ dataDir, outboxDir: outbox, announce: () => undefined, allowLoopbackWebhooks: true });
+  const { secret } = key;
   // A recipient with no key yet: her browser sets the first one up (verified at once).
   const ritaEmail = 'rita@example.com';
   await service.admin.addMember({ orgId: demo.orgId, name: 'Rita Recipient', email: ritaEmail, role: 'admin' });

@@ -101,7 +101,8 @@ export const byName = <T extends { name: string }>(items: readonly T[]) => [...i
 /** The organisation's clients as a member's form offers them, by name. */
 export const clientChoices = (clients: Client[]) => byName(clients).map((client) => ({ id: client.id, name: client.name }));
 
-export const identityKeyView = (key: IdentityKey | null) => (key ? { fingerprint: key.fingerprint, state: key.state } : null);
+export const identityKeyView = (key: IdentityKey | null) =>
+  key ? { fingerprint: key.fingerprint, state: key.state, made_by: key.madeBy ?? ('member' as const) } : null;
 export const memberView = (member: Member) => ({
   membership_id: member.id,
   name: member.name,

@@ -65,7 +65,17 @@ export interface IdentityKey {
   fingerprint: string;
   state: IdentityKeyState;
   registeredAt: string;
+  /**
+   * `operator`: made for the member outside their browser (the operator CLI's --generate-key, the
+   * local demo's seed), its private half in a file on the operator's machine. Such a key is
+   * provisional: the member's first own key replaces it at once, as a first key would be
+   * registered. Absent: the member's own key.
+   */
+  madeBy?: 'operator';
 }
+
+/** A key as it is given to be registered: its public half, fingerprint, and who made it. */
+export type NewIdentityKey = Pick<IdentityKey, 'publicKey' | 'fingerprint' | 'madeBy'>;
 
 export interface Member {
   id: string;
@@ -155,7 +165,17 @@ export interface Recipient {
   membershipId: string;
   label: string;
   fingerprint: string;
+  /** The key was made by an operator (IdentityKey.madeBy): its private half is in a file, in no browser. */
+  keyMadeBy?: 'operator';
 }
+
+/** A member as a recipient, sealed to their registered key as it is now. */
+export const recipientOf = (member: Member & { identityKey: IdentityKey }): Recipient => ({
+  membershipId: member.id,
+  label: member.name,
+  fingerprint: member.identityKey.fingerprint,
+  ...(member.identityKey.madeBy ? { keyMadeBy: member.identityKey.madeBy } : {}),
+});
 
 export interface TicketLink {
   ref: string | null;

@@ -1,4 +1,6 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { apiKeyHash, isWellFormedApiKey } from '#core/api-key-format.ts';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '#core/model.ts';
 import { SCOPES } from '#core/model.ts';
@@ -18,8 +20,11 @@ export interface DemoOrganisation {
 }
 
 /**
- * Seeds the demo organisation on the first run (Team plan, an owner and a second member with
- * identity keys, a client, a preset) and remembers it, so later starts keep the data.
+ * Seeds the demo organisation on the first run (Team plan, an owner and a technician, a client, a
+ * preset) and remembers it, so later starts keep the data. Both members get keys made here, their
+ * private halves in files under `keyFolder`, so API examples can create requests from the first
+ * start; those keys are the operator's (demo-identity.ts), and a member's own key, set up in their
+ * browser, replaces theirs at once.
  */
 export const ensureDemoOrganisation = async (
   db: Documents,
@@ -52,7 +57,8 @@ export const ensureDemoOrganisation = async (
     justification: 'We need this credential to finish the work on your support ticket.',
     ttl_minutes: 1440,
     verification_mode: 'challenge',
-    recipients: [ownerEmail],
+    // The technician first: once they set up their key in a browser, what they ask for they can open.
+    recipients: [memberEmail, ownerEmail],
     delivery: { method: 'none' },
   });
   const demo: DemoOrganisation = { orgId: org.id, ownerEmail, memberEmail, clientId: client.id, presetSlug: preset.slug };
@@ -60,13 +66,25 @@ export const ensureDemoOrganisation = async (
   return demo;
 };
 
+/** The file in the data folder that keeps the demo key (mode 600): the table keeps only its hash. */
+export const DEMO_KEY_FILE = 'demo-api-key';
+
 /**
- * Issues a fresh demo key with every scope at each start (the key is shown once and only its
- * hash is stored, so an old one cannot be shown again) and revokes the earlier demo keys.
+ * The demo API key with every scope, the same at every start so that a script saved after the
+ * first keeps working: its secret is kept in DEMO_KEY_FILE under the data folder (and nowhere
+ * else), and a new one is issued only when that file is missing or names a key that no longer
+ * works (revoked in the app or with the CLI, expired, or of an organisation this table lacks).
  */
-export const issueDemoKey = async (admin: AdminStore, orgId: string) => {
-  for (const old of await admin.apiKeys.listForOrganisation(orgId)) {
-    if (old.name === DEMO_KEY_NAME && !old.revokedAt) await admin.revokeApiKey(orgId, old.id);
+export const demoApiKey = async (admin: AdminStore, orgId: string, dataDir: string, now = new Date()): Promise<{ secret: string; issued: boolean }> => {
+  const file = join(dataDir, DEMO_KEY_FILE);
+  const kept = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  if (isWellFormedApiKey(kept)) {
+    const stored = await admin.apiKeys.findByHash(apiKeyHash(kept));
+    const works = stored && stored.orgId === orgId && !stored.revokedAt && (!stored.expiresAt || new Date(stored.expiresAt) > now);
+    if (works) return { secret: kept, issued: false };
   }
-  return admin.createApiKey({ orgId, name: DEMO_KEY_NAME, scopes: [...SCOPES] as Scope[] });
+  const { secret } = await admin.createApiKey({ orgId, name: DEMO_KEY_NAME, scopes: [...SCOPES] as Scope[] });
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return { secret, issued: true };
 };

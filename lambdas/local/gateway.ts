@@ -30,6 +30,8 @@ interface HandlerModule {
 export interface GatewayHooks {
   /** Wraps each invocation, as the function serving `route` (null: the fallback) would run it deployed. */
   aroundInvoke?: (route: Route | null, invoke: () => Promise<ApiResult>) => Promise<ApiResult>;
+  /** Pages of the local runtime alone (no deployed route has their paths), by path; GET only. */
+  localPages?: ReadonlyMap<string, () => Promise<ApiResult>>;
 }
 
 /**
@@ -62,6 +64,8 @@ export const createGateway = (deps: AppDeps, hooks: GatewayHooks = {}): Server =
       const body = asEventBody(await readBody(req));
       const url = requestUrl(req);
       const method = (req.method ?? 'GET').toUpperCase();
+      const localPage = method === 'GET' ? hooks.localPages?.get(url.pathname) : undefined;
+      if (localPage) return send(res, await localPage());
       const match = matchRoute(method, url.pathname);
       const route: Route | null = 'route' in match ? match.route : null;
       const event = toEvent(req, url, body, route, 'route' in match ? match.pathParameters : undefined);

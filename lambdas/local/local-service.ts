@@ -32,6 +32,7 @@ import { startDynamoLocal, type RunningDynamo } from './dynamodb-local.ts';
 import { ensureTable } from './table-bootstrap.ts';
 import { createGateway, listen } from './gateway.ts';
 import { OutboxNotifier } from './outbox-notifier.ts';
+import { OUTBOX_PAGE_PATH, outboxPage } from './outbox-page.ts';
 import { TimerScheduler } from './timer-scheduler.ts';
 import { createHandler as createFanOut } from '#workers/fan-out.ts';
 import { createHandler as createDeliver } from '#workers/deliver.ts';
@@ -74,6 +75,12 @@ export interface LocalServiceOptions {
   tableName?: string;
   /** Where email and SMS are written; defaults to `<dataDir>/outbox`. */
   outboxDir?: string;
+  /**
+   * Serves the outbox as a page at /local/outbox (outbox-page.ts), so sign-in and subject links are
+   * a click away in the browser. It shows sign-in links: `npm start` turns it on only while it
+   * listens on loopback. Default off.
+   */
+  outboxPage?: boolean;
   clock?: Clock;
   announce?: (line: string) => void;
   /**
@@ -247,7 +254,10 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     ticketReply: functions.worker('ticketCheck', (input: TicketReplyInput) => replyInTicket(deps, input)),
     recordApiReads: functions.worker('recordApiReads', (reads: ApiRead[]) => apiReadStore.storeAll(reads)),
   };
-  const server = createGateway(deps, { aroundInvoke: (route, invoke) => functions.route(route, invoke) });
+  const server = createGateway(deps, {
+    aroundInvoke: (route, invoke) => functions.route(route, invoke),
+    localPages: options.outboxPage ? new Map([[OUTBOX_PAGE_PATH, () => outboxPage(outbox)]]) : undefined,
+  });
   const port = await listen(server, options.port ?? 0, host);
   const shownHost = host === '127.0.0.1' || host === '::1' ? 'localhost' : host;
   urls.appUrl = `http://${shownHost}:${port}`;

@@ -7,6 +7,7 @@ import type {
   Client,
   IdentityKey,
   Member,
+  NewIdentityKey,
   Organisation,
   Plan,
   Policy,
@@ -77,7 +78,7 @@ export class AdminStore {
   }
 
   /** Members, clients and teams change by the rules the member application's owners and admins meet too (core/use-cases/organisation/). */
-  addMember(input: { orgId: string; name: string; email: string; role: Role; identityKey?: { publicKey: string; fingerprint: string } }) {
+  addMember(input: { orgId: string; name: string; email: string; role: Role; identityKey?: NewIdentityKey }) {
     const { orgId, identityKey, ...fields } = input;
     return members.addMember(this.organisationDeps(), operatorActing(this.actor), orgId, fields, { identityKey });
   }
@@ -97,7 +98,7 @@ export class AdminStore {
     email: string;
     reason: string;
     name?: string;
-    identityKey?: { publicKey: string; fingerprint: string };
+    identityKey?: NewIdentityKey;
   }) {
     await this.requireOrganisation(input.orgId);
     const reason = input.reason.trim();
@@ -140,7 +141,7 @@ export class AdminStore {
    * Registers a member's identity key. A first key is verified at once; a replacement waits for
    * an owner or admin to approve it, and until then the member is left out of new requests.
    */
-  async setIdentityKey(orgId: string, memberId: string, key: { publicKey: string; fingerprint: string }) {
+  async setIdentityKey(orgId: string, memberId: string, key: NewIdentityKey) {
     const member = await this.requireMember(orgId, memberId);
     const state: IdentityKey['state'] = member.identityKey ? 'replaced_pending_approval' : 'verified';
     const identityKey: IdentityKey = { ...key, state, registeredAt: this.now() };

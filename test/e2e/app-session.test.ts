@@ -3,9 +3,13 @@
  * (docs/web-api.md, Member endpoints): the emailed one-time link, the session cookie, the
  * same-origin and CSRF checks, key registration and approval, and that no token is stored in plain.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../lambdas/core/clock.ts';
+import { generateDemoIdentityKey } from '../../lambdas/local/demo-identity.ts';
 import { exportPublicKey, fingerprintOf, generateIdentityPair } from '../../web/crypto/identity.ts';
 import {
   latestSignInToken,
@@ -117,7 +121,7 @@ describe('session', () => {
       name: org.member.name,
       email: org.member.email,
       role: 'member',
-      identity_key: { fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), state: 'verified' },
+      identity_key: { fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), state: 'verified', made_by: 'member' },
     });
     expect(answer.body.organisation).toEqual({ id: org.orgId, name: 'Session Org' });
     expect(answer.body.csrf_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -239,7 +243,7 @@ describe('identity keys', () => {
     const first = await newPublicKey();
     const registered = await browser.call('POST', '/app/api/identity-key', { body: { public_key: first.publicKey } });
     expect(registered.status, registered.text).toBe(200);
-    expect(registered.body).toEqual({ fingerprint: first.fingerprint, state: 'verified' });
+    expect(registered.body).toEqual({ fingerprint: first.fingerprint, state: 'verified', made_by: 'member' });
     const included = await createRequest([member.email, org.owner.email]);
     expect(included.status, included.text).toBe(201);
     expect(included.body.excluded_recipients).toEqual([]);
@@ -248,13 +252,13 @@ describe('identity keys', () => {
     // The same key again changes nothing (and records nothing).
     const audited = (await service.deps.db.send(new ScanCommand({ TableName: service.deps.tableName }))).Items!.filter((i) => i.kind === 'audit').length;
     const again = await browser.call('POST', '/app/api/identity-key', { body: { public_key: first.publicKey } });
-    expect(again.body).toEqual({ fingerprint: first.fingerprint, state: 'verified' });
+    expect(again.body).toEqual({ fingerprint: first.fingerprint, state: 'verified', made_by: 'member' });
     expect((await service.deps.db.send(new ScanCommand({ TableName: service.deps.tableName }))).Items!.filter((i) => i.kind === 'audit').length).toBe(audited);
 
     const second = await newPublicKey();
     const replaced = await browser.call('POST', '/app/api/identity-key', { body: { public_key: second.publicKey } });
-    expect(replaced.body).toEqual({ fingerprint: second.fingerprint, state: 'replaced_pending_approval' });
-    expect((await browser.call('GET', '/app/api/me')).body.member.identity_key).toEqual({ fingerprint: second.fingerprint, state: 'replaced_pending_approval' });
+    expect(replaced.body).toEqual({ fingerprint: second.fingerprint, state: 'replaced_pending_approval', made_by: 'member' });
+    expect((await browser.call('GET', '/app/api/me')).body.member.identity_key).toEqual({ fingerprint: second.fingerprint, state: 'replaced_pending_approval', made_by: 'member' });
     const excluded = await createRequest([member.email, org.owner.email]);
     expect(excluded.status, excluded.text).toBe(201);
     expect(excluded.body.excluded_recipients).toEqual(['Kim Keyless']);
@@ -272,7 +276,7 @@ describe('identity keys', () => {
       email: member.email,
       role: 'member',
       active: true,
-      identity_key: { fingerprint: second.fingerprint, state: 'replaced_pending_approval' },
+      identity_key: { fingerprint: second.fingerprint, state: 'replaced_pending_approval', made_by: 'member' },
     });
     // Approving a fingerprint other than the one awaiting approval is refused.
     expectError(
@@ -282,7 +286,7 @@ describe('identity keys', () => {
     );
     const approved = await owner.call('POST', `/app/api/members/${member.id}/approve-key`, { body: { fingerprint: second.fingerprint } });
     expect(approved.status, approved.text).toBe(200);
-    expect(approved.body.identity_key).toEqual({ fingerprint: second.fingerprint, state: 'verified' });
+    expect(approved.body.identity_key).toEqual({ fingerprint: second.fingerprint, state: 'verified', made_by: 'member' });
     expectError(await owner.call('POST', `/app/api/members/${member.id}/approve-key`), 409, 'illegal_transition');
 
     const back = await createRequest([member.email, org.owner.email]);
@@ -297,6 +301,43 @@ describe('identity keys', () => {
       ['member.key_registered', 'member', 'Kim Keyless'],
       ['member.key_replaced', 'member', 'Kim Keyless'],
       ['member.key_approved', 'member', 'Olivia Owner'],
+    ]);
+  });
+
+  it("replaces a key an operator made (CLI --generate-key, the demo's seed) with the member's own at once; the next replacement waits for approval", async () => {
+    const email = `olga.operator-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const made = generateDemoIdentityKey(join(mkdtempSync(join(tmpdir(), 'operator-key-')), 'olga.pem'));
+    const member = await service.admin.addMember({ orgId: org.orgId, name: 'Olga Operatorkey', email, role: 'member', identityKey: made });
+    const sealedToOperatorKey = await createRequest([email]);
+    expect(sealedToOperatorKey.status, sealedToOperatorKey.text).toBe(201);
+
+    const browser = await signIn(email);
+    expect(browser.session!.body.member.identity_key).toEqual({ fingerprint: made.fingerprint, state: 'verified', made_by: 'operator' });
+    // The request page's data tells the browser which key the request is sealed to, before any reveal.
+    const detail = await browser.call('GET', `/app/api/requests/${sealedToOperatorKey.body.request.id}`);
+    expect(detail.body.your_key).toEqual({ fingerprint: made.fingerprint, made_by: 'operator' });
+
+    const own = await newPublicKey();
+    const registered = await browser.call('POST', '/app/api/identity-key', { body: { public_key: own.publicKey } });
+    expect(registered.body).toEqual({ fingerprint: own.fingerprint, state: 'verified', made_by: 'member' });
+    const included = await createRequest([email]);
+    expect(included.status, included.text).toBe(201);
+    expect(included.body.excluded_recipients).toEqual([]);
+    expect((await browser.call('GET', `/app/api/requests/${included.body.request.id}`)).body.your_key).toEqual({ fingerprint: own.fingerprint, made_by: 'member' });
+
+    // The member's own key is theirs to guard: another replacement waits for an owner or admin.
+    const next = await newPublicKey();
+    expect((await browser.call('POST', '/app/api/identity-key', { body: { public_key: next.publicKey } })).body).toEqual({
+      fingerprint: next.fingerprint,
+      state: 'replaced_pending_approval',
+      made_by: 'member',
+    });
+    const audit = (await service.deps.db.send(new ScanCommand({ TableName: service.deps.tableName }))).Items!
+      .filter((i) => i.kind === 'audit' && (i.data as any)?.member?.membership_id === member.id && String(i.type).startsWith('member.key_'))
+      .sort((a, b) => a.seq - b.seq);
+    expect(audit.map((i) => [i.type, (i.data as any).details])).toEqual([
+      ['member.key_replaced', { fingerprint: own.fingerprint, state: 'verified', replaced_operator_key: made.fingerprint }],
+      ['member.key_replaced', { fingerprint: next.fingerprint, state: 'replaced_pending_approval' }],
     ]);
   });
 

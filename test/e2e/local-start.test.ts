@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,14 @@ const running: ChildProcess[] = [];
 
 const start = () => startLocalProcess(dataDir, running);
 const interrupt = (child: ChildProcess) => stopProcess(child, 'SIGINT');
+
+/** The operator CLI over the stopped service's data folder (it starts a DynamoDB Local of its own). */
+const revokeWithCli = (folder: string, orgId: string, keyId: string) =>
+  new Promise<void>((resolve, reject) =>
+    execFile(process.execPath, ['--import', 'tsx', 'bin/admin.ts', 'revoke-key', '--org', orgId, '--key', keyId], { env: { ...process.env, DATA_DIR: folder }, timeout: 90_000 }, (error, _stdout, stderr) =>
+      error ? reject(new Error(`revoke-key failed: ${stderr}`)) : resolve(),
+    ),
+  );
 
 const ping = (baseUrl: string, key: string) => fetch(`${baseUrl}/ping`, { headers: { Authorization: `Bearer ${key}` } });
 
@@ -49,11 +57,23 @@ describe('npm start', () => {
     expect(await interrupt(first.child)).toBe(0);
     expect(await portAnswers(Number(new URL(runtime.dynamoEndpoint).port))).toBe(false);
 
+    // A script saved after the first start keeps working: the same key, kept only under the data folder.
     const second = await start();
-    expect(second.key).not.toBe(first.key);
+    expect(second.key).toBe(first.key);
+    expect(readFileSync(join(dataDir, 'demo-api-key'), 'utf8').trim()).toBe(first.key);
+    expect(statSync(join(dataDir, 'demo-api-key')).mode & 0o777).toBe(0o600);
+    expect(second.output()).toContain('the same as last time');
     const secondPing = await (await ping(second.baseUrl, second.key)).json();
     expect(secondPing.organisation.id).toBe(firstPing.organisation.id);
-    expect((await ping(second.baseUrl, first.key)).status).toBe(401);
+    // The banner says where to go and who to be.
+    expect(second.output()).toMatch(/Application:\s+http:\/\/localhost:\d+\/app/);
+    expect(second.output()).toContain('technician@example.com');
+    expect(second.output()).toContain(`Organisation:  Demo MSP, ${firstPing.organisation.id}`);
+    expect(second.output()).toMatch(/Sign-in email: http:\/\/localhost:\d+\/local\/outbox/);
+    // The site's root leads to the application.
+    const root = await fetch(second.baseUrl.replace(/\/v1$/, '/'), { redirect: 'manual' });
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/app');
     const kept = await fetch(`${second.baseUrl}/requests/${request.id}`, { headers: { Authorization: `Bearer ${second.key}` } });
     expect(kept.status).toBe(200);
     expect((await kept.json()).id).toBe(request.id);
@@ -61,7 +81,16 @@ describe('npm start', () => {
     // The only place the demo key is printed is the banner: no structured log line carries it.
     const logLines = second.output().split('\n').filter((line) => line.startsWith('{'));
     expect(logLines.some((line) => line.includes(second.key))).toBe(false);
+    // Revoked, the key is replaced at the next start, and the old one stays refused.
+    const keys = await (await fetch(`${second.baseUrl.replace(/\/v1$/, '')}/v1/ping`, { headers: { Authorization: `Bearer ${second.key}` } })).json();
     expect(await interrupt(second.child)).toBe(0);
+    await revokeWithCli(dataDir, firstPing.organisation.id, keys.key.prefix);
+    const third = await start();
+    expect(third.key).not.toBe(first.key);
+    expect(third.output()).toContain('issued now');
+    expect((await ping(third.baseUrl, first.key)).status).toBe(401);
+    expect((await ping(third.baseUrl, third.key)).status).toBe(200);
+    expect(await interrupt(third.child)).toBe(0);
   }, 240_000);
 
   it('says in one line what to install when Java is missing', async () => {

@@ -81,13 +81,23 @@ describe('405 method_not_allowed', () => {
   });
 });
 
+describe('the addresses a person types', () => {
+  it.each(['/', '/app/'])('GET %s leads to the member application', async (path) => {
+    const response = await fetch(`http://127.0.0.1:${service.port}${path}`, { redirect: 'manual' });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/app');
+    expect((await fetch(`http://127.0.0.1:${service.port}${path}`, { method: 'HEAD', redirect: 'manual' })).status).toBe(302);
+  });
+});
+
 describe('404 for a path that does not exist', () => {
   it.concurrent.each([
     ['GET', '/v1/nothing-here'],
     ['POST', '/v1/nothing-here'],
     ['GET', '/v1'],
     ['GET', '/v1/'],
-    ['GET', '/'],
+    // Only GET and HEAD of the root lead to the application.
+    ['POST', '/'],
     ['GET', '/ping'],
     ['GET', '/v2/ping'],
     ['GET', '/v1/requests/'],

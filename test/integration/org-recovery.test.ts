@@ -252,7 +252,7 @@ describe('recover-org: a new owner', () => {
       email,
       role: 'owner',
       active: true,
-      identityKey: { publicKey: generated.publicKey, fingerprint: generated.fingerprint, state: 'verified', registeredAt: expect.any(String) },
+      identityKey: { publicKey: generated.publicKey, fingerprint: generated.fingerprint, state: 'verified', registeredAt: expect.any(String), madeBy: 'operator' },
       createdAt: expect.any(String),
     });
     expect(await item(`ORG#${org.orgId}`, `EMAIL#${email}`)).toEqual({ pk: `ORG#${org.orgId}`, sk: `EMAIL#${email}`, kind: 'member_email', memberId });

@@ -5,6 +5,8 @@
 export interface IdentityKey {
   fingerprint: string;
   state: string;
+  /** `operator`: made outside the member's browser (a key file on the operator's machine); their own key replaces it at once. */
+  made_by: 'member' | 'operator';
 }
 
 export interface Member {

@@ -86,7 +86,10 @@ const changeKey = async <Result>(
 /**
  * POST /app/api/identity-key: a first key is verified at once; a replacement waits for an owner's
  * or admin's approval (until then the member is left out of new requests). The same key again
- * changes nothing.
+ * changes nothing. A key an operator made for the member (`madeBy: 'operator'`) never was the
+ * member's own, so their own key replaces it at once, as a first key: the approval guards a
+ * member's key against a stolen session, and an operator-made key gives no more to guard than
+ * having no key (a session could register a first key just the same).
  */
 export const registerIdentityKey = async (deps: MemberKeyDeps, caller: MemberCaller, rawBody: unknown) => {
   const body = parseOrThrow(identityKeyBody, rawBody ?? {});
@@ -99,9 +102,10 @@ export const registerIdentityKey = async (deps: MemberKeyDeps, caller: MemberCal
   const result = await changeKey(deps, caller.org.id, caller.member.id, notSignedIn, (member) => {
     const current = member.identityKey;
     if (current?.fingerprint === key.fingerprint) return { result: identityKeyView(current)! };
+    const replacesOwnKey = current !== null && current.madeBy !== 'operator';
     const next: IdentityKey = {
       ...key,
-      state: current ? 'replaced_pending_approval' : 'verified',
+      state: replacesOwnKey ? 'replaced_pending_approval' : 'verified',
       registeredAt: deps.clock.now().toISOString(),
     };
     return {
@@ -109,6 +113,7 @@ export const registerIdentityKey = async (deps: MemberKeyDeps, caller: MemberCal
       audit: keyAudit(caller, member, current ? 'member.key_replaced' : 'member.key_registered', {
         fingerprint: next.fingerprint,
         state: next.state,
+        ...(current && !replacesOwnKey ? { replaced_operator_key: current.fingerprint } : {}),
       }),
       result: identityKeyView(next)!,
     };

@@ -53,11 +53,19 @@ export const listMemberRequests = async (deps: MemberRequestDeps, caller: Member
 };
 
 /** GET /app/api/requests/{id}: the request and its audit trail. */
+const yourKeyOf = (request: HandoffRequest, memberId: string) => {
+  const recipient = request.recipients.find((candidate) => candidate.membershipId === memberId);
+  return recipient ? { fingerprint: recipient.fingerprint, made_by: recipient.keyMadeBy ?? 'member' } : null;
+};
+
 export const readMemberRequest = async (deps: MemberRequestDeps, caller: MemberCaller, requestId: string) => {
   const { request } = await findMemberRequest(deps.requests, caller, requestId);
   const trail = await deps.requests.trail(request.id);
   return {
     request: toRequestView(request, deps.urls),
+    // The caller's key this request seals (or sealed) the credential to, so their browser can tell
+    // before revealing whether the key it holds can open it; null when not a recipient.
+    your_key: yourKeyOf(request, caller.member.id),
     audit: trail.map((entry) => ({
       seq: entry.seq,
       type: entry.type,

@@ -5,7 +5,7 @@ import { recipientCommitment } from '../commitment.ts';
 import { illegalTransition, retryOnConflict, validationFailed } from '../errors.ts';
 import { syncExpirySchedule, type ExpiryScheduling } from '../expiry-schedule.ts';
 import { randomToken, sha256Hex } from '../hashing.ts';
-import type { HandoffRequest, Member, Policy, Recipient } from '../model.ts';
+import { recipientOf, type HandoffRequest, type Member, type Policy, type Recipient } from '../model.ts';
 import { needsChallengeCode } from '../policy.ts';
 import type { Directory, HandoffRepository } from '../ports.ts';
 import { relink, relinkCause } from '../request-state.ts';
@@ -41,7 +41,7 @@ const recipientsNow = (request: HandoffRequest, members: Member[]) => {
   for (const recipient of request.recipients) {
     const member = byId.get(recipient.membershipId);
     if (member?.active && member.identityKey?.state === 'verified') {
-      recipients.push({ membershipId: member.id, label: member.name, fingerprint: member.identityKey.fingerprint });
+      recipients.push(recipientOf({ ...member, identityKey: member.identityKey }));
     } else excluded.push(member?.name ?? recipient.label);
   }
   return { recipients, excluded };

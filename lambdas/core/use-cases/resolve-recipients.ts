@@ -1,5 +1,5 @@
 import type { FieldErrors } from '../errors.ts';
-import type { Member, Recipient } from '../model.ts';
+import { recipientOf, type IdentityKey, type Member, type Recipient } from '../model.ts';
 import type { Directory } from '../ports.ts';
 
 export interface RecipientChoice {
@@ -74,10 +74,6 @@ export const resolveRecipients = async (directory: Directory, choice: RecipientC
   if (Object.keys(errors).length === 0 && chosen.size === 0) {
     addError('recipients', 'None of the recipients has a verified identity key.');
   }
-  const recipients = [...chosen.values()].map((member) => ({
-    membershipId: member.id,
-    label: member.name,
-    fingerprint: member.identityKey!.fingerprint,
-  }));
+  const recipients = [...chosen.values()].map((member) => recipientOf(member as Member & { identityKey: IdentityKey }));
   return { recipients, members: [...chosen.values()], requester: requester as Member, excluded: [...excluded], errors };
 };

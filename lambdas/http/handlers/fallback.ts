@@ -4,9 +4,23 @@ import { errorResponse } from '../responses.ts';
 import { matchRoute } from '../routes.ts';
 import type { ApiEvent, ApiResult } from '../types.ts';
 
-/** The `$default` route: 405 with Allow where the path exists under another method, else 404. */
+/**
+ * Where a person who types the service's address lands: the site's root and `/app/` (with its
+ * slash, which no route has) lead to the member application. Only for GET and HEAD; anything
+ * else there is no page.
+ */
+const LEADS_TO_APP = new Set(['/', '/app/']);
+
+/**
+ * The `$default` route: a redirect to the application from the addresses a person types, else
+ * 405 with Allow where the path exists under another method, else 404.
+ */
 export const createHandler = () => async (event: ApiEvent, _context?: Context): Promise<ApiResult> => {
-  const match = matchRoute(event.requestContext.http.method, event.rawPath);
+  const method = event.requestContext.http.method;
+  if (LEADS_TO_APP.has(event.rawPath) && (method === 'GET' || method === 'HEAD')) {
+    return { statusCode: 302, headers: { Location: '/app', 'Cache-Control': 'no-store' }, body: '' };
+  }
+  const match = matchRoute(method, event.rawPath);
   if ('allowed' in match && match.allowed.length > 0) return errorResponse(methodNotAllowed(match.allowed));
   return errorResponse(notFound('No such endpoint.'));
 };

@@ -61,11 +61,20 @@ export const keyPage = async (app: AppContext) => {
     );
     status.append(register);
   }
-  if (!local && server) {
+  const operatorMade = server?.made_by === 'operator';
+  if (!local && operatorMade) {
+    status.append(
+      h(
+        'p',
+        { id: 'operator-key-notice', class: 'notice' },
+        'Your registered key was made for you by an operator: its private half is in a file on their machine, not in a browser, so no browser can open what is sealed to it. Set up your own key below. It replaces that key at once, with no approval needed, and requests sent to you from then on can be opened in this browser.',
+      ),
+    );
+  } else if (!local && server) {
     status.append(h('p', { class: 'notice' }, 'This browser does not hold your key yet, so it cannot open credentials. Import your backup below.'));
   }
 
-  const setUp = setUpSection(app, !!server);
+  const setUp = setUpSection(app, !server ? 'first' : operatorMade ? 'operator' : 'own');
   const importing = importSection(app);
   return h(
     'div',
@@ -73,11 +82,20 @@ export const keyPage = async (app: AppContext) => {
     h('h1', {}, 'My identity key'),
     h('p', {}, 'Credentials sent to you are encrypted to your key. Its private half is kept in this browser and cannot be read out of it; the service never sees it. A passphrase-protected backup lets you use it in another browser.'),
     status,
-    ...(server && !local ? [importing, setUp] : [setUp, importing]),
+    ...(server && !local && !operatorMade ? [importing, setUp] : [setUp, importing]),
   );
 };
 
-const setUpSection = (app: AppContext, replacing: boolean) => {
+/** What a new key replaces: nothing, a key an operator made (replaced at once), or the member's own (replaced after approval). */
+type Replacing = 'first' | 'operator' | 'own';
+
+const REPLACING_NOTICE: Record<Replacing, string | null> = {
+  first: null,
+  operator: 'Your own key replaces the key the operator made at once. Requests already sealed to that key stay sealed to it.',
+  own: 'A new key replaces your registered one. An owner or admin must approve it, and credentials sealed to your old key cannot be opened with the new one.',
+};
+
+const setUpSection = (app: AppContext, replacing: Replacing) => {
   const passphrase = h('input', { id: 'passphrase', name: 'passphrase', type: 'password', autocomplete: 'new-password', minlength: 12, required: true });
   const confirm = h('input', { id: 'passphrase-confirm', name: 'passphrase-confirm', type: 'password', autocomplete: 'new-password', minlength: 12, required: true });
   const button = h('button', { id: 'create-key', type: 'submit' }, 'Set up my key');
@@ -86,7 +104,7 @@ const setUpSection = (app: AppContext, replacing: boolean) => {
   const form = h(
     'form',
     { id: 'create-key-form', novalidate: true },
-    replacing ? h('p', { class: 'notice' }, 'A new key replaces your registered one. An owner or admin must approve it, and credentials sealed to your old key cannot be opened with the new one.') : null,
+    REPLACING_NOTICE[replacing] ? h('p', { class: 'notice' }, REPLACING_NOTICE[replacing]) : null,
     field('Passphrase for the backup', passphrase, 'At least 12 characters. You need it to use your key in another browser; it cannot be recovered.'),
     field('Repeat the passphrase', confirm),
     button,
@@ -125,7 +143,7 @@ const setUpSection = (app: AppContext, replacing: boolean) => {
       }
     });
   });
-  return h('section', { 'aria-labelledby': 'set-up-heading' }, h('h2', { id: 'set-up-heading' }, replacing ? 'Set up a new key' : 'Set up my key'), form, result);
+  return h('section', { 'aria-labelledby': 'set-up-heading' }, h('h2', { id: 'set-up-heading' }, replacing === 'own' ? 'Set up a new key' : 'Set up my key'), form, result);
 };
 
 const showBackup = (app: AppContext, target: HTMLElement, backup: KeyBackup) => {

@@ -10,7 +10,7 @@
  *   #request-facts, #audit (list, li[data-type]), #reveal, #complete, #certificate (ended);
  *   #revoke (then #confirm-revoke, #cancel-revoke), #relink (then #confirm-relink, #cancel-relink);
  *   after a relink #relinked: #request-link #copy-link #challenge-code #copy-code;
- *   #needs-relink, #unrecoverable (notices);
+ *   #needs-relink, #unrecoverable, #sealed-key-notice (notices; the last when this browser's key cannot open it);
  *   after reveal #revealed: #revealed-credential #toggle-credential #copy-credential
  *   #revealed-note, #revealed-attachments a[download]
  */
@@ -23,8 +23,9 @@ import { certificateSection } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
 import { loadKey } from '../keystore.ts';
 import { statusBadge, trailText } from '../labels.ts';
+import { sealedKeyNotice } from '../sealed-key.ts';
 import { ticketFact } from '../ticket-fact.ts';
-import type { AuditEntry, RequestView } from '../shapes.ts';
+import type { AuditEntry, IdentityKey, RequestView } from '../shapes.ts';
 
 interface Revealed {
   credential: string;
@@ -65,12 +66,19 @@ export const forgetRevealed = (exceptId: string | null) => {
 };
 
 export const requestDetailPage = async (app: AppContext, id: string) => {
-  const { request, audit } = await app.get<{ request: RequestView; audit: AuditEntry[] }>(`/app/api/requests/${id}`);
+  const { request, audit, your_key: sealedTo } = await app.get<{ request: RequestView; audit: AuditEntry[]; your_key: Pick<IdentityKey, 'fingerprint' | 'made_by'> | null }>(
+    `/app/api/requests/${id}`,
+  );
   const me = app.me().member;
   const isRecipient = request.recipients.some((recipient) => recipient.membership_id === me.membership_id);
+  const inBrowser = isRecipient ? ((await loadKey(me.membership_id).catch(() => null))?.fingerprint ?? null) : null;
+  const keyNotice =
+    sealedTo && ['pending', 'opened', 'submitted'].includes(request.status)
+      ? sealedKeyNotice({ sealedTo, inBrowser, submitted: request.status === 'submitted' })
+      : null;
 
   const actions = h('div', { class: 'actions' });
-  if (request.status === 'submitted' && isRecipient) {
+  if (request.status === 'submitted' && isRecipient && !keyNotice) {
     const reveal = h('button', { id: 'reveal', type: 'button' }, revealed.has(id) ? 'Reveal again' : 'Reveal the credential');
     reveal.addEventListener('click', () => busy(reveal, () => doReveal(app, request)));
     actions.append(reveal);
@@ -96,6 +104,7 @@ export const requestDetailPage = async (app: AppContext, id: string) => {
     h('h1', {}, `Request for ${request.subject.name}`),
     h('p', {}, statusBadge(request.status)),
     ...relinkNotices(request),
+    keyNotice,
     relinkedSection(request.id),
     facts('request-facts', [
       ['Subject', [request.subject.name, request.subject.email, request.subject.phone].filter(Boolean).join(' · ')],

@@ -68,12 +68,7 @@ const decide = async (deps: TriggerDeps, org: Organisation, integration: Integra
   if (slug && !preset) return failed(`No preset has the slug ${slug}.`, slug);
   const requester = await requesterOf(deps, org.id, preset, trigger.requesterEmail);
   if (!requester) {
-    return failed(
-      preset
-        ? `No requester: preset ${preset.slug} ${preset.requesterFromTicket ? 'takes it from the ticket, which names none (requester_email), and has' : 'has'} no fallback requester.`
-        : 'No preset and no requester: name a preset (or set a default preset) or send requester_email.',
-      slug,
-    );
+    return failed(noRequesterProblem(preset, trigger.requesterEmail), slug);
   }
 
   const guardKey = { orgId: org.id, integrationId: integration.id, preset: slug ?? '', ticketId: post.ticketId };
@@ -99,6 +94,14 @@ const decide = async (deps: TriggerDeps, org: Organisation, integration: Integra
       await backoff(race);
     }
   }
+};
+
+/** Why no requester was found, naming what was sent and why it was not used. */
+const noRequesterProblem = (preset: Preset | null, requesterEmail: string | null) => {
+  if (!preset) return 'No preset and no requester: name a preset (or set a default preset) or send requester_email.';
+  if (preset.requesterFromTicket) return `No requester: preset ${preset.slug} takes it from the ticket, which names none (requester_email), and has no fallback requester.`;
+  const ignored = requesterEmail ? ` requester_email (${requesterEmail}) was not used: the preset does not take the requester from the ticket.` : '';
+  return `No requester: preset ${preset.slug} has no fallback requester.${ignored}`;
 };
 
 /**

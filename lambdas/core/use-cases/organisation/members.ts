@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ApiError, forbidden, notFound, retryOnConflict, WriteConflict } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import { memberRef } from '../../member-access.ts';
-import { ROLES, type Member, type Role } from '../../model.ts';
+import { ROLES, type Member, type NewIdentityKey, type Role } from '../../model.ts';
 import { parseOrThrow } from '../../validation.ts';
 import { changeAudit, nameField, requireOrganisation, type Acting, type OrganisationDeps } from './acting.ts';
 import { refreshRecipientHealth } from '../recipient-health.ts';
@@ -39,7 +39,7 @@ export const newMember = (input: {
   name: string;
   email: string;
   role: Role;
-  identityKey?: { publicKey: string; fingerprint: string };
+  identityKey?: NewIdentityKey;
   at: string;
 }): Member => ({
   id: newId(),
@@ -59,7 +59,7 @@ export const addMember = async (
   acting: Acting,
   orgId: string,
   rawInput: unknown,
-  options: { identityKey?: { publicKey: string; fingerprint: string } } = {},
+  options: { identityKey?: NewIdentityKey } = {},
 ) => {
   await requireOrganisation(deps, orgId);
   const input = parseOrThrow(addMemberInput, rawInput ?? {});

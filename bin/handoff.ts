@@ -10,7 +10,7 @@ import { HandoffStack } from '../lib/handoff-stack.ts';
  * `reservedConcurrency=on` reserves 42 executions for the expiry and purge workers and the sweeps
  * (the account's Lambda concurrency quota must then be at least 142; default off);
  * `memberRoutes=off` holds the member application's routes back, for the first step of the upgrade
- * that moved them into nested stacks (README, Deploying).
+ * that moved them into nested stacks (docs/deploying.md).
  * Account and region come from the CLI's environment when it has them; otherwise the template
  * stays environment-agnostic and deploys to any region.
  */

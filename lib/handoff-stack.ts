@@ -48,7 +48,7 @@ export interface HandoffStackProps extends StackProps {
   /**
    * Deploy the routes of the member application's nested stacks (context `memberRoutes`, default
    * on). Off only for the first of the two deploys that upgrade a stack whose member routes were
-   * still in the main stack (README, Deploying): API Gateway takes one route per key, so the old
+   * still in the main stack (docs/deploying.md): API Gateway takes one route per key, so the old
    * routes must be gone before the nested stacks create theirs.
    */
   memberRoutes?: boolean;

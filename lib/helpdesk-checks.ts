@@ -17,7 +17,7 @@ import type { TableAccessGranter } from './table-access.ts';
 
 export const TICKET_CHECK_ENTRY = 'lambdas/workers/ticket-check.ts';
 export const RECONCILE_ENTRY = 'lambdas/workers/reconcile.ts';
-/** How often the reconciliation reads linked tickets deployed (README, Helpdesk adapters). */
+/** How often the reconciliation reads linked tickets deployed (docs/tickets-and-helpdesks.md, Helpdesk adapters). */
 export const RECONCILE_RATE = 'rate(2 minutes)';
 const CHECK_TIMEOUT = Duration.seconds(60);
 /** Shorter than the schedule's period, so one run ends before the next starts and the read budget holds. */
@@ -38,7 +38,7 @@ export interface HelpdeskChecksProps {
 }
 
 /**
- * Helpdesk reads, deployed (README, Helpdesk adapters):
+ * Helpdesk reads, deployed (docs/tickets-and-helpdesks.md, Helpdesk adapters):
  *
  * - the ticket-check queue (SQS, a dead-letter queue after five failed receives): a closing hint or
  *   a grace period's end queues one read of a linked ticket; a failed read queues its next attempt

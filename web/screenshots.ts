@@ -1,6 +1,6 @@
 /**
- * Drives both pages in headless Chromium against a throw-away local service and saves the README
- * walkthrough's screenshots:
+ * Drives both pages in headless Chromium against a throw-away local service and saves the screenshots
+ * of the docs pages' walkthrough:
  *
  *   npx tsx web/screenshots.ts [outdir=docs/screenshots] [chromium=/usr/bin/chromium]
  *

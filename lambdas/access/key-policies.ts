@@ -20,7 +20,7 @@
  * - the signing key: anyone of the account may read its public half, which the JWKS publishes.
  *
  * A tag is only as strong as the right to set it: `iam:TagRole`, `iam:TagUser` and
- * `sts:TagSession` for the `handoff-*` tag keys belong to administrators (README, Deploying).
+ * `sts:TagSession` for the `handoff-*` tag keys belong to administrators (docs/deploying.md).
  */
 
 /** The uses of the keys, each allowed by a principal tag of its own. */

@@ -16,7 +16,7 @@ export const EVENT_TYPES = [
   'request.reported',
   'member.disabled',
   'org_recovery.used',
-  // Extensions of SPEC.md's list (README, Decisions): a request given a new link, and a stored credential no recipient can open any more.
+  // Extensions of SPEC.md's list (docs/decisions.md): a request given a new link, and a stored credential no recipient can open any more.
   'request.relinked',
   'request.unrecoverable',
   'ping',

@@ -46,6 +46,9 @@ interface PendingRecord {
  * between the handler and the save hands the same records over again, which the fan-out absorbs
  * (a delivery's id is derived from webhook and event, and it is created only once).
  */
+/** GetRecords refusals that an iterator opened again cures. */
+const REOPEN_ON = new Set(['TrimmedDataAccessException', 'ExpiredIteratorException']);
+
 export class StreamPoller {
   private readonly client: DynamoDBStreamsClient;
   private readonly iterators = new Map<string, string>();
@@ -146,7 +149,9 @@ export class StreamPoller {
     const batch: PendingRecord[] = this.retry;
     this.retry = [];
     for (const [shardId, iterator] of [...this.iterators]) {
-      const { Records, NextShardIterator } = await this.client.send(new GetRecordsCommand({ ShardIterator: iterator }));
+      const read = await this.readShard(shardId, iterator);
+      if (!read) continue;
+      const { Records, NextShardIterator } = read;
       if (NextShardIterator) this.iterators.set(shardId, NextShardIterator);
       else this.iterators.delete(shardId); // closed: its children are found by the next discovery
       for (const record of Records ?? []) if (isNewAuditItem(record)) batch.push({ record: toLambdaRecord(record, this.streamArn!), shardId });
@@ -164,6 +169,25 @@ export class StreamPoller {
     await this.saveCheckpoints(batch);
     // A failed record is retried after the interval, not in a tight loop while storage is down.
     return this.retry.length === 0;
+  }
+
+  /**
+   * One GetRecords on a shard. An iterator that points where the stream has been trimmed (DynamoDB
+   * Local trims a table's stream as it pleases, as DynamoDB does after 24 hours) or that has expired
+   * is opened again from the shard's checkpoint (or its oldest record, when the checkpoint is gone
+   * too), as a Lambda event source mapping does: at least once, and nothing after the checkpoint is
+   * skipped. The shard is read again on the next poll.
+   */
+  private async readShard(shardId: string, iterator: string) {
+    try {
+      return await this.client.send(new GetRecordsCommand({ ShardIterator: iterator }));
+    } catch (error) {
+      if (!REOPEN_ON.has((error as Error).name)) throw error;
+      const reopened = await this.openIterator(shardId);
+      if (reopened) this.iterators.set(shardId, reopened);
+      else this.iterators.delete(shardId);
+      return null;
+    }
   }
 
   /** Per shard, the last record of the batch before the first one still waiting for a retry. */

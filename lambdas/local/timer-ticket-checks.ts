@@ -6,7 +6,7 @@ export interface TimerTicketChecksOptions {
   run(check: TicketCheck): Promise<unknown>;
   /** The reconciliation, every `reconcileIntervalMs` and once at start. */
   reconcile(): Promise<unknown>;
-  /** At most two minutes (the README's promise); default one minute. */
+  /** At most two minutes (the promise in docs/tickets-and-helpdesks.md); default one minute. */
   reconcileIntervalMs?: number;
   now?: () => number;
   onError?: (error: unknown) => void;

@@ -137,8 +137,10 @@ describe('GET /app/api/requests/{id}', () => {
     const request = await createRequest();
     const detail = await rita.browser.call('GET', `/app/api/requests/${request.id}`);
     expect(detail.status).toBe(200);
-    expect(Object.keys(detail.body).sort()).toEqual(['audit', 'request']);
+    expect(Object.keys(detail.body).sort()).toEqual(['audit', 'request', 'your_key']);
     expect(expectRequest(detail.body.request)).toEqual(request);
+    // The recipient's key the credential will be sealed to, for their browser to check before a reveal.
+    expect(detail.body.your_key).toEqual({ fingerprint: rita.fingerprint, made_by: 'member' });
     expect(detail.body.audit).toEqual([
       {
         seq: expect.any(Number),
@@ -148,7 +150,10 @@ describe('GET /app/api/requests/{id}', () => {
         details: {},
       },
     ]);
-    expect((await owner.call('GET', `/app/api/requests/${request.id}`)).status).toBe(200);
+    const ownersView = await owner.call('GET', `/app/api/requests/${request.id}`);
+    expect(ownersView.status).toBe(200);
+    // An owner who is not a recipient holds no key the credential is sealed to.
+    expect(ownersView.body.your_key).toBeNull();
     expectError(await tom.call('GET', `/app/api/requests/${request.id}`), 404, 'not_found');
     expectError(await rita.browser.call('GET', '/app/api/requests/01hzzzzzzzzzzzzzzzzzzzzzzz'), 404, 'not_found');
     expectError(await rita.browser.call('GET', '/app/api/requests/not-an-id'), 404, 'not_found');

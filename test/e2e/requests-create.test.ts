@@ -472,7 +472,7 @@ describe('POST /requests: policy, verification and phone', () => {
     expect(foreign.request.subject.phone).toBe('+16502530000');
   });
 
-  // README: none < either < (challenge | email_otp) < both. challenge and email_otp are different
+  // docs/decisions.md: none < either < (challenge | email_otp) < both. challenge and email_otp are different
   // factors, so a minimum of one is met only by itself or both.
   it('enforces the policy minimum verification', async () => {
     const strict = await service.createOrganisation({ name: 'Strict Org' });

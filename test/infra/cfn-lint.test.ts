@@ -16,7 +16,7 @@ import { REPO_ROOT } from '../../lib/api-functions.ts';
  */
 
 const CFN_LINT = 'cfn-lint';
-/** Regions the templates are checked against (resource types and properties differ by region); the README deploys to eu-west-2. */
+/** Regions the templates are checked against (resource types and properties differ by region); docs/deploying.md deploys to eu-west-2. */
 const REGIONS = ['us-east-1', 'eu-west-2'];
 const TIMEOUT = 600_000;
 

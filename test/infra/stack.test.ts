@@ -1389,7 +1389,7 @@ describe('context', () => {
     const on = reservedOf(synth({ reservedConcurrency: 'on' }));
     // One reconciliation at a time.
     expect(on).toEqual({ 'expiry worker': 20, 'purge worker': 20, 'expiry sweep': 1, 'webhook delivery sweep': 1, 'ticket reconciliation': 1 });
-    // Lambda keeps 100 of an account's executions unreserved: this needs a concurrency quota of at least 143 (README, Deploying).
+    // Lambda keeps 100 of an account's executions unreserved: this needs a concurrency quota of at least 143 (docs/deploying.md).
     expect(Object.values(on).reduce((sum, n) => sum + n, 0)).toBe(43);
     expect(reservedOf(synth({ reservedConcurrency: true }))).toEqual(on);
     expect(reservedOf(synth({ reservedConcurrency: 'off' }))).toEqual({});

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** The single-file verifier auditors run (README, "Custody certificates", "Verifying"). */
+/** The single-file verifier auditors run (docs/certificates-and-shares.md, "Custody certificates", "Verifying"). */
 export const VERIFIER = resolve(import.meta.dirname, '../../tools/verify-custody-certificate.mjs');
 
 type Outcome = { ok: true; summary: string; certificate: any; documentSha256: string } | { ok: false; reason: string };

@@ -36,7 +36,7 @@ const SPEC_ENDPOINTS: Record<DocumentedRouteName, { success: [number, string | n
   getRequest: { success: [200, 'Request'], errors: [401, 403, 404, 429] },
   revokeRequest: { success: [200, 'Request'], errors: [401, 403, 404, 409, 429] },
   completeRequest: { success: [200, 'Request'], errors: [401, 403, 404, 409, 429] },
-  // An extension (README, Decisions): 409 for a request that cannot be relinked, 422 when no recipient can receive.
+  // An extension (docs/decisions.md): 409 for a request that cannot be relinked, 422 when no recipient can receive.
   relinkRequest: { success: [200, 'RelinkResult'], errors: [401, 403, 404, 409, 422, 429] },
   markTicketStatus: { success: [202, 'TicketStatusAcceptance'], errors: [401, 403, 422, 429] },
   requestCertificate: { success: [200, 'CustodyCertificate'], errors: [401, 403, 404, 429] },

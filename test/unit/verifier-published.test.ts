@@ -1,11 +1,12 @@
 /**
- * What the README publishes about the single-file verifier stays true: the SHA-256 it prints is the
- * file's, the file it names is the one the PDF names, and its words for the signed bytes rebuild
+ * What the README and docs/certificates-and-shares.md publish about the single-file verifier stays
+ * true: the SHA-256 the README prints is the file's (and no page prints another), the file the
+ * "Verifying" paragraph names is the one the PDF names, and its words for the signed bytes rebuild
  * the bytes a real signature verifies over. (The PDF's own words are held to the same in
  * certificate-pdf.test.ts.)
  */
 import { createHash, createPublicKey, verify } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { canonicalJson } from '../../lambdas/core/custody/canonical.ts';
@@ -15,20 +16,32 @@ import { VERIFIER } from '../support/standalone-verifier.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const README = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+const CERTIFICATES_PAGE = 'docs/certificates-and-shares.md';
+const CERTIFICATES = readFileSync(resolve(ROOT, CERTIFICATES_PAGE), 'utf8');
+const PUBLISHED_SHA = /SHA-256 of `([^`]+)`: `([0-9a-f]{64})`/g;
 
-/** The README's paragraph on verifying certificates, up to the next paragraph heading of its section. */
+/** The certificates page's paragraph on verifying certificates, up to the next paragraph heading of its section. */
 const verifying = () => {
-  const start = README.indexOf('**Verifying.**');
-  expect(start, 'the README has its "Verifying." paragraph').toBeGreaterThan(0);
-  return README.slice(start, README.indexOf('**Keys.**', start));
+  const start = CERTIFICATES.indexOf('**Verifying.**');
+  expect(start, `${CERTIFICATES_PAGE} has its "Verifying." paragraph`).toBeGreaterThan(0);
+  return CERTIFICATES.slice(start, CERTIFICATES.indexOf('**Keys.**', start));
 };
 
-describe('the README on the single-file verifier', () => {
-  test('prints the SHA-256 the file has now', () => {
-    const published = [...verifying().matchAll(/SHA-256 of `([^`]+)`: `([0-9a-f]{64})`/g)];
+describe('the README and the certificates page on the single-file verifier', () => {
+  test('the README prints the SHA-256 the file has now', () => {
+    const published = [...README.matchAll(PUBLISHED_SHA)];
     expect(published.map(([, path]) => path)).toEqual([VERIFIER_PATH]);
     const actual = createHash('sha256').update(readFileSync(resolve(ROOT, VERIFIER_PATH))).digest('hex');
     expect(published[0][2], `README.md: set the SHA-256 of ${VERIFIER_PATH} to ${actual}`).toBe(actual);
+  });
+
+  test('no docs page prints a SHA-256 of its own, and the "Verifying" paragraph points to the README\'s', () => {
+    const docs = readdirSync(resolve(ROOT, 'docs')).filter((name) => name.endsWith('.md'));
+    const elsewhere = docs.flatMap((name) =>
+      [...readFileSync(resolve(ROOT, 'docs', name), 'utf8').matchAll(PUBLISHED_SHA)].map(([line]) => `docs/${name}: ${line}`),
+    );
+    expect(elsewhere).toEqual([]);
+    expect(verifying()).toContain('check its SHA-256 against the one the [README](../README.md#your-first-handoff) publishes');
   });
 
   test('names the file the PDF names, and the tests run', () => {

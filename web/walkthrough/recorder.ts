@@ -1,5 +1,5 @@
 /**
- * What every step of the README walkthrough (web/screenshots.ts) shares: a step that logs what it
+ * What every step of the docs pages' walkthrough (web/screenshots.ts) shares: a step that logs what it
  * saw and goes on after a failure, a screenshot taken only after the page's basics are checked,
  * and the link in the newest email the local service wrote to its outbox.
  */

@@ -12,7 +12,7 @@ import { CERTIFICATE_FORMAT } from './document.ts';
  * JSON (KMS: ED25519_SHA_512, message type RAW; browsers' WebCrypto verifies it), and SHA-256 binds
  * every byte of the document. Shared by the signer and the library verifier, so they cannot
  * disagree; the single-file verifier (tools/verify-custody-certificate.mjs) builds the same bytes,
- * and the PDF and README print them from here or are tested against them.
+ * and the PDF and docs/certificates-and-shares.md print them from here or are tested against them.
  */
 export const signingInput = (documentSha256Hex: string) => canonicalJson({ format: CERTIFICATE_FORMAT, document_sha256: documentSha256Hex });
 

@@ -27,7 +27,7 @@ export interface Recipe {
   statusMap: StatusMap;
   /** The signature the helpdesk sends natively, or the mode to configure. */
   auth: InboundAuthMode;
-  /** One line for the README / CLI: how to set the helpdesk up. */
+  /** One line for the docs / CLI: how to set the helpdesk up. */
   setup: string;
 }
 

@@ -16,7 +16,7 @@ export interface RecipientHealthDeps {
 /** The statuses whose flags depend on the recipients: a link still to be used, a credential still stored. */
 const LIVE: RequestStatus[] = ['pending', 'opened', 'submitted'];
 const PAGE = 100;
-/** Live requests of one status looked through per member change; an organisation with more is read in part (README). */
+/** Live requests of one status looked through per member change; an organisation with more is read in part (docs/handoff.md). */
 const MAX_PER_STATUS = 2_000;
 
 /**

@@ -433,7 +433,7 @@ const verifySection = (doc: Doc, certificate: SignedCertificate) => {
   paragraph(doc, {
     text:
       `2. Take ${VERIFIER_PATH} from the service's source repository: one file of plain JavaScript that imports only ` +
-      "Node's built-in modules. Check that its SHA-256 equals the one published in the repository's README (Custody certificates, Verifying).",
+      "Node's built-in modules. Check that its SHA-256 equals the one published in the repository's README (Your first handoff).",
     size: 9.5,
   });
   paragraph(doc, { text: '3. Run it with Node.js 20 or later, on this PDF saved as certificate.pdf (it verifies the attached JSON), or on the attached JSON saved as certificate.json:', size: 9.5 });

@@ -34,7 +34,7 @@ const replayed = (answer: ApiAnswer) => answer.headers.get('idempotency-replayed
 
 /** A generic integration of the organisation: its two URLs' paths. */
 const connect = async (configure?: IntegrationChanges) => {
-  const connected = await connectIntegration(service.deps, OPERATOR_ACTOR, { orgId: org.orgId, name: `Desk ${newId().slice(-6)}` });
+  const connected = await connectIntegration(service.deps, OPERATOR_ACTOR, { orgId: org.orgId, name: `Desk ${newId()}` });
   if (configure) await configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, connected.integration.id, configure);
   return { status: new URL(connected.webhook_url).pathname, trigger: new URL(connected.trigger_url).pathname };
 };

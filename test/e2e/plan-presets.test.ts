@@ -39,7 +39,7 @@ const cli = (command: string, args: string[]) =>
 
 /** A Free organisation (made on Team, then moved to Free, as a downgrade leaves one) with its owner signed in. */
 const freeOrganisation = async (options: { presetFirst?: string } = {}) => {
-  const org = await service.createOrganisation({ name: `Free ${newId().slice(-6)}` });
+  const org = await service.createOrganisation({ name: `Free plan org ${newId()}` });
   if (options.presetFirst) await service.admin.savePreset(org.orgId, options.presetFirst, 'Saved on Team', { justification: 'Saved while on the Team plan' });
   await service.admin.setPlan(org.orgId, 'free');
   return { org, owner: await MemberBrowser.signIn(service, org.owner.email) };

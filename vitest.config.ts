@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { TEST_ENGINE_JVM_OPTIONS } from './test/support/engine-jvm.ts';
 
 export default defineConfig({
   test: {
@@ -11,7 +13,10 @@ export default defineConfig({
     setupFiles: ['test/support/record-shown-secrets.setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'WARN' },
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'WARN', JDK_JAVA_OPTIONS: TEST_ENGINE_JVM_OPTIONS },
     pool: 'forks',
+    // Vitest's default (one worker fewer than the cores) is a single worker on two cores, which
+    // leaves a core idle whenever a test waits on the engine, a browser or a child service.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -1,11 +1,14 @@
 /**
  * `npm start`: the whole service on this machine. DynamoDB Local keeps its data under .data/, the
  * demo organisation is seeded on the first run, and the banner says where everything is: the
- * application, who to sign in as, where their sign-in email lands, and the demo API key.
+ * application, who to sign in as, where their sign-in email lands, the demo API key and the demo
+ * integration's URLs, and the file that sets the docs' shell examples' variables.
  */
 import { join } from 'node:path';
 import { JavaMissingError } from '#local/dynamodb-local.ts';
 import { DEMO_KEY_FILE } from '#local/demo-seed.ts';
+import { DEMO_INTEGRATION_FILE, DEMO_INTEGRATION_NAME } from '#local/demo-integration.ts';
+import { writeDemoShellVariables } from '#local/demo-shell-variables.ts';
 import { startDemoService } from '#local/demo-service.ts';
 import { OUTBOX_PAGE_PATH } from '#local/outbox-page.ts';
 import { ENGINE_FOLDER } from '#local/engine-record.ts';
@@ -65,13 +68,23 @@ const main = async () => {
     tableAccess: { enforce: true },
   });
   service = started.service;
-  const { demo, key } = started;
+  const { demo, key, integration } = started;
   // Lets `npm run admin` reach this DynamoDB Local while the service runs (no secret in it), and
   // the next start stop that DynamoDB Local should this process be killed outright.
   writeRuntimeFile(dataDir, { dynamoEndpoint: service.dynamoEndpoint, tableName: service.deps.tableName, baseUrl: service.baseUrl, pid: process.pid, dynamoPid: service.dynamoPid });
   const { secret, issued } = key;
   const outbox = join(dataDir, 'outbox');
   const appUrl = `${service.appUrl}/app`;
+  const shellFile = writeDemoShellVariables(dataDir, {
+    APP: service.appUrl,
+    BASE: service.baseUrl,
+    KEY: secret,
+    ORG: demo.orgId,
+    CLIENT: demo.clientId,
+    INTEGRATION: integration.id,
+    WEBHOOK_URL: integration.webhookUrl,
+    TRIGGER_URL: integration.triggerUrl,
+  });
 
   process.stdout.write(
     [
@@ -86,6 +99,10 @@ const main = async () => {
       `  API base URL:  ${service.baseUrl}`,
       `  Demo API key:  ${secret}`,
       `                 (all scopes; ${issued ? 'issued now' : 'the same as last time'}, kept in ${join(dataDir, DEMO_KEY_FILE)} until revoked)`,
+      `  Trigger URL:   ${integration.triggerUrl}`,
+      `  Webhook URL:   ${integration.webhookUrl}`,
+      `                 (the integration "${DEMO_INTEGRATION_NAME}"; ${integration.issued ? 'made now' : 'the same as last time'}, kept in ${join(dataDir, DEMO_INTEGRATION_FILE)} until rotated)`,
+      `  Shell:         . ${shellFile}  (sets APP, BASE, KEY, ORG, CLIENT, INTEGRATION, WEBHOOK_URL and TRIGGER_URL for the docs' shell examples)`,
       '',
       'Try the API:',
       `  curl -s -H "Authorization: Bearer ${secret}" ${service.baseUrl}/ping`,

@@ -18,6 +18,8 @@ import { sealerFor } from './secret-keys.ts';
 import type { CommandContext } from './target.ts';
 import { authChangeOf } from './integration-auth.ts';
 import { EXAMPLE } from './example-values.ts';
+import { Readable } from './readable.ts';
+import { shellExports } from '#local/shell-exports.ts';
 
 const optional = (flags: Flags, name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
 /** Path flags take alternatives separated by commas: the first present in a post wins. */
@@ -61,6 +63,18 @@ const helpdeskInputOf = (adapter: string, flags: Flags) => {
 };
 
 const SHOWN_ONCE = 'Shown once: the URLs hold their secrets; store them in the helpdesk now.';
+
+/**
+ * The integration and its URLs as a person reads them, or with `--env` as shell lines that set
+ * INTEGRATION, WEBHOOK_URL and TRIGGER_URL (`eval "$(npm run -s admin -- connect-integration ... --env)"`),
+ * the names the docs' shell examples use; the JSON follows the lines, or alone with --json.
+ */
+const shownUrls = (flags: Flags, shown: { integration: { id: string }; webhook_url: string; trigger_url: string }, lines: string[]) => {
+  const result = { note: SHOWN_ONCE, ...shown };
+  if (flags.env !== true) return { lines, ...result };
+  const variables = { INTEGRATION: shown.integration.id, WEBHOOK_URL: shown.webhook_url, TRIGGER_URL: shown.trigger_url };
+  return new Readable(`${shellExports(variables).join('\n')}\n`, result);
+};
 
 /** `--field subject.name=path` (repeatable, or comma-separated pairs); alternatives with `|`. */
 const fieldsOf = (flags: Flags): IntegrationChanges['fields'] => {
@@ -106,9 +120,10 @@ const changesOf = (flags: Flags): Omit<IntegrationChanges, 'auth'> => {
 export const INTEGRATION_COMMANDS: Record<string, Command> = {
   'connect-integration': {
     summary: 'connect a generic ticketing integration; prints its webhook and trigger URLs once',
-    usage: '--org ORG_ID --name NAME [--client CLIENT_ID] [--recipe zendesk|jira|freshdesk|servicenow|zammad|halopsa|connectwise|autotask] [--app-url URL] [--kms-key KEY_ARN]',
+    usage: '--org ORG_ID --name NAME [--client CLIENT_ID] [--recipe zendesk|jira|freshdesk|servicenow|zammad|halopsa|connectwise|autotask] [--app-url URL] [--kms-key KEY_ARN] [--env]',
     examples: [
       `--org ${EXAMPLE.org} --name Zendesk --recipe zendesk`,
+      `--org ${EXAMPLE.org} --name Jira --recipe jira --env`,
       `--org ${EXAMPLE.org} --name "Customer Ltd Jira" --recipe jira --client ${EXAMPLE.client} --app-url ${EXAMPLE.appUrl} --kms-key ${EXAMPLE.sealingKeyArn} --table ${EXAMPLE.table} --region ${EXAMPLE.region}`,
     ],
     run: async (admin, f, context) => {
@@ -118,11 +133,7 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
         clientId: optional(f, 'client') ?? null,
         recipe: optional(f, 'recipe') ?? null,
       });
-      return {
-        lines: [`Integration: ${connected.integration.id}`, `Webhook URL: ${connected.webhook_url}`, `Trigger URL: ${connected.trigger_url}`],
-        note: SHOWN_ONCE,
-        ...connected,
-      };
+      return shownUrls(f, connected, [`Integration: ${connected.integration.id}`, `Webhook URL: ${connected.webhook_url}`, `Trigger URL: ${connected.trigger_url}`]);
     },
   },
   'set-integration': {
@@ -173,11 +184,11 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
   },
   'rotate-integration-secret': {
     summary: "replace both of an integration's URL secrets; the old URLs answer 404 at once",
-    usage: '--org ORG_ID --integration ID [--app-url URL]',
+    usage: '--org ORG_ID --integration ID [--app-url URL] [--env]',
     examples: [`--org ${EXAMPLE.org} --integration ${EXAMPLE.integration}`],
     run: async (admin, f, context) => {
       const rotated = await rotateIntegrationSecrets(await depsFor(admin, f, context, true), OPERATOR_ACTOR, required(f, 'org'), required(f, 'integration'));
-      return { lines: [`Webhook URL: ${rotated.webhook_url}`, `Trigger URL: ${rotated.trigger_url}`], note: SHOWN_ONCE, ...rotated };
+      return shownUrls(f, rotated, [`Webhook URL: ${rotated.webhook_url}`, `Trigger URL: ${rotated.trigger_url}`]);
     },
   },
   'integration-activity': {

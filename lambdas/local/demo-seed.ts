@@ -17,14 +17,42 @@ export interface DemoOrganisation {
   memberEmail: string;
   clientId: string;
   presetSlug: string;
+  /** The preset the trigger URL's worked example names (docs/tickets-and-helpdesks.md). */
+  triggerPresetSlug: string;
+  /** The demo's ticketing integration (demo-integration.ts); absent until the first start connects it. */
+  integrationId?: string;
 }
 
+/** Remembers what the demo holds, so later starts find it rather than seed it again. */
+export const rememberDemo = (db: Documents, tableName: string, demo: DemoOrganisation) =>
+  db.send(new PutCommand({ TableName: tableName, Item: { ...DEMO_MARKER, kind: 'local_marker', demo } }));
+
 /**
- * Seeds the demo organisation on the first run (Team plan, an owner and a technician, a client, a
- * preset) and remembers it, so later starts keep the data. Both members get keys made here, their
- * private halves in files under `keyFolder`, so API examples can create requests from the first
- * start; those keys are the operator's (demo-identity.ts), and a member's own key, set up in their
- * browser, replaces theirs at once.
+ * The preset the trigger URL's worked example names: the requester is the ticket's agent when
+ * they are a member, else the owner; the subject is emailed the link (to the local outbox).
+ */
+const saveTriggerPreset = (admin: AdminStore, orgId: string, memberEmail: string, ownerEmail: string) =>
+  admin.savePreset(
+    orgId,
+    'vpn',
+    'VPN password',
+    {
+      justification: 'Needed to set up your VPN.',
+      ttl_minutes: 1440,
+      verification_mode: 'challenge',
+      recipients: [memberEmail, ownerEmail],
+      delivery: { method: 'email' },
+    },
+    { requesterFromTicket: true, fallbackRequester: ownerEmail },
+  );
+
+/**
+ * Seeds the demo organisation on the first run (Team plan, an owner and a technician, a client,
+ * the preset the first handoff uses and the one the trigger example names) and remembers it, so
+ * later starts keep the data; a demo seeded before the trigger preset existed is given it. Both
+ * members get keys made here, their private halves in files under `keyFolder`, so API examples can
+ * create requests from the first start; those keys are the operator's (demo-identity.ts), and a
+ * member's own key, set up in their browser, replaces theirs at once.
  */
 export const ensureDemoOrganisation = async (
   db: Documents,
@@ -33,7 +61,14 @@ export const ensureDemoOrganisation = async (
   keyFolder: string,
 ): Promise<DemoOrganisation> => {
   const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: DEMO_MARKER, ConsistentRead: true }));
-  if (Item) return Item.demo as DemoOrganisation;
+  if (Item) {
+    const kept = Item.demo as DemoOrganisation;
+    if (kept.triggerPresetSlug) return kept;
+    const preset = await saveTriggerPreset(admin, kept.orgId, kept.memberEmail, kept.ownerEmail);
+    const upgraded = { ...kept, triggerPresetSlug: preset.slug };
+    await rememberDemo(db, tableName, upgraded);
+    return upgraded;
+  }
 
   const org = await admin.createOrganisation({ name: 'Demo MSP', plan: 'team' });
   const ownerEmail = 'owner@example.com';
@@ -61,8 +96,9 @@ export const ensureDemoOrganisation = async (
     recipients: [memberEmail, ownerEmail],
     delivery: { method: 'none' },
   });
-  const demo: DemoOrganisation = { orgId: org.id, ownerEmail, memberEmail, clientId: client.id, presetSlug: preset.slug };
-  await db.send(new PutCommand({ TableName: tableName, Item: { ...DEMO_MARKER, kind: 'local_marker', demo } }));
+  const triggerPreset = await saveTriggerPreset(admin, org.id, memberEmail, ownerEmail);
+  const demo: DemoOrganisation = { orgId: org.id, ownerEmail, memberEmail, clientId: client.id, presetSlug: preset.slug, triggerPresetSlug: triggerPreset.slug };
+  await rememberDemo(db, tableName, demo);
   return demo;
 };
 

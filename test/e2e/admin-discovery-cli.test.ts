@@ -122,7 +122,7 @@ describe('--help on every command: its usage and a worked example', () => {
   it('a switch (a flag without a value, `[--json]`) is one in every usage that names it', () => {
     const usages = Object.values(ALL_COMMANDS).map((command) => command.usage).join('\n');
     const switches = new Set(Object.values(ALL_COMMANDS).flatMap(switchesOf));
-    expect([...switches].sort()).toEqual(['generate-secret', 'json']);
+    expect([...switches].sort()).toEqual(['env', 'generate-secret', 'json']);
     for (const flag of switches) expect(usages.split(`--${flag}`).length - 1, `--${flag}`).toBe(usages.split(`[--${flag}]`).length - 1);
   });
 

@@ -5,6 +5,7 @@
  * work against the service: connect-integration, set-integration, rotate-integration-secret,
  * integration-activity, set-default-preset; and the ticket flags of save-preset and set-policy.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { KeyFileSealer } from '../../lambdas/local/key-file-sealer.ts';
 import { SEALING_KEY_FILE } from '../../lambdas/local/local-service.ts';
 import { keys } from '../../lambdas/store/keys.ts';
 import { runAdminCli } from '../support/admin-cli.ts';
+import { recordShownSecrets } from '../support/shown-secrets.ts';
 import { startFakeZendesk } from '../support/fake-zendesk.ts';
 import { expectCreationResult, ULID } from '../support/shapes.ts';
 import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
@@ -118,6 +120,20 @@ describe('connect-integration and rotate-integration-secret', () => {
       expect(await getItem(keys.inboundSecret(sha256Hex(secret)))).toMatchObject({ orgId: org.orgId, integrationId });
     }
     expect((await integrationItem(integrationId))!.secretHashes).toEqual({ status: sha256Hex(statusSecret), trigger: sha256Hex(triggerSecret) });
+  });
+
+  it('with --env it prints shell lines instead, and a shell that runs them has INTEGRATION, WEBHOOK_URL and TRIGGER_URL', async () => {
+    const done = await cli('connect-integration', ['--org', org.orgId, '--name', 'Jira', '--recipe', 'jira', '--app-url', appUrl, '--env']);
+    expect(done.code, done.stderr).toBe(0);
+    const origin = appUrl.replace(/[.]/g, '\\.');
+    expect(done.stdout.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^export INTEGRATION='[0-9a-z]{26}'$/),
+      expect.stringMatching(new RegExp(`^export WEBHOOK_URL='${origin}/inbound/ticket-status/${URL_SECRET}'$`)),
+      expect.stringMatching(new RegExp(`^export TRIGGER_URL='${origin}/inbound/ticket-trigger/${URL_SECRET}'$`)),
+    ]);
+    const [id, webhook, trigger] = execFileSync('bash', ['-c', 'eval "$1"; printf "%s\\n" "$INTEGRATION" "$WEBHOOK_URL" "$TRIGGER_URL"', 'bash', done.stdout]).toString().trimEnd().split('\n');
+    recordShownSecrets([webhook!.split('/').pop()!, trigger!.split('/').pop()!]);
+    expect((await integrationItem(id!))!.secretHashes).toEqual({ status: sha256Hex(webhook!.split('/').pop()!), trigger: sha256Hex(trigger!.split('/').pop()!) });
   });
 
   it('the printed webhook URL works against the service: 202 and the ticket status recorded', async () => {

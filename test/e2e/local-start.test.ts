@@ -63,6 +63,20 @@ describe('npm start', () => {
     expect(readFileSync(join(dataDir, 'demo-api-key'), 'utf8').trim()).toBe(first.key);
     expect(statSync(join(dataDir, 'demo-api-key')).mode & 0o777).toBe(0o600);
     expect(second.output()).toContain('the same as last time');
+    // So are the demo integration's URLs, and the file that sets the shell examples' variables.
+    const triggerUrl = (started: typeof first) => /Trigger URL:\s+(\S+)/.exec(started.output())![1];
+    // PORT=0: a new port at each start, the same secret in the path.
+    expect(new URL(triggerUrl(second)).pathname).toBe(new URL(triggerUrl(first)).pathname);
+    for (const file of ['demo-integration-secrets.json', 'demo.env']) expect(statSync(join(dataDir, file)).mode & 0o777, file).toBe(0o600);
+    const shellVariables = readFileSync(join(dataDir, 'demo.env'), 'utf8');
+    expect(shellVariables).toContain(`export KEY='${second.key}'`);
+    expect(shellVariables).toContain(`export TRIGGER_URL='${triggerUrl(second)}'`);
+    const triggered = await fetch(triggerUrl(second).replace('localhost', '127.0.0.1'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ticket_id: 'INC-1', preset: 'vpn', subject: { name: 'Jane Doe', email: 'jane@example.com' }, requester_email: 'technician@example.com' }),
+    });
+    expect(await triggered.json()).toMatchObject({ accepted: true, preset: 'vpn', problem: null });
     const secondPing = await (await ping(second.baseUrl, second.key)).json();
     expect(secondPing.organisation.id).toBe(firstPing.organisation.id);
     // The banner says where to go and who to be.

@@ -6,6 +6,7 @@ import { startDynamoLocal } from '../../lambdas/local/dynamodb-local.ts';
 import { describeFindings } from './secret-scan.ts';
 import { recordedSecrets, scanTablesForPlainSecrets } from './table-secret-scan.ts';
 import { TrailTypeCheck } from './trail-type-check.ts';
+import { TEST_ENGINE_JVM_OPTIONS } from './engine-jvm.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,6 +23,7 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  process.env.JDK_JAVA_OPTIONS = TEST_ENGINE_JVM_OPTIONS;
   const dynamo = await startDynamoLocal();
   const shownSecretsDir = mkdtempSync(join(tmpdir(), 'handoff-shown-secrets-'));
   project.provide('dynamoEndpoint', dynamo.endpoint);

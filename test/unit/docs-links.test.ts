@@ -4,22 +4,15 @@
  * its target as GitHub spells the heading's id, every image is a file of the repository, and the
  * README stays short enough for a newcomer to read.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { documentationFiles as markdownFiles } from '../support/markdown-shell-blocks.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const README_MAX_LINES = 300;
 
-/** README.md and every docs/*.md of a repository root. */
-const markdownFiles = (root: string): string[] => [
-  join(root, 'README.md'),
-  ...readdirSync(join(root, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .sort()
-    .map((name) => join(root, 'docs', name)),
-];
 
 /** The text with fenced code blocks blanked (line count kept) and inline code spans reduced to a word. */
 const withoutCode = (text: string): string => {

@@ -3,7 +3,8 @@
  * the raw DynamoDB Local calls underneath measured in the same run, as ratios; the webhook fan-out
  * from commit to verified receipt on loopback (bench/fan-out.ts); and each Lambda bundle's size
  * against the budget and its import time against a DynamoDB-client baseline (bench/functions.ts),
- * which fails the run when a bundle is over the budget.
+ * which fails the run when a bundle is over the budget; and, last, the AWS cost of 1,000 handoffs
+ * and 1,000,000 API reads at list prices (bench/cost/, alone with `--cost`).
  * The bench organisation's rate limits are raised through configuration, so every call still
  * passes authentication, the rate limiter and (for POST) idempotency.
  */
@@ -16,15 +17,19 @@ import { newIdentityPublicKey } from '../lambdas/local/demo-identity.ts';
 import { createClient } from './http-client.ts';
 import { rawAuditedWrite } from './raw-calls.ts';
 import { functionsBench } from './functions.ts';
-import { drainReport, fanOutReport, measureBacklogDrain, measureFanOut, type DrainResult, type FanOutResult } from './fan-out.ts';
+import { fanOutReport, measureFanOut, type FanOutResult } from './fan-out.ts';
+import { drainReport, measureBacklogDrain, type DrainResult } from './backlog-drain.ts';
 import { formatMs, measure, measurePair, type Measurement } from './stats.ts';
-import { inboundReport, measureInbound, type InboundResult } from './inbound.ts';
+import { inboundReport, measureInbound } from './inbound.ts';
 import { certificateReport, measureCertificates, type CertificateResult } from './certificates.ts';
 import { runSoak } from './soak.ts';
 import { helpdeskCloseReport, measureHelpdeskClose, type HelpdeskCloseResult } from './helpdesk-close.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'ERROR';
+
+/** Loaded when it runs: it synthesises the CDK stack, whose library the other sections need not load. */
+const costBench = async () => (await import('./cost/cost-bench.ts')).costBench();
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -110,7 +115,62 @@ const seedEvents = async (db: Documents, tableName: string, orgId: string, clien
   return last;
 };
 
+/** The webhook fan-out and the backlog drain, each on a service and a DynamoDB Local of its own (DynamoDB Local slows down as it fills). */
+const measureWebhooks = async () => {
+  if (FANOUT_EVENTS <= 0) return { fanOut: null, drain: null };
+  let fanOut: FanOutResult;
+  const fanOutDynamo = await startDynamoLocal();
+  try {
+    const started = Date.now();
+    fanOut = await measureFanOut({
+      dynamoEndpoint: fanOutDynamo.endpoint,
+      events: FANOUT_EVENTS,
+      concurrency: FANOUT_CONCURRENCY,
+      iterations: Math.min(ITERATIONS, 500),
+      total: Math.min(TOTAL, 1000),
+    });
+    console.log(`webhook fan-out of ${FANOUT_EVENTS} events measured in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await fanOutDynamo.stop();
+  }
+  let drain: DrainResult;
+  const drainDynamo = await startDynamoLocal();
+  try {
+    drain = await measureBacklogDrain({ dynamoEndpoint: drainDynamo.endpoint, events: FANOUT_EVENTS, concurrency: FANOUT_CONCURRENCY, iterations: Math.min(ITERATIONS, 500), total: Math.min(TOTAL, 1000) });
+  } finally {
+    await drainDynamo.stop();
+  }
+  return { fanOut, drain };
+};
+
+/** The inbound ticket webhook on a service and a DynamoDB Local of its own. */
+const measureInboundWebhook = async () => {
+  if (INBOUND_PURGES <= 0) return null;
+  const inboundDynamo = await startDynamoLocal();
+  try {
+    return await measureInbound({ dynamoEndpoint: inboundDynamo.endpoint, iterations: ITERATIONS, total: TOTAL, concurrency: CONCURRENCY, purges: INBOUND_PURGES });
+  } finally {
+    await inboundDynamo.stop();
+  }
+};
+
+const print = (lines: string[]) => {
+  for (const text of lines) console.log(text);
+};
+
 const main = async () => {
+  // The cost table alone (`npm run bench -- --cost`): it runs on a DynamoDB Local of its own.
+  if (process.argv.includes('--cost')) return await costBench();
+  // The webhook pipeline's figures alone (`--webhooks`: the fan-out and the backlog drain), or the
+  // inbound ticket webhook's (`--inbound`), each on DynamoDB Locals of their own.
+  if (process.argv.includes('--webhooks')) {
+    const { fanOut, drain } = await measureWebhooks();
+    return print([...(fanOut ? fanOutReport(fanOut) : []), ...(drain ? drainReport(drain) : [])]);
+  }
+  if (process.argv.includes('--inbound')) {
+    const inbound = await measureInboundWebhook();
+    return print(inbound ? inboundReport(inbound) : []);
+  }
   const dynamo = await startDynamoLocal();
   try {
     // The soak runs alone: it is about holding the rate limits for minutes, not the other figures.
@@ -234,43 +294,11 @@ const run = async (dynamo: RunningDynamo) => {
 
   await dynamo.stop();
 
-  // The webhook fan-out on a service and a DynamoDB Local of its own (the one above now holds the
-  // 100,000 seeded events and their stream, which slows every call), its raw baseline beside it.
-  let fanOut: FanOutResult | null = null;
-  let drain: DrainResult | null = null;
-  if (FANOUT_EVENTS > 0) {
-    const fanOutDynamo = await startDynamoLocal();
-    try {
-      const started = Date.now();
-      fanOut = await measureFanOut({
-        dynamoEndpoint: fanOutDynamo.endpoint,
-        events: FANOUT_EVENTS,
-        concurrency: FANOUT_CONCURRENCY,
-        iterations: Math.min(ITERATIONS, 500),
-        total: Math.min(TOTAL, 1000),
-      });
-      console.log(`webhook fan-out of ${FANOUT_EVENTS} events measured in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    } finally {
-      await fanOutDynamo.stop();
-    }
-    // The drain too starts from an empty engine: DynamoDB Local slows down as it fills.
-    const drainDynamo = await startDynamoLocal();
-    try {
-      drain = await measureBacklogDrain({ dynamoEndpoint: drainDynamo.endpoint, events: FANOUT_EVENTS, concurrency: FANOUT_CONCURRENCY });
-    } finally {
-      await drainDynamo.stop();
-    }
-  }
+  // The webhook fan-out and the drain on DynamoDB Locals of their own (the one above now holds the
+  // 100,000 seeded events and their stream, which slows every call), their raw baselines beside them.
+  const { fanOut, drain } = await measureWebhooks();
   // The inbound webhook on an engine of its own too.
-  let inbound: InboundResult | null = null;
-  if (INBOUND_PURGES > 0) {
-    const inboundDynamo = await startDynamoLocal();
-    try {
-      inbound = await measureInbound({ dynamoEndpoint: inboundDynamo.endpoint, iterations: ITERATIONS, total: TOTAL, concurrency: CONCURRENCY, purges: INBOUND_PURGES });
-    } finally {
-      await inboundDynamo.stop();
-    }
-  }
+  const inbound = await measureInboundWebhook();
   // Verified and unverified closes on an engine of their own too.
   let helpdeskClose: HelpdeskCloseResult | null = null;
   if (HELPDESK_CLOSES > 0) {
@@ -331,6 +359,8 @@ const run = async (dynamo: RunningDynamo) => {
   );
   // Last, with every engine stopped: the bundles' sizes against the budget, and their import times.
   if (!(await functionsBench())) process.exitCode = 1;
+  // Then what the work measured costs on AWS (bench/cost/).
+  await costBench();
 };
 
 main().catch((error) => {

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { groupByEntry, REPO_ROOT } from '../lib/api-functions.ts';
@@ -8,6 +9,8 @@ import { DELIVER_ENTRY, DELIVERY_SWEEP_ENTRY, FAN_OUT_ENTRY } from '../lib/webho
 import { RECONCILE_ENTRY, TICKET_CHECK_ENTRY } from '../lib/helpdesk-checks.ts';
 import { API_READ_RECORDER_ENTRY } from '../lib/api-read-records.ts';
 import { esbuildOptionsOfStack } from '../lib/esbuild-options.ts';
+import { certificateBuildOptions } from '../lib/certificate-bundle.ts';
+import { sdkClientsOfEntry } from '../lib/function-clients.ts';
 import { CERTIFICATE_ENTRY, FALLBACK_ENTRY, routeList } from '../lambdas/http/routes.ts';
 
 export interface FunctionEntry {
@@ -18,12 +21,19 @@ export interface FunctionEntry {
 }
 
 export interface FunctionBundle extends FunctionEntry {
+  /** Every file of the function's code: index.mjs and, for the certificate function, its chunks. */
   bytes: number;
-  /** Whether the bundle holds the PDF renderer (only the certificate function should). */
+  /** index.mjs (and the chunks it imports statically): what a cold start loads before the first event. */
+  mainBytes: number;
+  /** Whether the bundle holds the PDF renderer (only the certificate function should)... */
   pdfRenderer: boolean;
+  /** ...and whether a cold start loads it (none should: only a PDF does). */
+  pdfRendererAtStart: boolean;
   /** The packages the bundle leaves to the runtime (the AWS SDK), as it imports them; Node's own modules aside. */
   external: string[];
-  /** Where the bundle was written, when an output directory was given. */
+  /** The SDK packages the function's code calls, as the stack grants it (lib/function-clients.ts): what `external` should be. */
+  clients: string[];
+  /** Where the bundle's index.mjs was written, when an output directory was given. */
   file?: string;
 }
 
@@ -36,8 +46,8 @@ export const stackFunctions = (): FunctionEntry[] => [
   ),
 ];
 
-/** The one function allowed past the bundle budget: it carries the PDF renderer and its fonts. */
-export const isCertificateFunction = (fn: FunctionEntry) => fn.entry === CERTIFICATE_ENTRY;
+/** The function with a budget of its own: it carries the PDF renderer, in a file of its own that only a PDF loads. */
+export const isCertificateFunction = (fn: Pick<FunctionEntry, 'entry'>) => fn.entry === CERTIFICATE_ENTRY;
 
 /**
  * Bundles one module with the stack's own bundling options (lib/api-functions.ts BUNDLING, as
@@ -65,19 +75,63 @@ const externalPackages = (metafile: Metafile) => {
   return [...names].sort();
 };
 
+const isPdfRenderer = (input: string) => input.includes('node_modules/pdfkit/');
+
 /**
- * Bundles every function the stack deploys and reports its bytes, whether it carries the PDF
- * renderer, and the runtime packages it imports. With `outdir`, each bundle is also written to
- * `<outdir>/<name>/index.mjs` (the cold-start figures import them from there).
+ * The output files a cold start loads: the entry (index.mjs) and the chunks it imports
+ * statically, transitively; a dynamically imported chunk (the PDF renderer) only when called.
+ */
+const loadedAtStart = (metafile: Metafile) => {
+  const outputs = metafile.outputs;
+  const main = Object.keys(outputs).find((file) => path.basename(file) === 'index.mjs');
+  if (!main) throw new Error('the bundle has no index.mjs');
+  const loaded = new Set<string>();
+  const visit = (file: string) => {
+    if (loaded.has(file)) return;
+    loaded.add(file);
+    for (const imported of outputs[file].imports) if (!imported.external && imported.kind === 'import-statement') visit(imported.path);
+  };
+  visit(main);
+  return [...loaded];
+};
+
+/**
+ * Builds one function as the stack does: one file with the stack's options, or, for the
+ * certificate function, its own split build (lib/certificate-bundle.ts). With `outdir` the files
+ * are written there, as the function's asset holds them.
+ */
+const buildFunction = async (fn: FunctionEntry, outdir?: string): Promise<Metafile> => {
+  if (!isCertificateFunction(fn)) return (await bundleModule(fn.entry, outdir && path.join(outdir, 'index.mjs'))).metafile;
+  // Without `outdir` nothing is written; esbuild still needs a folder to name the chunks in.
+  const result = await build({ ...certificateBuildOptions(outdir ?? path.join(tmpdir(), 'certificate-bundle')), write: outdir !== undefined, metafile: true });
+  return result.metafile;
+};
+
+/**
+ * Bundles every function the stack deploys and reports its bytes (all of them, and what a cold
+ * start loads), whether it carries the PDF renderer, and the runtime packages it imports beside
+ * those it should. With `outdir`, each function's files are also written to `<outdir>/<name>/`
+ * (the cold-start figures import their index.mjs from there).
  */
 export const bundleSizes = async ({ outdir }: { outdir?: string } = {}): Promise<FunctionBundle[]> => {
   const bundles: FunctionBundle[] = [];
   for (const fn of stackFunctions()) {
-    const file = outdir ? path.join(outdir, fn.name, 'index.mjs') : undefined;
-    if (file) mkdirSync(path.dirname(file), { recursive: true });
-    const { bytes, metafile } = await bundleModule(fn.entry, file);
-    const pdfRenderer = Object.keys(metafile.inputs).some((input) => input.includes('node_modules/pdfkit/'));
-    bundles.push({ ...fn, bytes, pdfRenderer, external: externalPackages(metafile), file });
+    const dir = outdir ? path.join(outdir, fn.name) : undefined;
+    if (dir) mkdirSync(dir, { recursive: true });
+    const metafile = await buildFunction(fn, dir);
+    const outputs = Object.entries(metafile.outputs);
+    const atStart = new Set(loadedAtStart(metafile));
+    const holdsRenderer = ([, output]: (typeof outputs)[number]) => Object.keys(output.inputs).some(isPdfRenderer);
+    bundles.push({
+      ...fn,
+      bytes: outputs.reduce((sum, [, output]) => sum + output.bytes, 0),
+      mainBytes: outputs.filter(([file]) => atStart.has(file)).reduce((sum, [, output]) => sum + output.bytes, 0),
+      pdfRenderer: outputs.some(holdsRenderer),
+      pdfRendererAtStart: outputs.filter(([file]) => atStart.has(file)).some(holdsRenderer),
+      external: externalPackages(metafile),
+      clients: sdkClientsOfEntry(fn.entry),
+      file: dir ? path.join(dir, 'index.mjs') : undefined,
+    });
   }
   return bundles;
 };

@@ -1,4 +1,4 @@
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../lambdas/core/ids.ts';
 
 /**
@@ -21,4 +21,14 @@ export const rawAuditedWrite = (db: DynamoDBDocumentClient, tableName: string, i
       ],
     }),
   );
+};
+
+/**
+ * The raw baseline of the webhook pipeline: one conditional PutItem then one consistent GetItem of
+ * the same new item. Not an audit item, so the stream poller's filter passes none to the fan-out.
+ */
+export const rawPutGetPair = async (db: DynamoDBDocumentClient, tableName: string) => {
+  const key = { pk: `BENCHFAN#${newId()}`, sk: 'ITEM' };
+  await db.send(new PutCommand({ TableName: tableName, Item: { ...key, kind: 'bench', at: new Date().toISOString() }, ConditionExpression: 'attribute_not_exists(pk)' }));
+  await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
 };

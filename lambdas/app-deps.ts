@@ -77,8 +77,8 @@ export interface AppDeps {
    * ticket-check worker from the creating functions (helpdesk-wiring.ts withTicketReplies).
    */
   ticketReplies?: TicketReplier;
-  /** Outbound one-time shares made in the member app. */
-  shares: DynamoShares;
+  /** Outbound one-time shares made in the member app: added where they are used (store-wiring.ts withShareStore). */
+  shares?: DynamoShares;
   /** The audit chain as custody certificates read it. */
   certificates?: DynamoCertificateSource;
   /** Keeps the certificate signing keys' private halves (key files locally); absent deployed, where certificate-signing.ts uses KMS. */

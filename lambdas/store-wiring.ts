@@ -3,6 +3,7 @@ import { LogLineApiReadLog } from '#adapters/api-read-lines.ts';
 import { DynamoCertificateSource } from '#store/certificate-source.ts';
 import { DynamoEventFeed } from '#store/event-feed.ts';
 import { DynamoWebhooks } from '#store/webhooks.ts';
+import { DynamoShares } from '#store/shares.ts';
 import type { AppDeps } from './app-deps.ts';
 
 /**
@@ -41,4 +42,15 @@ export const withEventFeed = <Deps extends AppDeps>(deps: Deps): Deps & { events
 export const withCertificateSource = <Deps extends AppDeps>(deps: Deps): Deps & { certificates: DynamoCertificateSource } => ({
   ...deps,
   certificates: deps.certificates ?? new DynamoCertificateSource(deps.db, deps.tableName),
+});
+
+export type WithShares<Deps extends AppDeps = AppDeps> = Deps & { shares: DynamoShares };
+
+/**
+ * The one-time shares: their routes, the certificates, the expiry workers, and whatever applies a
+ * ticket's status (a closed ticket ends the shares that quote it too).
+ */
+export const withShareStore = <Deps extends AppDeps>(deps: Deps): WithShares<Deps> => ({
+  ...deps,
+  shares: deps.shares ?? new DynamoShares(deps.db, deps.tableName, deps.audit),
 });

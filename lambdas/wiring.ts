@@ -3,15 +3,12 @@ import { systemClock, type Clock } from '#core/clock.ts';
 import type { ExpiryScheduler, Notifier, PurgeScheduler } from '#core/ports.ts';
 import type { SecretSealer } from '#core/sealing.ts';
 import type { CodeKey } from '#core/code-key.ts';
-import { KmsCodeKey } from '#adapters/kms-code-key.ts';
 import type { PublicUrls } from '#core/request-view.ts';
 import { createDocumentClient, type Documents } from '#store/dynamo.ts';
 import { CoalescingDocuments } from '#store/coalesced-reads.ts';
 import { createRepositories } from '#store/repositories.ts';
 import { rateTableNameOf } from '#store/table.ts';
-import { EventBridgeExpiryScheduler, type ScheduleKind } from '#adapters/eventbridge-scheduler.ts';
-import { KmsSealer } from '#adapters/kms-sealer.ts';
-import { AwsNotifier } from '#adapters/ses-sns-notifier.ts';
+import type { ScheduleKind } from '#adapters/eventbridge-scheduler.ts';
 import type { SigningKeyCustody } from '#core/signing-keys.ts';
 import type { TableBackups } from '#core/custody/backups.ts';
 import type { AppDeps } from './app-deps.ts';
@@ -130,67 +127,54 @@ const reportingFailures = (kind: ScheduleKind, inner: ExpiryScheduler, logger: L
   };
 };
 
-/**
- * EventBridge Scheduler, configured from SCHEDULE_GROUP, SCHEDULER_ROLE_ARN and EXPIRY_FUNCTION_ARN
- * (or PURGE_FUNCTION_ARN for the purge kind). Built on first use: only the functions that arm or
- * cancel that kind have those variables (and the rights), and a function without them fails only
- * the (tolerated) scheduling call.
- */
-const eventBridgeScheduler = (kind: ScheduleKind): ExpiryScheduler => {
-  let built: EventBridgeExpiryScheduler | undefined;
-  const scheduler = () =>
-    (built ??= new EventBridgeExpiryScheduler({
-      groupName: required('SCHEDULE_GROUP'),
-      targetArn: required(kind === 'purge' ? 'PURGE_FUNCTION_ARN' : 'EXPIRY_FUNCTION_ARN'),
-      roleArn: required('SCHEDULER_ROLE_ARN'),
-      kind,
-    }));
-  return {
-    schedule: async (requestId, atIso) => scheduler().schedule(requestId, atIso),
-    cancel: async (requestId) => scheduler().cancel(requestId),
-  };
-};
-
 export const required = (name: string) => {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set`);
   return value;
 };
 
+/**
+ * The AWS services a deployed function calls besides DynamoDB, as the stack grants them
+ * (lib/api-functions.ts and the workers' constructs). Each comes from a module of deployed/ that
+ * imports that one SDK client, and only the handlers that call a service import its module, so
+ * no bundle carries a client its function never calls (an SDK client is most of a cold start's
+ * import time). A service a function leaves out fails when called, as its missing right would.
+ */
+export interface DeployedAdapters {
+  /** SES: the functions whose routes send email (deployed/ses-email.ts). */
+  email?: Pick<Notifier, 'sendEmail'>;
+  /** SNS: the functions whose routes send SMS (deployed/sns-sms.ts). */
+  sms?: Pick<Notifier, 'sendSms'>;
+  /** EventBridge Scheduler, expiry and purge schedules (deployed/eventbridge-schedules.ts). */
+  scheduler?: ExpiryScheduler;
+  purgeScheduler?: PurgeScheduler;
+  /** KMS envelope sealing of integration, helpdesk and webhook secrets (deployed/kms-sealing.ts). */
+  sealer?: SecretSealer;
+  /** The KMS HMAC key of the six-digit codes (deployed/kms-code-key.ts). */
+  codeKey?: CodeKey;
+}
+
+/** A service this function was not wired with (and has no right to): its use fails, and the caller reports it as it would a refusal. */
+const notWired = (what: string) => async () => {
+  throw new Error(`this function does not ${what}`);
+};
+
+const UNWIRED_SCHEDULER: ExpiryScheduler = { schedule: notWired('arm schedules'), cancel: notWired('cancel schedules') };
+
 let deployed: AppDeps | undefined;
 
-/** The deployed world, from the function's environment, built once per cold start. */
-export const wiring = (): AppDeps =>
+/** The deployed world, from the function's environment and the services its handler names, built once per cold start. */
+export const wiring = (adapters: DeployedAdapters = {}): AppDeps =>
   (deployed ??= createAppDeps({
     tableName: required('TABLE_NAME'),
     rateTableName: required('RATE_TABLE_NAME'),
     urls: { baseUrl: required('BASE_URL'), appUrl: required('APP_URL') },
-    notifier: new AwsNotifier(required('EMAIL_FROM_ADDRESS')),
-    scheduler: eventBridgeScheduler('expire'),
-    purgeScheduler: eventBridgeScheduler('purge'),
-    sealer: kmsSealer(),
-    codeKey: kmsCodeKey(),
+    notifier: {
+      sendEmail: adapters.email ? (message) => adapters.email!.sendEmail(message) : notWired('send email'),
+      sendSms: adapters.sms ? (message) => adapters.sms!.sendSms(message) : notWired('send SMS'),
+    },
+    scheduler: adapters.scheduler ?? UNWIRED_SCHEDULER,
+    purgeScheduler: adapters.purgeScheduler ?? UNWIRED_SCHEDULER,
+    sealer: adapters.sealer,
+    codeKey: adapters.codeKey,
   }));
-
-/**
- * The KMS HMAC key CODE_HASH_KEY_ID, built on first use: only the functions that hash or check
- * codes have the variable (and kms:GenerateMac on the key).
- */
-const kmsCodeKey = (): CodeKey => {
-  let built: KmsCodeKey | undefined;
-  return { mac: (message) => (built ??= new KmsCodeKey(required('CODE_HASH_KEY_ID'))).mac(message) };
-};
-
-/**
- * KMS envelope encryption with SEALING_KEY_ID, built on first use: only the functions that read
- * or write integration or webhook secrets have the variable (and the key's rights, each for its
- * purpose).
- */
-const kmsSealer = (): SecretSealer => {
-  let built: KmsSealer | undefined;
-  const sealer = () => (built ??= new KmsSealer({ keyId: required('SEALING_KEY_ID') }));
-  return {
-    seal: (plaintext, context) => sealer().seal(plaintext, context),
-    open: (sealed, context) => sealer().open(sealed, context),
-  };
-};

@@ -376,8 +376,24 @@ const staticBundling = (): BundlingOptions => {
   };
 };
 
-/** The certificate function: the usual bundle; the PDF renderer's needs are met by certificateBundling's options. */
-const certificateBundling = (): BundlingOptions => ({ ...BUNDLING });
+/** The certificate function's own build (code splitting, pdfkit's font engine left out): `tsx <script> <outdir>`. */
+const CERTIFICATE_BUILD_SCRIPT = 'lib/certificate-bundle.ts';
+
+/**
+ * The certificate function: the usual bundle, then rebuilt by lib/certificate-bundle.ts into the
+ * same folder, so the PDF renderer is a file of its own beside index.mjs that a JSON certificate
+ * never loads (NodejsFunction's own esbuild run writes one file, and cannot split).
+ */
+const certificateBundling = (): BundlingOptions => ({
+  ...BUNDLING,
+  commandHooks: {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir: string, outputDir: string) => [
+      `"${path.join(inputDir, 'node_modules', '.bin', 'tsx')}" "${path.join(inputDir, CERTIFICATE_BUILD_SCRIPT)}" "${outputDir}"`,
+    ],
+  },
+});
 
 /** What every function's logger reads: its level and the service it names. */
 export const loggingEnvironment = { LOG_LEVEL: 'INFO', POWERTOOLS_SERVICE_NAME: SERVICE_NAME };
@@ -443,7 +459,7 @@ const truncate = (text: string, max: number) => (text.length <= max ? text : `${
  * domain and address identities would break in the SES sandbox, where SES also authorises the
  * (verified) recipient identities against the caller's policy; the condition keeps the function
  * from sending as anyone else either way. ses:SendEmail only: the adapter sends SESv2 SendEmail
- * with simple content (lambdas/adapters/ses-sns-notifier.ts), never raw MIME, which would let a
+ * with simple content (lambdas/adapters/ses-email.ts), never raw MIME, which would let a
  * function write its own headers.
  */
 const grantEmail = (fn: lambda.IFunction, fromAddress: string) => {

@@ -14,6 +14,7 @@ import { tableAccessOfWorker } from '../lambdas/access/table-access.ts';
 import type { TableAccessGranter } from './table-access.ts';
 import { schedulerRole } from './expiry.ts';
 import { WEBHOOK_SIGNING_PURPOSE } from '../lambdas/core/webhooks.ts';
+import { DELIVERY_BATCH_SIZE } from '../lambdas/core/delivery-lanes.ts';
 
 export const FAN_OUT_ENTRY = 'lambdas/workers/fan-out.ts';
 export const DELIVER_ENTRY = 'lambdas/workers/deliver.ts';
@@ -152,7 +153,7 @@ export class Webhooks extends Construct {
     // floods the receivers or the account, and slow receivers never take the fast lane's workers
     // (a fast-lane attempt ends at its 2-second budget; the slow lane has the full 10 seconds).
     for (const queue of [this.deliveryQueue, this.slowDeliveryQueue]) {
-      this.deliverFunction.addEventSource(new SqsEventSource(queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: DELIVERY_CONCURRENCY }));
+      this.deliverFunction.addEventSource(new SqsEventSource(queue, { batchSize: DELIVERY_BATCH_SIZE, reportBatchItemFailures: true, maxConcurrency: DELIVERY_CONCURRENCY }));
     }
 
     const defaultGroupArn = Stack.of(this).formatArn({ service: 'scheduler', resource: 'schedule-group', resourceName: 'default' });

@@ -5,11 +5,12 @@ import { INTEGRATION_COMMANDS } from './integration-commands.ts';
 import { REQUEST_COMMANDS } from './request-commands.ts';
 import { SECRET_COMMANDS } from './secret-commands.ts';
 import { SIGNING_COMMANDS } from './signing-commands.ts';
+import { TICKET_INDEX_COMMANDS } from './ticket-index-commands.ts';
 import { WEBHOOK_COMMANDS } from './webhook-commands.ts';
 
 /**
  * Every command, in the order `npm run admin` lists them: first those that look around (a newcomer
- * starts there), then directory, request, webhook, integration, signing-key and stored-secret ones.
+ * starts there), then directory, request, webhook, integration, signing-key, stored-secret and ticket-index ones.
  */
 export const ALL_COMMANDS: Record<string, Command> = {
   ...DISCOVERY_COMMANDS,
@@ -19,4 +20,5 @@ export const ALL_COMMANDS: Record<string, Command> = {
   ...INTEGRATION_COMMANDS,
   ...SIGNING_COMMANDS,
   ...SECRET_COMMANDS,
+  ...TICKET_INDEX_COMMANDS,
 };

@@ -42,6 +42,8 @@ export interface TableAccessGuardOptions {
   enforce?: boolean;
   /** Every checked call, with the function that made it. */
   onUse?: (functionName: string, use: TableUse, allowed: boolean) => void;
+  /** Every call a function sends, once per command (a batch or a transaction is one call, whatever it names). */
+  onCall?: (functionName: string, commandName: string) => void;
   /** Every refused call (it is also kept in `denials`). */
   onDenied?: (denial: AccessDenial) => void;
 }
@@ -78,6 +80,9 @@ export class TableAccessGuard {
   }
 
   private check(running: Running, commandName: string, input: Record<string, unknown>) {
+    this.options.onCall?.(running.functionName, commandName);
+    // Only counting calls: nothing to check, and a measurement should not pay for the check.
+    if (this.options.enforce === false && !this.options.onUse) return;
     for (const use of usesOf(commandName, input)) {
       const reason = refusal(running.access, use);
       this.options.onUse?.(running.functionName, use, reason === null);

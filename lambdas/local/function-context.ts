@@ -8,6 +8,7 @@ export interface LocalTableAccessOptions {
   /** Refuse what a function's declaration does not allow (default); off, only report uses. */
   enforce?: boolean;
   onUse?: TableAccessGuardOptions['onUse'];
+  onCall?: TableAccessGuardOptions['onCall'];
 }
 
 /**
@@ -27,6 +28,7 @@ export class FunctionContext {
     const guard = new TableAccessGuard({
       enforce: options.enforce,
       onUse: options.onUse,
+      onCall: options.onCall,
       onDenied: (denial) =>
         logger.error('table access denied: the function did what its declaration in lambdas/access/table-access.ts does not allow', {
           functionName: denial.functionName,

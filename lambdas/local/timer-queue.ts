@@ -1,18 +1,22 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import type { DeliveryLane, DeliveryRoute } from '#core/delivery-lanes.ts';
+import { DELIVERY_BATCH_SIZE, type DeliveryLane, type DeliveryRoute } from '#core/delivery-lanes.ts';
 import { newId } from '#core/ids.ts';
 import type { DeliveryQueue } from '#core/ports.ts';
 
 export interface TimerQueueOptions {
-  /** The delivery worker, called with a one-record SQS event, as SQS would. */
+  /**
+   * The delivery worker, called with an SQS event as SQS calls it: a batch of up to
+   * DELIVERY_BATCH_SIZE due messages, all of one subscription (a group's messages only).
+   */
   deliver(event: SQSEvent): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }>;
   onError?: (error: unknown, deliveryId: string) => void;
   /** How long a failed message waits before it is handed over again (SQS's visibility timeout). */
   redeliverAfterMs?: number;
   /**
-   * Deliveries worked on at once in each lane; the messages due beyond it wait their turn, as SQS
-   * messages wait for a free worker under the function's concurrency. Without it, a backlog (a
-   * restart) starts every delivery at the same moment, and they slow each other down.
+   * Worker calls at once in each lane, each with up to DELIVERY_BATCH_SIZE messages: the
+   * function's concurrency deployed (lib/webhooks.ts DELIVERY_CONCURRENCY). The messages due beyond
+   * it wait their turn, as SQS messages wait for a free worker. Without it, a backlog (a restart)
+   * starts every delivery at the same moment, and they slow each other down.
    */
   maxInFlight?: number;
   /**
@@ -24,7 +28,7 @@ export interface TimerQueueOptions {
 
 export const DEFAULT_MAX_IN_FLIGHT = 16;
 export const DEFAULT_MAX_IN_FLIGHT_UNPROVEN = 2;
-/** A message the worker finished within this proves its group quick: it may then use the whole lane. */
+/** A batch the worker finished within this proves its group quick: it is then held to no cap of its own. */
 const QUICK_MS = 500;
 /** Groups whose record (quick or not) a lane keeps; the oldest go first. */
 const REMEMBERED_GROUPS = 10_000;
@@ -83,18 +87,30 @@ export class TimerQueue implements DeliveryQueue {
   }
 }
 
+/** A due message and what to do once the worker is done with it. */
+interface Due {
+  message: Message;
+  done: (failed: boolean) => void;
+}
+
 /**
  * One lane's workers: due messages wait in their group, the group served least recently goes
  * first (so one subscription's backlog does not stand in front of another's next message), and a
- * group not yet seen answering quickly has at most `maxInFlightUnproven` messages in flight.
+ * group not yet seen answering quickly has at most `maxInFlightUnproven` messages in flight. A
+ * group's turn hands a worker call up to DELIVERY_BATCH_SIZE of its due messages at once, as SQS
+ * hands a backed-up queue's messages in batches: their reads and outcomes go to the table
+ * together. A batch never mixes groups, so a slow receiver's batch holds no other subscription's
+ * message.
  */
 class Lane {
   private readonly running = new Set<Promise<unknown>>();
-  private readonly due = new Map<string, Array<{ message: Message; done: (failed: boolean) => void }>>();
+  private readonly due = new Map<string, Due[]>();
+  /** Each group's messages handed to the worker and not yet done. */
   private readonly inFlight = new Map<string, number>();
-  /** What the lane remembers of a group: whether its last message was quick, and when it was last served. */
+  /** What the lane remembers of a group: whether its last batch was quick, and when it was last served. */
   private readonly groups = new Map<string, { quick: boolean; servedAt: number }>();
   private turn = 0;
+  private startScheduled = false;
 
   constructor(
     private readonly lane: DeliveryLane,
@@ -108,7 +124,7 @@ class Lane {
     const waiting = this.due.get(message.group) ?? [];
     waiting.push({ message, done });
     this.due.set(message.group, waiting);
-    this.startDue();
+    this.scheduleStart();
   }
 
   async drain() {
@@ -116,48 +132,70 @@ class Lane {
     await Promise.allSettled([...this.running]);
   }
 
+  /**
+   * Starts what is due once the timers due now have all run: messages that fall due together (a
+   * fan-out transaction's deliveries) and room freed together go out as batches, not one by one.
+   * A zero timer rather than setImmediate, so that tests on fake timers drive it as they drive the rest.
+   */
+  private scheduleStart() {
+    if (this.startScheduled) return;
+    this.startScheduled = true;
+    setTimeout(() => {
+      this.startScheduled = false;
+      this.startDue();
+    }, 0);
+  }
+
   private startDue() {
-    const limit = Math.max(1, this.options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+    const calls = Math.max(1, this.options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
     let started = true;
-    // Round after round, each group with a message due and room for it starts one, least
-    // recently served first, until the lane is full.
-    while (started && !this.stopped() && this.running.size < limit) {
+    // Round after round, each group with messages due and room for them starts a batch, least
+    // recently served first, until the lane's calls are all busy.
+    while (started && !this.stopped() && this.running.size < calls) {
       started = false;
       const ready = [...this.due.keys()]
-        .filter((group) => (this.inFlight.get(group) ?? 0) < this.groupLimit(group, limit))
+        .filter((group) => (this.inFlight.get(group) ?? 0) < this.groupLimit(group))
         .sort((a, b) => (this.groups.get(a)?.servedAt ?? -1) - (this.groups.get(b)?.servedAt ?? -1));
       for (const group of ready) {
-        if (this.running.size >= limit) break;
+        if (this.running.size >= calls) break;
+        const room = Math.min(DELIVERY_BATCH_SIZE, this.groupLimit(group) - (this.inFlight.get(group) ?? 0));
         const waiting = this.due.get(group)!;
-        const next = waiting.shift()!;
+        const batch = waiting.splice(0, room);
         if (waiting.length === 0) this.due.delete(group);
         this.note(group, { servedAt: ++this.turn });
-        this.start(group, next.message, next.done);
+        this.start(group, batch);
         started = true;
       }
     }
   }
 
-  private groupLimit(group: string, laneLimit: number) {
-    return this.groups.get(group)?.quick ? laneLimit : Math.max(1, this.options.maxInFlightUnproven ?? DEFAULT_MAX_IN_FLIGHT_UNPROVEN);
+  /** Messages a group may have in flight: no cap of its own once it answered quickly (only the lane's calls hold it). */
+  private groupLimit(group: string) {
+    return this.groups.get(group)?.quick ? Infinity : Math.max(1, this.options.maxInFlightUnproven ?? DEFAULT_MAX_IN_FLIGHT_UNPROVEN);
   }
 
-  private start(group: string, message: Message, done: (failed: boolean) => void) {
-    this.handedOver(message.deliveryId);
-    this.inFlight.set(group, (this.inFlight.get(group) ?? 0) + 1);
+  private start(group: string, batch: Due[]) {
+    for (const { message } of batch) this.handedOver(message.deliveryId);
+    this.inFlight.set(group, (this.inFlight.get(group) ?? 0) + batch.length);
     const startedAt = Date.now();
+    const records = batch.map(({ message }) => sqsRecord(message, this.lane));
     const call = this.options
-      .deliver({ Records: [sqsRecord(message, this.lane)] })
-      .then((result) => done(result.batchItemFailures.length > 0))
-      .catch((error: unknown) => this.options.onError?.(error, message.deliveryId));
+      .deliver({ Records: records })
+      .then((result) => {
+        const failed = new Set(result.batchItemFailures.map((failure) => failure.itemIdentifier));
+        batch.forEach(({ done }, index) => done(failed.has(records[index]!.messageId)));
+      })
+      .catch((error: unknown) => {
+        for (const { message } of batch) this.options.onError?.(error, message.deliveryId);
+      });
     this.running.add(call);
     void call.finally(() => {
       this.running.delete(call);
-      const left = (this.inFlight.get(group) ?? 1) - 1;
+      const left = (this.inFlight.get(group) ?? batch.length) - batch.length;
       if (left > 0) this.inFlight.set(group, left);
       else this.inFlight.delete(group);
       this.note(group, { quick: Date.now() - startedAt < QUICK_MS });
-      this.startDue();
+      this.scheduleStart();
     });
   }
 

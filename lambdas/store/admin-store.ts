@@ -69,6 +69,8 @@ export class AdminStore {
       rateLimits: { ...DEFAULT_RATE_LIMITS },
       defaultClientId: defaultClient.id,
       createdAt: at,
+      // A new organisation has no record from before the ticket index was kept: it covers it from the start.
+      ticketIndexCovered: true,
     };
     await this.change(orgId, 'organisation.created', { organisation: { id: orgId, name: org.name, plan: org.plan } }, [
       this.put(keys.organisation(orgId), 'organisation', org),

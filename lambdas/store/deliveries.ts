@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
 import { WriteConflict } from '#core/errors.ts';
 import { newId } from '#core/ids.ts';
@@ -10,6 +10,10 @@ import { cancellationCodes, isConditionFailure, type Documents } from './dynamo.
 import { fromItem } from './items.ts';
 import { keys } from './keys.ts';
 import { INDEXES } from './table.ts';
+import { createDeliveries } from './delivery-creation.ts';
+import { DELIVERY_SHARDS, deliveryKey, dueSort, newDeliveryPut, webhookDeliveries } from './delivery-keys.ts';
+import { deliveredChange, deliveryOutcomeWrite, healthyChange, subscriptionOutcomeWrite, type OutcomeChange } from './attempt-writes.ts';
+import { recordDeliveredTogether, type DeliveredOutcome } from './delivered-together.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
@@ -60,13 +64,6 @@ export const pendingDelivery = (fields: Pick<Delivery, 'id' | 'webhookId' | 'org
   lastError: null,
 });
 
-const DELIVERY_SHARDS = 4;
-const deliveryKey = (id: string) => ({ pk: `DELIVERY#${id}`, sk: 'DELIVERY' });
-const dueShard = (id: string) => `DELIVERY_DUE#${id.charCodeAt(id.length - 1) % DELIVERY_SHARDS}`;
-const dueSort = (nextAttemptAt: string, id: string) => `${nextAttemptAt}#${id}`;
-/** A subscription's deliveries in the byOrg index, for its page in the member app. */
-const webhookDeliveries = (orgId: string, webhookId: string) => `ORG#${orgId}#WEBHOOK#${webhookId}#DELIVERIES`;
-
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 /**
  * A lower-case ULID whose time is the event's and whose random part is a hash of (webhook, event):
@@ -96,15 +93,13 @@ export class DeliveryStore {
     private readonly audit: Pick<AuditLog, 'append'>,
   ) {}
 
-  /** Stores a new delivery; false when it already exists (a redelivered stream record). */
-  async create(delivery: Delivery): Promise<boolean> {
-    try {
-      await this.db.send(new PutCommand(this.newDeliveryPut(delivery)));
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+  /**
+   * Stores new deliveries, several to a transaction (delivery-creation.ts); answers those created
+   * (one that exists already, from a redelivered stream record, is left as it is) and those that
+   * could not be stored, each with its error.
+   */
+  createAll(deliveries: Delivery[]) {
+    return createDeliveries(this.db, this.tableName, deliveries);
   }
 
   /**
@@ -116,26 +111,9 @@ export class DeliveryStore {
     let delivery: Delivery | undefined;
     const entry = await this.audit.append(input, ([appended]) => {
       delivery = deliveryOf(appended!);
-      return [{ Put: this.newDeliveryPut(delivery) }];
+      return [{ Put: newDeliveryPut(this.tableName, delivery) }];
     });
     return { entry, delivery: delivery! };
-  }
-
-  /** The put of a new delivery, pending and in the due index, on condition that it is new. */
-  private newDeliveryPut(delivery: Delivery) {
-    return {
-      TableName: this.tableName,
-      Item: {
-        ...deliveryKey(delivery.id),
-        kind: 'webhook_delivery',
-        gsi6pk: dueShard(delivery.id),
-        gsi6sk: dueSort(delivery.nextAttemptAt, delivery.id),
-        gsi1pk: webhookDeliveries(delivery.orgId, delivery.webhookId),
-        gsi1sk: `${delivery.createdAt}#${delivery.id}`,
-        ...delivery,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    };
   }
 
   async get(id: string): Promise<Delivery | null> {
@@ -205,12 +183,17 @@ export class DeliveryStore {
    * is no longer the delivery's latest (a stale worker changes nothing).
    */
   async delivered(claimed: Delivery, status: number, nowIso: string, answeredQuickly = false) {
-    return this.recordAttempt(
-      claimed,
-      { expression: 'SET #status = :delivered, lastStatus = :code, lastError = :null REMOVE gsi6pk, gsi6sk', values: { ':delivered': 'delivered', ':code': status, ':null': null } },
-      // A quick answer also brings the receiver back to the fast lane.
-      { expression: `SET lastDeliveredAt = :now, failingSince = :null${answeredQuickly ? ', slowSince = :null' : ''}`, values: { ':now': nowIso, ':null': null } },
-    );
+    return this.recordAttempt(claimed, deliveredChange(status), healthyChange(nowIso, answeredQuickly));
+  }
+
+  /**
+   * Several 2xx outcomes (a batch's) in one transaction if they can go together
+   * (delivered-together.ts), else each in its own as `delivered` writes it: whether each was
+   * recorded (false: its attempt was stale).
+   */
+  async deliveredTogether(outcomes: DeliveredOutcome[]): Promise<boolean[]> {
+    if (outcomes.length > 1 && (await recordDeliveredTogether(this.db, this.tableName, outcomes))) return outcomes.map(() => true);
+    return Promise.all(outcomes.map((outcome) => this.delivered(outcome.claimed, outcome.status, outcome.nowIso, outcome.answeredQuickly)));
   }
 
   /**
@@ -263,31 +246,10 @@ export class DeliveryStore {
    * cannot apply (it was deleted, or another worker already marked it), the delivery's part is
    * written alone.
    */
-  private async recordAttempt(
-    claimed: Delivery,
-    onDelivery: { expression: string; values: Record<string, unknown> },
-    onSubscription: { expression: string; values: Record<string, unknown>; condition?: string } | null,
-  ): Promise<boolean> {
-    const deliveryWrite = {
-      Update: {
-        TableName: this.tableName,
-        Key: deliveryKey(claimed.id),
-        UpdateExpression: onDelivery.expression,
-        ConditionExpression: '#status = :pending AND attempts = :attempts',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ...onDelivery.values, ':pending': 'pending', ':attempts': claimed.attempts },
-      },
-    };
+  private async recordAttempt(claimed: Delivery, onDelivery: OutcomeChange, onSubscription: OutcomeChange | null): Promise<boolean> {
+    const deliveryWrite = deliveryOutcomeWrite(this.tableName, claimed, onDelivery);
     if (onSubscription) {
-      const subscriptionWrite = {
-        Update: {
-          TableName: this.tableName,
-          Key: keys.webhook(claimed.orgId, claimed.webhookId),
-          UpdateExpression: onSubscription.expression,
-          ConditionExpression: `attribute_exists(pk)${onSubscription.condition ?? ''}`,
-          ExpressionAttributeValues: onSubscription.values,
-        },
-      };
+      const subscriptionWrite = subscriptionOutcomeWrite(this.tableName, claimed, onSubscription);
       try {
         await this.db.send(new TransactWriteCommand({ TransactItems: [deliveryWrite, subscriptionWrite] }));
         return true;

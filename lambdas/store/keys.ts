@@ -34,6 +34,8 @@ export const keys = {
   /** Every integration connected to a helpdesk, in one partition: what the reconciliation reads. */
   helpdeskIntegration: (orgId: string, integrationId: string): ItemKey => ({ pk: 'HELPDESK_INTEGRATIONS', sk: `ORG#${orgId}#${integrationId}` }),
   helpdeskIntegrationPrefix: 'ORG#',
+  /** The ticket index (ticket-index.ts): which kinds of record quote or link one ticket of the organisation, by the SHA-256 of its reference. */
+  ticketIndexEntry: (orgId: string, refHash: string): ItemKey => ({ pk: `TICKETS#${orgId}`, sk: `REF#${refHash}` }),
   /** One open triggered request per (integration, ticket, preset): the trigger's duplicate guard. */
   ticketTrigger: (orgId: string, integrationId: string, preset: string, ticketId: string): ItemKey => ({
     pk: `TRIGGER#${orgId}#${integrationId}#${preset}#${ticketId}`,

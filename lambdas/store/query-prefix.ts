@@ -28,9 +28,12 @@ export const queryPrefix = async (
   return items;
 };
 
-/** The record ids (`id`) under one index partition, oldest first, following pages up to `limit`. */
-export const queryIds = async (db: Documents, tableName: string, index: IndexDefinition, partition: string, limit: number) => {
-  const ids: string[] = [];
+/**
+ * The items under one index partition, oldest first, following pages up to `limit`: whole (the
+ * indexes project every attribute), or only the attributes `projection` names.
+ */
+export const queryIndexItems = async (db: Documents, tableName: string, index: IndexDefinition, partition: string, limit: number, projection?: string) => {
+  const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await db.send(
@@ -39,13 +42,17 @@ export const queryIds = async (db: Documents, tableName: string, index: IndexDef
         IndexName: index.indexName,
         KeyConditionExpression: `${index.partitionKey} = :partition`,
         ExpressionAttributeValues: { ':partition': partition },
-        ProjectionExpression: 'id',
-        Limit: limit - ids.length,
+        ProjectionExpression: projection,
+        Limit: limit - items.length,
         ExclusiveStartKey: start,
       }),
     );
-    for (const item of page.Items ?? []) ids.push(item.id as string);
+    items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
-  } while (start && ids.length < limit);
-  return ids;
+  } while (start && items.length < limit);
+  return items;
 };
+
+/** The record ids (`id`) under one index partition, oldest first, following pages up to `limit`. */
+export const queryIds = async (db: Documents, tableName: string, index: IndexDefinition, partition: string, limit: number) =>
+  (await queryIndexItems(db, tableName, index, partition, limit, 'id')).map((item) => item.id as string);

@@ -7,12 +7,13 @@ import { IdempotentCommits } from './idempotent-commit.ts';
 import { DynamoRateLimiter } from './rate-limiter.ts';
 import { DynamoRequests } from './requests.ts';
 import { DynamoIntegrations } from './integrations.ts';
-import { DynamoShares } from './shares.ts';
 
 /**
  * The repositories most functions use, over one table. The API keys, the event feed, the webhook
  * subscriptions and the certificate source are added only by the functions that read them
- * (lambdas/store-wiring.ts), so the others do not bundle them.
+ * and the one-time shares
+ * are added only by the functions that use them (lambdas/store-wiring.ts), so the others do not
+ * bundle them.
  */
 export const createRepositories = (
   db: Documents,
@@ -31,6 +32,5 @@ export const createRepositories = (
     idempotency: new DynamoIdempotency(db, tableName, clock),
     rateLimiter: new DynamoRateLimiter(db, rateTableName, clock, onLimiterThrottled),
     integrations: new DynamoIntegrations(db, tableName, audit),
-    shares: new DynamoShares(db, tableName, audit),
   };
 };

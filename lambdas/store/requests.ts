@@ -7,6 +7,7 @@ import type { Documents } from './dynamo.ts';
 import { fromItem, toItem } from './items.ts';
 import { keys } from './keys.ts';
 import { queryIds, queryPrefix } from './query-prefix.ts';
+import { ticketIndexWrites } from './ticket-index.ts';
 import { INDEXES, TTL_ATTRIBUTE, type IndexDefinition } from './table.ts';
 
 /** DynamoDB TTL removes stored material this long after it should have been purged, as a last safety net. */
@@ -31,6 +32,8 @@ export class DynamoRequests implements HandoffRepository {
       ...(guard ? [this.guardWrite(request.id, guard)] : []),
       { Put: { TableName: this.tableName, Item: this.toRequestItem(request), ConditionExpression: 'attribute_not_exists(pk)' } },
       this.linkTokenWrite(request, linkTokenHash),
+      // A request's ticket is set when it is made and never changes: noted in the index here only.
+      ...ticketIndexWrites(this.tableName, request.orgId, [[request.ticket?.ref, 'quoted'], [request.ticket?.externalId, 'linked']]),
     ]);
   }
 

@@ -8,6 +8,7 @@ import { fromItem, toItem } from './items.ts';
 import { keys } from './keys.ts';
 import { queryIds } from './query-prefix.ts';
 import { INDEXES, TTL_ATTRIBUTE } from './table.ts';
+import { ticketIndexWrites } from './ticket-index.ts';
 
 /** DynamoDB TTL removes a share's ciphertext this long after its expiry, as a last safety net. */
 const MATERIAL_TTL_MARGIN_SECONDS = 24 * 60 * 60;
@@ -54,6 +55,7 @@ export class DynamoShares implements ShareRepository {
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
+      ...ticketIndexWrites(this.tableName, share.orgId, [[share.ticketRef, 'shared']]),
     ]);
   }
 

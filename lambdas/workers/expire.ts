@@ -3,6 +3,7 @@ import { endShare } from '#core/use-cases/shares/share-lifecycle.ts';
 import type { ShareDeps } from '#core/use-cases/shares/share-ports.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { wiring } from '../wiring.ts';
+import { withShareStore } from '../store-wiring.ts';
 import { requestTriggerHandler, type RequestTriggerEvent } from './request-trigger.ts';
 
 /**
@@ -21,4 +22,4 @@ export const createHandler = (deps: ExpiryDeps & Partial<ShareDeps> & { logger: 
 
 let built: ReturnType<typeof createHandler> | undefined;
 /** The deployed handler, wired on first use. */
-export const handler = (event: RequestTriggerEvent) => (built ??= createHandler(wiring()))(event);
+export const handler = (event: RequestTriggerEvent) => (built ??= createHandler(withShareStore(wiring())))(event);

@@ -4,14 +4,15 @@ import { forEachLimited } from '#core/each-limited.ts';
 import { routeOf } from '#core/delivery-lanes.ts';
 import { isEventType } from '#core/events.ts';
 import type { DeliveryQueue } from '#core/ports.ts';
-import { deliveryIdFor, pendingDelivery, type DeliveryStore, type WebhookTarget } from '#store/deliveries.ts';
+import { deliveryIdFor, pendingDelivery, type Delivery, type DeliveryStore, type WebhookTarget } from '#store/deliveries.ts';
+import { DELIVERIES_PER_TRANSACTION } from '#store/delivery-creation.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { webhookWiring } from './webhook-wiring.ts';
 
 export interface FanOutDeps {
   clock: Clock;
   logger: Pick<AppDeps['logger'], 'info' | 'error' | 'debug'>;
-  deliveries: Pick<DeliveryStore, 'create'>;
+  deliveries: Pick<DeliveryStore, 'createAll'>;
   /** The organisation's webhook subscriptions. */
   webhooks: { listForOrg(orgId: string): Promise<WebhookTarget[]> };
   queue: DeliveryQueue;
@@ -58,72 +59,103 @@ export const subscribersOf = (subscriptions: WebhookTarget[], type: string, clie
       (typeof s.createdAt !== 'string' || s.createdAt <= occurredAt),
   );
 
-/** Records (and a record's deliveries) handled at once: their storage calls overlap. */
+/** Records read at once (their organisations' subscriptions are read once per batch). */
 const CONCURRENCY = 8;
+/** Transactions of new deliveries in flight at once: each one's deliveries are sent as it commits. */
+const TRANSACTIONS_AT_ONCE = 2;
 
 type SubscriptionsOf = (orgId: string) => Promise<WebhookTarget[]>;
 
-/** Handles one stream record; returns how many deliveries it created. */
-const fanOutRecord = async (deps: FanOutDeps, subscriptionsOf: SubscriptionsOf, record: DynamoDBRecord): Promise<number> => {
-  if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage) return 0;
+/** A delivery one record asks for, with the subscription it goes to. */
+interface Planned {
+  record: DynamoDBRecord;
+  delivery: Delivery;
+  target: WebhookTarget;
+}
+
+/** The deliveries a stream record asks for: one per matching subscription (a record with its own delivery sends it at once instead). */
+const plan = async (deps: FanOutDeps, subscriptionsOf: SubscriptionsOf, record: DynamoDBRecord): Promise<Planned[]> => {
+  if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage) return [];
   const image = readImage(record.dynamodb.NewImage);
   if (image.kind === 'audit' && WITH_OWN_DELIVERY.has(image.type ?? '')) {
     // Its delivery was written with it: sent to the worker, whose claim makes a second message
     // (the operator's CLI also attempts it at once) harmless.
     if (image.namedDelivery) await deps.queue.send(image.namedDelivery, 0);
-    return 0;
+    return [];
   }
-  if (image.kind !== 'audit' || typeof image.type !== 'string' || !isEventType(image.type) || image.type === 'ping') return 0;
-  if (typeof image.orgId !== 'string' || typeof image.seq !== 'number' || !Number.isSafeInteger(image.seq)) return 0;
+  if (image.kind !== 'audit' || typeof image.type !== 'string' || !isEventType(image.type) || image.type === 'ping') return [];
+  if (typeof image.orgId !== 'string' || typeof image.seq !== 'number' || !Number.isSafeInteger(image.seq)) return [];
   const clientId = typeof image.clientId === 'string' ? image.clientId : null;
   const occurredAt = typeof image.occurredAt === 'string' ? image.occurredAt : deps.clock.now().toISOString();
   const { orgId, seq, type } = image;
-  const targets = subscribersOf(await subscriptionsOf(orgId), type, clientId, occurredAt);
-  let created = 0;
-  await forEachLimited(targets, CONCURRENCY, async (target) => {
-    const delivery = pendingDelivery(
+  return subscribersOf(await subscriptionsOf(orgId), type, clientId, occurredAt).map((target) => ({
+    record,
+    target,
+    delivery: pendingDelivery(
       { id: deliveryIdFor(target.id, seq, occurredAt), webhookId: target.id, orgId, clientId, eventSeq: seq, eventType: type },
       deps.clock.now().toISOString(),
-    );
-    // A redelivered stream record finds the delivery already there: no second one, no second message
-    // (if the first run died between the put and the send, the delivery sweep sends it).
-    if (!(await deps.deliveries.create(delivery))) return;
-    await deps.queue.send(delivery.id, 0, routeOf(target));
-    created++;
-  });
-  return created;
+    ),
+  }));
 };
+
+const chunksOf = <T>(items: T[], size: number) => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**
  * The webhook fan-out, fed by the table's stream (filtered deployed to new audit items; locally
  * by the stream poller). For each new audit entry of an event type it writes one delivery per
  * matching subscription and enqueues it. An organisation's subscriptions are read once per
- * batch, and records are handled several at a time (deliveries need no order: each is its own
- * message, and receivers de-duplicate on the event id). Every record is processed; those that
- * failed are returned as batch item failures by sequence number: Lambda retries from the lowest,
- * and the records after it that had succeeded find their deliveries already there.
+ * batch, and the batch's deliveries are written several to a transaction
+ * (store/delivery-creation.ts): a delivery costs a fraction of a table call, not one. Deliveries
+ * need no order: each is its own message, and receivers de-duplicate on the event id. Every
+ * record is processed; those that failed (their subscriptions unread, a delivery unstored or
+ * unsent) are returned as batch item failures by sequence number: Lambda retries from the
+ * lowest, and the records after it that had succeeded find their deliveries already there (one
+ * stored but not sent is sent by the delivery sweep).
  */
 export const createHandler = (deps: FanOutDeps) =>
   async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-    const batchItemFailures: DynamoDBBatchResponse['batchItemFailures'] = [];
+    const failed = new Set<DynamoDBRecord>();
+    const fail = (record: DynamoDBRecord, error: unknown) => {
+      if (failed.has(record)) return;
+      failed.add(record);
+      deps.logger.error('fan-out failed for a stream record', { eventID: record.eventID, errorName: (error as Error)?.name });
+    };
     const read = new Map<string, Promise<WebhookTarget[]>>();
     const subscriptionsOf: SubscriptionsOf = (orgId) => {
       if (!read.has(orgId)) read.set(orgId, deps.webhooks.listForOrg(orgId));
       return read.get(orgId)!;
     };
-    let created = 0;
+    const planned: Planned[] = [];
     await forEachLimited(event.Records ?? [], CONCURRENCY, async (record) => {
       try {
-        created += await fanOutRecord(deps, subscriptionsOf, record);
+        planned.push(...(await plan(deps, subscriptionsOf, record)));
       } catch (error) {
-        deps.logger.error('fan-out failed for a stream record', { eventID: record.eventID, errorName: (error as Error)?.name });
-        // A stream source names a failed record by its sequence number (Lambda checkpoints before
-        // the lowest one). Without one, an empty identifier makes Lambda retry the whole batch.
-        batchItemFailures.push({ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' });
+        fail(record, error);
       }
     });
+    let created = 0;
+    await forEachLimited(chunksOf(planned, DELIVERIES_PER_TRANSACTION), TRANSACTIONS_AT_ONCE, async (chunk) => {
+      const byId = new Map(chunk.map((entry) => [entry.delivery.id, entry]));
+      const outcome = await deps.deliveries
+        .createAll(chunk.map((entry) => entry.delivery))
+        .catch((error: unknown) => ({ created: [], failed: chunk.map(({ delivery }) => ({ delivery, error })) }));
+      for (const { delivery, error } of outcome.failed) fail(byId.get(delivery.id)!.record, error);
+      // A delivery found there already (a redelivered record) gets no second message: the first
+      // run sent it, or the delivery sweep will.
+      await forEachLimited(outcome.created, CONCURRENCY, async (delivery) => {
+        const { record, target } = byId.get(delivery.id)!;
+        try {
+          await deps.queue.send(delivery.id, 0, routeOf(target));
+          created++;
+        } catch (error) {
+          fail(record, error);
+        }
+      });
+    });
     if (created > 0) deps.logger.info('webhook deliveries created', { created });
-    return { batchItemFailures };
+    // A stream source names a failed record by its sequence number (Lambda checkpoints before the
+    // lowest one). Without one, an empty identifier makes Lambda retry the whole batch.
+    return { batchItemFailures: [...failed].map((record) => ({ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' })) };
   };
 
 let built: ReturnType<typeof createHandler> | undefined;

@@ -1,6 +1,6 @@
 import { purgeRequest, type PurgeDeps } from '#core/use-cases/tickets/purge-request.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { withTicketChecks } from '../helpdesk-wiring.ts';
+import { withTicketChecks } from '../ticket-check-wiring.ts';
 import { wiring } from '../wiring.ts';
 import { requestTriggerHandler, type RequestTriggerEvent } from './request-trigger.ts';
 

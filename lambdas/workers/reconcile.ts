@@ -3,6 +3,9 @@ import type { AppDeps } from '../app-deps.ts';
 import { DynamoHelpdeskLinks } from '#store/helpdesk-links.ts';
 import { withHelpdesks } from '../helpdesk-wiring.ts';
 import { wiring } from '../wiring.ts';
+import { withShareStore } from '../store-wiring.ts';
+import { kmsSealing } from '../deployed/kms-sealing.ts';
+import { expiryAndPurgeSchedules } from '../deployed/eventbridge-schedules.ts';
 
 /**
  * The reconciliation, run every two minutes deployed (an EventBridge Scheduler schedule) and every minute
@@ -19,7 +22,7 @@ export const createHandler = (deps: ReconcileDeps & { logger: Pick<AppDeps['logg
 
 let built: ReturnType<typeof createHandler> | undefined;
 /** The deployed handler, wired on first use. */
-export const handler = () => (built ??= createHandler(withHelpdeskLinks(withHelpdesks(wiring()))))();
+export const handler = () => (built ??= createHandler(withHelpdeskLinks(withShareStore(withHelpdesks(wiring({ ...kmsSealing(), ...expiryAndPurgeSchedules() }))))))();
 
 /** The reconciliation's own reads (store/helpdesk-links.ts), over the wired table. */
 export const withHelpdeskLinks = <Deps extends AppDeps>(deps: Deps): Deps & { helpdeskLinks: DynamoHelpdeskLinks } => ({

@@ -116,11 +116,11 @@ export const refanEvents = async (deps: RefanDeps, range: RefanRange): Promise<R
     logger: deps.logger,
     webhooks: deps.webhooks,
     deliveries: {
-      // false: the delivery is there already (idempotent id), and is left as it is.
-      create: async (delivery) => {
-        const isNew = await deps.deliveries.create(delivery);
-        if (isNew) created++;
-        return isNew;
+      // A delivery there already (idempotent id) is not answered as created, and is left as it is.
+      createAll: async (deliveries) => {
+        const outcome = await deps.deliveries.createAll(deliveries);
+        created += outcome.created.length;
+        return outcome;
       },
     },
     // A created delivery is pending and due now: the delivery sweep sends it.

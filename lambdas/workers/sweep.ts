@@ -3,8 +3,9 @@ import { settleDueRequest, type PurgeDeps } from '#core/use-cases/tickets/purge-
 import { sweepDueShares } from '#core/use-cases/shares/share-lifecycle.ts';
 import type { ShareDeps } from '#core/use-cases/shares/share-ports.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { withTicketChecks } from '../helpdesk-wiring.ts';
+import { withTicketChecks } from '../ticket-check-wiring.ts';
 import { wiring } from '../wiring.ts';
+import { withShareStore } from '../store-wiring.ts';
 
 export interface SweepSummary {
   expired: number;
@@ -43,4 +44,4 @@ export const createHandler = (
 
 let built: ReturnType<typeof createHandler> | undefined;
 /** The deployed handler, wired on first use. */
-export const handler = () => (built ??= createHandler(withTicketChecks(wiring())))();
+export const handler = () => (built ??= createHandler(withShareStore(withTicketChecks(wiring()))))();

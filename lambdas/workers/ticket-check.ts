@@ -6,8 +6,12 @@ import type { ReplyInvocation } from '#adapters/lambda-ticket-replier.ts';
 import { replyInTicket } from '#core/use-cases/reply-in-ticket.ts';
 import type { TicketReplyResult } from '#core/use-cases/ticket-reply.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { withHelpdesks, withTicketChecks } from '../helpdesk-wiring.ts';
+import { withHelpdesks } from '../helpdesk-wiring.ts';
+import { withTicketChecks } from '../ticket-check-wiring.ts';
 import { wiring } from '../wiring.ts';
+import { withShareStore } from '../store-wiring.ts';
+import { kmsSealing } from '../deployed/kms-sealing.ts';
+import { expiryAndPurgeSchedules } from '../deployed/eventbridge-schedules.ts';
 
 const isMessage = (value: unknown): value is TicketCheckMessage => {
   const message = value as Partial<TicketCheckMessage> | null;
@@ -83,4 +87,4 @@ const checkQueueHandler = (deps: VerifyTicketDeps & { ticketChecks: TicketCheckQ
 
 let built: ReturnType<typeof createHandler> | undefined;
 /** The deployed handler, wired on first use. */
-export const handler = (event: SQSEvent | ReplyInvocation) => (built ??= createHandler(withHelpdesks(withTicketChecks(wiring()))))(event);
+export const handler = (event: SQSEvent | ReplyInvocation) => (built ??= createHandler(withShareStore(withHelpdesks(withTicketChecks(wiring({ ...kmsSealing(), ...expiryAndPurgeSchedules() }))))))(event);

@@ -4,7 +4,7 @@ import { WebhookHttp } from '#adapters/webhook-http.ts';
 import { DeliveryStore } from '#store/deliveries.ts';
 import { DynamoWebhooks } from '#store/webhooks.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { wiring } from '../wiring.ts';
+import { wiring, type DeployedAdapters } from '../wiring.ts';
 
 /** What the webhook workers need beyond the app's dependencies. */
 export interface WebhookDeps {
@@ -16,6 +16,8 @@ export interface WebhookDeps {
   http: WebhookPoster;
   /** Opens the signing secrets for the delivery worker (KMS deployed, the key file locally). */
   sealer: AppDeps['sealer'];
+  /** Batches the reads a delivery batch starts together (`db` is its client). */
+  readBatching?: AppDeps['readBatching'];
 }
 
 /** Builds them on top of app deps; the local runtime passes its own queue and loopback setting. */
@@ -29,15 +31,20 @@ export const createWebhookDeps = (deps: AppDeps, options: { queue: DeliveryQueue
     queue: options.queue,
     http: options.http ?? new WebhookHttp({ allowLoopback: options.allowLoopback === true }),
     sealer: deps.sealer,
+    readBatching: deps.readBatching,
   };
 };
 
 let deployed: WebhookDeps | undefined;
-/** The deployed world: the lanes' SQS queues from DELIVERY_QUEUE_URL and SLOW_DELIVERY_QUEUE_URL; loopback receivers are never allowed. */
-export const webhookWiring = (): WebhookDeps => {
+/**
+ * The deployed world: the lanes' SQS queues from DELIVERY_QUEUE_URL and SLOW_DELIVERY_QUEUE_URL;
+ * loopback receivers are never allowed. `adapters`: the services the worker calls besides
+ * DynamoDB and SQS (the delivery worker's KMS sealer, which opens the signing secrets).
+ */
+export const webhookWiring = (adapters: DeployedAdapters = {}): WebhookDeps => {
   if (deployed) return deployed;
   const fast = process.env.DELIVERY_QUEUE_URL;
   const slow = process.env.SLOW_DELIVERY_QUEUE_URL;
   if (!fast || !slow) throw new Error('DELIVERY_QUEUE_URL and SLOW_DELIVERY_QUEUE_URL must be set');
-  return (deployed = createWebhookDeps(wiring(), { queue: new SqsDeliveryQueue({ fast, slow }), allowLoopback: false }));
+  return (deployed = createWebhookDeps(wiring(adapters), { queue: new SqsDeliveryQueue({ fast, slow }), allowLoopback: false }));
 };

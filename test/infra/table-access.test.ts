@@ -300,7 +300,8 @@ describe('the named functions have exactly these DynamoDB rights', () => {
       'GetItem table': ['APIKEY#*', 'AUDIT#*', 'IDEM#*', 'ORG#*'],
       'PutItem table': ['AUDIT#*', 'IDEM#*', 'LINK#*', 'REQ#*'],
       'Query table': ['ORG#*'],
-      'UpdateItem table': ['APIKEY#*', 'AUDIT#*', 'IDEM#*'],
+      // The request's ticket noted in its organisation's ticket index, in the same transaction.
+      'UpdateItem table': ['APIKEY#*', 'AUDIT#*', 'IDEM#*', 'TICKETS#*'],
       'UpdateItem rate table': ['RATE#org#*'],
     });
   });
@@ -330,6 +331,8 @@ describe('the named functions have exactly these DynamoDB rights', () => {
 
   it('the delivery worker: the delivery, its subscription, the event entry, and the audit entry of a final failure', () => {
     expect(tableGrantsOf(workerFunctionId('deliver'))).toEqual({
+      // A batch's reads started together go as one BatchGetItem: the same items, batched.
+      'BatchGetItem table': ['AUDIT#*', 'DELIVERY#*', 'ORG#*'],
       'GetItem table': ['AUDIT#*', 'DELIVERY#*', 'ORG#*'],
       'PutItem table': ['AUDIT#*'],
       'UpdateItem table': ['AUDIT#*', 'DELIVERY#*', 'ORG#*'],
@@ -377,17 +380,20 @@ describe('every function', () => {
   });
 
   it('has no Scan, no wildcard, no PartiQL and no batch action it does not declare; the recorder alone batch-writes', () => {
-    // Batch reads: the certificate functions (the chain's entries, by sequence number) and every
-    // /v1 function, whose reads started together go as one batch, on exactly what it may GetItem.
+    // Batch reads: the certificate functions (the chain's entries, by sequence number), every /v1
+    // function and the inbound URLs, whose reads started together go as one batch, on exactly what
+    // they may GetItem, and the delivery worker, which reads a batch of deliveries so.
     const batchers = declaredFunctions().filter(({ access }) => (access.items.BatchGetItem?.length ?? 0) > 0);
     const v1Routes = routeList().filter((route) => route.path.startsWith('/v1/') && route.name !== 'openapi');
     expect(v1Routes.length).toBeGreaterThan(5);
-    for (const route of v1Routes) {
+    const batchingRoutes = [...v1Routes, ...routeList().filter((route) => route.path.startsWith('/inbound/'))];
+    for (const route of batchingRoutes) {
       const { items } = tableAccessOfRoute(route.name);
       expect([...(items.BatchGetItem ?? [])].sort(), route.name).toEqual([...(items.GetItem ?? [])].sort());
     }
-    for (const { name } of batchers) {
-      if (!v1Routes.some((route) => route.entry === name)) expect(name).toMatch(/certificate/i);
+    for (const { name, access } of batchers) {
+      for (const partition of access.items.BatchGetItem ?? []) expect(access.items.GetItem ?? [], `${name} batch-reads ${partition}`).toContain(partition);
+      if (!batchingRoutes.some((route) => route.entry === name)) expect(name).toMatch(/certificate|^deliver$/i);
     }
     const batchingRoles = new Set(batchers.map(({ functionId }) => roleIdOf(functionId)));
     const batchWriters = declaredFunctions().filter(({ access }) => (access.items.BatchWriteItem?.length ?? 0) > 0);

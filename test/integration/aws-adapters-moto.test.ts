@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventBridgeExpiryScheduler } from '../../lambdas/adapters/eventbridge-scheduler.ts';
 import { KmsCodeKey } from '../../lambdas/adapters/kms-code-key.ts';
 import { KmsSealer } from '../../lambdas/adapters/kms-sealer.ts';
-import { AwsNotifier } from '../../lambdas/adapters/ses-sns-notifier.ts';
+import { SesEmailSender } from '../../lambdas/adapters/ses-email.ts';
+import { SnsSmsSender } from '../../lambdas/adapters/sns-sms.ts';
 import { SQS_MAX_DELAY_SECONDS, SqsDeliveryQueue } from '../../lambdas/adapters/sqs-delivery-queue.ts';
 import { SqsTicketCheckQueue } from '../../lambdas/adapters/sqs-ticket-checks.ts';
 import type { DeliveryLane } from '../../lambdas/core/delivery-lanes.ts';
@@ -323,7 +324,7 @@ describe.skipIf(!haveMoto)('the AWS adapters against moto_server', () => {
     });
   });
 
-  describe('AwsNotifier', () => {
+  describe('SesEmailSender and SnsSmsSender', () => {
     let ses: SESv2Client;
     let sns: SNSClient;
     interface MotoEmail {
@@ -339,7 +340,11 @@ describe.skipIf(!haveMoto)('the AWS adapters against moto_server', () => {
       message: string;
     }
     /** Used through the Notifier port, as the use cases see it. */
-    const notifier = (from: string): Notifier => new AwsNotifier(from, ses, sns);
+    const notifier = (from: string): Notifier => {
+      const email = new SesEmailSender(from, ses);
+      const sms = new SnsSmsSender(sns);
+      return { sendEmail: (message) => email.sendEmail(message), sendSms: (message) => sms.sendSms(message) };
+    };
 
     beforeAll(() => {
       ses = client(SESv2Client);

@@ -1,18 +1,22 @@
 /**
- * The certificate renderer must survive the deployment bundling: esbuild with the stack's own
- * options (lib/api-functions.ts BUNDLING, as lib/esbuild-options.ts translates them) into one
- * file, run from a directory with no node_modules and no package.json. pdfkit's Node build fails
- * exactly there (its standard fonts are a runtime require the bundler cannot see), which is why
- * render-pdf.ts uses the browser build; this test keeps it that way.
+ * The certificate renderer must survive the deployment bundling: the certificate function built as
+ * the stack builds it (lib/certificate-bundle.ts: the stack's esbuild options, split so the PDF
+ * renderer is a file of its own, pdfkit's font engine left out), run from a directory with no
+ * node_modules and no package.json. pdfkit's Node build fails exactly there (its standard fonts
+ * are a runtime require the bundler cannot see), which is why render-pdf.ts uses the browser build;
+ * this test keeps it that way, keeps the renderer out of what a cold start loads, and checks that
+ * the bundled renderer, without fontkit, makes the very bytes the source does.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
-import { afterAll, describe, expect, it } from 'vitest';
-import { esbuildOptionsOfStack } from '../../lib/esbuild-options.ts';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCertificateFunction } from '../../lib/certificate-bundle.ts';
+import { BUNDLE_BUDGET_BYTES, CERTIFICATE_BUNDLE_BUDGET_BYTES } from '../../bench/bundle-budget.ts';
 import type { SignedCertificate } from '../../lambdas/core/custody/document.ts';
+import { renderCertificatePdf } from '../../lambdas/http/certificates/render-pdf.ts';
+import { create } from '../../lambdas/http/certificates/no-fontkit.ts';
 import { extractEmbeddedCertificate } from '../support/pdf-attachment-oracle.ts';
 
 type Renderer = typeof import('../../lambdas/http/certificates/render-pdf.ts');
@@ -67,21 +71,57 @@ const certificate: SignedCertificate = {
   signature: { alg: 'Ed25519', kid: 'kid-bundle-test', value: 'c2lnbmF0dXJl' },
 };
 
-const outdir = mkdtempSync(join(tmpdir(), 'certificate-pdf-bundle-'));
+const outdir = mkdtempSync(join(tmpdir(), 'certificate-function-bundle-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-describe('render-pdf.ts bundled as the stack bundles functions', () => {
-  it('renders from a single esbuild file with nothing beside it', async () => {
-    const outfile = join(outdir, 'index.mjs');
-    await build({ ...esbuildOptionsOfStack(), entryPoints: [fileURLToPath(new URL('../../lambdas/http/certificates/render-pdf.ts', import.meta.url))], outfile });
-    expect(readdirSync(outdir)).toEqual(['index.mjs']);
-    // The Node build's runtime font lookup must not have been bundled.
-    expect(readFileSync(outfile, 'utf8')).not.toContain('#standard-fonts');
+/** The files of the certificate function's asset, by name. */
+let files: string[];
+let index: string;
+/** The renderer's file: the one index.mjs imports dynamically. */
+let rendererFile: string;
 
-    const { renderCertificatePdf } = (await import(pathToFileURL(outfile).href)) as Renderer;
+beforeAll(async () => {
+  await buildCertificateFunction(outdir);
+  files = readdirSync(outdir).sort();
+  index = readFileSync(join(outdir, 'index.mjs'), 'utf8');
+  const dynamic = [...index.matchAll(/\bimport\("\.\/([^"]+\.mjs)"\)/g)].map((match) => match[1]);
+  expect(dynamic).toHaveLength(1);
+  rendererFile = dynamic[0]!;
+}, 60_000);
+
+describe('the certificate function bundled as the stack bundles it', () => {
+  it('keeps the PDF renderer out of index.mjs, in a file of the asset that only a PDF loads', () => {
+    expect(files).toContain('index.mjs');
+    expect(files).toContain(rendererFile);
+    expect(index).not.toContain('PDFKit');
+    expect(readFileSync(join(outdir, rendererFile), 'utf8')).toContain('PDFKit');
+    // What index.mjs imports statically (shared code) exists beside it and carries no pdfkit either.
+    for (const shared of [...index.matchAll(/\bfrom"\.\/([^"]+\.mjs)"/g)].map((match) => match[1]!)) {
+      expect(files, shared).toContain(shared);
+      expect(readFileSync(join(outdir, shared), 'utf8'), shared).not.toContain('PDFKit');
+    }
+  });
+
+  it(`stays within ${CERTIFICATE_BUNDLE_BUDGET_BYTES / 1000} kB, index.mjs within ${BUNDLE_BUDGET_BYTES / 1000} kB`, () => {
+    const total = files.reduce((sum, file) => sum + statSync(join(outdir, file)).size, 0);
+    expect(total).toBeLessThanOrEqual(CERTIFICATE_BUNDLE_BUDGET_BYTES);
+    expect(statSync(join(outdir, 'index.mjs')).size).toBeLessThanOrEqual(BUNDLE_BUDGET_BYTES);
+  });
+
+  it('renders from its renderer file with nothing beside it: the very bytes the source renderer makes', async () => {
+    // The Node build's runtime font lookup must not have been bundled.
+    expect(readFileSync(join(outdir, rendererFile), 'utf8')).not.toContain('#standard-fonts');
+    const { renderCertificatePdf: bundled } = (await import(pathToFileURL(join(outdir, rendererFile)).href)) as Renderer;
     const json = JSON.stringify(certificate);
-    const pdf = await renderCertificatePdf(certificate, json);
+    const pdf = await bundled(certificate, json);
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(extractEmbeddedCertificate(pdf)).toBe(json);
+    expect(pdf.equals(await renderCertificatePdf(certificate, json))).toBe(true);
+  });
+
+  it('leaves fontkit out, and its stand-in fails loudly if a font file is ever embedded', () => {
+    // fontkit's own message for a font it cannot read: present whenever fontkit is bundled.
+    for (const file of files) expect(readFileSync(join(outdir, file), 'utf8'), file).not.toContain('Unknown font format');
+    expect(() => create()).toThrow(/standard PDF fonts only/);
   });
 });

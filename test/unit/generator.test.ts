@@ -8,6 +8,7 @@ import {
   wordListSize,
   type CharacterClass,
 } from '../../lambdas/core/generator.ts';
+import { EFF_LARGE_WORDLIST } from '../../lambdas/core/eff-large-wordlist.ts';
 
 const ALPHABETS: Record<CharacterClass, string> = {
   lower: 'abcdefghijklmnopqrstuvwxyz',
@@ -143,5 +144,9 @@ describe('word list', () => {
     expect(dice.every((k) => /^[1-6]{5}$/.test(k))).toBe(true);
     expect(effWordList['11111']).toBe('abacus');
     expect(effWordList['66666']).toBe('zoom');
+  });
+
+  it('is the source list word for word, in dice order (the service keeps it as one string, eff-large-wordlist.ts)', () => {
+    expect(EFF_LARGE_WORDLIST.split(' ')).toEqual(Object.entries(effWordList).sort(([a], [b]) => a.localeCompare(b)).map(([, word]) => word));
   });
 });

@@ -2,6 +2,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isNewAuditItem } from '../../lambdas/local/stream-poller.ts';
 import { TimerQueue } from '../../lambdas/local/timer-queue.ts';
+import { DELIVERY_BATCH_SIZE } from '../../lambdas/core/delivery-lanes.ts';
 
 afterEach(() => vi.useRealTimers());
 
@@ -22,17 +23,18 @@ describe('TimerQueue', () => {
     await queue.send('01hdelivery000000000000001', 60);
     await vi.advanceTimersByTimeAsync(59_999);
     expect(events).toHaveLength(0);
-    await vi.advanceTimersByTimeAsync(1);
+    // Due at 60 s, handed over on the lane's next zero timer (a fake clock runs it a millisecond on).
+    await vi.advanceTimersByTimeAsync(2);
     expect(events).toHaveLength(1);
     expect(JSON.parse(events[0]!.Records[0]!.body)).toEqual({ deliveryId: '01hdelivery000000000000001', lane: 'fast' });
     expect(events[0]!.Records[0]!.eventSource).toBe('aws:sqs');
-    await vi.advanceTimersByTimeAsync(5_000);
+    await vi.advanceTimersByTimeAsync(5_002);
     expect(events).toHaveLength(2);
     expect(events[1]!.Records[0]!.attributes.ApproximateReceiveCount).toBe('2');
     await queue.stop();
   });
 
-  it('works on at most maxInFlight messages at once; the others wait their turn', async () => {
+  it('makes at most maxInFlight worker calls at once; the messages beyond wait their turn', async () => {
     const releases: Array<() => void> = [];
     const started: string[] = [];
     const queue = new TimerQueue({
@@ -67,16 +69,25 @@ describe('TimerQueue', () => {
 });
 
 describe('TimerQueue lanes and groups', () => {
-  /** A worker whose calls stay open until released; records what started, by delivery id and lane. */
+  /**
+   * A worker whose calls stay open until released; records what started, by delivery id and lane,
+   * and each call's batch. Releasing any delivery of a batch ends its call (the worker answers for
+   * the batch).
+   */
   const heldWorker = () => {
     const started: Array<{ id: string; lane: string; group: string | undefined }> = [];
+    const batches: string[][] = [];
     const releases = new Map<string, () => void>();
     const deliver = (event: SQSEvent) =>
       new Promise<{ batchItemFailures: [] }>((done) => {
-        const record = event.Records[0]!;
-        const { deliveryId, lane } = JSON.parse(record.body);
-        started.push({ id: deliveryId, lane, group: (record.attributes as unknown as Record<string, string>).MessageGroupId });
-        releases.set(deliveryId, () => done({ batchItemFailures: [] }));
+        const ids: string[] = [];
+        for (const record of event.Records) {
+          const { deliveryId, lane } = JSON.parse(record.body);
+          started.push({ id: deliveryId, lane, group: (record.attributes as unknown as Record<string, string>).MessageGroupId });
+          releases.set(deliveryId, () => done({ batchItemFailures: [] }));
+          ids.push(deliveryId);
+        }
+        batches.push(ids);
       });
     /** Stops the queue, letting every call still open end. */
     const stop = async (queue: TimerQueue) => {
@@ -84,7 +95,7 @@ describe('TimerQueue lanes and groups', () => {
       for (const release of releases.values()) release();
       await stopping;
     };
-    return { started, releases, deliver, stop };
+    return { started, batches, releases, deliver, stop };
   };
 
   it('runs each lane on workers of its own: a full slow lane leaves the fast lane free', async () => {
@@ -107,7 +118,8 @@ describe('TimerQueue lanes and groups', () => {
     await vi.waitFor(() => expect(started.map((s) => s.id)).toEqual(['b1', 'q1']));
     expect(started[1]!.group).toBe('quiet');
     releases.get('q1')!();
-    await vi.waitFor(() => expect(started.map((s) => s.id)).toEqual(['b1', 'q1', 'b2']));
+    // Then the backlog's rest, which answered quickly: in one call, as SQS hands a backed-up queue's messages.
+    await vi.waitFor(() => expect(started.map((s) => s.id)).toEqual(['b1', 'q1', 'b2', 'b3', 'b4', 'b5']));
     await stop(queue);
   });
 
@@ -126,6 +138,39 @@ describe('TimerQueue lanes and groups', () => {
     expect(started.filter((s) => s.group === 'hanging').map((s) => s.id)).toEqual(['h1', 'h2']);
     await stop(queue);
   });
+  it('hands a group its due messages in batches of at most DELIVERY_BATCH_SIZE, never mixing groups', async () => {
+    const { batches, releases, deliver, stop } = heldWorker();
+    const queue = new TimerQueue({ deliver, maxInFlight: 16, maxInFlightUnproven: 16 });
+    const backlog = Array.from({ length: 13 }, (_, i) => `a${i + 1}`);
+    // Sent from one turn, as the fan-out sends a transaction's deliveries: due together.
+    await Promise.all([...backlog.map((id) => queue.send(id, 0, { lane: 'fast', group: 'a' })), queue.send('b1', 0, { lane: 'fast', group: 'b' })]);
+    await vi.waitFor(() => expect(batches.flat()).toHaveLength(14));
+    expect(batches.every((batch) => batch.length <= DELIVERY_BATCH_SIZE)).toBe(true);
+    expect(batches.every((batch) => batch.every((id) => id.startsWith('a')) || batch.every((id) => id.startsWith('b')))).toBe(true);
+    expect(batches.filter((batch) => batch[0]!.startsWith('a')).map((batch) => batch.length).sort((x, y) => x - y)).toEqual([3, 10]);
+    for (const id of backlog) releases.get(id)!();
+    await stop(queue);
+  });
+
+  it('hands a failed record of a batch over again alone, the batch its other records were in finished', async () => {
+    vi.useFakeTimers();
+    const calls: string[][] = [];
+    const queue = new TimerQueue({
+      deliver: async (event) => {
+        calls.push(event.Records.map((record) => JSON.parse(record.body).deliveryId));
+        return { batchItemFailures: event.Records.filter((record) => JSON.parse(record.body).deliveryId === 'x2' && calls.length === 1).map((record) => ({ itemIdentifier: record.messageId })) };
+      },
+      redeliverAfterMs: 1_000,
+      maxInFlightUnproven: 3,
+    });
+    await Promise.all(['x1', 'x2', 'x3'].map((id) => queue.send(id, 0, { lane: 'fast', group: 'g' })));
+    await vi.advanceTimersByTimeAsync(2);
+    expect(calls).toEqual([['x1', 'x2', 'x3']]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(calls).toEqual([['x1', 'x2', 'x3'], ['x2']]);
+    await queue.stop();
+  });
+
   it('keeps one waiting message per delivery: a second send while one waits is dropped, a send once it runs is kept', async () => {
     const { started, releases, deliver, stop } = heldWorker();
     const queue = new TimerQueue({ deliver, maxInFlight: 1, maxInFlightUnproven: 1 });

@@ -2,6 +2,7 @@ import { memberCheckHelpdesk } from '#core/use-cases/integrations/member-helpdes
 import type { AppDeps } from '../../app-deps.ts';
 import { withHelpdesks } from '../../helpdesk-wiring.ts';
 import { wiring } from '../../wiring.ts';
+import { kmsSealing } from '../../deployed/kms-sealing.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
 import { pathIdOf, sessionHandler } from './session-handler.ts';
@@ -12,4 +13,4 @@ export const createHandler = (deps: AppDeps) => {
   return sessionHandler(deps, async ({ caller, event, body }) => json(200, await memberCheckHelpdesk(withAdapters, caller, pathIdOf(event, 'integration'), body)));
 };
 
-export const handler = lazyHandler(() => createHandler(wiring()));
+export const handler = lazyHandler(() => createHandler(wiring(kmsSealing())));

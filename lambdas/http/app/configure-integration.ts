@@ -1,6 +1,7 @@
 import { memberConfigureIntegration } from '#core/use-cases/integrations/member-integrations.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
+import { kmsSealing } from '../../deployed/kms-sealing.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
 import { pathIdOf, sessionHandler } from './session-handler.ts';
@@ -12,4 +13,4 @@ import { pathIdOf, sessionHandler } from './session-handler.ts';
 export const createHandler = (deps: AppDeps) =>
   sessionHandler(deps, async ({ caller, event, body }) => json(200, await memberConfigureIntegration(deps, caller, pathIdOf(event, 'integration'), body)));
 
-export const handler = lazyHandler(() => createHandler(wiring()));
+export const handler = lazyHandler(() => createHandler(wiring(kmsSealing())));

@@ -1,6 +1,7 @@
 import { memberConnectHelpdesk } from '#core/use-cases/integrations/member-helpdesk.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
+import { kmsSealing } from '../../deployed/kms-sealing.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
 import { pathIdOf, sessionHandler } from './session-handler.ts';
@@ -9,4 +10,4 @@ import { pathIdOf, sessionHandler } from './session-handler.ts';
 export const createHandler = (deps: AppDeps) =>
   sessionHandler(deps, async ({ caller, event, body }) => json(200, await memberConnectHelpdesk(deps, caller, pathIdOf(event, 'integration'), body)));
 
-export const handler = lazyHandler(() => createHandler(wiring()));
+export const handler = lazyHandler(() => createHandler(wiring(kmsSealing())));

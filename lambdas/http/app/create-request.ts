@@ -3,6 +3,7 @@ import { memberCreateRequest } from '#core/use-cases/member-new-request.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { withTicketReplies } from '../../ticket-reply-wiring.ts';
 import { wiring } from '../../wiring.ts';
+import { requestCreation } from '../../deployed/request-creation.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
 import { sessionHandler } from './session-handler.ts';
@@ -28,4 +29,4 @@ export const createHandler = (deps: AppDeps) =>
     { idempotent: { secretFields: ['link', 'link_without_fragment', 'challenge_code'] } },
   );
 
-export const handler = lazyHandler(() => createHandler(withTicketReplies(wiring())));
+export const handler = lazyHandler(() => createHandler(withTicketReplies(wiring(requestCreation()))));

@@ -1,12 +1,13 @@
 import { createShare } from '#core/use-cases/shares/create-share.ts';
-import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
+import { withShareStore, type WithShares } from '../../store-wiring.ts';
+import { expirySchedules } from '../../deployed/eventbridge-schedules.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
 import { sessionHandler } from './session-handler.ts';
 
 /** POST /app/api/shares: stores the ciphertext the member's browser sealed; the link is shown once. */
-export const createHandler = (deps: AppDeps) =>
+export const createHandler = (deps: WithShares) =>
   sessionHandler(
     deps,
     async ({ caller, body }) => {
@@ -16,4 +17,4 @@ export const createHandler = (deps: AppDeps) =>
     { idempotent: { secretFields: ['link'] } },
   );
 
-export const handler = lazyHandler(() => createHandler(wiring()));
+export const handler = lazyHandler(() => createHandler(withShareStore(wiring(expirySchedules()))));

@@ -2,6 +2,7 @@ import { createWebhook, memberWebhookManager } from '#core/use-cases/webhooks.ts
 import type { AppDeps } from '../../app-deps.ts';
 import { withWebhookStore } from '../../store-wiring.ts';
 import { wiring } from '../../wiring.ts';
+import { kmsSealing } from '../../deployed/kms-sealing.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
 import { sessionHandler } from './session-handler.ts';
@@ -20,4 +21,4 @@ export const createHandler = (appDeps: AppDeps) => {
   );
 };
 
-export const handler = lazyHandler(() => createHandler(wiring()));
+export const handler = lazyHandler(() => createHandler(wiring(kmsSealing())));

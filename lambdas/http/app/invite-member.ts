@@ -1,6 +1,7 @@
 import { inviteMember } from '#core/use-cases/organisation/member-app.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
+import { sesEmail } from '../../deployed/ses-email.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
 import { organisationDeps } from './organisation-deps.ts';
@@ -12,4 +13,4 @@ export const createHandler = (deps: AppDeps) =>
     idempotent: { secretFields: [] },
   });
 
-export const handler = lazyHandler(() => createHandler(wiring()));
+export const handler = lazyHandler(() => createHandler(wiring(sesEmail())));

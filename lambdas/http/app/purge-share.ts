@@ -1,12 +1,13 @@
 import { purgeMemberShare } from '#core/use-cases/shares/member-shares.ts';
-import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
+import { withShareStore, type WithShares } from '../../store-wiring.ts';
+import { expirySchedules } from '../../deployed/eventbridge-schedules.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
 import { pathIdOf, sessionHandler } from './session-handler.ts';
 
 /** POST /app/api/shares/{id}/purge: destroys a live share before it is opened. */
-export const createHandler = (deps: AppDeps) =>
+export const createHandler = (deps: WithShares) =>
   sessionHandler(deps, async ({ caller, event }) => json(200, await purgeMemberShare(deps, caller, pathIdOf(event, 'share'))));
 
-export const handler = lazyHandler(() => createHandler(wiring()));
+export const handler = lazyHandler(() => createHandler(withShareStore(wiring(expirySchedules()))));

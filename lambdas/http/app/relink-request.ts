@@ -1,6 +1,7 @@
 import { relinkAsMember } from '#core/use-cases/member-requests.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
+import { expirySchedules } from '../../deployed/eventbridge-schedules.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
 import { RELINK_SECRET_FIELDS } from '../handlers/relink-request.ts';
@@ -12,4 +13,4 @@ export const createHandler = (deps: AppDeps) =>
     idempotent: { secretFields: RELINK_SECRET_FIELDS },
   });
 
-export const handler = lazyHandler(() => createHandler(wiring()));
+export const handler = lazyHandler(() => createHandler(wiring(expirySchedules())));

@@ -1,6 +1,7 @@
 import { revokeAsMember } from '#core/use-cases/member-requests.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
+import { expirySchedules } from '../../deployed/eventbridge-schedules.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
 import { pathIdOf, sessionHandler } from './session-handler.ts';
@@ -11,4 +12,4 @@ export const createHandler = (deps: AppDeps) =>
     idempotent: { secretFields: [] },
   });
 
-export const handler = lazyHandler(() => createHandler(wiring()));
+export const handler = lazyHandler(() => createHandler(wiring(expirySchedules())));

@@ -5,6 +5,7 @@ import { DEFAULT_OVERLAP_HOURS, MAX_OVERLAP_HOURS, rotateWebhookSecret, type Rot
 import type { AppDeps } from '../../app-deps.ts';
 import { withWebhookStore } from '../../store-wiring.ts';
 import { wiring } from '../../wiring.ts';
+import { kmsSealing } from '../../deployed/kms-sealing.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
 import { sessionHandler } from './session-handler.ts';
@@ -46,4 +47,4 @@ export const createHandler = (appDeps: AppDeps) => {
   );
 };
 
-export const handler = lazyHandler(() => createHandler(wiring()));
+export const handler = lazyHandler(() => createHandler(wiring(kmsSealing())));

@@ -1,6 +1,7 @@
 import { requestSignIn } from '#core/use-cases/member-sign-in.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
+import { sesEmail } from '../../deployed/ses-email.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
 import { publicAppHandler } from './session-handler.ts';
@@ -12,4 +13,4 @@ export const createHandler = (deps: AppDeps) =>
     return json(202, { accepted: true });
   });
 
-export const handler = lazyHandler(() => createHandler(wiring()));
+export const handler = lazyHandler(() => createHandler(wiring(sesEmail())));

@@ -10,7 +10,7 @@ import {
   type IssuedCertificate,
 } from '#core/use-cases/certificates/issue-certificate.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { withCertificateSource } from '../../store-wiring.ts';
+import { withCertificateSource, withShareStore } from '../../store-wiring.ts';
 import { wiring } from '../../wiring.ts';
 import { signerOf } from '../../certificate-signing.ts';
 import { tableBackupsOf } from '../../table-backups.ts';
@@ -19,7 +19,6 @@ import { namedById } from '../middleware/read-trail.ts';
 import { parseQuery } from '../query-schema.ts';
 import { sessionHandler } from '../app/session-handler.ts';
 import type { ApiEvent, ApiLambda, ApiResult } from '../types.ts';
-import { renderCertificatePdf } from './render-pdf.ts';
 
 /**
  * The custody certificate function: GET /v1/requests/{id}/certificate and
@@ -40,6 +39,13 @@ const idOf = (event: ApiEvent, kind: Kind) => {
 const fileNameOf = ({ certificate }: IssuedCertificate) =>
   `custody-certificate-${certificate.subject_kind === 'request' ? certificate.request.id : certificate.share.id}`;
 
+/**
+ * The PDF renderer, imported on the first PDF asked for: pdfkit is most of this function's code and
+ * a JSON certificate never needs it. The stack bundles it as a file of its own beside the handler
+ * (lib/certificate-bundle.ts), which only a PDF loads.
+ */
+const pdfRenderer = () => import('./render-pdf.ts');
+
 /** The JSON exactly as signed and hashed, or the PDF made from it; never cached. */
 const answer = async (issued: IssuedCertificate, format: 'json' | 'pdf'): Promise<ApiResult> => {
   const name = fileNameOf(issued);
@@ -50,6 +56,7 @@ const answer = async (issued: IssuedCertificate, format: 'json' | 'pdf'): Promis
       body: issued.json,
     };
   }
+  const { renderCertificatePdf } = await pdfRenderer();
   const pdf = await renderCertificatePdf(issued.certificate, issued.json);
   return {
     statusCode: 200,
@@ -62,7 +69,7 @@ const answer = async (issued: IssuedCertificate, format: 'json' | 'pdf'): Promis
 const formatOf = (event: ApiEvent) => parseQuery(certificateQuery, event).format;
 
 export const createHandler = (appDeps: AppDeps): ApiLambda => {
-  const deps = { ...withCertificateSource(appDeps), signer: signerOf(appDeps), backups: tableBackupsOf(appDeps) };
+  const deps = { ...withShareStore(withCertificateSource(appDeps)), signer: signerOf(appDeps), backups: tableBackupsOf(appDeps) };
   const api = apiHandler(deps, {
     scope: 'events:read',
     query: formatOf,

@@ -1,6 +1,7 @@
 import { completeRequest } from '#core/use-cases/end-request.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
+import { expirySchedules } from '../../deployed/eventbridge-schedules.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
 import { API_ROUTES } from '../api-routes.ts';
@@ -14,4 +15,4 @@ export const createHandler = (deps: AppDeps) =>
       json(200, await completeRequest(deps, caller, requestIdOf(event), (view) => prepareReplay(json(200, view)))),
   });
 
-export const handler = lazyHandler(() => createHandler(wiring()));
+export const handler = lazyHandler(() => createHandler(wiring(expirySchedules())));

@@ -2,6 +2,7 @@ import { createRequest, type CreationResult } from '#core/use-cases/create-reque
 import type { AppDeps } from '../../app-deps.ts';
 import { withTicketReplies } from '../../ticket-reply-wiring.ts';
 import { wiring } from '../../wiring.ts';
+import { requestCreation } from '../../deployed/request-creation.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
 import { API_ROUTES } from '../api-routes.ts';
@@ -28,4 +29,4 @@ export const createHandler = (deps: AppDeps) =>
     },
   });
 
-export const handler = lazyHandler(() => createHandler(withTicketReplies(wiring())));
+export const handler = lazyHandler(() => createHandler(withTicketReplies(wiring(requestCreation()))));

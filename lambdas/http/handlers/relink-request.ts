@@ -1,6 +1,7 @@
 import { relinkThroughApi, type RelinkResult } from '#core/use-cases/relink-request.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
+import { expirySchedules } from '../../deployed/eventbridge-schedules.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
 import { API_ROUTES } from '../api-routes.ts';
@@ -20,4 +21,4 @@ export const createHandler = (deps: AppDeps) =>
     },
   });
 
-export const handler = lazyHandler(() => createHandler(wiring()));
+export const handler = lazyHandler(() => createHandler(wiring(expirySchedules())));

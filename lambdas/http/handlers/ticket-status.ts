@@ -1,7 +1,9 @@
 import { markTicketStatus } from '#core/use-cases/tickets/mark-ticket-status.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { withTicketChecks } from '../../helpdesk-wiring.ts';
+import { withTicketChecks } from '../../ticket-check-wiring.ts';
 import { wiring } from '../../wiring.ts';
+import { withShareStore } from '../../store-wiring.ts';
+import { expiryAndPurgeSchedules } from '../../deployed/eventbridge-schedules.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
 import { API_ROUTES } from '../api-routes.ts';
@@ -15,4 +17,4 @@ export const createHandler = (deps: AppDeps) =>
       json(202, await markTicketStatus(ticketDeps(deps), caller, event.pathParameters?.ref ?? '', body), { 'Cache-Control': 'no-store' }),
   });
 
-export const handler = lazyHandler(() => createHandler(withTicketChecks(wiring())));
+export const handler = lazyHandler(() => createHandler(withShareStore(withTicketChecks(wiring(expiryAndPurgeSchedules())))));

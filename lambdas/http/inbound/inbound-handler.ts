@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { admitInboundPost, useInboundPost, type AdmittedPost, type InboundAction, type InboundPost } from '#core/use-cases/inbound/receive-post.ts';
+import { admitInboundPost, useInboundPost, type AdmittedPost, type InboundAction, type InboundDeps, type InboundPost } from '#core/use-cases/inbound/receive-post.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { bodyLimit } from '../middleware/body-limit.ts';
 import { respond } from '../middleware/respond.ts';
@@ -37,25 +37,29 @@ type InboundContext = Context & { inbound?: { post: InboundPost; admitted: Admit
  * The URL, rate limit, hardening and state checks, before the Idempotency-Key is looked at: only a
  * sender who passes them may claim a key or be replayed an answer.
  */
-const admit = (deps: ReturnType<typeof ticketDeps>, action: InboundAction): ApiMiddleware => ({
+const admit = (deps: InboundDeps, action: InboundAction): ApiMiddleware => ({
   before: async (request) => {
     const post = postOf(request.event);
-    const inbound = { post, admitted: await admitInboundPost(deps, action.purpose, post) };
+    const inbound = { post, admitted: await admitInboundPost(deps, action, post) };
     // In the call's state for the Idempotency-Key's owner and fingerprint, in the context for the handler.
     request.internal.inbound = inbound;
     (request.context as InboundContext).inbound = inbound;
   },
 });
 
+/** What one URL's function adds or puts in place (status.ts: the webhook URL's). */
+type InboundExtras = Partial<Pick<InboundDeps, 'ticketIndex' | 'indexedRequests' | 'urlMemory' | 'integrations'>>;
+
 /**
  * An inbound ticket URL: the secret in the path is the credential (no API key), the body is read
  * as sent (a signature covers the exact bytes), errors as everywhere, an Idempotency-Key honoured
  * when the sender sends one (inbound-replays.ts), and no answer is cached. Nothing of the post is
- * logged: a helpdesk's body can carry customer data.
+ * logged: a helpdesk's body can carry customer data. `extra` is made once per container, as the
+ * handler is: a memory of the URLs lives as long as the container does.
  */
-export const inboundHandler = (deps: AppDeps, action: InboundAction): ApiLambda => {
-  const inbound = ticketDeps(deps);
-  return middy<ApiEvent, ApiResult, Error, Context, ApiState>()
+export const inboundHandler = (deps: AppDeps, action: InboundAction, extra: InboundExtras = {}): ApiLambda => {
+  const inbound: InboundDeps = { ...ticketDeps(deps), ...extra };
+  const chain = middy<ApiEvent, ApiResult, Error, Context, ApiState>()
     .use(respond(deps.logger))
     .use(bodyLimit())
     .use(admit(inbound, action))
@@ -64,4 +68,8 @@ export const inboundHandler = (deps: AppDeps, action: InboundAction): ApiLambda 
       const { post, admitted } = (context as InboundContext).inbound!;
       return json(202, await useInboundPost(inbound, action, admitted, post), NO_STORE);
     });
+  // The reads a post starts together (the integration, its organisation, the ticket index's items)
+  // go as one BatchGetItem beside the rate count: a status for an unknown ticket is one round.
+  const reads = deps.readBatching;
+  return (reads ? (event: ApiEvent, context: Context) => reads.scope(() => chain(event, context)) : chain) as ApiLambda;
 };

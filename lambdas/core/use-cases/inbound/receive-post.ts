@@ -4,12 +4,14 @@ import { sha256Hex } from '../../hashing.ts';
 import { checkInboundAuth } from '../../inbound/auth-check.ts';
 import { readInboundPayload } from '../../inbound/inbound-payload.ts';
 import { interpret, problemOf, type Interpreted } from '../../inbound/mapping.ts';
-import { integrationSecretContext, type InboundPurpose, type Integration, type IntegrationRepository } from '../../integration.ts';
+import { integrationSecretContext, type InboundPurpose, type InboundSecretTarget, type Integration, type IntegrationRepository } from '../../integration.ts';
 import type { Organisation } from '../../model.ts';
 import type { Directory } from '../../ports.ts';
 import type { SecretSealer } from '../../sealing.ts';
+import type { TicketIndex, TicketLinks } from '../../ticket-links.ts';
 import type { TicketStatusDeps } from '../tickets/apply-ticket-status.ts';
 import type { TriggerDeps } from './trigger-request.ts';
+import type { InboundUrlMemory } from './url-memory.ts';
 
 export interface InboundDeps extends Omit<TicketStatusDeps, 'requests'>, Omit<TriggerDeps, 'requests'> {
   requests: TicketStatusDeps['requests'] & TriggerDeps['requests'];
@@ -18,6 +20,10 @@ export interface InboundDeps extends Omit<TicketStatusDeps, 'requests'>, Omit<Tr
   sealer: SecretSealer;
   inboundRate: { countIntegration(integrationId: string): Promise<{ count: number; resetAt: number; nowSeconds: number }> };
   clock: Clock;
+  /** Which kinds of record quote a ticket (the webhook URL); absent, every status looks through the ticket indexes. */
+  ticketIndex?: TicketIndex;
+  /** What the function remembers of its URLs (url-memory.ts): where an integration's posts had their ticket id. */
+  urlMemory?: Pick<InboundUrlMemory, 'mappingOf'>;
 }
 
 /** One post to an inbound URL, as received: the URL's secret, the headers (lower-case names), the exact body. */
@@ -45,6 +51,13 @@ export type InboundAck =
  */
 export interface InboundAction {
   purpose: InboundPurpose;
+  /**
+   * What the ticket index says of the ticket the post probably names, read beside the admission's
+   * own reads: so before the post is authenticated, it only reads, nothing of it is used unless
+   * the post is admitted, and it never fails the post (null: nothing read). Absent, nothing is
+   * read ahead.
+   */
+  readAhead?(deps: InboundDeps, target: InboundSecretTarget, post: InboundPost): Promise<TicketLinksRead | null>;
   /** A post that can be used for nothing: what the URL records of it beside the activity log. */
   refuse(deps: InboundDeps, org: Organisation, integration: Integration, understood: Interpreted, reason: string): Promise<void>;
   /**
@@ -53,8 +66,7 @@ export interface InboundAction {
    */
   use(
     deps: InboundDeps,
-    org: Organisation,
-    integration: Integration,
+    admitted: AdmittedPost,
     understood: Interpreted & { ticketId: string },
     unusable: string | null,
   ): Promise<{ preset: string | null; problem: string | null }>;
@@ -63,10 +75,18 @@ export interface InboundAction {
 const URL_SECRET = /^[A-Za-z0-9_-]{43}$/;
 const unknownUrl = () => notFound('No such URL.');
 
+/** What the ticket index said of a ticket, read ahead for the one the post probably names. */
+export interface TicketLinksRead {
+  ticketId: string;
+  links: TicketLinks | null;
+}
+
 /** A post its URL, rate limit, hardening and integration's state let in: the integration and its organisation. */
 export interface AdmittedPost {
   integration: Integration;
   org: Organisation;
+  /** The action's read ahead (readAhead), when it made one and it answered. */
+  ticketLinks: TicketLinksRead | null;
 }
 
 /**
@@ -74,30 +94,37 @@ export interface AdmittedPost {
  * webhook): 404 for a wrong or rotated URL, 429 over the integration's rate limit, 401 for a wrong
  * shared header or signature, 409 while the integration is disabled.
  */
-export const admitInboundPost = async (deps: InboundDeps, purpose: InboundPurpose, post: InboundPost): Promise<AdmittedPost> => {
+export const admitInboundPost = async (deps: InboundDeps, action: Pick<InboundAction, 'purpose' | 'readAhead'>, post: InboundPost): Promise<AdmittedPost> => {
+  const { purpose } = action;
   const target = await targetOf(deps, purpose, post.secret);
-  // The look-up names the integration: its record, its rate window and its organisation in one round.
+  // The integration, its rate window, its organisation and what the action reads ahead, in one round.
+  const ticketLinks = action.readAhead ? action.readAhead(deps, target, post) : null;
   const [integration, rate, org] = await Promise.all([
     deps.integrations.get(target.orgId, target.integrationId),
     deps.inboundRate.countIntegration(target.integrationId),
     deps.directory.getOrganisation(target.orgId),
   ]);
   // A rotated URL is 404 at once: the look-up item goes in the rotation's transaction, and the
-  // integration must still name this secret (a late copy of the old look-up changes nothing).
+  // integration must still name this secret (a late copy of the old look-up, or a function's
+  // memory of it, changes nothing).
   if (!integration || !org || integration.secretHashes[purpose] !== target.secretHash) throw unknownUrl();
   if (rate.count > integration.rateLimitPerMinute) throw rateLimited(Math.max(1, rate.resetAt - rate.nowSeconds));
   await checkAuth(deps, integration, purpose, post);
   if (!integration.enabled) throw new ApiError(409, 'conflict', 'This integration is disabled.');
-  return { integration, org };
+  return { integration, org, ticketLinks: await ticketLinks };
 };
+
+/** The post's fields as sent: its body (JSON or form) and its query string. */
+export const payloadOf = (post: InboundPost) => readInboundPayload({ body: post.rawBody.toString('utf8'), contentType: post.contentType, query: post.query });
 
 /**
  * An admitted post: every one is 202. A post that cannot be used goes to the integration's
  * activity log with its reason.
  */
-export const useInboundPost = async (deps: InboundDeps, action: InboundAction, { integration, org }: AdmittedPost, post: InboundPost): Promise<InboundAck> => {
+export const useInboundPost = async (deps: InboundDeps, action: InboundAction, admitted: AdmittedPost, post: InboundPost): Promise<InboundAck> => {
   const { purpose } = action;
-  const payload = readInboundPayload({ body: post.rawBody.toString('utf8'), contentType: post.contentType, query: post.query });
+  const { integration, org } = admitted;
+  const payload = payloadOf(post);
   const understood = interpret(payload.fields, integration.mapping, integration.statusMap);
   const unusable = payload.problem ?? problemOf(understood, purpose);
   if (unusable) await logUnusable(deps, integration, purpose, understood, unusable);
@@ -108,7 +135,7 @@ export const useInboundPost = async (deps: InboundDeps, action: InboundAction, {
     await action.refuse(deps, org, integration, understood, unusable);
     return ack(purpose, understood, understood.trigger.preset, unusable);
   }
-  const { preset, problem } = await action.use(deps, org, integration, { ...understood, ticketId: understood.ticketId! }, unusable);
+  const { preset, problem } = await action.use(deps, admitted, { ...understood, ticketId: understood.ticketId! }, unusable);
   // A problem found while using the post (a trigger that could not create) goes to the log too.
   if (problem && problem !== unusable) await logUnusable(deps, integration, purpose, understood, problem);
   return ack(purpose, understood, preset, problem);

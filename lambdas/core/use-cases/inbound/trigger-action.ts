@@ -12,7 +12,7 @@ export const triggerAction: InboundAction = {
       reason,
       preset: understood.trigger.preset === null ? null : toWellFormedText(understood.trigger.preset.slice(0, 40)),
     }),
-  use: async (deps, org, integration, understood) => {
+  use: async (deps, { org, integration }, understood) => {
     const outcome = await triggerRequest(deps, org, integration, understood);
     return { preset: outcome.preset, problem: outcome.kind === 'failed' ? outcome.reason : null };
   },

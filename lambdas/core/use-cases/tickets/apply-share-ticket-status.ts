@@ -12,7 +12,8 @@ import type { TicketStatusInput } from './apply-ticket-status.ts';
  * of the live shares matched, oldest first.
  */
 export const applyTicketStatusToShares = async (deps: ShareDeps, input: TicketStatusInput, trusted: boolean): Promise<string[]> => {
-  if (input.onlyIntegration || input.clientId) return [];
+  // The ticket index, when it covers the organisation, says whether any share quotes the ticket at all.
+  if (input.onlyIntegration || input.clientId || input.links?.shared === false) return [];
   const live = (await deps.shares.findByTicket(input.org.id, input.ref)).filter(isShareLive);
   const closes = input.org.policy.ticket.closeStatuses.includes(input.status as 'resolved' | 'closed');
   if (trusted && closes) {

@@ -11,9 +11,12 @@ import { applyTicketStatusToShares } from './apply-share-ticket-status.ts';
 import { countsAsClosed, decideTicketChange, TICKET_CLOSED, type TicketAction, type TicketDecision } from '../../ticket-lifecycle.ts';
 import type { IntegrationRepository } from '../../integration.ts';
 import { ticketCheckKey, type TicketCheck, type TicketCheckQueue } from '../../ticket-check.ts';
+import type { IndexedTicketRequests, TicketLinks } from '../../ticket-links.ts';
 
 export interface TicketStatusDeps extends ExpiryScheduling {
   requests: Pick<RequestRepository, 'get' | 'update'> & { findByTicket(orgId: string, ref: string): Promise<HandoffRequest[]> };
+  /** Where a function has them (the webhook URL), the requests of a ticket as the ticket indexes hold them: a sender's status starts from these. */
+  indexedRequests?: IndexedTicketRequests;
   purgeScheduler?: PurgeScheduler;
   clock: Clock;
   urls: PublicUrls;
@@ -59,6 +62,11 @@ export interface TicketStatusInput {
   onlyIntegration: string | null;
   /** A client-scoped key or integration: only that client's requests. */
   clientId: string | null;
+  /**
+   * What the ticket index says of `ref` (core/ticket-links.ts): only the kinds of record it names
+   * are looked for. Absent or null, every kind is.
+   */
+  links?: TicketLinks | null;
 }
 
 export interface TicketStatusOutcome {
@@ -107,7 +115,7 @@ const matches = (request: HandoffRequest, input: TicketStatusInput) => {
 export const applyTicketStatus = async (deps: TicketStatusDeps, input: TicketStatusInput): Promise<TicketStatusOutcome> => {
   const policy = input.org.policy.ticket;
   const trusted = input.verified || policy.trustUnverifiedWebhooks;
-  const found = (await deps.requests.findByTicket(input.org.id, input.ref)).filter((request) => matches(request, input));
+  const found = (await findRequests(deps, input)).filter((request) => matches(request, input));
   const verifiable = input.verified ? new Set<string>() : await helpdeskIntegrations(deps, input.org.id, found);
   const changed: TicketStatusOutcome['changed'] = [];
   const checks = new Map<string, TicketCheck>();
@@ -126,6 +134,20 @@ export const applyTicketStatus = async (deps: TicketStatusDeps, input: TicketSta
   await queueChecks(deps, [...checks.values()]);
   const shares = deps.shares ? await applyTicketStatusToShares({ ...deps, shares: deps.shares }, input, trusted) : [];
   return { ticketLinks: found.length, changed, trusted, verifying, shares };
+};
+
+const EVERY_KIND = { quoted: true, linked: true };
+
+/** The requests quoting or linked to the ticket: none, without a read, when the ticket index knows of neither. */
+const findRequests = async (deps: TicketStatusDeps, input: TicketStatusInput) => {
+  const links = input.links ?? null;
+  if (links && !links.quoted && !links.linked) return [];
+  // A sender's status changes a request only by a write conditioned on the version read (a stale
+  // copy loses it, and the request is read again), and leaves alone only an ended request, which
+  // never comes back: the index's copy does for the first read. A helpdesk's read also skips
+  // requests by their ticket's current status (unchangedRead, reopenedSinceRead), so it reads afresh.
+  if (deps.indexedRequests && input.verification === undefined) return deps.indexedRequests.findByTicket(input.org.id, input.ref, links ?? EVERY_KIND);
+  return deps.requests.findByTicket(input.org.id, input.ref);
 };
 
 const isVerifiable = (request: HandoffRequest, verifiable: Set<string>) =>

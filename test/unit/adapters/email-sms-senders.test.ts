@@ -2,16 +2,20 @@ import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { AwsNotifier } from '../../../lambdas/adapters/ses-sns-notifier.ts';
+import { SesEmailSender } from '../../../lambdas/adapters/ses-email.ts';
+import { SnsSmsSender } from '../../../lambdas/adapters/sns-sms.ts';
 import type { Notifier } from '../../../lambdas/core/ports.ts';
 
 const ses = mockClient(SESv2Client);
 const sns = mockClient(SNSClient);
 const FROM = 'Handoff <no-reply@handoff.example.test>';
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'not-a-real-secret' };
-/** Used through the Notifier port, as the use cases see it. */
-const notifier = (): Notifier =>
-  new AwsNotifier(FROM, new SESv2Client({ region: 'eu-west-2', credentials }), new SNSClient({ region: 'eu-west-2', credentials }));
+/** Used through the Notifier port, as the use cases see it (each function is wired with the senders it may use). */
+const notifier = (): Notifier => {
+  const email = new SesEmailSender(FROM, new SESv2Client({ region: 'eu-west-2', credentials }));
+  const sms = new SnsSmsSender(new SNSClient({ region: 'eu-west-2', credentials }));
+  return { sendEmail: (message) => email.sendEmail(message), sendSms: (message) => sms.sendSms(message) };
+};
 
 beforeEach(() => {
   ses.reset();
@@ -22,7 +26,7 @@ afterAll(() => {
   sns.restore();
 });
 
-describe('AwsNotifier.sendEmail', () => {
+describe('SesEmailSender.sendEmail', () => {
   it('sends exactly one SESv2 SendEmailCommand with the sender, recipient, subject and text', async () => {
     ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
     await notifier().sendEmail({
@@ -56,7 +60,7 @@ describe('AwsNotifier.sendEmail', () => {
   });
 });
 
-describe('AwsNotifier.sendSms', () => {
+describe('SnsSmsSender.sendSms', () => {
   it('sends exactly one SNS PublishCommand to the number, transactional', async () => {
     sns.on(PublishCommand).resolves({ MessageId: 'sms-1' });
     await notifier().sendSms({

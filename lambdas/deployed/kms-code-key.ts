@@ -1,0 +1,11 @@
+import { KmsCodeKey } from '#adapters/kms-code-key.ts';
+import { required, type DeployedAdapters } from '../wiring.ts';
+
+/**
+ * The KMS HMAC key CODE_HASH_KEY_ID, built on first use: for the functions that hash or check
+ * codes, which alone have the variable (and kms:GenerateMac on the key).
+ */
+export const kmsCodeKey = (): Pick<DeployedAdapters, 'codeKey'> => {
+  let built: KmsCodeKey | undefined;
+  return { codeKey: { mac: (message) => (built ??= new KmsCodeKey(required('CODE_HASH_KEY_ID'))).mac(message) } };
+};

@@ -1,6 +1,7 @@
 import { EventBridgeExpiryScheduler, type ScheduleKind } from '#adapters/eventbridge-scheduler.ts';
 import type { ExpiryScheduler } from '#core/ports.ts';
 import { required, type DeployedAdapters } from '../wiring.ts';
+import { onFirstUse } from './on-first-use.ts';
 
 /**
  * EventBridge Scheduler, configured from SCHEDULE_GROUP, SCHEDULER_ROLE_ARN and EXPIRY_FUNCTION_ARN
@@ -9,14 +10,15 @@ import { required, type DeployedAdapters } from '../wiring.ts';
  * (tolerated) scheduling call.
  */
 const eventBridgeSchedules = (kind: ScheduleKind): ExpiryScheduler => {
-  let built: EventBridgeExpiryScheduler | undefined;
-  const scheduler = () =>
-    (built ??= new EventBridgeExpiryScheduler({
-      groupName: required('SCHEDULE_GROUP'),
-      targetArn: required(kind === 'purge' ? 'PURGE_FUNCTION_ARN' : 'EXPIRY_FUNCTION_ARN'),
-      roleArn: required('SCHEDULER_ROLE_ARN'),
-      kind,
-    }));
+  const scheduler = onFirstUse(
+    () =>
+      new EventBridgeExpiryScheduler({
+        groupName: required('SCHEDULE_GROUP'),
+        targetArn: required(kind === 'purge' ? 'PURGE_FUNCTION_ARN' : 'EXPIRY_FUNCTION_ARN'),
+        roleArn: required('SCHEDULER_ROLE_ARN'),
+        kind,
+      }),
+  );
   return {
     schedule: async (requestId, atIso) => scheduler().schedule(requestId, atIso),
     cancel: async (requestId) => scheduler().cancel(requestId),

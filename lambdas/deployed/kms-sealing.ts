@@ -1,5 +1,6 @@
 import { KmsSealer } from '#adapters/kms-sealer.ts';
 import { required, type DeployedAdapters } from '../wiring.ts';
+import { onFirstUse } from './on-first-use.ts';
 
 /**
  * KMS envelope encryption with SEALING_KEY_ID, built on first use: for the functions that read or
@@ -7,8 +8,7 @@ import { required, type DeployedAdapters } from '../wiring.ts';
  * rights, each for its purpose).
  */
 export const kmsSealing = (): Pick<DeployedAdapters, 'sealer'> => {
-  let built: KmsSealer | undefined;
-  const sealer = () => (built ??= new KmsSealer({ keyId: required('SEALING_KEY_ID') }));
+  const sealer = onFirstUse(() => new KmsSealer({ keyId: required('SEALING_KEY_ID') }));
   return {
     sealer: {
       seal: (plaintext, context) => sealer().seal(plaintext, context),

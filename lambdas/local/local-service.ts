@@ -109,6 +109,11 @@ export interface LocalServiceOptions {
    * a timer queue feeds the delivery worker, and the delivery sweep runs every minute.
    */
   webhooks?: boolean;
+  /**
+   * Makes a new table with its stream, as deployed (default on). Only tests that never read the
+   * stream turn it off (table-bootstrap.ts says why); webhooks need it.
+   */
+  tableStream?: boolean;
   /** Lets webhooks go to loopback receivers (plain http included): tests and `npm start` only. Default off. */
   allowLoopbackWebhooks?: boolean;
   /**
@@ -142,10 +147,10 @@ export interface LocalService {
 }
 
 /** Makes the table with `db`, or without a timeout when the service's client has a short one: creating a table can take seconds. */
-const bootstrapTable = async (endpoint: string, db: ReturnType<typeof createDocumentClient> | null, tableName: string) => {
+const bootstrapTable = async (endpoint: string, db: ReturnType<typeof createDocumentClient> | null, tableName: string, stream: boolean) => {
   const client = db ?? createDocumentClient({ endpoint });
   try {
-    await ensureTable(client, tableName);
+    await ensureTable(client, tableName, { stream });
   } finally {
     if (!db) client.destroy();
   }
@@ -157,6 +162,7 @@ const bootstrapTable = async (endpoint: string, db: ReturnType<typeof createDocu
  */
 export const startLocalService = async (options: LocalServiceOptions = {}): Promise<LocalService> => {
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
+  if (options.tableStream === false && options.webhooks !== false) throw new Error('webhooks read the table stream: tableStream: false needs webhooks: false');
   let dynamo: RunningDynamo | null = null;
   let endpoint = options.dynamoEndpoint;
   if (!endpoint) {
@@ -164,7 +170,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     endpoint = dynamo.endpoint;
   }
   const db = createDocumentClient({ endpoint, ...options.dynamoClient });
-  await bootstrapTable(endpoint, options.dynamoClient ? null : db, tableName);
+  await bootstrapTable(endpoint, options.dynamoClient ? null : db, tableName, options.tableStream !== false);
 
   const clock = options.clock ?? systemClock;
   const outbox = options.outboxDir ?? join(options.dataDir ?? join(process.cwd(), '.data'), 'outbox');

@@ -1,6 +1,18 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Documents } from './dynamo.ts';
 import type { IndexDefinition } from './table.ts';
+
+/** The items one query finds, following its pages until there are no more or `limit` are read. */
+export const queryAllPages = async (db: Documents, input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>, limit = Infinity) => {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(new QueryCommand({ ...input, Limit: Number.isFinite(limit) ? limit - items.length : undefined, ExclusiveStartKey: start }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start && items.length < limit);
+  return items;
+};
 
 /** Every item of partition `pk` whose sort key starts with `prefix`, following all pages. */
 export const queryPrefix = async (
@@ -9,49 +21,30 @@ export const queryPrefix = async (
   pk: string,
   prefix: string,
   options: { consistent?: boolean } = {},
-): Promise<Record<string, unknown>[]> => {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
-        ConsistentRead: options.consistent,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-};
+): Promise<Record<string, unknown>[]> =>
+  queryAllPages(db, {
+    TableName: tableName,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+    ConsistentRead: options.consistent,
+  });
 
 /**
  * The items under one index partition, oldest first, following pages up to `limit`: whole (the
  * indexes project every attribute), or only the attributes `projection` names.
  */
-export const queryIndexItems = async (db: Documents, tableName: string, index: IndexDefinition, partition: string, limit: number, projection?: string) => {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: index.indexName,
-        KeyConditionExpression: `${index.partitionKey} = :partition`,
-        ExpressionAttributeValues: { ':partition': partition },
-        ProjectionExpression: projection,
-        Limit: limit - items.length,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start && items.length < limit);
-  return items;
-};
+export const queryIndexItems = (db: Documents, tableName: string, index: IndexDefinition, partition: string, limit: number, projection?: string) =>
+  queryAllPages(
+    db,
+    {
+      TableName: tableName,
+      IndexName: index.indexName,
+      KeyConditionExpression: `${index.partitionKey} = :partition`,
+      ExpressionAttributeValues: { ':partition': partition },
+      ProjectionExpression: projection,
+    },
+    limit,
+  );
 
 /** The record ids (`id`) under one index partition, oldest first, following pages up to `limit`. */
 export const queryIds = async (db: Documents, tableName: string, index: IndexDefinition, partition: string, limit: number) =>

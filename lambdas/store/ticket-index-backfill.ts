@@ -1,6 +1,7 @@
-import { QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Documents } from './dynamo.ts';
 import { keys } from './keys.ts';
+import { queryAllPages } from './query-prefix.ts';
 import { INDEXES } from './table.ts';
 import { ticketIndexWrites, type TicketNote } from './ticket-index.ts';
 
@@ -12,27 +13,16 @@ export interface TicketIndexBackfill {
   tickets_noted: number;
 }
 
-/** Every item under one byOrg partition, only the attributes named, following all pages. */
-const everyItemOf = async (db: Documents, tableName: string, partition: string, attributes: string[]) => {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: INDEXES.byOrg.indexName,
-        KeyConditionExpression: `${INDEXES.byOrg.partitionKey} = :partition`,
-        ExpressionAttributeValues: { ':partition': partition },
-        ProjectionExpression: attributes.map((_, index) => `#a${index}`).join(', '),
-        ExpressionAttributeNames: Object.fromEntries(attributes.map((name, index) => [`#a${index}`, name])),
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-};
+/** The named attributes of every item under one partition of the by-organisation index. */
+const everyItemOf = (db: Documents, tableName: string, partition: string, attributes: string[]) =>
+  queryAllPages(db, {
+    TableName: tableName,
+    IndexName: INDEXES.byOrg.indexName,
+    KeyConditionExpression: `${INDEXES.byOrg.partitionKey} = :partition`,
+    ExpressionAttributeValues: { ':partition': partition },
+    ProjectionExpression: attributes.map((_, index) => `#a${index}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(attributes.map((name, index) => [`#a${index}`, name])),
+  });
 
 /**
  * The operator's backfill of one organisation's ticket index (`npm run admin -- index-tickets`):

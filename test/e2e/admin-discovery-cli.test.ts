@@ -4,7 +4,7 @@
  * snake_case JSON that holds no secret; every command's --help shows a worked example that the
  * command would accept; a value typed without its flag is answered with where it goes; and
  * switching an integration's --auth mode never carries the previous check's secret over.
- * As a process (`node --import tsx bin/admin.ts`) on the test's table, with a DATA_DIR holding the
+ * As a process (the run's bundle of bin/admin.ts) on the test's table, with a DATA_DIR holding the
  * sealing key the service uses too.
  */
 import { createHmac } from 'node:crypto';

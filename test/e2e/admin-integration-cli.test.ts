@@ -1,5 +1,5 @@
 /**
- * The operator CLI's ticketing-integration commands as a process (`node --import tsx bin/admin.ts`)
+ * The operator CLI's ticketing-integration commands as a process (the run's bundle of bin/admin.ts)
  * on the test's table (--endpoint/--table) with a DATA_DIR holding the sealing key, against a
  * service that seals with the same key file, so the URLs the CLI prints and the secrets it seals
  * work against the service: connect-integration, set-integration, rotate-integration-secret,

@@ -1,5 +1,5 @@
 /**
- * The operator CLI's webhook commands as a process (`node --import tsx bin/admin.ts ...`) on the
+ * The operator CLI's webhook commands as a process (the run's bundle of bin/admin.ts) on the
  * test's table through --endpoint/--table, with a DATA_DIR holding the sealing key the service
  * seals with: the rotated secret printed once as JSON with exit code 0 and stored sealed,
  * refusals with exit code 1 and a message, and a ping that, with --table, may not go to loopback.

@@ -21,6 +21,8 @@
  *   downloaded in the first handoff) comes from docs-reader-fixtures.ts, on loopback.
  * - Only loopback: curl goes through a proxy on a closed loopback port for any other host, and npm
  *   works offline.
+ * - `npm run admin` runs the run's bundle of the CLI instead of tsx (npm-admin-shim.ts), which saves
+ *   about a second a command; one test runs the real `npm run admin` and compares the two.
  * - An example passes when bash exits 0 and no JSON it printed carries a `problem` or `ok: false`
  *   (the inbound URLs answer 202 with the reason, check-integration prints a failed read).
  * - At the end, the service's tables hold none of the secrets the examples were shown in plain text.
@@ -29,13 +31,15 @@ import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../lambdas/local/free-port.ts';
 import { stopOrphanedDynamo } from '../../lambdas/local/orphaned-dynamo.ts';
 import { startReaderFixtures } from '../support/docs-reader-fixtures.ts';
 import { startLocalProcess, stopProcess, type LocalProcess } from '../support/local-process.ts';
 import { documentationBlocks, isShellBlock, placeOf, type FencedBlock } from '../support/markdown-shell-blocks.ts';
 import { scratchClone } from '../support/scratch-clone.ts';
+import { ADMIN_SCRIPT } from '../support/admin-cli-bundle.ts';
+import { npmAdminShim } from '../support/npm-admin-shim.ts';
 import { secretsInMessage, ShownSecrets } from '../support/secret-scan.ts';
 import { jsonObjectsIn, secretsInShellOutput } from '../support/shell-output-secrets.ts';
 import { scanTablesForPlainSecrets } from '../support/table-secret-scan.ts';
@@ -64,15 +68,17 @@ const runnable = shellBlocks.filter((block) => block.marker === null);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'handoff-docs-examples-'));
 const scratch = scratchClone(ROOT, dataDir);
+const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; scripts: Record<string, string> };
+const npmShim = npmAdminShim(inject('adminCli'), `${packageJson.name}@${packageJson.version}`, ADMIN_SCRIPT);
 const running: ChildProcess[] = [];
 let service: LocalProcess;
 let fixtures: Awaited<ReturnType<typeof startReaderFixtures>>;
 let environment: NodeJS.ProcessEnv;
 const shown: string[] = [];
 
-const runBash = (script: string) =>
+const runBash = (script: string, env = environment) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
-    execFile('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: scratch.dir, env: environment, timeout: EXAMPLE_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+    execFile('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: scratch.dir, env, timeout: EXAMPLE_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
       done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     ),
   );
@@ -103,6 +109,7 @@ beforeAll(async () => {
     NO_PROXY: '127.0.0.1,localhost',
     npm_config_offline: 'true',
     npm_config_update_notifier: 'false',
+    PATH: `${npmShim.dir}:${process.env.PATH}`,
   };
   for (const name of ['PORT', 'APP', 'BASE', 'KEY', 'ORG', 'CLIENT', 'INTEGRATION', 'WEBHOOK_URL', 'TRIGGER_URL']) delete environment[name];
   shown.push(service.key, ...fixtures.secrets);
@@ -114,6 +121,7 @@ afterAll(async () => {
   // A run that failed midway may have left its DynamoDB Local: stop it.
   await stopOrphanedDynamo(dataDir);
   scratch.remove();
+  npmShim.remove();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -139,6 +147,16 @@ describe('the shell examples of README.md and docs/', () => {
       ].join('\n'),
     );
   });
+
+  it('run `npm run admin` as npm does: the real npm and tsx print what the bundle the examples use prints', async () => {
+    expect(packageJson.scripts.admin).toBe(ADMIN_SCRIPT);
+    const script = `${LOAD_VARIABLES}\nnpm run -s admin -- list-orgs --json\nnpm run admin -- show-org --org "$ORG"`;
+    const real = await runBash(script, { ...environment, PATH: process.env.PATH });
+    const shimmed = await runBash(script);
+    expect(real.code, real.stderr).toBe(0);
+    expect({ code: shimmed.code, stdout: shimmed.stdout }).toEqual({ code: real.code, stdout: real.stdout });
+    expect(real.stdout).toContain(`> ${ADMIN_SCRIPT} show-org --org`);
+  }, EXAMPLE_TIMEOUT_MS);
 
   it.each(runnable.map((block) => [placeOf(block), block] as [string, FencedBlock]))(
     '%s runs green against npm start',

@@ -15,7 +15,7 @@ import { startTestService, type TestService } from '../support/test-service.ts';
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ stream: true });
 });
 afterAll(async () => {
   await service?.stop();

@@ -23,14 +23,14 @@ export interface CliRun {
 }
 
 /**
- * The operator CLI as a process (`node --import tsx bin/admin.ts <command> ...`), on a test's
- * table in the run's DynamoDB Local (--endpoint and --table, as against a deployed table).
+ * The operator CLI as a process (the run's bundle of bin/admin.ts, admin-cli-bundle.ts), on a
+ * test's table in the run's DynamoDB Local (--endpoint and --table, as against a deployed table).
  */
 export const runAdminCli = (tableName: string, command: string, args: string[], env: Record<string, string> = {}) =>
   new Promise<CliRun>((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'bin/admin.ts', command, ...args, '--endpoint', inject('dynamoEndpoint'), '--table', tableName],
+      [inject('adminCli'), command, ...args, '--endpoint', inject('dynamoEndpoint'), '--table', tableName],
       { cwd: process.cwd(), env: { ...process.env, ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         recordCliSecrets(args, stdout);

@@ -7,11 +7,19 @@ import { describeFindings } from './secret-scan.ts';
 import { recordedSecrets, scanTablesForPlainSecrets } from './table-secret-scan.ts';
 import { TrailTypeCheck } from './trail-type-check.ts';
 import { TEST_ENGINE_JVM_OPTIONS } from './engine-jvm.ts';
+import { buildAdminCliBundle } from './admin-cli-bundle.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     dynamoEndpoint: string;
     shownSecretsDir: string;
+    /** The operator CLI, bundled for this run (admin-cli-bundle.ts). */
+    adminCli: string;
+    /**
+     * A folder for the whole run, shared by the test files' processes and removed at the end:
+     * what one process makes once there, the others read (the bundled stack, synthesised-stack.ts).
+     */
+    runDir: string;
   }
 }
 
@@ -24,10 +32,13 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   process.env.JDK_JAVA_OPTIONS = TEST_ENGINE_JVM_OPTIONS;
-  const dynamo = await startDynamoLocal();
+  const [dynamo, adminCli] = await Promise.all([startDynamoLocal(), buildAdminCliBundle()]);
   const shownSecretsDir = mkdtempSync(join(tmpdir(), 'handoff-shown-secrets-'));
+  const runDir = mkdtempSync(join(tmpdir(), 'handoff-run-'));
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('shownSecretsDir', shownSecretsDir);
+  project.provide('adminCli', adminCli);
+  project.provide('runDir', runDir);
   return async () => {
     let failure: Error | null = null;
     try {
@@ -44,6 +55,8 @@ export default async function setup(project: TestProject) {
     } finally {
       await dynamo.stop();
       rmSync(shownSecretsDir, { recursive: true, force: true });
+      rmSync(adminCli, { force: true });
+      rmSync(runDir, { recursive: true, force: true });
     }
     if (failure) {
       // Vitest only prints an error thrown here ("error during close") and keeps the exit code: set it, so `vitest run` fails.

@@ -97,7 +97,14 @@ function inboundCase(url: 'statusPath' | 'triggerPath', body: Record<string, unk
       // The Idempotency-Key a sender may send: at most 200 characters.
       422: (world) => ({ path: world.inbound.open[url], body, headers: [['Idempotency-Key', 'k'.repeat(201)]] }),
       // One post a minute: the first of the minute uses it up.
-      429: (world) => ({ path: world.inbound.limited[url], body, prepare: () => world.send('POST', { path: world.inbound.limited[url], body }, false) }),
+      429: (world) => ({
+        path: world.inbound.limited[url],
+        body,
+        prepare: async () => {
+          await clearOfMinuteEnd(10_000);
+          await world.send('POST', { path: world.inbound.limited[url], body }, false);
+        },
+      }),
     },
   };
 }
@@ -105,6 +112,15 @@ function inboundCase(url: 'statusPath' | 'triggerPath', body: Record<string, unk
 /** Whether the operation takes an API key (its security names one). */
 export const isKeyed = (operation: DocumentedOperation) => (operation.operation.security ?? []).some((requirement: object) => Object.keys(requirement).length > 0);
 const readsQueryFields = (operation: DocumentedOperation) => operation.template.startsWith('/inbound/');
+
+/**
+ * Waits out the end of the current one-minute rate window when less than `marginMs` of it is left,
+ * so that a call using up a limit and the call refused after it fall in one window.
+ */
+const clearOfMinuteEnd = async (marginMs: number) => {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+};
 
 const withQuery = (path: string, query: string) => `${path}${path.includes('?') ? '&' : '?'}${query}`;
 
@@ -133,9 +149,19 @@ export const SHARED_STATUSES: Partial<Record<number, Shared>> = {
   // A body over the limit, on every method: the gateway reads no further.
   413: (_operation, success) => ({ ...success, body: Buffer.alloc(MAX_BODY_BYTES + 1, 0x20), prepare: undefined }),
   422: (operation, success) => (readsQueryFields(operation) ? null : { ...success, path: withQuery(success.path, 'unknown_parameter=1') }),
-  // The limited key's one call a minute is used up by the first call that makes it.
+  // The limited key's one call a minute is used up by the first call that makes it, in the same
+  // one-minute window (lambdas/store/rate-limiter.ts): never in its last ten seconds, which the call could fall after.
   429: (operation, success, world) =>
-    isKeyed(operation) ? { ...success, key: world.limitedKey, prepare: () => world.send('GET', { path: '/v1/ping', key: world.limitedKey }, true) } : null,
+    isKeyed(operation)
+      ? {
+          ...success,
+          key: world.limitedKey,
+          prepare: async () => {
+            await clearOfMinuteEnd(10_000);
+            await world.send('GET', { path: '/v1/ping', key: world.limitedKey }, true);
+          },
+        }
+      : null,
   431: (_operation, success) => ({ ...success, headers: [...(success.headers ?? []), ['X-Padding', 'h'.repeat(MAX_REQUEST_LINE_AND_HEADER_VALUES_BYTES)]], prepare: undefined }),
 };
 

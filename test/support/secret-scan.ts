@@ -75,7 +75,8 @@ export const secretsShownIn = (answer: unknown): string[] => {
 export const secretsInMessage = (text: string): string[] => {
   const found = new Set<string>();
   for (const [url] of text.matchAll(/https?:\/\/[^\s"'<>]+/g)) for (const part of secretPartsOf(url)) found.add(part);
-  for (const [code] of text.matchAll(/(?<![0-9])[0-9]{6}(?![0-9])/g)) found.add(code);
+  // A code stands alone: six digits inside a word (an id in a link, base32 with digits) are not one.
+  for (const [code] of text.matchAll(/(?<![0-9A-Za-z])[0-9]{6}(?![0-9A-Za-z])/g)) found.add(code);
   return [...found];
 };
 

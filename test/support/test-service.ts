@@ -75,6 +75,8 @@ export const startTestService = async (
     signingCustody?: SigningKeyCustody;
     /** The local webhook pipeline (stream poller, timer queue, delivery worker); off by default. */
     webhooks?: boolean;
+    /** The table's stream, for a test that reads it itself; on with `webhooks`, else off (table-bootstrap.ts says why). */
+    stream?: boolean;
     /** Lets webhooks go to loopback receivers; off by default. */
     allowLoopbackWebhooks?: boolean;
     /** Another way to the run's DynamoDB Local (a fault-injecting proxy), with the SDK client's timeout and attempts. */
@@ -100,6 +102,7 @@ export const startTestService = async (
     codeKey: options.codeKey,
     signingCustody: options.signingCustody,
     webhooks: options.webhooks ?? false,
+    tableStream: options.stream ?? options.webhooks === true,
     allowLoopbackWebhooks: options.allowLoopbackWebhooks ?? false,
     announce: options.announce ?? (() => undefined),
     tableAccess: testTableAccess(),

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { TEST_ENGINE_JVM_OPTIONS } from './test/support/engine-jvm.ts';
+import { BundledStackSequencer } from './test/support/bundled-stack-sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -18,5 +19,6 @@ export default defineConfig({
     // Vitest's default (one worker fewer than the cores) is a single worker on two cores, which
     // leaves a core idle whenever a test waits on the engine, a browser or a child service.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: BundledStackSequencer },
   },
 });

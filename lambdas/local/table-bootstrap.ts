@@ -31,8 +31,9 @@ export const ensureTable = async (db: Documents, tableName: string, options: { s
     await addMissingIndexes(db, tableName, existing);
     return false;
   }
-  const { StreamSpecification, ...withoutStream } = createTableInput(tableName);
-  await createWithTtl(db, options.stream === false ? withoutStream : { ...withoutStream, StreamSpecification });
+  const input = createTableInput(tableName);
+  const { StreamSpecification: _stream, ...withoutStream } = input;
+  await createWithTtl(db, options.stream === false ? withoutStream : input);
   return true;
 };
 

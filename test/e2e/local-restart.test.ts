@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { stopOrphanedDynamo } from '../../lambdas/local/orphaned-dynamo.ts';
 import type { LocalRuntime } from '../../lambdas/local/runtime-file.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../lambdas/store/dynamo.ts';
+import { createDocumentClient, type Documents } from '../../lambdas/store/dynamo.ts';
 import { dueSort } from '../../lambdas/store/delivery-keys.ts';
 import { portAnswers, startLocalProcess, stopProcess, waitFor, type LocalProcess } from '../support/local-process.ts';
 import { startReceiver } from '../support/receiver.ts';
@@ -48,6 +48,10 @@ const createRequests = async (call: ReturnType<typeof api>, count: number) => {
 
 const readRuntime = (): LocalRuntime => JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
 
+/** Every webhook delivery record in the service's table. */
+const deliveriesIn = async (db: Documents, tableName: string) =>
+  (await scanTable({ deps: { db, tableName } as never })).filter((item) => item.kind === 'webhook_delivery');
+
 /**
  * Makes every delivery claimed for an attempt (attempts above zero, still pending) due now, as it
  * would be once its one-minute retry delay had passed: what a restart a minute later would find.
@@ -57,9 +61,7 @@ const rewindClaimedDeliveries = async (dynamoEndpoint: string) => {
   const { tableName } = readRuntime();
   const db = createDocumentClient({ endpoint: dynamoEndpoint });
   try {
-    const claimed = (await scanTable({ deps: { db, tableName } as never })).filter(
-      (item) => item.kind === 'webhook_delivery' && item.status === 'pending' && Number(item.attempts) > 0,
-    );
+    const claimed = (await deliveriesIn(db, tableName)).filter((item) => item.status === 'pending' && Number(item.attempts) > 0);
     const now = new Date().toISOString();
     for (const delivery of claimed) {
       await db.send(
@@ -134,8 +136,7 @@ describe('npm start killed with SIGKILL while deliveries are pending', () => {
     // One delivery per event in the table, each delivered.
     const runtime = readRuntime();
     const db = createDocumentClient({ endpoint: runtime.dynamoEndpoint });
-    const deliveryRecords = async () =>
-      (await scanTable({ deps: { db, tableName: runtime.tableName } as never })).filter((item) => item.kind === 'webhook_delivery');
+    const deliveryRecords = () => deliveriesIn(db, runtime.tableName);
     // The receiver notes a delivery as it arrives; its record says delivered once the 200 is back at the worker.
     await waitFor(async () => ((await deliveryRecords()).every((d) => d.status === 'delivered') ? true : undefined), 30_000, 'every delivery recorded as delivered');
     const deliveries = await deliveryRecords();

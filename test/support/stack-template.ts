@@ -93,9 +93,9 @@ export const functionIdOfEntry = (entry: string) => functionIdOf(rowsOf(entry)[0
 export const staticEntries = () => entries().filter(isStaticEntry);
 export const dataEntries = () => entries().filter((entry) => !isStaticEntry(entry));
 export const schedulingRoutes = () => routeList().filter((route) => SCHEDULING_ROUTES.includes(route.name));
-/** The two KMS keys: the symmetric one sealing integration secrets, the Ed25519 one signing certificates. */
 /** The table's own key (SSE), which table-access.test.ts covers. */
 export const tableKeyId = (): string => resources[tableId()]!.Properties.SSESpecification.KMSMasterKeyId['Fn::GetAtt'][0];
+/** A KMS key other than the table's, by its spec: the symmetric sealing key, the Ed25519 signing key, the HMAC code key. */
 export const kmsKeyIdBySpec = (spec: string | undefined) => {
   const found = ofType('AWS::KMS::Key').filter(([id, key]) => key.Properties.KeySpec === spec && id !== tableKeyId());
   expect(found, `KMS key of spec ${spec}`).toHaveLength(1);
@@ -157,7 +157,6 @@ export const onlyQueue = (name: string) => {
   expect(found, name).toHaveLength(1);
   return found[0]![0];
 };
-export const queueArn = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
 export const mappingOf = (functionId: string) => {
   const found = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.FunctionName.Ref === functionId);
   expect(found, functionId).toHaveLength(1);

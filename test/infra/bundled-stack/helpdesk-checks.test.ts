@@ -23,7 +23,6 @@ import {
   onlyId,
   onlyQueue,
   purgeFunctionId,
-  queueArn,
   reconcileFunctionId,
   recorderFunctionId,
   resourcesOf,
@@ -50,12 +49,12 @@ describe('helpdesk checks', () => {
   const checkRole = () => roleIdOfFunction(ticketCheckFunctionId());
   const reconcileRole = () => roleIdOfFunction(reconcileFunctionId());
   /** What grantSendMessages gives: send, and the two reads the SDK may make first. */
-  const sends = (queueId: string) => ({ Effect: 'Allow', Action: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'], Resource: queueArn(queueId) });
+  const sends = (queueId: string) => ({ Effect: 'Allow', Action: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'], Resource: arn(queueId) });
   /** What an SQS event source gives its function. */
   const consumes = (queueId: string) => ({
     Effect: 'Allow',
     Action: ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'],
-    Resource: queueArn(queueId),
+    Resource: arn(queueId),
   });
   const opensHelpdeskCredentials = () => ({
     Sid: 'OpenHelpdeskCredentials',
@@ -113,7 +112,7 @@ describe('helpdesk checks', () => {
     );
     expect(resources[helpdeskQueue('TicketCheckQueue')]!.Properties).toEqual({
       MessageRetentionPeriod: 4 * 24 * 3600,
-      RedrivePolicy: { deadLetterTargetArn: queueArn(helpdeskQueue('TicketCheckDlq')), maxReceiveCount: 5 },
+      RedrivePolicy: { deadLetterTargetArn: arn(helpdeskQueue('TicketCheckDlq')), maxReceiveCount: 5 },
       SqsManagedSseEnabled: true,
       VisibilityTimeout: 6 * resources[ticketCheckFunctionId()]!.Properties.Timeout,
     });
@@ -122,7 +121,7 @@ describe('helpdesk checks', () => {
       const policies = ofType('AWS::SQS::QueuePolicy').filter(([, p]) => (p.Properties.Queues as Json[]).some((q) => q.Ref === helpdeskQueue(name)));
       expect(policies, name).toHaveLength(1);
       expect(policies[0]![1].Properties.PolicyDocument.Statement, name).toEqual([
-        { Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } }, Effect: 'Deny', Principal: { AWS: '*' }, Resource: queueArn(helpdeskQueue(name)) },
+        { Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } }, Effect: 'Deny', Principal: { AWS: '*' }, Resource: arn(helpdeskQueue(name)) },
       ]);
     }
   });
@@ -130,7 +129,7 @@ describe('helpdesk checks', () => {
   it('feeds the ticket check worker from the queue, five at a time at most, reporting batch item failures; nothing else reads the queue', () => {
     expect(mappingOf(ticketCheckFunctionId())).toEqual({
       BatchSize: 5,
-      EventSourceArn: queueArn(helpdeskQueue('TicketCheckQueue')),
+      EventSourceArn: arn(helpdeskQueue('TicketCheckQueue')),
       FunctionName: { Ref: ticketCheckFunctionId() },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: 5 },

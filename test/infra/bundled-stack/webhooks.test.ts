@@ -12,7 +12,6 @@ import {
   mappingOf,
   ofType,
   onlyQueue,
-  queueArn,
   resourcesOf,
   roleIdOfFunction,
   statementsOfRole,
@@ -39,7 +38,7 @@ describe('webhooks', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       BisectBatchOnFunctionError: true,
       StartingPosition: 'TRIM_HORIZON',
-      DestinationConfig: { OnFailure: { Destination: queueArn(onlyQueue('FanOutDlq')) } },
+      DestinationConfig: { OnFailure: { Destination: arn(onlyQueue('FanOutDlq')) } },
     });
     expect(mapping.BatchSize).toBeGreaterThan(0);
     expect(mapping.MaximumRetryAttempts).toBeGreaterThan(0);
@@ -50,7 +49,7 @@ describe('webhooks', () => {
     const mappings = ofType('AWS::Lambda::EventSourceMapping')
       .filter(([, m]) => m.Properties.FunctionName.Ref === deliverFunctionId())
       .map(([, m]) => m.Properties);
-    expect(mappings.map((m) => m.EventSourceArn)).toEqual([queueArn(onlyQueue('DeliveryQueue')), queueArn(onlyQueue('SlowDeliveryQueue'))]);
+    expect(mappings.map((m) => m.EventSourceArn)).toEqual([arn(onlyQueue('DeliveryQueue')), arn(onlyQueue('SlowDeliveryQueue'))]);
     for (const mapping of mappings) {
       expect(mapping).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: 16 } });
     }
@@ -60,7 +59,7 @@ describe('webhooks', () => {
     for (const name of ['DeliveryQueue', 'SlowDeliveryQueue']) {
       const queue = resources[onlyQueue(name)]!.Properties;
       expect(queue.VisibilityTimeout, name).toBeGreaterThan(resources[deliverFunctionId()]!.Properties.Timeout);
-      expect(queue.RedrivePolicy, name).toEqual({ deadLetterTargetArn: queueArn(onlyQueue('DeliveryDlq')), maxReceiveCount: 5 });
+      expect(queue.RedrivePolicy, name).toEqual({ deadLetterTargetArn: arn(onlyQueue('DeliveryDlq')), maxReceiveCount: 5 });
     }
     for (const name of ['DeliveryQueue', 'SlowDeliveryQueue', 'DeliveryDlq', 'FanOutDlq']) {
       expect(resources[onlyQueue(name)]!.Properties.SqsManagedSseEnabled, name).toBe(true);
@@ -94,7 +93,7 @@ describe('webhooks', () => {
   });
 
   it('grants least privilege: stream read to the fan-out only, sending to the delivery queue, consuming to the worker only', () => {
-    const deliveryQueue = queueArn(onlyQueue('DeliveryQueue'));
+    const deliveryQueue = arn(onlyQueue('DeliveryQueue'));
     const byJson = (a: unknown, b: unknown) => JSON.stringify(a).localeCompare(JSON.stringify(b));
     for (const [roleId] of ofType('AWS::IAM::Role')) {
       const statements = statementsOfRole(roleId);
@@ -104,9 +103,9 @@ describe('webhooks', () => {
       // The delivery worker consumes both lanes; the ticket check worker its own queue (helpdesk checks); no one else consumes any queue.
       const consumed =
         roleId === roleIdOfFunction(deliverFunctionId())
-          ? [deliveryQueue, queueArn(onlyQueue('SlowDeliveryQueue'))]
+          ? [deliveryQueue, arn(onlyQueue('SlowDeliveryQueue'))]
           : roleId === roleIdOfFunction(ticketCheckFunctionId())
-            ? [queueArn(helpdeskQueue('TicketCheckQueue'))]
+            ? [arn(helpdeskQueue('TicketCheckQueue'))]
             : [];
       expect(receive.flatMap(resourcesOf).sort(byJson), roleId).toEqual(consumed.sort(byJson));
       for (const statement of statements.filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')))) {
@@ -116,11 +115,11 @@ describe('webhooks', () => {
     for (const id of webhookFunctionIds()) {
       const sends = statementsOfRole(roleIdOfFunction(id)).filter((s) => actionsOf(s).includes('sqs:SendMessage'));
       expect(sends.flatMap(resourcesOf), id).toContainEqual(deliveryQueue);
-      expect(sends.flatMap(resourcesOf), id).toContainEqual(queueArn(onlyQueue('SlowDeliveryQueue')));
+      expect(sends.flatMap(resourcesOf), id).toContainEqual(arn(onlyQueue('SlowDeliveryQueue')));
       const actions = statementsOfRole(roleIdOfFunction(id)).flatMap(actionsOf);
       expect(actions.filter((a) => /^(ses|sns|scheduler|iam|lambda):/.test(a)), id).toEqual([]);
     }
     const fanOutSends = statementsOfRole(roleIdOfFunction(fanOutFunctionId())).filter((s) => actionsOf(s).includes('sqs:SendMessage'));
-    expect(fanOutSends.flatMap(resourcesOf)).toContainEqual(queueArn(onlyQueue('FanOutDlq')));
+    expect(fanOutSends.flatMap(resourcesOf)).toContainEqual(arn(onlyQueue('FanOutDlq')));
   });
 });

@@ -1,5 +1,6 @@
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { openWithKey, sealWithKey } from '#core/aes-gcm.ts';
+import { setNewest } from '#core/bounded-map.ts';
 import { contextAad, isSealedSecret, type SealedSecret, type SecretSealer } from '#core/sealing.ts';
 
 export interface KmsSealerConfig {
@@ -67,8 +68,7 @@ export class KmsSealer implements SecretSealer {
     const key = bufferOf(Plaintext);
     // Oldest first, which is also soonest to expire. Evicted keys are dropped, not zeroed: a
     // concurrent open may still be about to use one.
-    while (this.dataKeys.size >= MAX_CACHED_KEYS) this.dataKeys.delete(this.dataKeys.keys().next().value!);
-    this.dataKeys.set(wrappedKey, { key, expiresAt: this.now() + CACHE_TTL_MS });
+    setNewest(this.dataKeys, wrappedKey, { key, expiresAt: this.now() + CACHE_TTL_MS }, MAX_CACHED_KEYS);
     return key;
   }
 }

@@ -1,5 +1,6 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { DELIVERY_BATCH_SIZE, type DeliveryLane, type DeliveryRoute } from '#core/delivery-lanes.ts';
+import { setNewest } from '#core/bounded-map.ts';
 import { newId } from '#core/ids.ts';
 import type { DeliveryQueue } from '#core/ports.ts';
 
@@ -201,9 +202,7 @@ class Lane {
 
   private note(group: string, change: Partial<{ quick: boolean; servedAt: number }>) {
     const known = this.groups.get(group) ?? { quick: false, servedAt: -1 };
-    this.groups.delete(group);
-    if (this.groups.size >= REMEMBERED_GROUPS) this.groups.delete(this.groups.keys().next().value!);
-    this.groups.set(group, { ...known, ...change });
+    setNewest(this.groups, group, { ...known, ...change }, REMEMBERED_GROUPS);
   }
 }
 

@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '#core/clock.ts';
+import { setNewest } from '#core/bounded-map.ts';
 import type { RateLimits } from '#core/model.ts';
 import { DEFAULT_RATE_LIMITS } from '#core/policy.ts';
 import { isConditionFailure, type Documents } from './dynamo.ts';
@@ -165,9 +166,7 @@ export class DynamoRateLimiter {
   private remember(orgId: string, limits: RateLimits) {
     const known = this.limitsSeen.get(orgId);
     if (known && sameLimits(known, limits)) return;
-    this.limitsSeen.delete(orgId);
-    if (this.limitsSeen.size >= REMEMBERED_ORGANISATIONS) this.limitsSeen.delete(this.limitsSeen.keys().next().value!);
-    this.limitsSeen.set(orgId, { perKeyPerMinute: limits.perKeyPerMinute, perOrgPerMinute: limits.perOrgPerMinute });
+    setNewest(this.limitsSeen, orgId, { perKeyPerMinute: limits.perKeyPerMinute, perOrgPerMinute: limits.perOrgPerMinute }, REMEMBERED_ORGANISATIONS);
   }
 
   /** The current fixed window: when it started and when it ends, in Unix seconds. */

@@ -1,3 +1,5 @@
+import { setNewest } from '#core/bounded-map.ts';
+
 /**
  * Which key id and organisation a key hash belongs to, remembered per warm function.
  *
@@ -30,8 +32,6 @@ export class KeyIdentityMemo {
   }
 
   remember(hash: string, identity: KeyIdentity) {
-    if (this.byHash.has(hash)) return;
-    if (this.byHash.size >= this.capacity) this.byHash.delete(this.byHash.keys().next().value!);
-    this.byHash.set(hash, identity);
+    if (!this.byHash.has(hash)) setNewest(this.byHash, hash, identity, this.capacity);
   }
 }

@@ -1,5 +1,6 @@
 import type { InboundSecretTarget, IntegrationRepository } from '../../integration.ts';
 import type { FieldMapping } from '../../inbound/mapping.ts';
+import { setNewest } from '../../bounded-map.ts';
 
 /** URLs, and integrations' mappings, one container remembers; the least recently used go first. */
 const REMEMBERED = 1000;
@@ -15,9 +16,7 @@ class Recent<T> {
   }
 
   set(key: string, value: T) {
-    this.entries.delete(key);
-    if (this.entries.size >= REMEMBERED) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, value);
+    setNewest(this.entries, key, value, REMEMBERED);
   }
 }
 

@@ -748,6 +748,8 @@ export interface components {
         "Idempotency-Replayed": "true";
         /** @description The challenge (RFC 9110, RFC 6750): a bearer API key, with `error="invalid_token"` when the key sent was malformed, unknown, revoked or expired, and `error="invalid_request"` when the `Authorization` header held no single bearer key (two headers, or `Bearer` alone). */
         "WWW-Authenticate": string;
+        /** @description The challenge (RFC 9110) of the integration's check: `SharedHeader realm="inbound"` for a shared header (its name is not said), or `Signature realm="inbound", header="<name>"` with the header the signature is read from (`X-Service-Signature`, or a helpdesk's own). */
+        "WWW-Authenticate-Inbound": string;
     };
     pathItems: never;
 }
@@ -3342,6 +3344,7 @@ export interface operations {
             /** @description `unauthenticated`: The configured shared header or signature is missing or does not match. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate-Inbound"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3515,6 +3518,7 @@ export interface operations {
             /** @description `unauthenticated`: The configured shared header or signature is missing or does not match. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate-Inbound"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -377,9 +377,18 @@ describe('inbound generic ticket webhook (real clock)', () => {
 
   describe('5. hardening', () => {
     const body = JSON.stringify({ ticket_id: 'AUTH-1', status: 'open' });
-    const expectRefused = (answer: ApiAnswer, reason: string) => {
+    // RFC 9110: every 401 names what it asks for; a shared header's name is not said.
+    const CHALLENGE = {
+      header: 'SharedHeader realm="inbound"',
+      hmac: 'Signature realm="inbound", header="X-Service-Signature"',
+      'hub-sha256': 'Signature realm="inbound", header="X-Hub-Signature-256"',
+      'hub-sha1': 'Signature realm="inbound", header="X-Hub-Signature"',
+      zendesk: 'Signature realm="inbound", header="X-Zendesk-Webhook-Signature"',
+    };
+    const expectRefused = (answer: ApiAnswer, reason: string, mode: keyof typeof CHALLENGE) => {
       expectError(answer, 401, 'unauthenticated');
       expect(answer.body).toEqual({ message: reason, code: 'unauthenticated' });
+      expect(answer.headers.get('www-authenticate')).toBe(CHALLENGE[mode]);
     };
     const expectAccepted = (answer: ApiAnswer) => {
       expect(answer.status, answer.text).toBe(202);
@@ -393,9 +402,9 @@ describe('inbound generic ticket webhook (real clock)', () => {
       const view = await h.configure(integration, { auth: { mode: 'header', headerName: 'X-Helpdesk-Token', secret: HEADER_SECRET } });
       expect(view.auth).toEqual({ mode: 'header', header_name: 'X-Helpdesk-Token', secret_set: true });
       expectAccepted(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Helpdesk-Token': HEADER_SECRET }));
-      expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Helpdesk-Token': `${HEADER_SECRET}x` }), REASON.mismatch);
-      expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Other-Token': HEADER_SECRET }), REASON.missing);
-      expect(await h.activity(integration)).toEqual([refusal(REASON.missing), refusal(REASON.mismatch)]);
+      expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Helpdesk-Token': `${HEADER_SECRET}x` }), REASON.mismatch, 'header');
+      expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Other-Token': HEADER_SECRET }), REASON.missing, 'header');
+      expect(await h.activity(integration)).toEqual([refusal(REASON.missing, 'header'), refusal(REASON.mismatch, 'header')]);
     });
 
     it('hmac: X-Service-Signature t=<unix>,v1=<hex>; wrong and 6-minute-old signatures are refused', async () => {
@@ -403,16 +412,17 @@ describe('inbound generic ticket webhook (real clock)', () => {
       await h.configure(integration, { auth: { mode: 'hmac', secret: HMAC_SECRET } });
       const now = new Date();
       expectAccepted(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Service-Signature': serviceSignature(HMAC_SECRET, body, now) }));
-      expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Service-Signature': serviceSignature(`${HMAC_SECRET}-wrong`, body, now) }), REASON.mismatch);
+      expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Service-Signature': serviceSignature(`${HMAC_SECRET}-wrong`, body, now) }), REASON.mismatch, 'hmac');
       // The signature covers the exact bytes: the same JSON re-serialised with a space is not signed.
       expectRefused(
         await h.post(integration.path, body.replace(':', ': '), { ...JSON_TYPE, 'X-Service-Signature': serviceSignature(HMAC_SECRET, body, now) }),
         REASON.mismatch,
+        'hmac',
       );
       const staleAt = new Date(now.getTime() - 6 * 60_000);
-      expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Service-Signature': serviceSignature(HMAC_SECRET, body, staleAt) }), REASON.stale);
-      expectRefused(await h.post(integration.path, body, JSON_TYPE), REASON.missing);
-      expect(await h.activity(integration)).toEqual([refusal(REASON.missing), refusal(REASON.stale), refusal(REASON.mismatch), refusal(REASON.mismatch)]);
+      expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Service-Signature': serviceSignature(HMAC_SECRET, body, staleAt) }), REASON.stale, 'hmac');
+      expectRefused(await h.post(integration.path, body, JSON_TYPE), REASON.missing, 'hmac');
+      expect(await h.activity(integration)).toEqual([refusal(REASON.missing, 'hmac'), refusal(REASON.stale, 'hmac'), refusal(REASON.mismatch, 'hmac'), refusal(REASON.mismatch, 'hmac')]);
     });
 
     it('hmac: the exact sent bytes are signed, also when they are not UTF-8 (a Latin-1 body)', async () => {
@@ -438,18 +448,18 @@ describe('inbound generic ticket webhook (real clock)', () => {
       await h.configure(integration, { auth: { mode: 'hub-sha256', secret: HUB256_SECRET } });
       expectAccepted(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Hub-Signature-256': `sha256=${hmacHex('sha256', HUB256_SECRET, body)}` }));
       expectAccepted(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Hub-Signature': `sha256=${hmacHex('sha256', HUB256_SECRET, body)}` }));
-      expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Hub-Signature-256': `sha256=${hmacHex('sha256', 'another-secret-0123456789', body)}` }), REASON.mismatch);
-      expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Hub-Signature': `sha1=${hmacHex('sha1', HUB256_SECRET, body)}` }), REASON.missing);
-      expect(await h.activity(integration)).toEqual([refusal(REASON.missing), refusal(REASON.mismatch)]);
+      expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Hub-Signature-256': `sha256=${hmacHex('sha256', 'another-secret-0123456789', body)}` }), REASON.mismatch, 'hub-sha256');
+      expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Hub-Signature': `sha1=${hmacHex('sha1', HUB256_SECRET, body)}` }), REASON.missing, 'hub-sha256');
+      expect(await h.activity(integration)).toEqual([refusal(REASON.missing, 'hub-sha256'), refusal(REASON.mismatch, 'hub-sha256')]);
     });
 
     it('hub-sha1: X-Hub-Signature sha1=<hex>', async () => {
       const integration = await connect(plain, 'Hub 1');
       await h.configure(integration, { auth: { mode: 'hub-sha1', secret: HUB1_SECRET } });
       expectAccepted(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Hub-Signature': `sha1=${hmacHex('sha1', HUB1_SECRET, body)}` }));
-      expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Hub-Signature': `sha1=${hmacHex('sha1', HUB256_SECRET, body)}` }), REASON.mismatch);
-      expectRefused(await h.post(integration.path, `${body} `, { ...JSON_TYPE, 'X-Hub-Signature': `sha1=${hmacHex('sha1', HUB1_SECRET, body)}` }), REASON.mismatch);
-      expect(await h.activity(integration)).toEqual([refusal(REASON.mismatch), refusal(REASON.mismatch)]);
+      expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Hub-Signature': `sha1=${hmacHex('sha1', HUB256_SECRET, body)}` }), REASON.mismatch, 'hub-sha1');
+      expectRefused(await h.post(integration.path, `${body} `, { ...JSON_TYPE, 'X-Hub-Signature': `sha1=${hmacHex('sha1', HUB1_SECRET, body)}` }), REASON.mismatch, 'hub-sha1');
+      expect(await h.activity(integration)).toEqual([refusal(REASON.mismatch, 'hub-sha1'), refusal(REASON.mismatch, 'hub-sha1')]);
     });
 
     it('zendesk: base64 HMAC-SHA256 over timestamp + body; wrong and 6-minute-old signatures are refused', async () => {
@@ -460,10 +470,10 @@ describe('inbound generic ticket webhook (real clock)', () => {
       const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
       const good = await h.post(integration.path, zendeskBody, { ...JSON_TYPE, ...zendeskHeaders(ZENDESK_SECRET, zendeskBody, now) });
       expectAccepted(good);
-      expectRefused(await h.post(integration.path, zendeskBody, { ...JSON_TYPE, ...zendeskHeaders(`${ZENDESK_SECRET}-wrong`, zendeskBody, now) }), REASON.mismatch);
+      expectRefused(await h.post(integration.path, zendeskBody, { ...JSON_TYPE, ...zendeskHeaders(`${ZENDESK_SECRET}-wrong`, zendeskBody, now) }), REASON.mismatch, 'zendesk');
       const stale = new Date(Date.now() - 6 * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
-      expectRefused(await h.post(integration.path, zendeskBody, { ...JSON_TYPE, ...zendeskHeaders(ZENDESK_SECRET, zendeskBody, stale) }), REASON.stale);
-      expect(await h.activity(integration)).toEqual([refusal(REASON.stale), refusal(REASON.mismatch)]);
+      expectRefused(await h.post(integration.path, zendeskBody, { ...JSON_TYPE, ...zendeskHeaders(ZENDESK_SECRET, zendeskBody, stale) }), REASON.stale, 'zendesk');
+      expect(await h.activity(integration)).toEqual([refusal(REASON.stale, 'zendesk'), refusal(REASON.mismatch, 'zendesk')]);
     });
   });
 

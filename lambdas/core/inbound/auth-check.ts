@@ -119,6 +119,28 @@ const checkHub = (input: InboundAuthInput, algorithm: 'sha256' | 'sha1'): AuthOu
   return given.map((signature) => sameText(signature, expected)).includes(true) ? 'ok' : 'mismatch';
 };
 
+/** Where each signing mode's signature is read: the one header a sender must add. */
+const SIGNATURE_HEADERS: Partial<Record<InboundAuthMode, string>> = {
+  hmac: 'X-Service-Signature',
+  zendesk: 'X-Zendesk-Webhook-Signature',
+  'hub-sha256': 'X-Hub-Signature-256',
+  'hub-sha1': 'X-Hub-Signature',
+};
+
+/** The realm of every inbound challenge: the integration's URLs, not the API keys' `/v1`. */
+export const INBOUND_REALM = 'inbound';
+
+/**
+ * The challenge a 401 of an inbound URL carries (RFC 9110 requires one on every 401). No scheme is
+ * registered for either check, so each is named for what it asks: `SharedHeader` (whose name is
+ * not said: it is part of what the sender must know) or `Signature` with the header it is read
+ * from, which the helpdesk's own documentation names anyway.
+ */
+export const inboundChallenge = (mode: InboundAuthMode) => {
+  const signatureHeader = SIGNATURE_HEADERS[mode];
+  return signatureHeader ? `Signature realm="${INBOUND_REALM}", header="${signatureHeader}"` : `SharedHeader realm="${INBOUND_REALM}"`;
+};
+
 export const checkInboundAuth = (input: InboundAuthInput): AuthOutcome => {
   try {
     switch (input.mode) {

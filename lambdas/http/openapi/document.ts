@@ -1,6 +1,7 @@
 import type { $ZodType } from 'zod/v4/core';
 import { EVENT_TYPES } from '#core/events.ts';
 import { ID_PATTERN } from '#core/ids.ts';
+import { INBOUND_REALM } from '#core/inbound/auth-check.ts';
 import { RETRY_DELAYS_SECONDS, RETRY_SPAN_SECONDS, USER_AGENT } from '#workers/deliver.ts';
 import { BEARER_REALM } from '../middleware/authenticate.ts';
 import { MAX_KEY_LENGTH } from '../middleware/idempotency.ts';
@@ -38,6 +39,14 @@ const HEADERS: Record<string, JsonSchema> = {
       'The challenge (RFC 9110, RFC 6750): a bearer API key, with `error="invalid_token"` when the key sent was malformed, unknown, revoked or expired, and `error="invalid_request"` when the `Authorization` header held no single bearer key (two headers, or `Bearer` alone).',
     required: true,
     schema: { type: 'string', pattern: `^Bearer realm="${BEARER_REALM}"(, error="(invalid_request|invalid_token)")?$` },
+  },
+  // A component of its own: the response header is WWW-Authenticate too, with the inbound URLs' challenges.
+  'WWW-Authenticate-Inbound': {
+    description:
+      `The challenge (RFC 9110) of the integration's check: \`SharedHeader realm="${INBOUND_REALM}"\` for a shared header (its name is not said), ` +
+      `or \`Signature realm="${INBOUND_REALM}", header="<name>"\` with the header the signature is read from (\`X-Service-Signature\`, or a helpdesk's own).`,
+    required: true,
+    schema: { type: 'string', pattern: `^(SharedHeader realm="${INBOUND_REALM}"|Signature realm="${INBOUND_REALM}", header="[A-Za-z0-9-]+")$` },
   },
 };
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -89,16 +98,18 @@ const withFieldNotes = (schema: JsonSchema, notes: Record<string, string> = {}, 
 };
 
 /** The headers an error status always carries. */
-const errorHeaders = (status: number, keyed: boolean) => {
+const errorHeaders = (status: number, route: Route) => {
+  const keyed = isKeyed(route);
   const headers: Record<string, JsonSchema> = {};
   // Counted calls only; a 503 may come before the count or with it, so it promises none.
   if (keyed && !UNCOUNTED_STATUSES.has(status) && status !== 503) for (const name of RATE_HEADERS) headers[name] = headerRef(name);
   if (keyed && status === 401) headers['WWW-Authenticate'] = headerRef('WWW-Authenticate');
+  if (route.scope === 'url_secret' && status === 401) headers['WWW-Authenticate'] = headerRef('WWW-Authenticate-Inbound');
   if (status === 429 || status === 503) headers['Retry-After'] = headerRef('Retry-After');
   return headers;
 };
 
-const errorResponses = (answers: readonly ErrorAnswer[], keyed: boolean) => {
+const errorResponses = (answers: readonly ErrorAnswer[], route: Route) => {
   const byStatus = new Map<number, Array<{ code: ErrorCode; meaning: string }>>();
   for (const answer of answers) {
     const [code, meaning] = typeof answer === 'string' ? [answer, ERROR_CODES[answer][1]] : answer;
@@ -112,7 +123,7 @@ const errorResponses = (answers: readonly ErrorAnswer[], keyed: boolean) => {
   }
   const responses: Record<string, JsonSchema> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const headers = errorHeaders(status, keyed);
+    const headers = errorHeaders(status, route);
     responses[String(status)] = {
       description: codes.map(({ code, meaning }) => `\`${code}\`: ${meaning}`).join(' '),
       ...(Object.keys(headers).length ? { headers } : {}),
@@ -218,7 +229,7 @@ const operationOf = (route: Route, operation: Operation) => {
     ...(requestBody ? { requestBody } : {}),
     responses: {
       ...successOf(route, operation),
-      ...errorResponses(errors, keyed),
+      ...errorResponses(errors, route),
       '500': { description: '`error`: an unexpected failure; the body tells nothing of it.', content: { 'application/json': { schema: refTo(errorBody) } } },
     },
   };

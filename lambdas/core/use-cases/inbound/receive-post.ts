@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.ts';
 import { ApiError, notFound, rateLimited } from '../../errors.ts';
 import { sha256Hex } from '../../hashing.ts';
-import { checkInboundAuth } from '../../inbound/auth-check.ts';
+import { checkInboundAuth, inboundChallenge } from '../../inbound/auth-check.ts';
 import { readInboundPayload } from '../../inbound/inbound-payload.ts';
 import { interpret, problemOf, type Interpreted } from '../../inbound/mapping.ts';
 import { integrationSecretContext, type InboundPurpose, type InboundSecretTarget, type Integration, type IntegrationRepository } from '../../integration.ts';
@@ -160,7 +160,7 @@ const checkAuth = async (deps: InboundDeps, integration: Integration, purpose: I
   const outcome = checkInboundAuth({ mode, headers: post.headers, rawBody: post.rawBody, secret: opened, headerName, now: deps.clock.now() });
   if (outcome === 'ok') return;
   await deps.integrations.recordActivity(integration.id, { at: deps.clock.now().toISOString(), purpose, reason: AUTH_REASONS[outcome], ticketId: null, statusWord: null });
-  throw new ApiError(401, 'unauthenticated', AUTH_REASONS[outcome]);
+  throw new ApiError(401, 'unauthenticated', AUTH_REASONS[outcome], undefined, { 'WWW-Authenticate': inboundChallenge(mode) });
 };
 
 const logUnusable = (deps: InboundDeps, integration: Integration, purpose: InboundPurpose, understood: Interpreted, reason: string) =>

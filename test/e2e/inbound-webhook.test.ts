@@ -404,7 +404,7 @@ describe('inbound generic ticket webhook (real clock)', () => {
       expectAccepted(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Helpdesk-Token': HEADER_SECRET }));
       expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Helpdesk-Token': `${HEADER_SECRET}x` }), REASON.mismatch, 'header');
       expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Other-Token': HEADER_SECRET }), REASON.missing, 'header');
-      expect(await h.activity(integration)).toEqual([refusal(REASON.missing, 'header'), refusal(REASON.mismatch, 'header')]);
+      expect(await h.activity(integration)).toEqual([refusal(REASON.missing), refusal(REASON.mismatch)]);
     });
 
     it('hmac: X-Service-Signature t=<unix>,v1=<hex>; wrong and 6-minute-old signatures are refused', async () => {
@@ -422,7 +422,7 @@ describe('inbound generic ticket webhook (real clock)', () => {
       const staleAt = new Date(now.getTime() - 6 * 60_000);
       expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Service-Signature': serviceSignature(HMAC_SECRET, body, staleAt) }), REASON.stale, 'hmac');
       expectRefused(await h.post(integration.path, body, JSON_TYPE), REASON.missing, 'hmac');
-      expect(await h.activity(integration)).toEqual([refusal(REASON.missing, 'hmac'), refusal(REASON.stale, 'hmac'), refusal(REASON.mismatch, 'hmac'), refusal(REASON.mismatch, 'hmac')]);
+      expect(await h.activity(integration)).toEqual([refusal(REASON.missing), refusal(REASON.stale), refusal(REASON.mismatch), refusal(REASON.mismatch)]);
     });
 
     it('hmac: the exact sent bytes are signed, also when they are not UTF-8 (a Latin-1 body)', async () => {
@@ -450,7 +450,7 @@ describe('inbound generic ticket webhook (real clock)', () => {
       expectAccepted(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Hub-Signature': `sha256=${hmacHex('sha256', HUB256_SECRET, body)}` }));
       expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Hub-Signature-256': `sha256=${hmacHex('sha256', 'another-secret-0123456789', body)}` }), REASON.mismatch, 'hub-sha256');
       expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Hub-Signature': `sha1=${hmacHex('sha1', HUB256_SECRET, body)}` }), REASON.missing, 'hub-sha256');
-      expect(await h.activity(integration)).toEqual([refusal(REASON.missing, 'hub-sha256'), refusal(REASON.mismatch, 'hub-sha256')]);
+      expect(await h.activity(integration)).toEqual([refusal(REASON.missing), refusal(REASON.mismatch)]);
     });
 
     it('hub-sha1: X-Hub-Signature sha1=<hex>', async () => {
@@ -459,7 +459,7 @@ describe('inbound generic ticket webhook (real clock)', () => {
       expectAccepted(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Hub-Signature': `sha1=${hmacHex('sha1', HUB1_SECRET, body)}` }));
       expectRefused(await h.post(integration.path, body, { ...JSON_TYPE, 'X-Hub-Signature': `sha1=${hmacHex('sha1', HUB256_SECRET, body)}` }), REASON.mismatch, 'hub-sha1');
       expectRefused(await h.post(integration.path, `${body} `, { ...JSON_TYPE, 'X-Hub-Signature': `sha1=${hmacHex('sha1', HUB1_SECRET, body)}` }), REASON.mismatch, 'hub-sha1');
-      expect(await h.activity(integration)).toEqual([refusal(REASON.mismatch, 'hub-sha1'), refusal(REASON.mismatch, 'hub-sha1')]);
+      expect(await h.activity(integration)).toEqual([refusal(REASON.mismatch), refusal(REASON.mismatch)]);
     });
 
     it('zendesk: base64 HMAC-SHA256 over timestamp + body; wrong and 6-minute-old signatures are refused', async () => {
@@ -473,7 +473,7 @@ describe('inbound generic ticket webhook (real clock)', () => {
       expectRefused(await h.post(integration.path, zendeskBody, { ...JSON_TYPE, ...zendeskHeaders(`${ZENDESK_SECRET}-wrong`, zendeskBody, now) }), REASON.mismatch, 'zendesk');
       const stale = new Date(Date.now() - 6 * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
       expectRefused(await h.post(integration.path, zendeskBody, { ...JSON_TYPE, ...zendeskHeaders(ZENDESK_SECRET, zendeskBody, stale) }), REASON.stale, 'zendesk');
-      expect(await h.activity(integration)).toEqual([refusal(REASON.stale, 'zendesk'), refusal(REASON.mismatch, 'zendesk')]);
+      expect(await h.activity(integration)).toEqual([refusal(REASON.stale), refusal(REASON.mismatch)]);
     });
   });
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { eventId } from '#core/events.ts';
+import { isId } from '#core/ids.ts';
 import { normaliseIdentityKey } from '#core/fingerprint.ts';
 import { PLANS, ROLES } from '#core/model.ts';
 import type { Plan, Role } from '#core/model.ts';
@@ -65,6 +66,19 @@ const memberIdByEmailOrId = async (admin: AdminStore, orgId: string, ref: string
   const member = members.find((m) => m.id === ref || m.email === ref.toLowerCase());
   if (!member) throw new UsageError(`no member ${ref}`);
   return member.id;
+};
+
+/**
+ * A team by its id, or by its name as the application shows it (no command lists teams; create-team
+ * prints the id). An id goes to the rule as it is, which refuses an unknown one as the application
+ * does; two teams may share a name, and then only the id will do.
+ */
+const teamIdByIdOrName = async (admin: AdminStore, orgId: string, ref: string) => {
+  if (isId(ref)) return ref;
+  const named = (await admin.directory.listTeams(orgId)).filter((team) => team.name === ref);
+  if (named.length === 0) throw new UsageError(`no team called "${ref}"`);
+  if (named.length > 1) throw new UsageError(`${named.length} teams are called "${ref}": give the id of one (${named.map((team) => team.id).join(', ')})`);
+  return named[0]!.id;
 };
 
 export const COMMANDS: Record<string, Command> = {
@@ -172,6 +186,15 @@ export const COMMANDS: Record<string, Command> = {
       const refs = list(optionalText(f, 'members')) ?? [];
       const ids = await Promise.all(refs.map((ref) => memberIdByEmailOrId(admin, orgId, ref)));
       return admin.createTeam(orgId, text(f, 'name'), ids);
+    },
+  },
+  'rename-team': {
+    summary: 'rename a team, found by its id or its name',
+    usage: '--org ORG_ID --team TEAM_ID_OR_NAME --name NAME',
+    examples: [`--org ${EXAMPLE.org} --team "Service desk" --name "Service desk (EU)"`, `--org ${EXAMPLE.org} --team ${EXAMPLE.team} --name "Night shift"`],
+    run: async (admin, f) => {
+      const orgId = text(f, 'org');
+      return admin.renameTeam(orgId, await teamIdByIdOrName(admin, orgId, text(f, 'team')), text(f, 'name'));
     },
   },
   'create-template': {

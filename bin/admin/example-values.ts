@@ -6,6 +6,7 @@
 export const EXAMPLE = {
   org: '01jq7zk3m8x2v5n9t4r6b1c0de',
   client: '01jq7zm5d2w8r4k6p9t3v7x1ab',
+  team: '01jq7zn6e3x9s5m7q1v4w8y2bc',
   integration: '01jq80b7x3y5z8a2c4d6e9f1gh',
   webhook: '01jq81c4n6q8s2v5x7z9b3d5fk',
   apiKey: '01jq82d5f7h9k2m4p6r8t1v3xa',

@@ -22,6 +22,7 @@ import { DynamoApiKeyStore } from './api-key-store.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import { DynamoDirectory } from './directory.ts';
 import { DynamoOrganisationChanges, newMemberWrites } from './organisation-changes.ts';
+import { setFieldsOf } from './set-fields.ts';
 import { operatorActing, type OrganisationDeps } from '#core/use-cases/organisation/acting.ts';
 import * as clients from '#core/use-cases/organisation/clients.ts';
 import * as members from '#core/use-cases/organisation/members.ts';
@@ -180,6 +181,10 @@ export class AdminStore {
     return teams.createTeam(this.organisationDeps(), operatorActing(this.actor), orgId, { name, member_ids: memberIds });
   }
 
+  renameTeam(orgId: string, teamId: string, name: string) {
+    return teams.renameTeam(this.organisationDeps(), operatorActing(this.actor), orgId, teamId, { name });
+  }
+
   /**
    * Templates, presets, default presets and the policy change by the rules the member
    * application's owners and admins meet too (core/use-cases/organisation/policy.ts, presets.ts).
@@ -293,23 +298,7 @@ export class AdminStore {
   }
 
   private setFields(key: ItemKey, fields: Record<string, unknown>): TransactItem {
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = {};
-    const assignments = Object.entries(fields).map(([name, value], position) => {
-      names[`#n${position}`] = name;
-      values[`:v${position}`] = value;
-      return `#n${position} = :v${position}`;
-    });
-    return {
-      Update: {
-        TableName: this.tableName,
-        Key: key,
-        UpdateExpression: `SET ${assignments.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    };
+    return setFieldsOf(this.tableName, key, fields);
   }
 }
 

@@ -1,11 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { OrganisationChanges } from '#core/use-cases/organisation/acting.ts';
+import type { OrganisationChanges, TeamChange } from '#core/use-cases/organisation/acting.ts';
 import type { Client, Member, Team } from '#core/model.ts';
 import type { AuditEntryInput } from '#core/ports.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import type { Documents } from './dynamo.ts';
 import { toItem } from './items.ts';
 import { keys } from './keys.ts';
+import { setFieldsOf } from './set-fields.ts';
 
 /**
  * The writes of the organisation use cases (core/use-cases/organisation/): each change one
@@ -64,36 +65,17 @@ export class DynamoOrganisationChanges implements OrganisationChanges {
   }
 
   async renameClient(client: Client, name: string, audit: AuditEntryInput) {
-    await this.audit.append(audit, [
-      {
-        Update: {
-          TableName: this.tableName,
-          Key: keys.client(client.orgId, client.id),
-          UpdateExpression: 'SET #name = :name',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#name': 'name' },
-          ExpressionAttributeValues: { ':name': name },
-        },
-      },
-    ]);
+    await this.audit.append(audit, [setFieldsOf(this.tableName, keys.client(client.orgId, client.id), { name })]);
   }
 
   async putTeam(team: Team, audit: AuditEntryInput) {
     await this.audit.append(audit, [newItem(this.tableName, toItem(keys.team(team.orgId, team.id), 'team', team)), ...this.membersExist(team.orgId, team.memberIds)]);
   }
 
-  async setTeamMembers(team: Team, memberIds: string[], audit: AuditEntryInput) {
-    await this.audit.append(audit, [
-      {
-        Update: {
-          TableName: this.tableName,
-          Key: keys.team(team.orgId, team.id),
-          UpdateExpression: 'SET memberIds = :memberIds',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':memberIds': memberIds },
-        },
-      },
-      ...this.membersExist(team.orgId, memberIds),
+  async changeTeam(team: Team, change: TeamChange, audits: AuditEntryInput[]) {
+    await this.audit.append(audits, [
+      setFieldsOf(this.tableName, keys.team(team.orgId, team.id), change),
+      ...(change.memberIds ? this.membersExist(team.orgId, change.memberIds) : []),
     ]);
   }
 

@@ -1,11 +1,12 @@
 /**
  * The Organisation settings endpoints over real HTTP (docs/web-api.md, Organisation): owners and
  * admins invite members (the sign-in link emailed), change their roles, disable and enable them,
- * and make and change clients and teams, through the operator CLI's own rules
+ * and make, rename and change clients and teams, through the operator CLI's own rules
  * (core/use-cases/organisation/), audited with the member as the actor; a plain member is refused.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCli } from '../support/admin-cli.ts';
 import { latestSignInToken, MemberBrowser, signInEmailsTo, startSession } from '../support/member-browser.ts';
 import { auditEntries, expectError, expectKeys, ULID } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
@@ -235,6 +236,67 @@ describe('teams', () => {
     expect((await lastEntry('team.members_changed')).data.details).toMatchObject({ team_id: created.body.id, added: [org.owner.id], removed: [org.member.id, adminId] });
   });
 
+  it('renames a team as a client is renamed (POST {name}), audited team.renamed; the same name writes nothing; an Idempotency-Key replays', async () => {
+    const created = await admin.call('POST', '/app/api/teams', { body: { name: 'Day shift', member_ids: [adminId] }, headers: idem() });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+    const path = `/app/api/teams/${id}`;
+    const renamesOf = async () => (await auditEntries(service, org.orgId)).filter((entry) => entry.type === 'team.renamed' && entry.data.details.team_id === id);
+
+    const renamed = await admin.call('POST', path, { body: { name: '  Early shift ' } });
+    expect(renamed.status, renamed.text).toBe(200);
+    expectKeys(renamed.body, ['id', 'name', 'members', 'created_at'], 'team');
+    expect(renamed.body).toMatchObject({ id, name: 'Early shift', members: [{ membership_id: adminId }] });
+    expect(await item(`TEAM#${id}`)).toMatchObject({ name: 'Early shift', memberIds: [adminId] });
+    const [entry] = await renamesOf();
+    expect(entry!.actor).toMatchObject({ type: 'member', id: adminId });
+    expect(entry!.data.details).toEqual({ team_id: id, name: 'Early shift', previous_name: 'Day shift' });
+    const listed = (await admin.call('GET', '/app/api/teams')).body.data.find((team: { id: string }) => team.id === id);
+    expect(listed.name).toBe('Early shift');
+
+    // The same name again: 200, nothing written.
+    expect((await admin.call('POST', path, { body: { name: 'Early shift' } })).body.name).toBe('Early shift');
+    expect(await renamesOf()).toHaveLength(1);
+
+    // The same key and body replays the first answer, renaming once.
+    const headers = idem();
+    const first = await admin.call('POST', path, { body: { name: 'Late shift' }, headers });
+    const again = await admin.call('POST', path, { body: { name: 'Late shift' }, headers });
+    expect(first.status, first.text).toBe(200);
+    expect(again.headers.get('idempotency-replayed')).toBe('true');
+    expect(again.text).toBe(first.text);
+    expectError(await admin.call('POST', path, { body: { name: 'Other shift' }, headers }), 422, 'idempotency_key_reused');
+    expect((await renamesOf()).map((e) => e.data.details.name)).toEqual(['Early shift', 'Late shift']);
+
+    // A name and members at once: one transaction, an entry for each, one after the other.
+    const both = await owner.call('POST', path, { body: { name: 'Night owls', member_ids: [org.owner.id] } });
+    expect(both.status, both.text).toBe(200);
+    expect(both.body).toMatchObject({ name: 'Night owls', members: [{ membership_id: org.owner.id }] });
+    const entries = (await auditEntries(service, org.orgId)).filter((e) => e.data.details?.team_id === id).slice(-2);
+    expect(entries.map((e) => [e.type, e.data.details.name])).toEqual([
+      ['team.renamed', 'Night owls'],
+      ['team.members_changed', 'Night owls'],
+    ]);
+    expect(entries[1]!.seq).toBe(entries[0]!.seq + 1);
+  });
+
+  it('refuses a rename by field (422, nothing written), an unknown team (404), a plain member (403)', async () => {
+    const created = await admin.call('POST', '/app/api/teams', { body: { name: 'Weekend' }, headers: idem() });
+    const path = `/app/api/teams/${created.body.id}`;
+    expectError(await admin.call('POST', path, { body: { name: '   ' } }), 422, 'validation_failed', ['name']);
+    expectError(await admin.call('POST', path, { body: { name: 'x'.repeat(101) } }), 422, 'validation_failed', ['name']);
+    expectError(await admin.call('POST', path, { body: { name: 7 } }), 422, 'validation_failed', ['name']);
+    expectError(await admin.call('POST', path, { body: { name: 'Weekend crew', colour: 'red' } }), 422, 'validation_failed', ['colour']);
+    const neither = expectError(await admin.call('POST', path, { body: {} }), 422, 'validation_failed', ['name', 'member_ids']);
+    expect(neither.errors).toEqual({ name: ['Required unless member_ids is given.'], member_ids: ['Required unless name is given.'] });
+    // A good name with bad members changes neither.
+    expectError(await admin.call('POST', path, { body: { name: 'Weekend crew', member_ids: ['01aaaaaaaaaaaaaaaaaaaaaaaa'] } }), 422, 'validation_failed', ['member_ids']);
+    expect(await item(`TEAM#${created.body.id}`)).toMatchObject({ name: 'Weekend', memberIds: [] });
+    expectError(await admin.call('POST', '/app/api/teams/01aaaaaaaaaaaaaaaaaaaaaaaa', { body: { name: 'Ghosts' } }), 404, 'not_found');
+    expectError(await plain.call('POST', path, { body: { name: 'Mine now' } }), 403, 'forbidden');
+    expect((await auditEntries(service, org.orgId)).filter((e) => e.type === 'team.renamed' && e.data.details.team_id === created.body.id)).toEqual([]);
+  });
+
   it('refuses unknown members and bad input by field (422), an unknown team (404)', async () => {
     expectError(
       await admin.call('POST', '/app/api/teams', { body: { name: 'Ghosts', member_ids: ['01aaaaaaaaaaaaaaaaaaaaaaaa'] }, headers: idem() }),
@@ -246,6 +308,43 @@ describe('teams', () => {
     expectError(await admin.call('POST', '/app/api/teams', { body: { name: 'Twice', member_ids: [adminId, adminId] }, headers: idem() }), 422, 'validation_failed', ['member_ids']);
     expectError(await admin.call('POST', '/app/api/teams/01aaaaaaaaaaaaaaaaaaaaaaaa', { body: { member_ids: [] } }), 404, 'not_found');
     expectError(await plain.call('POST', '/app/api/teams', { body: { name: 'No' }, headers: idem() }), 403, 'forbidden');
+  });
+});
+
+describe("the operator's rename-team", () => {
+  const renameTeam = (...args: string[]) => runAdminCli(service.deps.tableName, 'rename-team', ['--org', org.orgId, ...args]);
+
+  it('renames a team found by its name or its id, through the same rule, audited team.renamed with the operator as actor', async () => {
+    const team = await service.admin.createTeam(org.orgId, 'Service desk', [org.member.id]);
+    const byName = await renameTeam('--team', 'Service desk', '--name', ' Service desk (EU) ');
+    expect(byName.code, byName.stderr).toBe(0);
+    expect(JSON.parse(byName.stdout)).toMatchObject({ id: team.id, name: 'Service desk (EU)', memberIds: [org.member.id] });
+    const byId = await renameTeam('--team', team.id, '--name', 'Help desk');
+    expect(byId.code, byId.stderr).toBe(0);
+    expect(await item(`TEAM#${team.id}`)).toMatchObject({ name: 'Help desk' });
+    const renames = (await auditEntries(service, org.orgId)).filter((entry) => entry.type === 'team.renamed' && entry.data.details.team_id === team.id);
+    expect(renames.map((entry) => entry.data.details)).toEqual([
+      { team_id: team.id, name: 'Service desk (EU)', previous_name: 'Service desk' },
+      { team_id: team.id, name: 'Help desk', previous_name: 'Service desk (EU)' },
+    ]);
+    for (const entry of renames) expect(entry.actor).toMatchObject({ type: 'system', label: 'operator' });
+  });
+
+  it('refuses what the page refuses, in the same words; a team it cannot find, or a name two teams share, is named', async () => {
+    const team = await service.admin.createTeam(org.orgId, 'Second line', []);
+    const blank = await renameTeam('--team', team.id, '--name', '   ');
+    expect(blank).toMatchObject({ code: 1, stdout: '' });
+    expect(blank.stderr).toBe('The request is invalid.\n  name: Required.\n');
+    const unknownId = await renameTeam('--team', '01aaaaaaaaaaaaaaaaaaaaaaaa', '--name', 'Ghosts');
+    expect(unknownId.stderr).toBe('No team with this id.\n');
+    const unknownName = await renameTeam('--team', 'Third line', '--name', 'Ghosts');
+    expect(unknownName).toMatchObject({ code: 1, stderr: 'no team called "Third line"\n' });
+    const twin = await service.admin.createTeam(org.orgId, 'Second line', []);
+    const shared = await renameTeam('--team', 'Second line', '--name', 'Escalations');
+    expect(shared.code).toBe(1);
+    expect(shared.stderr).toContain('2 teams are called "Second line": give the id of one');
+    for (const id of [team.id, twin.id]) expect(shared.stderr).toContain(id);
+    expect(await item(`TEAM#${team.id}`)).toMatchObject({ name: 'Second line' });
   });
 });
 

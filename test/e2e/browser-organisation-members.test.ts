@@ -6,7 +6,7 @@ import { startTestService, type TestService } from '../support/test-service.ts';
 
 /**
  * Clients and teams, and Members, in headless Chromium, by keyboard: an admin adds a client and a
- * team, invites a member, whose emailed sign-in link signs them in and who sets up their key; the
+ * team, renames a team, invites a member, whose emailed sign-in link signs them in and who sets up their key; the
  * admin disables them after the confirmation and their session ends. axe-core on each state; both
  * pages fit a 320 px wide screen.
  */
@@ -18,12 +18,14 @@ const INVITED_EMAIL = 'ivy@settings.example';
 let service: TestService;
 let browser: Browser;
 let page: Page;
+let orgId: string;
 let technicianId: string;
 
 beforeAll(async () => {
   if (!haveChromium) return;
   service = await startTestService();
   const org = await service.admin.createOrganisation({ name: 'Settings MSP', plan: 'team' });
+  orgId = org.id;
   await service.admin.addMember({ orgId: org.id, name: 'Olivia Owner', email: 'olivia@settings.example', role: 'owner' });
   await service.admin.addMember({ orgId: org.id, name: 'Ada Admin', email: ADMIN_EMAIL, role: 'admin' });
   technicianId = (await service.admin.addMember({ orgId: org.id, name: 'Tom Technician', email: 'tom@settings.example', role: 'member' })).id;
@@ -102,6 +104,47 @@ describe.skipIf(!haveChromium)('Clients and teams, and Members', () => {
     await page.waitForFunction(() => document.querySelector('#teams tbody tr')?.textContent?.includes('No members'));
     expect(await statusText()).toContain('The members of “Night shift” are saved.');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe(`edit-team-${teamId}`);
+  });
+
+  it('an admin renames a team by keyboard: the name filled in and focused, a blank one refused under the field, Escape closes', async () => {
+    const team = await service.admin.createTeam(orgId, 'Weekend cover', [technicianId]);
+    const opener = `rename-team-${team.id}`;
+    const focusedId = () => page.evaluate(() => document.activeElement?.id);
+    await page.goto(`${service.appUrl}/app/organisation/clients`);
+    await page.waitForSelector(`#${opener}`);
+    expect(await page.getAttribute(`#${opener}`, 'aria-label')).toBe('Rename the team Weekend cover');
+
+    await tabTo(page, opener);
+    await page.keyboard.press('Enter');
+    expect(await focusedId()).toBe('rename-team-name');
+    expect(await page.inputValue('#rename-team-name')).toBe('Weekend cover');
+    expect(await page.textContent('#rename-team-heading')).toBe('Rename “Weekend cover”');
+    expect(await page.textContent('label[for="rename-team-name"]')).toBe('New name');
+
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#rename-team-name-error:not([hidden])');
+    expect(await page.getAttribute('#rename-team-name', 'aria-invalid')).toBe('true');
+    expect(await page.getAttribute('#rename-team-name', 'aria-describedby')).toContain('rename-team-name-error');
+    expect(await focusedId()).toBe('rename-team-name');
+    await checked('a refused team name');
+
+    await page.keyboard.type('Weekend on-call');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#teams tr:has-text("Weekend on-call")');
+    expect(await statusText()).toContain('The team is now called “Weekend on-call”.');
+    expect(await focusedId()).toBe(opener);
+    expect(await page.textContent(`#teams tr[data-team-id="${team.id}"]`)).toContain('Tom Technician');
+    expect((await service.admin.directory.getTeam(orgId, team.id))?.name).toBe('Weekend on-call');
+    await checked('a renamed team');
+
+    // Opened again, Escape closes the form and gives the focus back to the row's button.
+    await page.keyboard.press('Enter');
+    expect(await focusedId()).toBe('rename-team-name');
+    await page.keyboard.press('Escape');
+    expect(await page.isHidden('#rename-team-form')).toBe(true);
+    expect(await focusedId()).toBe(opener);
   });
 
   it('an admin invites a member, whose emailed link signs them in to set up their key', async () => {

@@ -66,7 +66,7 @@ const inputs = (real: RealValues): Record<string, RouteInput> => ({
   appCreateClient: { template: { name: 'Bad input client' } },
   appRenameClient: { template: { name: 'Bad input client' } },
   appCreateTeam: { template: { name: 'Bad input team', member_ids: real.memberIds.slice(0, 2) } },
-  appChangeTeam: { template: { member_ids: real.memberIds.slice(0, 1) } },
+  appChangeTeam: { template: { name: 'Bad input team renamed', member_ids: real.memberIds.slice(0, 1) } },
   appCreateApiKey: { template: { name: 'Bad input key', scopes: ['requests:read'], allowlist: ['192.0.2.0/24'], expires_at: '2099-12-31T23:59:59Z' } },
   appRequestCertificate: { queryNames: ['format'], queryValues: ['json', 'pdf'] },
   appShareCertificate: { queryNames: ['format'], queryValues: ['json', 'pdf'] },

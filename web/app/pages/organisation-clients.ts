@@ -1,14 +1,15 @@
 /// <reference lib="dom" />
 /**
  * Clients and teams (/app/organisation/clients, owners and admins): the organisation's clients,
- * made and renamed; its teams with their members, made and changed. Clients are never deleted
+ * made and renamed; its teams with their members, made, renamed and changed. Clients are never deleted
  * (requests and the audit log keep naming them).
  *
  * Stable hooks for automated tests:
  *   clients: #clients (table), rows tr[data-client-id], #no-clients, #rename-<id>;
  *            #rename-client-form #rename-client-name #save-rename-client #cancel-rename-client;
  *            #client-form #client-name #create-client
- *   teams:   #teams (table), rows tr[data-team-id], #no-teams, #edit-team-<id>;
+ *   teams:   #teams (table), rows tr[data-team-id], #no-teams, #rename-team-<id>, #edit-team-<id>;
+ *            #rename-team-form #rename-team-name #save-rename-team #cancel-rename-team;
  *            #edit-team-form #edit-team-members (fieldset, input[name="member"]) #save-edit-team #cancel-edit-team;
  *            #team-form #team-name #team-members (fieldset, input[name="member"][value="<membership id>"]) #create-team
  *   a field's refusal in #<control id>-error
@@ -89,6 +90,7 @@ const postForm = (
       }
     });
   });
+  return errors;
 };
 
 /** A refusal by field marked at its controls; any other failure said. */
@@ -99,7 +101,7 @@ const failed = (errors: ReturnType<typeof fieldErrors>, error: unknown) => {
 };
 
 /**
- * A form the rows of a list share (rename a client, change a team's members), hidden until a row's
+ * A form the rows of a list share (rename a client or a team, change a team's members), hidden until a row's
  * button opens it for that row; Cancel or Escape closes it and gives the focus back to the button.
  * Hooks: #<id>-form, #save-<id>, #cancel-<id>.
  */
@@ -126,33 +128,50 @@ const rowForm = <Target>(id: string, content: HTMLElement, saveText: string) => 
 
 const nameRequired = (body: Record<string, unknown>): Record<string, string[]> => (String(body.name ?? '') ? {} : { name: ['Enter a name.'] });
 
+/**
+ * Renaming a record a row shows (a client, a team): each row's Rename button opens one shared form
+ * with the name filled in and focused; once saved, the page comes back with the focus on that
+ * row's button. Hooks: #rename-<kind>-form #rename-<kind>-name #save-rename-<kind> #cancel-rename-<kind>.
+ */
+const renameControl = <T extends { id: string; name: string }>(
+  app: AppContext,
+  kind: 'client' | 'team',
+  options: { path: (record: T) => string; buttonId: (record: T) => string },
+) => {
+  const input = h('input', { id: `rename-${kind}-name`, name: 'name', type: 'text', maxlength: 100, autocomplete: 'off', required: true });
+  const rename = rowForm<T>(`rename-${kind}`, field('New name', input), 'Save the name');
+  const errors = postForm(app, rename.form, rename.save, {
+    path: () => options.path(rename.target()),
+    controls: { name: input.id },
+    body: () => ({ name: input.value.trim() }),
+    check: nameRequired,
+    done: (renamed: T) => showChange(app, `The ${kind} is now called “${renamed.name}”.`, options.buttonId(renamed)),
+  });
+  const button = (record: T) => {
+    const opener = h('button', { id: options.buttonId(record), type: 'button', class: 'secondary', 'aria-label': `Rename the ${kind} ${record.name}`, 'aria-controls': rename.form.id }, 'Rename');
+    opener.addEventListener('click', () => {
+      errors.clear();
+      rename.open(opener, record, `Rename “${record.name}”`);
+      input.value = record.name;
+      input.focus();
+    });
+    return opener;
+  };
+  return { form: rename.form, button };
+};
+
 // --- Clients --------------------------------------------------------------------------------------
 
 const clientsSection = (app: AppContext, clients: ClientView[]) => {
-  const renameName = h('input', { id: 'rename-client-name', name: 'name', type: 'text', maxlength: 100, autocomplete: 'off', required: true });
-  const rename = rowForm<ClientView>('rename-client', field('New name', renameName), 'Save the name');
-  postForm(app, rename.form, rename.save, {
-    path: () => `/app/api/clients/${rename.target().id}`,
-    controls: { name: 'rename-client-name' },
-    body: () => ({ name: renameName.value.trim() }),
-    check: nameRequired,
-    done: (client: ClientView) => showChange(app, `The client is now called “${client.name}”.`, `rename-${client.id}`),
-  });
-
-  const rows = clients.map((client) => {
-    const opener = h('button', { id: `rename-${client.id}`, type: 'button', class: 'secondary', 'aria-label': `Rename the client ${client.name}`, 'aria-controls': 'rename-client-form' }, 'Rename');
-    opener.addEventListener('click', () => {
-      rename.open(opener, client, `Rename “${client.name}”`);
-      renameName.value = client.name;
-      renameName.focus();
-    });
-    return h(
+  const rename = renameControl<ClientView>(app, 'client', { path: (client) => `/app/api/clients/${client.id}`, buttonId: (client) => `rename-${client.id}` });
+  const rows = clients.map((client) =>
+    h(
       'tr',
       { 'data-client-id': client.id },
       h('th', { scope: 'row' }, client.name, client.default ? h('span', { class: 'sub' }, 'Default: requests without a client belong here') : null),
-      h('td', {}, opener),
-    );
-  });
+      h('td', {}, rename.button(client)),
+    ),
+  );
   const list = clients.length
     ? tableWrap(
         h('table', { id: 'clients' }, h('caption', {}, 'Clients, by name'), h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Client'), h('th', { scope: 'col' }, 'Action'))), h('tbody', {}, ...rows)),
@@ -198,6 +217,7 @@ const fillMemberChecks = (fieldset: HTMLFieldSetElement, legend: string, members
 };
 
 const teamsSection = (app: AppContext, list: TeamList) => {
+  const rename = renameControl<TeamView>(app, 'team', { path: (team) => `/app/api/teams/${team.id}`, buttonId: (team) => `rename-team-${team.id}` });
   const editMembers = h('fieldset', { id: 'edit-team-members', class: 'checks' });
   const edit = rowForm<{ team: TeamView; chosen: () => string[] }>('edit-team', editMembers, 'Save the members');
   const teamErrors = fieldErrors(edit.form, { member_ids: 'edit-team-members' });
@@ -215,7 +235,7 @@ const teamsSection = (app: AppContext, list: TeamList) => {
       { 'data-team-id': team.id },
       h('th', { scope: 'row' }, team.name),
       h('td', {}, team.members.length ? h('ul', { class: 'plain-list' }, ...team.members.map((m) => h('li', {}, memberText(m)))) : 'No members'),
-      h('td', {}, opener),
+      h('td', {}, rename.button(team), ' ', opener),
     );
   });
   edit.form.addEventListener('submit', (event) => {
@@ -262,6 +282,7 @@ const teamsSection = (app: AppContext, list: TeamList) => {
     { 'aria-labelledby': 'teams-heading' },
     h('h2', { id: 'teams-heading' }, 'Teams'),
     table,
+    rename.form,
     edit.form,
     h('h3', {}, 'Make a team'),
     form,

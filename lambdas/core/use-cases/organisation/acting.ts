@@ -42,8 +42,12 @@ export interface OrganisationChanges {
   renameClient(client: Client, name: string, audit: AuditEntryInput): Promise<void>;
   /** The team, on condition that each of its members exists. */
   putTeam(team: Team, audit: AuditEntryInput): Promise<void>;
-  setTeamMembers(team: Team, memberIds: string[], audit: AuditEntryInput): Promise<void>;
+  /** Sets what `change` holds on condition that the team and each member it names exist, with one audit entry for each kind of change. */
+  changeTeam(team: Team, change: TeamChange, audits: AuditEntryInput[]): Promise<void>;
 }
+
+/** What a change of a team sets: a new name, its members from now on, or both. */
+export type TeamChange = Partial<Pick<Team, 'name' | 'memberIds'>>;
 
 export interface OrganisationDeps {
   directory: MemberDirectory &
@@ -64,6 +68,9 @@ export const nameField = () =>
   z
     .string('Must be a string.')
     .check(z.trim(), z.minLength(1, 'Required.'), z.maxLength(MAX_NAME_LENGTH, `Must be at most ${MAX_NAME_LENGTH} characters.`));
+
+/** A body of a name alone: a client made or renamed, a team renamed. */
+export const nameInput = z.strictObject({ name: nameField() });
 
 export const requireOrganisation = async (deps: Pick<OrganisationDeps, 'directory'>, orgId: string) => {
   const org = await deps.directory.getOrganisation(orgId);

@@ -1,20 +1,17 @@
-import * as z from 'zod/mini';
 import { notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import type { Client } from '../../model.ts';
 import { parseOrThrow } from '../../validation.ts';
-import { changeAudit, nameField, requireOrganisation, type Acting, type OrganisationDeps } from './acting.ts';
+import { changeAudit, nameInput, requireOrganisation, type Acting, type OrganisationDeps } from './acting.ts';
 
 /**
  * Clients: the customers an organisation hands credentials over for (a request, an API key or a
  * preset may belong to one). Created and renamed, never deleted: requests and audit entries keep
  * naming them.
  */
-const clientInput = z.strictObject({ name: nameField() });
-
 export const createClient = async (deps: OrganisationDeps, acting: Acting, orgId: string, rawInput: unknown) => {
   await requireOrganisation(deps, orgId);
-  const { name } = parseOrThrow(clientInput, rawInput ?? {});
+  const { name } = parseOrThrow(nameInput, rawInput ?? {});
   const client: Client = { id: newId(), orgId, name, createdAt: deps.clock.now().toISOString() };
   await deps.changes.putClient(client, changeAudit(orgId, acting, 'client.created', { details: { client_id: client.id, name } }));
   return client;
@@ -23,7 +20,7 @@ export const createClient = async (deps: OrganisationDeps, acting: Acting, orgId
 /** {name}; the same name again changes nothing. */
 export const renameClient = async (deps: OrganisationDeps, acting: Acting, orgId: string, clientId: string, rawInput: unknown) => {
   await requireOrganisation(deps, orgId);
-  const { name } = parseOrThrow(clientInput, rawInput ?? {});
+  const { name } = parseOrThrow(nameInput, rawInput ?? {});
   const client = isId(clientId) ? await deps.directory.getClient(orgId, clientId) : null;
   if (!client) throw notFound('No client with this id.');
   if (client.name === name) return client;

@@ -2,14 +2,16 @@ import * as z from 'zod/mini';
 import { notFound, validationFailed, WriteConflict } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import type { Team } from '../../model.ts';
+import type { AuditEntryInput } from '../../ports.ts';
 import { parseOrThrow, ulidString } from '../../validation.ts';
-import { changeAudit, nameField, requireOrganisation, type Acting, type OrganisationDeps } from './acting.ts';
+import { changeAudit, nameField, nameInput, requireOrganisation, type Acting, type OrganisationDeps, type TeamChange } from './acting.ts';
 
 /**
  * Teams: named groups of members, added together as a request's recipients. Each member is checked
  * in the same transaction that writes the team, so a team never names someone who is not a member.
+ * Made, renamed and given other members; like clients, any name is allowed twice.
  */
-/** One transaction checks each member: well within DynamoDB's 100 items with the team and its audit entry. */
+/** One transaction checks each member: well within DynamoDB's 100 items with the team and its audit entries. */
 export const MAX_TEAM_MEMBERS = 50;
 
 const memberIdsField = () =>
@@ -20,7 +22,14 @@ const memberIdsField = () =>
       z.refine((ids) => new Set(ids).size === ids.length, 'Must not name a member twice.'),
     );
 const teamInput = z.strictObject({ name: nameField(), member_ids: z._default(memberIdsField(), []) });
-const teamMembersInput = z.strictObject({ member_ids: memberIdsField() });
+const teamChangeInput = z.strictObject({ name: z.optional(nameField()), member_ids: z.optional(memberIdsField()) }).check(
+  z.superRefine((input, context) => {
+    if (input.name !== undefined || input.member_ids !== undefined) return;
+    // Nothing to change: said on both fields, since either one would do.
+    context.addIssue({ code: 'custom', path: ['name'], message: 'Required unless member_ids is given.' });
+    context.addIssue({ code: 'custom', path: ['member_ids'], message: 'Required unless name is given.' });
+  }),
+);
 
 /** 422 on `member_ids` when any id is not a member of the organisation. */
 const requireMembers = async (deps: OrganisationDeps, orgId: string, memberIds: string[]) => {
@@ -50,17 +59,54 @@ export const createTeam = async (deps: OrganisationDeps, acting: Acting, orgId: 
   return team;
 };
 
-/** {member_ids}: the team's members from now on (an empty team is allowed). */
-export const setTeamMembers = async (deps: OrganisationDeps, acting: Acting, orgId: string, teamId: string, rawInput: unknown) => {
-  await requireOrganisation(deps, orgId);
-  const { member_ids: memberIds } = parseOrThrow(teamMembersInput, rawInput ?? {});
+/** The team, or 404 when the organisation has none with this id. */
+const requireTeam = async (deps: OrganisationDeps, orgId: string, teamId: string) => {
   const team = isId(teamId) ? await deps.directory.getTeam(orgId, teamId) : null;
   if (!team) throw notFound('No team with this id.');
-  await requireMembers(deps, orgId, memberIds);
-  const added = memberIds.filter((id) => !team.memberIds.includes(id));
-  const removed = team.memberIds.filter((id) => !memberIds.includes(id));
-  if (added.length === 0 && removed.length === 0) return team;
-  const audit = changeAudit(orgId, acting, 'team.members_changed', { details: { team_id: team.id, name: team.name, members: memberIds.length, added, removed } });
-  await writingMembers(() => deps.changes.setTeamMembers(team, memberIds, audit));
-  return { ...team, memberIds };
+  return team;
 };
+
+type TeamChangeInput = { name?: string; member_ids?: string[] };
+
+/**
+ * Changes what the body, read by `schema`, gives that differs from the team: one transaction
+ * writes the team with an audit entry for each kind of change (`team.renamed`,
+ * `team.members_changed`), so the log says the same whichever way the change was asked for.
+ * What is already so writes nothing.
+ */
+const changeTeamBy = async (schema: z.core.$ZodType<TeamChangeInput>, deps: OrganisationDeps, acting: Acting, orgId: string, teamId: string, rawInput: unknown) => {
+  await requireOrganisation(deps, orgId);
+  const input = parseOrThrow(schema, rawInput ?? {});
+  const team = await requireTeam(deps, orgId, teamId);
+  const change: TeamChange = {};
+  const audits: AuditEntryInput[] = [];
+  if (input.name !== undefined && input.name !== team.name) {
+    change.name = input.name;
+    audits.push(changeAudit(orgId, acting, 'team.renamed', { details: { team_id: team.id, name: input.name, previous_name: team.name } }));
+  }
+  const memberIds = input.member_ids;
+  if (memberIds !== undefined) {
+    await requireMembers(deps, orgId, memberIds);
+    const added = memberIds.filter((id) => !team.memberIds.includes(id));
+    const removed = team.memberIds.filter((id) => !memberIds.includes(id));
+    if (added.length || removed.length) {
+      change.memberIds = memberIds;
+      const details = { team_id: team.id, name: change.name ?? team.name, members: memberIds.length, added, removed };
+      audits.push(changeAudit(orgId, acting, 'team.members_changed', { details }));
+    }
+  }
+  if (audits.length === 0) return team;
+  await writingMembers(() => deps.changes.changeTeam(team, change, audits));
+  return { ...team, ...change };
+};
+
+/** {name}: the team renamed (the operator's `rename-team`); the same name again changes nothing. */
+export const renameTeam = (deps: OrganisationDeps, acting: Acting, orgId: string, teamId: string, rawInput: unknown) =>
+  changeTeamBy(nameInput, deps, acting, orgId, teamId, rawInput);
+
+/**
+ * {name?, member_ids?}, at least one (the member application's POST /app/api/teams/{id}): a new
+ * name, the team's members from now on (an empty team is allowed), or both at once.
+ */
+export const changeTeam = (deps: OrganisationDeps, acting: Acting, orgId: string, teamId: string, rawInput: unknown) =>
+  changeTeamBy(teamChangeInput, deps, acting, orgId, teamId, rawInput);

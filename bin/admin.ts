@@ -9,7 +9,7 @@ import { UsageError, type Flags } from './admin/commands.ts';
 import { ALL_COMMANDS } from './admin/all-commands.ts';
 import { openTarget } from './admin/target.ts';
 import { resultText } from './admin/result-text.ts';
-import { commandHelp, flagsOf, HELP_FLAGS, switchesOf, unexpectedArgument, unknownCommand, unknownOption } from './admin/command-help.ts';
+import { commandHelp, flagsOf, HELP_FLAGS, repeatablesOf, switchesOf, unexpectedArgument, unknownCommand, unknownOption } from './admin/command-help.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -46,8 +46,9 @@ const main = async () => {
   // The names come from the commands' usage lines: a flag takes a value unless its usage writes it alone, `[--json]`.
   const names = new Set(['table', 'region', 'endpoint', ...Object.values(ALL_COMMANDS).flatMap(flagsOf)]);
   const switches = new Set(Object.values(ALL_COMMANDS).flatMap(switchesOf));
-  // `--field` may be given more than once (set-integration); every other flag once.
-  const options = Object.fromEntries([...names].map((flag) => [flag, { type: switches.has(flag) ? ('boolean' as const) : ('string' as const), multiple: flag === 'field' }]));
+  // A flag its usage marks `(repeatable)` (set-integration's --field) may be given more than once; every other flag once.
+  const repeatable = new Set(Object.values(ALL_COMMANDS).flatMap(repeatablesOf));
+  const options = Object.fromEntries([...names].map((flag) => [flag, { type: switches.has(flag) ? ('boolean' as const) : ('string' as const), multiple: repeatable.has(flag) }]));
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false }));

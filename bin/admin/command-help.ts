@@ -33,6 +33,9 @@ export const flagsOf = (command: Command) => [...command.usage.matchAll(/--([a-z
 /** The flags that take no value (`--json`): the usage line writes them alone in brackets, `[--json]`. */
 export const switchesOf = (command: Command) => [...command.usage.matchAll(/\[--([a-z-]+)\]/g)].map((match) => match[1]);
 
+/** The flags that may be given more than once: the usage line marks them, `[--field NAME=PATH (repeatable)]`. */
+export const repeatablesOf = (command: Command) => [...command.usage.matchAll(/\[--([a-z-]+)[^\]]*\(repeatable\)\]/g)].map((match) => match[1]);
+
 /** node:util parseArgs names the option it refused in its message: `Unknown option '--x'`. */
 export const unknownOption = (message: string, name: string, command: Command) => {
   const refused = /Unknown option '--([^']+)'/.exec(message)?.[1];

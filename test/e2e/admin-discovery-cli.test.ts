@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_COMMANDS } from '../../bin/admin/all-commands.ts';
-import { commandHelp, flagsOf, switchesOf } from '../../bin/admin/command-help.ts';
+import { commandHelp, flagsOf, repeatablesOf, switchesOf } from '../../bin/admin/command-help.ts';
 import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
 import { configureIntegration, connectIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
 import { KeyFileSealer } from '../../lambdas/local/key-file-sealer.ts';
@@ -106,8 +106,9 @@ describe('--help on every command: its usage and a worked example', () => {
     for (const [name, command] of Object.entries(ALL_COMMANDS)) {
       expect(command.examples.length, `${name} has an example`).toBeGreaterThan(0);
       const switches = new Set(switchesOf(command));
+      const repeatable = new Set(repeatablesOf(command));
       const options = Object.fromEntries(
-        [...flagsOf(command), 'table', 'region', 'endpoint'].map((flag) => [flag, { type: switches.has(flag) ? ('boolean' as const) : ('string' as const), multiple: flag === 'field' }]),
+        [...flagsOf(command), 'table', 'region', 'endpoint'].map((flag) => [flag, { type: switches.has(flag) ? ('boolean' as const) : ('string' as const), multiple: repeatable.has(flag) }]),
       );
       for (const example of command.examples) {
         let values: Record<string, unknown> = {};

@@ -7,8 +7,9 @@ import { startTestService, type TestService } from '../support/test-service.ts';
  * The Integrations pages, by keyboard: an admin connects an integration, copies each URL from
  * its own shown-once box (the secrets appear nowhere else in the page), a helpdesk posts an
  * unusable body to the webhook URL, and the admin sees it in the activity view with its reason;
- * the status words are edited and saved; the URLs are rotated after a confirmation. A plain
- * member has no Integrations item. Every state passes axe and fits a 320 px wide screen.
+ * the status words are edited and saved, and one is removed after a confirmation; the URLs are
+ * rotated after a confirmation. A plain member has no Integrations item. Every state passes axe
+ * and fits a 320 px wide screen.
  */
 const haveChromium = chromiumPresent();
 const adminEmail = 'ada@integrations.example';
@@ -174,6 +175,35 @@ describe.skipIf(!haveChromium)('the Integrations pages', () => {
     await page.waitForSelector('#rotated');
     expect(await page.inputValue('#webhook-url')).toMatch(/\/inbound\/ticket-status\/[A-Za-z0-9_-]{43}$/);
     expect(await page.inputValue('#trigger-url')).toMatch(/\/inbound\/ticket-trigger\/[A-Za-z0-9_-]{43}$/);
+    await expectStateUsable(page);
+  }, 180_000);
+
+  it("removes a status word by keyboard after a confirmation; its button is named with the word", async () => {
+    const page = await context.newPage();
+    await signInInBrowser(page, service.appUrl, service.outboxDir, adminEmail);
+    await page.goto(`${service.appUrl}${integrationPath}`);
+    await page.waitForSelector('#status-map tr[data-word="parked"]');
+    const removeId = await page.locator('#status-map tr[data-word="parked"] button').getAttribute('id');
+    expect(removeId).toMatch(/^remove-status-word-\d+$/);
+    expect(await page.getByRole('button', { name: 'Remove the word parked', exact: true }).getAttribute('id')).toBe(removeId);
+
+    // Cancel has the focus, so a second Enter removes nothing; Escape gives the focus back.
+    await tabTo(page, removeId!);
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('cancel-remove-status-word');
+    expect(await page.locator('#remove-status-word-question').textContent()).toContain('“parked” (now pending)');
+    await expectStateUsable(page);
+    await page.keyboard.press('Escape');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(removeId);
+    expect(await page.locator('#remove-status-word-confirmation').isHidden()).toBe(true);
+
+    await page.keyboard.press('Enter');
+    await tabTo(page, 'confirm-remove-status-word');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#status-map tr[data-word="parked"]', { state: 'detached' });
+    expect(await page.locator('#status').textContent()).toContain('“parked” is removed');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('status-map-form-heading');
+    expect(await page.locator('#status-map tr[data-word="waiting on customer"]').count()).toBe(1);
     await expectStateUsable(page);
   }, 180_000);
 

@@ -53,6 +53,19 @@ const BUILT_IN_WORDS: ReadonlySet<string> = new Set([...Object.getOwnPropertyNam
 /** Whether `word`, in any capitals, names a built-in property and so cannot be a status map's word. */
 export const isBuiltInWord = (word: string) => BUILT_IN_WORDS.has(normaliseWord(word) ?? '');
 
+/** `word` as a status map stores and compares it (null when it is blank): trimmed, spaces collapsed, lower case. */
+export const statusWordOf = (word: string) => normaliseWord(word);
+
+/** Whether `word`, in any capitals, is one of SPEC's words, understood with or without a status map. */
+export const isStandardWord = (word: string) => SPEC_WORDS.has(normaliseWord(word) ?? '');
+
+/** `statusMap` without `words`, each compared in any capitals; the map's other entries as they were. */
+export const withoutStatusWords = (statusMap: StatusMap, words: readonly string[]): StatusMap => {
+  const removed = new Set(words.map(normaliseWord));
+  // fromEntries defines own data properties, as the map was built, so no key becomes a prototype.
+  return Object.fromEntries(Object.entries(statusMap).filter(([key]) => !removed.has(normaliseWord(key)))) as StatusMap;
+};
+
 /** The map's entry for `word`, its keys compared the same normalised way; own entries only. */
 const lookUp = (statusMap: StatusMap, word: string): KnownTicketStatus | null => {
   for (const [key, target] of Object.entries(statusMap)) {

@@ -10,15 +10,16 @@
  *   #settings-form #settings-name #settings-recipe #settings-default-preset (or, on a plan without
  *   presets, #settings-preset-plan-note) #settings-rate-limit #save-settings
  *   #mapping-form #ticket-id-paths #status-paths, one #field-<name> per trigger field, #save-mapping
- *   #status-map-form #status-map (table) or #no-status-map, #status-map-changes #save-status-map
+ *   #status-map-form, its list of words as integration-status-words.ts gives it, #status-map-changes #save-status-map
  *   #auth-form #auth-mode #auth-header-name #auth-secret #save-auth
  */
 import { messageOf } from '../../shared/api.ts';
-import { busy, clearMessages, field, h, say, sayError, tableWrap } from '../../shared/dom.ts';
+import { busy, clearMessages, field, h, say, sayError } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
 import { fieldErrors, refusedFields } from '../field-errors.ts';
 import { presetsNotIncluded } from '../plan-notes.ts';
 import { AUTH_TEXT, type AuthMode, type Choices, type IntegrationView } from './integrations.ts';
+import { statusWordsTable } from './integration-status-words.ts';
 
 const AUTH_MODES = Object.keys(AUTH_TEXT) as AuthMode[];
 
@@ -148,19 +149,6 @@ export const mappingForm = (app: AppContext, integration: IntegrationView, choic
 };
 
 export const statusMapForm = (app: AppContext, integration: IntegrationView) => {
-  const entries = Object.entries(integration.status_map);
-  const current =
-    entries.length === 0
-      ? h('p', { id: 'no-status-map' }, 'No words of its own: only open, new, pending, on hold, resolved, solved, closed, complete and completed are understood.')
-      : tableWrap(
-          h(
-            'table',
-            { id: 'status-map' },
-            h('caption', {}, 'Words this integration understands, besides the standard ones'),
-            h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Word (any capitals)'), h('th', { scope: 'col' }, 'Means'))),
-            h('tbody', {}, ...entries.map(([word, status]) => h('tr', { 'data-word': word }, h('th', { scope: 'row', class: 'summary' }, word), h('td', {}, status)))),
-          ),
-        );
   const changes = h('textarea', { id: 'status-map-changes', rows: 3, spellcheck: 'false', placeholder: 'Waiting on customer=pending' });
   return savingForm(
     app,
@@ -168,7 +156,7 @@ export const statusMapForm = (app: AppContext, integration: IntegrationView) => 
     form(
       'status-map-form',
       'Status words',
-      current,
+      statusWordsTable(app, integration),
       field('Add or change words', changes, 'One word=status a line, status being open, pending, resolved or closed; a word already listed takes the new status. A word no one mapped counts as unknown and never ends a request.'),
       h('button', { id: 'save-status-map', type: 'submit' }, 'Save the status words'),
     ),

@@ -5,7 +5,7 @@ import { randomToken, sha256Hex } from '../../hashing.ts';
 import { newId } from '../../ids.ts';
 import { DEFAULT_MAPPING, TRIGGER_FIELDS, type FieldMapping, type TriggerField } from '../../inbound/mapping.ts';
 import { isRecipeName, RECIPES, type InboundAuthMode, type RecipeName } from '../../inbound/recipes.ts';
-import { isBuiltInWord, mergeStatusMaps, type StatusMap } from '../../inbound/status-words.ts';
+import { mergeStatusMaps, type StatusMap } from '../../inbound/status-words.ts';
 import {
   DEFAULT_INBOUND_RATE_LIMIT,
   integrationSecretContext,
@@ -20,6 +20,7 @@ import { requirePlan } from '../../plans.ts';
 import type { Directory } from '../../ports.ts';
 import type { PublicUrls } from '../../request-view.ts';
 import type { SecretSealer } from '../../sealing.ts';
+import { changedStatusMap } from './status-map-change.ts';
 
 export interface IntegrationDeps {
   integrations: IntegrationRepository;
@@ -111,6 +112,8 @@ export interface IntegrationChanges {
   statusPaths?: string[];
   /** Merged into the status map. */
   statusMap?: StatusMap;
+  /** Taken out of the status map (before `statusMap` is merged in); each must be one of its words. */
+  removeStatusWords?: string[];
   /** Where trigger fields sit; an empty list puts a field back at its own name. */
   fields?: Partial<Record<string, string[]>>;
   auth?: { mode: string; headerName?: string | null; secret?: string | null };
@@ -158,8 +161,9 @@ const configureOnce = async (deps: IntegrationDeps, actor: Actor, orgId: string,
     // An empty list puts the field back at its own name (below), so only a given path is checked.
     else if (paths && paths.length > 0) checkPaths(paths, `fields.${field}`, errors);
   }
-  const builtInWords = Object.keys(changes.statusMap ?? {}).filter(isBuiltInWord);
-  if (builtInWords.length > 0) errors.status_map = [`Words that name a built-in property cannot be status words: ${builtInWords.map((word) => JSON.stringify(word)).join(', ')}.`];
+  // A recipe applied with the change replaces the words, so removals are of the recipe's words.
+  const recipe = changes.recipe !== undefined && isRecipeName(changes.recipe) ? RECIPES[changes.recipe] : null;
+  const statusWords = changedStatusMap(recipe?.statusMap ?? before.statusMap, changes.statusMap, changes.removeStatusWords, errors);
   if (changes.rateLimitPerMinute !== undefined && !(Number.isInteger(changes.rateLimitPerMinute) && changes.rateLimitPerMinute >= 1 && changes.rateLimitPerMinute <= MAX_INBOUND_RATE_LIMIT)) {
     errors.rate_limit_per_minute = [`Must be a whole number from 1 to ${MAX_INBOUND_RATE_LIMIT}.`];
   }
@@ -167,7 +171,6 @@ const configureOnce = async (deps: IntegrationDeps, actor: Actor, orgId: string,
   const auth = changes.auth ? await authOf(deps, before, changes.auth, errors) : before.auth;
   fail(errors);
 
-  const recipe = changes.recipe ? RECIPES[changes.recipe as RecipeName] : null;
   const base: FieldMapping = recipe?.mapping ?? before.mapping;
   const merged = { ...base.fields, ...(changes.fields as Partial<Record<TriggerField, string[]>> | undefined) };
   const fields = Object.fromEntries(Object.entries(merged).filter(([, paths]) => paths && paths.length > 0)) as FieldMapping['fields'];
@@ -177,14 +180,17 @@ const configureOnce = async (deps: IntegrationDeps, actor: Actor, orgId: string,
     enabled: changes.enabled ?? before.enabled,
     recipe: recipe?.name ?? before.recipe,
     mapping: { ticketId: changes.ticketIdPaths ?? base.ticketId, status: changes.statusPaths ?? base.status, fields },
-    statusMap: mergeStatusMaps(recipe?.statusMap ?? before.statusMap, changes.statusMap),
+    statusMap: statusWords.statusMap,
     auth,
     defaultPreset: changes.defaultPreset === undefined ? before.defaultPreset : changes.defaultPreset,
     rateLimitPerMinute: changes.rateLimitPerMinute ?? before.rateLimitPerMinute,
     updatedAt: deps.clock.now().toISOString(),
   };
   const changed = Object.keys(changes).filter((key) => changes[key as keyof IntegrationChanges] !== undefined);
-  await deps.integrations.replace(before, after, audit(after, actor, after.enabled === before.enabled ? 'integration.updated' : after.enabled ? 'integration.enabled' : 'integration.disabled', { changed, auth_mode: after.auth.mode }));
+  // The words removed are named: a removed word changes what a helpdesk's posts mean, and nothing else records which it was.
+  const removed = changes.removeStatusWords === undefined ? {} : { status_words_removed: statusWords.removedWords };
+  const type = after.enabled === before.enabled ? 'integration.updated' : after.enabled ? 'integration.enabled' : 'integration.disabled';
+  await deps.integrations.replace(before, after, audit(after, actor, type, { changed, auth_mode: after.auth.mode, ...removed }));
   return toIntegrationView(after);
 };
 

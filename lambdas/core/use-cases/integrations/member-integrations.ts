@@ -123,6 +123,12 @@ const configureBody = z.strictObject({
   fields: z.optional(z.strictObject(Object.fromEntries(TRIGGER_FIELDS.map((field) => [field, z.optional(paths())])))),
   /** Pairs `word=status`, by commas or one a line, merged into the status map. */
   status_map: z.optional(z.string('Must be text of word=status pairs.').check(z.maxLength(10_000, 'At most 10,000 characters.'))),
+  /** Words taken out of the status map; a word can be as long as `status_map` allows. */
+  remove_status_words: z.optional(
+    z.array(z.string('Must be a status word.').check(z.maxLength(10_000, 'At most 10,000 characters.')), 'Must be an array of status words.').check(
+      z.maxLength(100, 'At most 100 words at once.'),
+    ),
+  ),
   auth: z.optional(
     z.strictObject({
       mode: z.string('Must be a string.').check(z.maxLength(100, 'Must be an auth mode.')),
@@ -155,6 +161,7 @@ export const memberConfigureIntegration = async (deps: MemberIntegrationDeps, ca
     statusPaths: body.status_paths,
     fields: body.fields,
     statusMap: statusMapOf(body.status_map),
+    removeStatusWords: body.remove_status_words,
     auth: body.auth && { mode: body.auth.mode, headerName: body.auth.header_name ?? null, secret: body.auth.secret ?? null },
     // Absent: unchanged; null or empty: none.
     defaultPreset: body.default_preset === undefined ? undefined : body.default_preset || null,

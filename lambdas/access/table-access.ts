@@ -178,7 +178,8 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   appCreateWebhook: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#'] } }),
   appDeleteWebhook: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { DeleteItem: ['ORG#'] } }),
   appPingWebhook: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['DELIVERY#'] } }),
-  appWebhookDeliveries: unionOf(MEMBER, { items: {}, indexes: { byOrg: ['ORG#'] } }),
+  // A page of a subscription's deliveries from its index; a later page's cursor is a delivery, read to find where it starts.
+  appWebhookDeliveries: unionOf(MEMBER, { items: { GetItem: ['DELIVERY#'] }, indexes: { byOrg: ['ORG#'] } }),
   appRedeliverWebhook: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { GetItem: ['DELIVERY#'], PutItem: ['DELIVERY#'] } }),
   appRotateWebhookSecret: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
   // API keys (owners and admins): the organisation's keys through its index, and its clients; a key

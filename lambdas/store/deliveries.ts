@@ -11,9 +11,10 @@ import { fromItem } from './items.ts';
 import { keys } from './keys.ts';
 import { INDEXES } from './table.ts';
 import { createDeliveries } from './delivery-creation.ts';
-import { DELIVERY_SHARDS, deliveryKey, dueSort, newDeliveryPut, webhookDeliveries } from './delivery-keys.ts';
+import { DELIVERY_SHARDS, deliveryKey, dueSort, newDeliveryPut } from './delivery-keys.ts';
 import { deliveredChange, deliveryOutcomeWrite, healthyChange, subscriptionOutcomeWrite, type OutcomeChange } from './attempt-writes.ts';
 import { recordDeliveredTogether, type DeliveredOutcome } from './delivered-together.ts';
+import { webhookDeliveryPage, type DeliveryPage, type DeliveryPageQuery } from './webhook-delivery-pages.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
@@ -121,19 +122,12 @@ export class DeliveryStore {
     return fromItem<Delivery>(Item);
   }
 
-  /** A subscription's latest deliveries, newest first (made since deliveries were indexed by subscription). */
-  async listForWebhook(orgId: string, webhookId: string, limit: number): Promise<Delivery[]> {
-    const page = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: INDEXES.byOrg.indexName,
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': webhookDeliveries(orgId, webhookId) },
-        ScanIndexForward: false,
-        Limit: limit,
-      }),
-    );
-    return (page.Items ?? []).map((item) => fromItem<Delivery>(item)!);
+  /**
+   * A page of a subscription's deliveries, newest first (made since deliveries were indexed by
+   * subscription); null when `before` names no delivery of this subscription (webhook-delivery-pages.ts).
+   */
+  listForWebhook(query: DeliveryPageQuery): Promise<DeliveryPage | null> {
+    return webhookDeliveryPage(this.db, this.tableName, query);
   }
 
   async subscription(orgId: string, webhookId: string): Promise<WebhookTarget | null> {

@@ -2,10 +2,18 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Documents } from './dynamo.ts';
 import type { IndexDefinition } from './table.ts';
 
-/** The items one query finds, following its pages until there are no more or `limit` are read. */
-export const queryAllPages = async (db: Documents, input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>, limit = Infinity) => {
+/**
+ * The items one query finds, following its pages until there are no more or `limit` are read;
+ * `startAfter` (a key as DynamoDB's LastEvaluatedKey gives it) begins past that item.
+ */
+export const queryAllPages = async (
+  db: Documents,
+  input: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Limit'>,
+  limit = Infinity,
+  startAfter?: Record<string, unknown>,
+) => {
   const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
+  let start = startAfter;
   do {
     const page = await db.send(new QueryCommand({ ...input, Limit: Number.isFinite(limit) ? limit - items.length : undefined, ExclusiveStartKey: start }));
     items.push(...(page.Items ?? []));

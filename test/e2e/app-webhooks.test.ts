@@ -174,3 +174,92 @@ describe('webhooks in the member app', () => {
     expectError(await service.call('GET', '/app/api/webhooks'), 401, 'unauthenticated');
   });
 });
+
+describe('paging a webhook’s deliveries', () => {
+  type Page = { object: string; data: Array<{ id: string }>; has_more: boolean; next_before: string | null };
+  const page = async (member: MemberBrowser, webhookId: string, query: string) => {
+    const answer = await member.call('GET', `/app/api/webhooks/${webhookId}/deliveries${query}`);
+    expect(answer.status, answer.text).toBe(200);
+    return answer.body as Page;
+  };
+  /** A new webhook of `member`'s organisation with `count` pings: its delivery ids, oldest first. */
+  const pinged = async (member: MemberBrowser, key: string, count: number) => {
+    const created = await member.call('POST', '/app/api/webhooks', { body: { url: `${receiver.url}/paged`, events: ['request.created'] }, headers: { 'Idempotency-Key': key } });
+    expect(created.status, created.text).toBe(201);
+    secret = created.body.secret;
+    const deliveryIds: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const ping = await member.call('POST', `/app/api/webhooks/${created.body.id}/ping`);
+      expect(ping.status, ping.text).toBe(202);
+      deliveryIds.push(ping.body.delivery_id);
+    }
+    return { webhookId: created.body.id as string, deliveryIds };
+  };
+
+  it('pages newest first with before and limit: every delivery once, and the last page says there is no more', async () => {
+    const { webhookId, deliveryIds } = await pinged(admin, 'webhook-paging-1', 7);
+    const newestFirst = [...deliveryIds].reverse();
+
+    const whole = await page(admin, webhookId, '');
+    expect(whole).toMatchObject({ object: 'list', has_more: false, next_before: null });
+    expect(whole.data.map((d) => d.id)).toEqual(newestFirst);
+
+    const pages: Page[] = [];
+    let before: string | null = null;
+    do {
+      const next: Page = await page(admin, webhookId, `?limit=3${before ? `&before=${before}` : ''}`);
+      pages.push(next);
+      before = next.next_before;
+    } while (before && pages.length < 10);
+    expect(pages.map((p) => [p.data.length, p.has_more])).toEqual([[3, true], [3, true], [1, false]]);
+    expect(pages.map((p) => p.next_before)).toEqual([pages[0]!.data[2]!.id, pages[1]!.data[2]!.id, null]);
+    expect(pages.flatMap((p) => p.data.map((d) => d.id))).toEqual(newestFirst);
+
+    // A limit that ends exactly on the last delivery: no more, rather than an empty page to ask for.
+    expect(await page(admin, webhookId, '?limit=7')).toMatchObject({ has_more: false, next_before: null });
+    // The limit's bounds are the audit log's.
+    expect((await page(admin, webhookId, '?limit=200')).data).toHaveLength(7);
+    expect((await page(admin, webhookId, '?limit=1')).data.map((d) => d.id)).toEqual([newestFirst[0]]);
+  });
+
+  it('refuses a malformed cursor, a bad limit and an unknown parameter by field (422)', async () => {
+    const { webhookId } = await pinged(admin, 'webhook-paging-2', 1);
+    const path = `/app/api/webhooks/${webhookId}/deliveries`;
+    for (const before of ['x', 'evt_1', '0'.repeat(27), 'ABCDEFGHJKMNPQRSTVWXYZ0123', '%00', '../../etc']) {
+      expectError(await admin.call('GET', `${path}?before=${encodeURIComponent(before)}`), 422, 'validation_failed', ['before']);
+    }
+    for (const limit of ['0', '201', 'ten', '-1', '2.5', '']) {
+      expectError(await admin.call('GET', `${path}?limit=${limit}`), 422, 'validation_failed', ['limit']);
+    }
+    const unknown = expectError(await admin.call('GET', `${path}?page=2&cursor=x`), 422, 'validation_failed', ['cursor', 'page']);
+    expect(unknown.errors.page).toEqual(['Unknown field.']);
+    expectError(await admin.call('GET', `${path}?before=x&limit=0`), 422, 'validation_failed', ['before', 'limit']);
+    // A well-formed id that names no delivery at all has no place in the list either.
+    expectError(await admin.call('GET', `${path}?before=01j0000000000000000000000x`), 422, 'validation_failed', ['before']);
+  });
+
+  it('refuses a cursor of another webhook or another organisation (422), showing nothing of theirs', async () => {
+    const mine = await pinged(admin, 'webhook-paging-3', 2);
+    const sibling = await pinged(admin, 'webhook-paging-4', 1);
+    const otherOrg = await service.createOrganisation({ name: 'Other Webhook Org' });
+    const otherOwner = await MemberBrowser.signIn(service, otherOrg.owner.email);
+    const theirs = await pinged(otherOwner, 'webhook-paging-5', 2);
+
+    const refused = (member: MemberBrowser, webhookId: string, before: string) =>
+      member.call('GET', `/app/api/webhooks/${webhookId}/deliveries?before=${before}`).then((answer) => {
+        const body = expectError(answer, 422, 'validation_failed', ['before']);
+        expect(answer.text).not.toContain(before.slice(10));
+        return body;
+      });
+    // Another webhook of the same organisation: its deliveries are not this list's.
+    await refused(admin, mine.webhookId, sibling.deliveryIds[0]!);
+    // Another organisation's delivery, either way round.
+    await refused(admin, mine.webhookId, theirs.deliveryIds[1]!);
+    await refused(otherOwner, theirs.webhookId, mine.deliveryIds[1]!);
+    // Their webhook is not found from here at all, with or without a cursor.
+    expectError(await admin.call('GET', `/app/api/webhooks/${theirs.webhookId}/deliveries?before=${theirs.deliveryIds[1]}`), 404, 'not_found');
+    // Each organisation's own cursor still works on its own list.
+    expect((await page(otherOwner, theirs.webhookId, `?before=${theirs.deliveryIds[1]}`)).data.map((d) => d.id)).toEqual([theirs.deliveryIds[0]]);
+    expect((await page(admin, mine.webhookId, `?before=${mine.deliveryIds[1]}`)).data.map((d) => d.id)).toEqual([mine.deliveryIds[0]]);
+  });
+});

@@ -1,12 +1,13 @@
 /// <reference lib="dom" />
 /**
  * What both views of the audit log (/app/audit: the chain, and the API reads) share: the tabs
- * between them, the button that shows older pages, and the CSV and JSON export, built in this
- * browser from the same filtered pages the view shows.
+ * between them, the page's layout and the CSV and JSON export, built in this browser from the
+ * same filtered pages the view shows (the button that shows older pages is in older-pages.ts).
  */
 import { messageOf } from '../shared/api.ts';
 import { busy, h, say, sayError, tableWrap } from '../shared/dom.ts';
 import type { AppContext } from './context.ts';
+import type { LogPage } from './older-pages.ts';
 import { tabRow } from './tabs.ts';
 
 /** Enough for any audit an organisation runs from a browser; beyond it, the event feed or the CLI. */
@@ -46,42 +47,6 @@ export const auditViewPage = (view: {
     view.empty ? h('p', { id: view.empty.id }, view.empty.text) : tableWrap(table),
     view.older,
   );
-};
-
-/** A page of GET /app/api/audit, of either view. */
-export interface LogPage<Row> {
-  data: Row[];
-  has_more: boolean;
-  next_before: string | null;
-}
-
-/**
- * The rows shown, starting with the first page, and the button (#load-older) that adds the next
- * older page under them; `render` draws the rows each time they grow. `filters` gives the view's
- * query as shown.
- */
-export const olderPages = <Row>(app: AppContext, filters: () => URLSearchParams, first: LogPage<Row>, render: (rows: Row[]) => void, noun: string) => {
-  const rows = [...first.data];
-  let next = first.next_before;
-  const button = h('button', { id: 'load-older', type: 'button', class: 'secondary', hidden: !next }, `Show older ${noun}`);
-  button.addEventListener('click', () =>
-    busy(button, async () => {
-      try {
-        const params = filters();
-        params.set('before', next!);
-        const page = await app.get<LogPage<Row>>(`/app/api/audit?${params}`);
-        rows.push(...page.data);
-        next = page.next_before;
-        button.hidden = !next;
-        render(rows);
-        say(`${page.data.length} older ${noun} shown.`);
-      } catch (error) {
-        sayError(messageOf(error));
-      }
-    }),
-  );
-  render(rows);
-  return { rows, button };
 };
 
 const csvCell = (value: unknown) => {

@@ -2,8 +2,8 @@ import * as z from 'zod/mini';
 import { API_READ_RETENTION_DAYS, type ApiRead } from '../api-reads.ts';
 import type { Clock } from '../clock.ts';
 import { requireManager, type MemberCaller } from '../member-access.ts';
-import { parseOrThrow, queryDay, queryInteger, ulidString } from '../validation.ts';
-import { dayAfter, newestFirstPage } from './newest-first-page.ts';
+import { parseOrThrow, queryDay, ulidString } from '../validation.ts';
+import { dayAfter, newestFirstPage, pageLimit } from './newest-first-page.ts';
 
 /** Stored records one call reads at most, matching or not, as the chain view does. */
 export const API_READ_VIEW_MAX_READ = 1000;
@@ -39,7 +39,7 @@ const apiReadQuery = z.strictObject({
   from: z.optional(queryDay()),
   to: z.optional(queryDay()),
   before: z.optional(ulidString()),
-  limit: z._default(queryInteger(1, 200), 50),
+  limit: pageLimit(50),
 });
 
 /**

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { requireManager, type MemberCaller } from '../member-access.ts';
 import type { AuditEntry } from '../ports.ts';
-import { parseOrThrow, queryDay, queryInteger, ulidString } from '../validation.ts';
-import { dayAfter, newestFirstPage } from './newest-first-page.ts';
+import { parseOrThrow, queryDay, ulidString } from '../validation.ts';
+import { dayAfter, newestFirstPage, pageLimit } from './newest-first-page.ts';
 
 /** Stored entries one call reads at most, matching or not, so a narrow filter still answers quickly. */
 export const AUDIT_LOG_MAX_READ = 1000;
@@ -33,7 +33,7 @@ const auditLogQuery = z.strictObject({
   from: z.optional(queryDay()),
   to: z.optional(queryDay()),
   before: z.optional(z.string().check(z.regex(/^[0-9]{1,15}$/, 'Must be a string of digits (a previous next_before).'))),
-  limit: z._default(queryInteger(1, 200), 50),
+  limit: pageLimit(50),
 });
 
 /**

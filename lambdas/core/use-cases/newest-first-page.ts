@@ -1,3 +1,12 @@
+import * as z from 'zod/mini';
+import { queryInteger } from '../validation.ts';
+
+/**
+ * `limit` of the app's newest-first lists (the audit log's two views, a webhook's deliveries): 1 to
+ * 200, so one call's work stays bounded whatever a caller asks.
+ */
+export const pageLimit = (defaultLimit: number) => z._default(queryInteger(1, 200), defaultLimit);
+
 /**
  * A page of a newest-first log read within a bound of stored items (store/bounded-query.ts), as the
  * app's audit log pages both the chain and the API read records: the first `limit` of what matched

@@ -11,8 +11,9 @@
  *   #api-reads (table; rows tr[data-read-id]), #no-reads #load-older #export-csv #export-json
  */
 import { field, formatTime, h, replaceChildren } from '../../shared/dom.ts';
-import { auditViewPage, exportButtons, olderPages, toCsv, type LogPage } from '../audit-log-parts.ts';
+import { auditViewPage, exportButtons, toCsv } from '../audit-log-parts.ts';
 import type { AppContext } from '../context.ts';
+import { olderPages, type LogPage } from '../older-pages.ts';
 
 /** One record of GET /app/api/audit?view=api_reads. */
 export interface ApiReadRow {
@@ -113,7 +114,7 @@ export const apiReadsPage = async (app: AppContext) => {
         ),
       ),
     );
-  const { rows, button: older } = olderPages(app, query, first, renderRows, 'reads');
+  const { rows, button: older } = olderPages(app, { path: '/app/api/audit', query, first, body, render: renderRows, noun: 'reads' });
 
   return auditViewPage({
     tab: 'api_reads',

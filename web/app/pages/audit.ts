@@ -15,9 +15,10 @@
  */
 import { busy, field, formatTime, h, replaceChildren } from '../../shared/dom.ts';
 import { ENDING_TYPES } from '../../../lambdas/core/custody/custody-facts.ts';
-import { auditViewPage, exportButtons, olderPages, toCsv, type LogPage } from '../audit-log-parts.ts';
+import { auditViewPage, exportButtons, toCsv } from '../audit-log-parts.ts';
 import { downloadCertificate } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
+import { olderPages, type LogPage } from '../older-pages.ts';
 import { trailText } from '../labels.ts';
 import type { Member } from '../shapes.ts';
 import { apiReadsPage } from './api-reads.ts';
@@ -123,7 +124,7 @@ export const auditPage = async (app: AppContext) => {
         ),
       ),
     );
-  const { rows, button: older } = olderPages(app, query, first, renderRows, 'entries');
+  const { rows, button: older } = olderPages(app, { path: '/app/api/audit', query, first, body, render: renderRows, noun: 'entries' });
 
   return auditViewPage({
     tab: 'chain',

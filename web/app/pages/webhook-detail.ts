@@ -1,13 +1,14 @@
 /// <reference lib="dom" />
 /**
  * One webhook in the member application, for owners and admins (docs/web-api.md, Webhooks): its
- * recent deliveries (status, attempts, next attempt, the receiver's last answer), a test ping, a
- * redelivery of any delivery (a new `webhook-id`, the same event), a secret rotation with an
- * overlap (the new secret shown once) and, after a confirmation, its deletion.
+ * deliveries, newest first, 25 at a time with older pages added under them on request (status,
+ * attempts, next attempt, the receiver's last answer), a test ping, a redelivery of any delivery
+ * (a new `webhook-id`, the same event), a secret rotation with an overlap (the new secret shown
+ * once) and, after a confirmation, its deletion.
  *
  * Route: /app/webhooks/<id>. Stable hooks for automated tests:
  *   #webhook-facts, #ping-webhook, #refresh-deliveries, #deliveries (table; each row
- *   tr[data-delivery-id="<id>"] with its #redeliver-<id>), #no-deliveries;
+ *   tr[data-delivery-id="<id>"] with its #redeliver-<id>), #no-deliveries, #load-older;
  *   #rotate-form #overlap-hours #rotate-secret, then #rotated: #rotated-secret #copy-rotated-secret;
  *   #delete-webhook, then #confirm-delete-webhook / #cancel-delete-webhook
  */
@@ -16,6 +17,7 @@ import { busy, facts, field, focusHeading, formatTime, h, replaceChildren, say, 
 import { postThenRender } from '../actions.ts';
 import { confirmAction } from '../confirm-action.ts';
 import type { AppContext } from '../context.ts';
+import { olderPages, type LogPage } from '../older-pages.ts';
 import { shownOnce } from '../shown-once.ts';
 import { createdViaText, healthOf, type WebhookView } from './webhooks.ts';
 
@@ -45,8 +47,8 @@ const OVERLAPS: Array<[number, string]> = [
 const receiverAnswer = (delivery: DeliveryView) =>
   delivery.last_status !== null ? `HTTP ${delivery.last_status}` : delivery.last_error ? `No answer (${delivery.last_error})` : '—';
 
-const deliveriesSection = (app: AppContext, webhookId: string, deliveries: DeliveryView[]) => {
-  if (deliveries.length === 0) return h('p', { id: 'no-deliveries' }, 'No deliveries yet. Send a test ping to try the receiver.');
+const deliveriesSection = (app: AppContext, webhookId: string, first: LogPage<DeliveryView>) => {
+  if (first.data.length === 0) return h('p', { id: 'no-deliveries' }, 'No deliveries yet. Send a test ping to try the receiver.');
   const row = (delivery: DeliveryView) => {
     const redeliver = h('button', { id: `redeliver-${delivery.id}`, type: 'button', class: 'secondary', 'data-redeliver': delivery.id, 'aria-label': `Redeliver ${delivery.event_type} ${delivery.event_id}` }, 'Redeliver');
     redeliver.addEventListener('click', () =>
@@ -66,15 +68,17 @@ const deliveriesSection = (app: AppContext, webhookId: string, deliveries: Deliv
     );
   };
   const columns = ['Event', 'Status', 'Attempts', 'Next attempt', 'Receiver answered', 'webhook-id', 'Created', 'Action'];
-  return tableWrap(
-    h(
-      'table',
-      { id: 'deliveries' },
-      h('caption', {}, 'Recent deliveries, newest first'),
-      h('thead', {}, h('tr', {}, ...columns.map((text) => h('th', { scope: 'col' }, text)))),
-      h('tbody', {}, ...deliveries.map(row)),
-    ),
+  const body = h('tbody', {});
+  const path = `/app/api/webhooks/${webhookId}/deliveries`;
+  const { button: older } = olderPages(app, { path, query: () => new URLSearchParams(), first, body, render: (rows) => replaceChildren(body, ...rows.map(row)), noun: 'deliveries' });
+  const table = h(
+    'table',
+    { id: 'deliveries' },
+    h('caption', {}, 'Deliveries, newest first'),
+    h('thead', {}, h('tr', {}, ...columns.map((text) => h('th', { scope: 'col' }, text)))),
+    body,
   );
+  return h('div', {}, tableWrap(table), older);
 };
 
 const rotateForm = (app: AppContext, webhookId: string) => {
@@ -112,9 +116,9 @@ const rotateForm = (app: AppContext, webhookId: string) => {
 };
 
 export const webhookDetailPage = async (app: AppContext, id: string) => {
-  const [{ data }, { data: deliveries }] = await Promise.all([
+  const [{ data }, deliveries] = await Promise.all([
     app.get<{ data: WebhookView[] }>('/app/api/webhooks'),
-    app.get<{ data: DeliveryView[] }>(`/app/api/webhooks/${id}/deliveries`),
+    app.get<LogPage<DeliveryView>>(`/app/api/webhooks/${id}/deliveries`),
   ]);
   const webhook = data.find((w) => w.id === id);
   // Deleted between the two reads: the deliveries' 404 usually says so first.

@@ -55,7 +55,14 @@ const helpdeskInputOf = (adapter: string, flags: Flags) => {
   return {
     adapter,
     url: optional(flags, 'helpdesk-url'),
-    credentials: { client_id: optional(flags, 'client-id'), client_secret: optional(flags, 'client-secret'), email: optional(flags, 'email'), api_token: optional(flags, 'api-token') },
+    credentials: {
+      client_id: optional(flags, 'client-id'),
+      client_secret: optional(flags, 'client-secret'),
+      email: optional(flags, 'email'),
+      api_token: optional(flags, 'api-token'),
+      username: optional(flags, 'username'),
+      password: optional(flags, 'password'),
+    },
     closedStatusNames: list(optional(flags, 'closed-status-names')),
     resolvedStatusIds: ids?.map(Number),
     tenant: optional(flags, 'tenant') ?? null,
@@ -90,6 +97,17 @@ const fieldsOf = (flags: Flags): IntegrationChanges['fields'] => {
   return fields;
 };
 
+/**
+ * `--remove-status-word WORD` (repeatable, or words separated by commas as in --status-map, which
+ * no word can hold): the words to take out of the status map. The use case judges them, so a word
+ * the map does not hold is refused as the app refuses it.
+ */
+const removedWordsOf = (flags: Flags): string[] | undefined => {
+  const raw = flags['remove-status-word'];
+  if (raw === undefined) return undefined;
+  return (Array.isArray(raw) ? raw : [raw]).flatMap((value) => String(value).split(',')).map((word) => word.trim()).filter(Boolean);
+};
+
 /** Every change but the hardening (integration-auth.ts), which may need the integration read first. */
 const changesOf = (flags: Flags): Omit<IntegrationChanges, 'auth'> => {
   const enabled = optional(flags, 'enabled');
@@ -111,6 +129,7 @@ const changesOf = (flags: Flags): Omit<IntegrationChanges, 'auth'> => {
     ticketIdPaths: paths(optional(flags, 'ticket-id-path')),
     statusPaths: paths(optional(flags, 'status-path')),
     statusMap: parsedMap,
+    removeStatusWords: removedWordsOf(flags),
     fields: fieldsOf(flags),
     defaultPreset: defaultPreset === undefined ? undefined : defaultPreset === 'none' ? null : defaultPreset,
     rateLimitPerMinute: rateLimit === undefined ? undefined : Number(rateLimit),
@@ -139,12 +158,13 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
   'set-integration': {
     summary: "change an integration: enabled, mapping, status map, hardening, default preset, rate limit; or connect its helpdesk's API (--adapter)",
     usage:
-      "--org ORG_ID --integration ID [--name NAME] [--enabled true|false] [--recipe NAME] [--ticket-id-path PATH[,PATH]] [--status-path PATH[,PATH]] [--status-map 'Solved=closed,4=resolved'] [--field subject.name=PATH (repeatable)] [--auth none|header|hmac|zendesk|hub-sha256|hub-sha1] [--header-name NAME] [--header-value VALUE] [--signing-secret SECRET] [--generate-secret] [--default-preset SLUG|none] [--rate-limit N] [--kms-key KEY_ARN]\n" +
-      '  or: --org ORG_ID --integration ID --adapter zendesk|jira|halopsa|none [--helpdesk-url URL] [--client-id ID --client-secret SECRET (zendesk, halopsa)] [--email EMAIL --api-token TOKEN (jira)] [--closed-status-names NAME[,NAME] (jira)] [--tenant NAME] [--resolved-status-ids N[,N] (halopsa)] [--kms-key KEY_ARN]',
+      "--org ORG_ID --integration ID [--name NAME] [--enabled true|false] [--recipe NAME] [--ticket-id-path PATH[,PATH]] [--status-path PATH[,PATH]] [--status-map 'Solved=closed,4=resolved'] [--remove-status-word WORD (repeatable)] [--field subject.name=PATH (repeatable)] [--auth none|header|hmac|zendesk|hub-sha256|hub-sha1] [--header-name NAME] [--header-value VALUE] [--signing-secret SECRET] [--generate-secret] [--default-preset SLUG|none] [--rate-limit N] [--kms-key KEY_ARN]\n" +
+      '  or: --org ORG_ID --integration ID --adapter zendesk|jira|halopsa|servicenow|zammad|freshdesk|none [--helpdesk-url URL] [--client-id ID --client-secret SECRET (zendesk, halopsa)] [--email EMAIL (jira)] [--api-token TOKEN (jira, zammad, freshdesk)] [--username USER --password PASSWORD (servicenow)] [--closed-status-names NAME[,NAME] (jira)] [--tenant NAME] [--resolved-status-ids N[,N] (halopsa)] [--kms-key KEY_ARN]',
     examples: [
       `--org ${EXAMPLE.org} --integration ${EXAMPLE.integration} --auth zendesk --signing-secret '<signing secret from the Zendesk webhook page>'`,
       `--org ${EXAMPLE.org} --integration ${EXAMPLE.integration} --auth header --header-name X-Handoff-Secret --generate-secret`,
       `--org ${EXAMPLE.org} --integration ${EXAMPLE.integration} --status-map 'Solved=closed,4=resolved' --default-preset vpn --rate-limit 60`,
+      `--org ${EXAMPLE.org} --integration ${EXAMPLE.integration} --remove-status-word 'pending reminder' --remove-status-word merged`,
       `--org ${EXAMPLE.org} --integration ${EXAMPLE.integration} --adapter zendesk --helpdesk-url https://acme.zendesk.com --client-id handoff --client-secret '<OAuth client secret>'`,
     ],
     run: async (admin, f, context) => {

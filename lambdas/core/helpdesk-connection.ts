@@ -4,7 +4,8 @@ import type { SealedSecret } from './sealing.ts';
  * An integration's connection to its helpdesk's REST API: which adapter, the helpdesk's address,
  * and the credentials, sealed (the service reads them back to call the helpdesk; they are never
  * shown again). Each helpdesk the service can read is one entry of HELPDESKS below plus one
- * adapter module (lambdas/adapters/helpdesks/): a fourth helpdesk adds both and nothing else.
+ * adapter module (lambdas/adapters/helpdesks/): another helpdesk adds both, and a credential field no
+ * helpdesk had before also adds its field to the app's form and its flag to the operator CLI.
  */
 
 /** What one helpdesk needs from the admin who connects it. */
@@ -25,6 +26,9 @@ export const HELPDESKS = {
   zendesk: { label: 'Zendesk', example: 'https://acme.zendesk.com', credentials: ['client_id', 'client_secret'], settings: [] },
   jira: { label: 'Jira Service Management', example: 'https://acme.atlassian.net', credentials: ['email', 'api_token'], settings: ['closed_status_names'] },
   halopsa: { label: 'HaloPSA', example: 'https://acme.halopsa.com', credentials: ['client_id', 'client_secret'], settings: ['tenant', 'resolved_status_ids'] },
+  servicenow: { label: 'ServiceNow', example: 'https://acme.service-now.com', credentials: ['username', 'password'], settings: [] },
+  zammad: { label: 'Zammad', example: 'https://acme.zammad.com', credentials: ['api_token'], settings: [] },
+  freshdesk: { label: 'Freshdesk', example: 'https://acme.freshdesk.com', credentials: ['api_token'], settings: [] },
 } as const satisfies Record<string, HelpdeskKind>;
 
 export type HelpdeskName = keyof typeof HELPDESKS;

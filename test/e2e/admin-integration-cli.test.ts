@@ -19,8 +19,9 @@ import { SEALING_KEY_FILE } from '../../lambdas/local/local-service.ts';
 import { keys } from '../../lambdas/store/keys.ts';
 import { runAdminCli } from '../support/admin-cli.ts';
 import { recordShownSecrets } from '../support/shown-secrets.ts';
+import { startFakeServiceNow } from '../support/fake-servicenow.ts';
 import { startFakeZendesk } from '../support/fake-zendesk.ts';
-import { expectCreationResult, ULID } from '../support/shapes.ts';
+import { auditEntries, expectCreationResult, ULID } from '../support/shapes.ts';
 import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 const URL_SECRET = '[A-Za-z0-9_-]{43}';
@@ -274,6 +275,28 @@ describe('set-integration', () => {
     expect(await integrationItem(integration.id)).toEqual(before);
   });
 
+  it("--remove-status-word (repeatable, or words by commas) removes words, a recipe's too; the audit names them; a word not held exits 1", async () => {
+    const { integration, webhook_url } = await connected('Halo words', 'halopsa');
+    const done = await integrationCli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--remove-status-word', '9', '--remove-status-word', ' 8 , 4']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout).status_map).toEqual({ '1': 'open', '2': 'open' });
+    expect((await integrationItem(integration.id))!.statusMap).toEqual({ '1': 'open', '2': 'open' });
+    const audited = (await auditEntries(service, org.orgId)).filter((e) => e.type === 'integration.updated' && e.data.details.integration_id === integration.id);
+    expect(audited.map((e) => [e.actor, e.data.details.status_words_removed])).toEqual([[OPERATOR_ACTOR, ['9', '8', '4']]]);
+    // HaloPSA's closed status is no longer understood: the post is answered with the problem, nothing closed.
+    const answer = await postTo(webhook_url, { ticket: { id: 4321, status_id: 9 } });
+    expect(answer.body).toMatchObject({ status: 'unknown', status_received: '9' });
+
+    const before = await integrationItem(integration.id);
+    const refused = await integrationCli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--remove-status-word', '9']);
+    expect(refused).toMatchObject({ code: 1, stdout: '' });
+    expect(refused.stderr).toBe('The request is invalid.\n  remove_status_words: "9" is not one of this integration\'s status words.\n');
+    const builtIn = await integrationCli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--remove-status-word', 'constructor']);
+    expect(builtIn).toMatchObject({ code: 1, stdout: '' });
+    expect(builtIn.stderr).toMatch(/^  remove_status_words: "constructor" names a built-in property/m);
+    expect(await integrationItem(integration.id)).toEqual(before);
+  });
+
   it('--auth header stores the value sealed (never in plain text); the service then requires the header', async () => {
     const { integration, webhook_url } = await connected('Header desk');
     const value = `hdr-${sha256Hex(String(Math.random())).slice(0, 24)}`;
@@ -334,6 +357,36 @@ describe('set-integration --adapter and check-integration', () => {
       expect((await integrationItem(integration.id))!.helpdesk).toBeNull();
     } finally {
       await zendesk.close();
+    }
+  });
+});
+
+describe('set-integration --adapter servicenow', () => {
+  it('takes the integration user and password (sealed, never printed), reads an incident by its number, and refuses a half-given login', async () => {
+    const password = 'sn-cli-password-7c1e9a2b4d6f';
+    const servicenow = await startFakeServiceNow({ username: 'handoff.integration', password });
+    try {
+      servicenow.setIncident('INC0010042', '6');
+      const { integration } = await connected('ServiceNow API', 'servicenow');
+      const set = await cli('set-integration', [
+        ...['--org', org.orgId, '--integration', integration.id, '--adapter', 'servicenow', '--helpdesk-url', servicenow.url],
+        ...['--username', 'handoff.integration', '--password', password],
+      ]);
+      expect(set.code, set.stderr).toBe(0);
+      expect(JSON.parse(set.stdout).helpdesk).toMatchObject({ adapter: 'servicenow', url: servicenow.url, credentials_set: true });
+      expect(set.stdout).not.toContain(password);
+      expect(JSON.stringify(await integrationItem(integration.id))).not.toContain(password);
+
+      const check = await cli('check-integration', ['--org', org.orgId, '--integration', integration.id, '--ticket', 'INC0010042']);
+      expect(check.code, check.stderr).toBe(0);
+      expect(linesAndJson(check.stdout).json).toMatchObject({ ok: true, vendor_status: 'Resolved (state 6)', status: 'resolved', counts_as_closed: true });
+      expect(check.stdout + check.stderr).not.toContain(password);
+
+      const halfGiven = await cli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--adapter', 'servicenow', '--helpdesk-url', servicenow.url, '--username', 'handoff.integration']);
+      expect(halfGiven.code).toBe(1);
+      expect(halfGiven.stderr).toMatch(/password/);
+    } finally {
+      await servicenow.close();
     }
   });
 });

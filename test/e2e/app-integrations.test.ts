@@ -61,7 +61,7 @@ describe('integrations in the member app', () => {
     expect(listed.headers.get('cache-control')).toBe('no-store');
     expect(Object.keys(listed.body).sort()).toEqual(['clients', 'data', 'helpdesks', 'object', 'preset_access', 'presets', 'recipes', 'trigger_fields']);
     expect(listed.body.preset_access).toBe(true);
-    expect(listed.body.helpdesks.map((h: { name: string }) => h.name)).toEqual(['zendesk', 'jira', 'halopsa']);
+    expect(listed.body.helpdesks.map((h: { name: string }) => h.name)).toEqual(['zendesk', 'jira', 'halopsa', 'servicenow', 'zammad', 'freshdesk']);
     expect(listed.body.helpdesks[1]).toEqual({ name: 'jira', label: 'Jira Service Management', example: 'https://acme.atlassian.net', credentials: ['email', 'api_token'], settings: ['closed_status_names'] });
     expect(listed.body.data).toEqual([]);
     expect(listed.body.clients.map((c: { id: string }) => c.id)).toContain(org.defaultClientId);
@@ -182,6 +182,41 @@ describe('integrations in the member app', () => {
     const unchanged = await admin.call('GET', `/app/api/integrations/${id}`);
     expect(unchanged.body.integration).toEqual(body.integration);
     expect(await auditOf(id, 'integration.updated')).toEqual([]);
+  });
+
+  it("removes status words (a recipe's too): posts with them are then unknown, and the audit names the words", async () => {
+    const { body } = await connect('integration-connect-10', { name: 'Halo desk', recipe: 'halopsa' });
+    const id = body.integration.id as string;
+    expect(body.integration.status_map).toMatchObject({ '9': 'closed' });
+    await configure(id, { status_map: 'Parked=pending\nDone=closed' });
+
+    const removed = await configure(id, { remove_status_words: ['9', ' DONE '] });
+    expect(removed.status, removed.text).toBe(200);
+    expect(Object.keys(removed.body).sort()).toEqual([...VIEW_KEYS].sort());
+    expect(removed.body.status_map).toEqual({ '1': 'open', '2': 'open', '4': 'pending', '8': 'resolved', parked: 'pending' });
+    const audited = await auditOf(id, 'integration.updated');
+    expect(audited.map((e) => [e.actor, e.data.details.status_words_removed])).toEqual([
+      [MEMBER_ACTOR(), undefined],
+      [MEMBER_ACTOR(), ['9', 'done']],
+    ]);
+
+    // The helpdesk's closed status (9) is no longer understood: the post is unusable, and listed so.
+    expect(await postTo(body.webhook_url, { ticket: { id: 77, status_id: 9 } })).toBe(202);
+    const activity = await admin.call('GET', `/app/api/integrations/${id}/activity`);
+    expect(activity.body.data[0]).toMatchObject({ url: 'webhook', ticket_id: '77', status: '9' });
+
+    // A word the map does not hold (any more), a standard word, or a bad shape: 422 on the field, nothing changed.
+    expectError(await configure(id, { remove_status_words: ['9'] }), 422, 'validation_failed', ['remove_status_words']);
+    expectError(await configure(id, { remove_status_words: ['closed'] }), 422, 'validation_failed', ['remove_status_words']);
+    expectError(await configure(id, { remove_status_words: ['__proto__'] }), 422, 'validation_failed', ['remove_status_words']);
+    expectError(await configure(id, { remove_status_words: [] }), 422, 'validation_failed', ['remove_status_words']);
+    expectError(await configure(id, { status_map: 'parked=closed', remove_status_words: ['Parked'] }), 422, 'validation_failed', ['remove_status_words']);
+    expectError(await configure(id, { remove_status_words: 'parked' }), 422, 'validation_failed', ['remove_status_words']);
+    const refused = await configure(id, { remove_status_words: ['parked', 'parkd'] });
+    expectError(refused, 422, 'validation_failed', ['remove_status_words']);
+    expect(refused.body.errors.remove_status_words).toEqual(['"parkd" is not one of this integration\'s status words.']);
+    expect((await admin.call('GET', `/app/api/integrations/${id}`)).body.integration.status_map).toEqual(removed.body.status_map);
+    expect(await auditOf(id, 'integration.updated')).toHaveLength(2);
   });
 
   it('disables and enables: a disabled integration answers 409 to posts', async () => {

@@ -56,6 +56,15 @@ const whereShown = (text: string) =>
 const focusedId = () => page.evaluate(() => document.activeElement?.id);
 const visible = (selector: string) => page.locator(selector).isVisible();
 
+/** Every credential and setting field the form has, in its order. */
+const HELPDESK_FIELDS = ['client-id', 'client-secret', 'email', 'api-token', 'username', 'password', 'closed-status-names', 'tenant', 'resolved-status-ids'];
+/** The fields the form shows for the chosen helpdesk. */
+const shownFields = async () => {
+  const shown: string[] = [];
+  for (const name of HELPDESK_FIELDS) if (await visible(`#helpdesk-${name}`)) shown.push(name);
+  return shown;
+};
+
 describe.skipIf(!haveChromium)('the helpdesk connection of an integration', () => {
   it('connects to Zendesk by keyboard; a wrong field is refused at it; the secret is cleared and shown nowhere', async () => {
     await signInInBrowser(page, service.appUrl, service.outboxDir, org.owner.email);
@@ -69,13 +78,24 @@ describe.skipIf(!haveChromium)('the helpdesk connection of an integration', () =
     await tabTo(page, 'helpdesk-adapter');
     await page.keyboard.type('Jira');
     expect(await page.inputValue('#helpdesk-adapter')).toBe('jira');
-    expect([await visible('#helpdesk-email'), await visible('#helpdesk-api-token'), await visible('#helpdesk-closed-status-names')]).toEqual([true, true, true]);
-    expect([await visible('#helpdesk-client-id'), await visible('#helpdesk-client-secret'), await visible('#helpdesk-tenant')]).toEqual([false, false, false]);
+    expect(await shownFields()).toEqual(['email', 'api-token', 'closed-status-names']);
+    // The ones after Jira, in the list's order, by the arrow key.
+    for (const [adapter, fields] of [
+      ['halopsa', ['client-id', 'client-secret', 'tenant', 'resolved-status-ids']],
+      ['servicenow', ['username', 'password']],
+      ['zammad', ['api-token']],
+      ['freshdesk', ['api-token']],
+    ] as const) {
+      await page.keyboard.press('ArrowDown');
+      expect(await page.inputValue('#helpdesk-adapter')).toBe(adapter);
+      expect(await shownFields(), adapter).toEqual(fields);
+      expect(await page.locator('#helpdesk-adapter-hint').textContent()).toMatch(/^\S+/);
+    }
+    expect(await page.getAttribute('#helpdesk-password', 'type')).toBe('password');
     // Zendesk is the first: back up to it (typing its name at once would extend Jira's type-ahead).
     await page.keyboard.press('Home');
     expect(await page.inputValue('#helpdesk-adapter')).toBe('zendesk');
-    expect([await visible('#helpdesk-client-id'), await visible('#helpdesk-client-secret')]).toEqual([true, true]);
-    expect([await visible('#helpdesk-email'), await visible('#helpdesk-api-token'), await visible('#helpdesk-closed-status-names'), await visible('#helpdesk-tenant'), await visible('#helpdesk-resolved-status-ids')]).toEqual([false, false, false, false, false]);
+    expect(await shownFields()).toEqual(['client-id', 'client-secret']);
     expect(await page.getAttribute('#helpdesk-client-secret', 'type')).toBe('password');
     expect(await page.getAttribute('#helpdesk-client-secret', 'autocomplete')).toBe('off');
 

@@ -13,6 +13,8 @@ import type { ZendeskCall } from './fake-zendesk.ts';
  * fake made itself (not a scripted failure) must be one the vendor would send. The checks answer a
  * list of problems, empty when every call fits, so that the adapter tests and the end-to-end tests
  * hold the same contract; which endpoints and answers a test file exercised is that file's concern.
+ * The small readers below (`at`, `ownAnswer`, `collector`, ...) are shared with the checks of vendors
+ * that publish no OpenAPI document (contract-<vendor>.ts), which check their documented calls instead.
  */
 
 const OPENAPI = join(import.meta.dirname, '..', 'fixtures', 'helpdesk-apis', 'openapi');
@@ -30,12 +32,12 @@ const compiled = (ajv: Ajv, ref: string): Check => {
 const readDocument = (file: string) => JSON.parse(readFileSync(join(OPENAPI, file), 'utf8'));
 
 /** Where a call is, for its problems. */
-const at = (call: HelpdeskCall<string>) => `${call.method} ${call.path}`;
+export const at = (call: HelpdeskCall<string>) => `${call.method} ${call.path}`;
 
 /** Whether the fake made the answer itself: a scripted failure or a hang says nothing of the vendor. */
-const ownAnswer = <E extends string>(call: HelpdeskCall<E>): call is HelpdeskCall<E> & { answer: { status: number; body: unknown } } => !call.scripted && call.answer !== 'hang';
+export const ownAnswer = <E extends string>(call: HelpdeskCall<E>): call is HelpdeskCall<E> & { answer: { status: number; body: unknown } } => !call.scripted && call.answer !== 'hang';
 
-const parsedJson = (text: string): { ok: true; value: unknown } | { ok: false } => {
+export const parsedJson = (text: string): { ok: true; value: unknown } | { ok: false } => {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
@@ -43,12 +45,12 @@ const parsedJson = (text: string): { ok: true; value: unknown } | { ok: false } 
   }
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const sameList = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((item, index) => item === b[index]);
+export const sameList = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((item, index) => item === b[index]);
 
 /** Collects problems: `check(false, message)` records the message. */
-const collector = () => {
+export const collector = () => {
   const problems: string[] = [];
   const check = (ok: boolean, message: string) => {
     if (!ok) problems.push(message);

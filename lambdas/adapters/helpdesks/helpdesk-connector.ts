@@ -3,8 +3,11 @@ import type { HelpdeskAdapter, HelpdeskConnector } from '#core/helpdesk.ts';
 import { helpdeskSecretContext, type HelpdeskConnection, type HelpdeskCredentials, type HelpdeskName } from '#core/helpdesk-connection.ts';
 import type { Integration } from '#core/integration.ts';
 import type { SecretSealer } from '#core/sealing.ts';
+import { FreshdeskHelpdesk } from './freshdesk.ts';
 import { HaloPsaHelpdesk } from './halopsa.ts';
 import { JiraServiceManagementHelpdesk } from './jira-service-management.ts';
+import { ServiceNowHelpdesk } from './servicenow.ts';
+import { ZammadHelpdesk } from './zammad.ts';
 import { ZendeskHelpdesk } from './zendesk.ts';
 
 /** What every adapter takes beside its connection. */
@@ -38,6 +41,11 @@ export const HELPDESK_ADAPTERS: Record<HelpdeskName, HelpdeskAdapterFactory> = {
       },
       options,
     ),
+  servicenow: (connection, credentials, options) => new ServiceNowHelpdesk({ url: connection.url, username: credentials.username!, password: credentials.password! }, options),
+  // Zammad calls it an access token; it is stored under the form's API token field.
+  zammad: (connection, credentials, options) => new ZammadHelpdesk({ url: connection.url, accessToken: credentials.api_token! }, options),
+  // Freshdesk calls it an API key; it is stored under the form's API token field too.
+  freshdesk: (connection, credentials, options) => new FreshdeskHelpdesk({ url: connection.url, apiKey: credentials.api_token! }, options),
 };
 
 /**

@@ -209,6 +209,13 @@ const readCapped = async (response: Response, max: number): Promise<string | nul
 /** A JSON object (not an array, not null): what every adapter reads an answer's fields from. */
 export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * An id as an answer gives it (a number, or a string that is not empty) as text, for a reply's
+ * comment id; undefined for anything else, which a reply that was posted does not fail over.
+ */
+export const answeredId = (value: unknown): string | undefined =>
+  (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length > 0) ? String(value) : undefined;
+
 /** The parsed JSON value, or undefined when the text is not JSON (an HTML error page, an empty body). */
 const parseJson = (text: string): unknown => {
   try {

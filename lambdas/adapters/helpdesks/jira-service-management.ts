@@ -1,6 +1,7 @@
 import { iso, systemClock, type Clock } from '#core/clock.ts';
 import { HelpdeskCallFailed, type HelpdeskAdapter, type HelpdeskReply, type HelpdeskTicket, type HelpdeskTicketState } from '#core/helpdesk.ts';
-import { HelpdeskHttp, isJsonObject } from './helpdesk-http.ts';
+import { basicAuthorization } from './basic-auth.ts';
+import { answeredId, HelpdeskHttp, isJsonObject } from './helpdesk-http.ts';
 import { helpdeskOrigin } from './helpdesk-origin.ts';
 
 /**
@@ -92,7 +93,7 @@ export class JiraServiceManagementHelpdesk implements HelpdeskAdapter {
     this.#origin = helpdeskOrigin(config.url, 'Jira Service Management', 'https://acme.atlassian.net', options.allowLoopback === true);
     this.#clock = options.clock ?? systemClock;
     this.#http = options.http ?? new HelpdeskHttp({ timeoutMs: options.timeoutMs, clock: this.#clock });
-    this.#authorization = `Basic ${Buffer.from(`${config.email}:${config.apiToken}`, 'utf8').toString('base64')}`;
+    this.#authorization = basicAuthorization(config.email, config.apiToken);
     this.#closedStatusNames = new Set((config.closedStatusNames ?? []).map(statusName));
   }
 
@@ -124,8 +125,8 @@ export class JiraServiceManagementHelpdesk implements HelpdeskAdapter {
       json,
       answer: 'optional',
     });
-    const id = isJsonObject(body) ? body.id : undefined;
-    return typeof id === 'number' || (typeof id === 'string' && id.length > 0) ? { commentId: String(id) } : {};
+    const commentId = answeredId(isJsonObject(body) ? body.id : undefined);
+    return commentId === undefined ? {} : { commentId };
   }
 
   #requestUrl(ref: RequestRef) {

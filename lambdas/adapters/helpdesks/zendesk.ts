@@ -1,8 +1,9 @@
 import { iso, systemClock, type Clock } from '#core/clock.ts';
 import { HelpdeskCallFailed, type HelpdeskAdapter, type HelpdeskReply, type HelpdeskTicket, type HelpdeskTicketState } from '#core/helpdesk.ts';
-import { HelpdeskHttp, isJsonObject } from './helpdesk-http.ts';
+import { answeredId, HelpdeskHttp, isJsonObject } from './helpdesk-http.ts';
 import { helpdeskOrigin } from './helpdesk-origin.ts';
 import { OAuthTokenCache, requestToken } from './oauth-token.ts';
+import { POSITIVE_INTEGER_ID, ticketRefOf } from './ticket-ref.ts';
 
 /**
  * The Zendesk Support adapter (Support API v2, test/fixtures/helpdesk-apis/openapi/zendesk.subset.json):
@@ -60,14 +61,7 @@ const UPDATE_TICKET = 'Zendesk UpdateTicket';
 const CREATE_TOKEN = 'Zendesk CreateTokenForGrantType';
 
 /** Zendesk ticket ids are positive integers (`TicketId`, int64): anything else cannot name one, nor reach another path. */
-const TICKET_ID = /^[1-9][0-9]{0,18}$/;
-
-const ticketIdOf = (externalId: string, call: string): string => {
-  const id = externalId.trim();
-  if (!TICKET_ID.test(id)) throw new HelpdeskCallFailed('not_found', call);
-  return id;
-};
-
+const ticketIdOf = (externalId: string, call: string): string => ticketRefOf(externalId, POSITIVE_INTEGER_ID, call);
 
 export class ZendeskHelpdesk implements HelpdeskAdapter {
   readonly #origin: string;
@@ -119,6 +113,5 @@ export class ZendeskHelpdesk implements HelpdeskAdapter {
 const commentIdIn = (body: unknown): string | undefined => {
   const events = isJsonObject(body) && isJsonObject(body.audit) && Array.isArray(body.audit.events) ? body.audit.events : [];
   const comment = events.find((event): event is Record<string, unknown> => isJsonObject(event) && event.type === 'Comment');
-  const id = comment?.id;
-  return typeof id === 'number' || (typeof id === 'string' && id.length > 0) ? String(id) : undefined;
+  return answeredId(comment?.id);
 };

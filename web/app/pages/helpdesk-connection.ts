@@ -10,7 +10,8 @@
  * Stable hooks for automated tests:
  *   #helpdesk-section, #helpdesk-facts or #no-helpdesk;
  *   #helpdesk-form #helpdesk-adapter #helpdesk-url #helpdesk-client-id #helpdesk-client-secret
- *   #helpdesk-email #helpdesk-api-token #helpdesk-closed-status-names #helpdesk-tenant
+ *   #helpdesk-email #helpdesk-api-token #helpdesk-username #helpdesk-password
+ *   #helpdesk-closed-status-names #helpdesk-tenant
  *   #helpdesk-resolved-status-ids #connect-helpdesk (a refusal under each: #<id>-error);
  *   when connected: #helpdesk-check-form #helpdesk-ticket #check-helpdesk, the answer in
  *   #helpdesk-check-result (its p[data-ok]); #disconnect-helpdesk, then
@@ -37,6 +38,8 @@ const CREDENTIALS: Record<CredentialName, { label: string; type: 'text' | 'email
   client_secret: { label: 'Client secret', type: 'password' },
   email: { label: 'Account email', type: 'email' },
   api_token: { label: 'API token', type: 'password' },
+  username: { label: 'Integration user', type: 'text' },
+  password: { label: 'Password', type: 'password' },
 };
 
 const SETTINGS: Record<HelpdeskSettingName, { label: string; fact: string; hint: string }> = {
@@ -58,6 +61,12 @@ const SETUP: Record<keyof typeof HELPDESKS, string> = {
   zendesk: 'Zendesk: an OAuth client using client credentials (Admin Center, Apps and integrations, APIs, OAuth clients): its identifier and secret. The service asks for tickets:read and tickets:write.',
   jira: 'Jira Service Management: an Atlassian account’s email and an API token of that account (id.atlassian.com, Security, API tokens). Replies in a ticket are posted as that account.',
   halopsa: 'HaloPSA: an API application using Client ID and Secret (Services) (Configuration, Integrations, Halo API, View Applications).',
+  servicenow:
+    'ServiceNow: a dedicated integration user (User Administration, Users; Web service access only) with the itil role, its User ID and password. Replies are posted as that user, as customer-visible additional comments.',
+  zammad:
+    'Zammad: an access token of an agent (Profile, Token Access) with the ticket.agent permission, as the API token. Tickets are named by their number; replies are posted as that agent, as notes the customer sees.',
+  freshdesk:
+    'Freshdesk: the API key of an agent (Profile settings, View API key), as the API token. Replies are posted as that agent, as replies the requester is sent.',
 };
 
 /** What to do about a failed read, by reason. */

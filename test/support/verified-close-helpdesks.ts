@@ -1,0 +1,195 @@
+import type { HelpdeskCall } from './fake-helpdesk-server.ts';
+import { startFakeFreshdesk } from './fake-freshdesk.ts';
+import { startFakeHaloPsa } from './fake-halopsa.ts';
+import { startFakeJsm } from './fake-jsm.ts';
+import { startFakeServiceNow } from './fake-servicenow.ts';
+import { startFakeZammad } from './fake-zammad.ts';
+import { startFakeZendesk } from './fake-zendesk.ts';
+import { freshdeskContractProblems } from './contract-freshdesk.ts';
+import { serviceNowContractProblems } from './contract-servicenow.ts';
+import { zammadContractProblems } from './contract-zammad.ts';
+import { haloPsaContractProblems, jsmContractProblems, zendeskContractProblems } from './helpdesk-contracts.ts';
+
+/**
+ * Each helpdesk's fake as the verified-close test (test/e2e/helpdesk-verified-close.test.ts) drives
+ * it, behind one shape: its connection, tickets to set open or closed, the next read or reply to
+ * fail, the comments a customer sees, and the contract its whole history must keep. `now` is the
+ * fakes' clock (tokens expire by it), shared with the service under test.
+ */
+
+/** What the test needs of one helpdesk's fake: its connection, and ways to set a ticket open or closed and to fail the next read. */
+export interface Helpdesk {
+  name: 'zendesk' | 'jira' | 'halopsa' | 'servicenow' | 'zammad' | 'freshdesk';
+  url: string;
+  /** Whether the adapter first asks for an OAuth token (Zendesk, Halo), rather than sending its credentials on every call. */
+  fetchesTokens: boolean;
+  connect: { credentials: Record<string, string>; closedStatusNames?: string[] };
+  secrets: string[];
+  ticket(n: number): string;
+  open(id: string): void;
+  close(id: string): void;
+  failNextRead(status: 429 | 503, retryAfterSeconds: number): void;
+  failNextReply(status: 503, retryAfterSeconds: number): void;
+  /** The ticket's comments (Halo: actions) as the customer would see them. */
+  comments(id: string): Array<{ text: string; public: boolean }>;
+  readsOf(id: string): number;
+  /** What the fake's whole history breaks of the vendor's contract (its OpenAPI subset, helpdesk-contracts.ts, or documented calls, contract-<vendor>.ts); empty when nothing. */
+  contractProblems(): string[];
+  /** What each call in that history was, and whether the fake answered it itself with a success (an answer the check validated). */
+  checkedCalls(): CheckedCall[];
+  stop(): Promise<void>;
+}
+
+export type CheckedCall = { kind: 'token' | 'read' | 'reply' | 'none'; ownSuccess: boolean };
+
+/** The fake's calls as kinds the test names alike for every vendor. */
+const checkedCalls = <E extends string>(history: readonly HelpdeskCall<E>[], kinds: Record<E, CheckedCall['kind']>): CheckedCall[] =>
+  history.map((call) => ({
+    kind: call.endpoint === null ? 'none' : kinds[call.endpoint],
+    ownSuccess: !call.scripted && call.answer !== 'hang' && call.answer.status < 300,
+  }));
+
+export const zendeskHelpdesk = async (now: () => number): Promise<Helpdesk> => {
+  const credentials = { client_id: 'handoff-zd', client_secret: 'zd-secret-e2e-5b1f0c7a9d3e4f21' };
+  const fake = await startFakeZendesk({ clientId: credentials.client_id, clientSecret: credentials.client_secret, now });
+  return {
+    name: 'zendesk',
+    url: fake.url,
+    fetchesTokens: true,
+    connect: { credentials },
+    secrets: [credentials.client_secret],
+    ticket: (n) => String(4000 + n),
+    open: (id) => fake.setTicket(id, 'open'),
+    close: (id) => fake.setTicket(id, 'closed'),
+    failNextRead: (status, wait) => fake.answerNext('show', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    failNextReply: (status, wait) => fake.answerNext('update', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    comments: (id) => fake.comments(id).map((comment) => ({ text: comment.body, public: comment.public })),
+    readsOf: (id) => fake.history.filter((call) => call.endpoint === 'show' && call.path.endsWith(`/${id}`)).length,
+    contractProblems: () => zendeskContractProblems(fake.history),
+    checkedCalls: () => checkedCalls(fake.history, { token: 'token', show: 'read', update: 'reply' }),
+    stop: () => fake.close(),
+  };
+};
+
+export const jiraHelpdesk = async (now: () => number): Promise<Helpdesk> => {
+  const credentials = { email: 'agent@acme.example', api_token: 'ATATT-e2e-jsm-token-9c2d7e1f' };
+  const fake = await startFakeJsm({ email: credentials.email, apiToken: credentials.api_token, now });
+  return {
+    name: 'jira',
+    url: fake.url,
+    fetchesTokens: false,
+    connect: { credentials, closedStatusNames: ['Closed'] },
+    secrets: [credentials.api_token],
+    ticket: (n) => `ITSM-${100 + n}`,
+    open: (id) => fake.setRequest(id, 'In Progress', 'INDETERMINATE'),
+    close: (id) => fake.setRequest(id, 'Closed', 'DONE'),
+    failNextRead: (status, wait) => fake.answerNext('request', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    failNextReply: (status, wait) => fake.answerNext('comment', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    comments: (id) => fake.comments(id).map((comment) => ({ text: comment.body, public: comment.public })),
+    readsOf: (id) => fake.history.filter((call) => call.endpoint === 'request' && call.path.endsWith(`/${id}`)).length,
+    contractProblems: () => jsmContractProblems(fake.history),
+    checkedCalls: () => checkedCalls(fake.history, { request: 'read', comment: 'reply' }),
+    stop: () => fake.close(),
+  };
+};
+
+export const halopsaHelpdesk = async (now: () => number): Promise<Helpdesk> => {
+  const credentials = { client_id: 'handoff-halo', client_secret: 'halo-secret-e2e-3a8b6c4d2e1f0987' };
+  const fake = await startFakeHaloPsa({ clientId: credentials.client_id, clientSecret: credentials.client_secret, now });
+  return {
+    name: 'halopsa',
+    url: fake.url,
+    fetchesTokens: true,
+    connect: { credentials },
+    secrets: [credentials.client_secret],
+    ticket: (n) => String(7000 + n),
+    open: (id) => fake.setTicket(Number(id), { statusId: 2, closed: false }),
+    close: (id) => fake.setTicket(Number(id), { statusId: 9, closed: true }),
+    failNextRead: (status, wait) => fake.answerNext('ticket', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    failNextReply: (status, wait) => fake.answerNext('actions', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    comments: (id) => fake.actions(Number(id)).map((action) => ({ text: action.note, public: !action.hiddenfromuser })),
+    readsOf: (id) => fake.history.filter((call) => call.endpoint === 'ticket' && call.path.endsWith(`/${id}`)).length,
+    contractProblems: () => haloPsaContractProblems(fake.history, { clientId: credentials.client_id }),
+    checkedCalls: () => checkedCalls(fake.history, { token: 'token', ticket: 'read', actions: 'reply' }),
+    stop: () => fake.close(),
+  };
+};
+
+export const servicenowHelpdesk = async (): Promise<Helpdesk> => {
+  const credentials = { username: 'svc.handoff', password: 'sn-e2e-password-6d2a9f4c1b7e' };
+  const fake = await startFakeServiceNow(credentials);
+  return {
+    name: 'servicenow',
+    url: fake.url,
+    fetchesTokens: false,
+    connect: { credentials },
+    secrets: [credentials.password],
+    ticket: (n) => `INC${String(40_000 + n).padStart(7, '0')}`,
+    open: (id) => void fake.setIncident(id, '2'),
+    close: (id) => void fake.setIncident(id, '7'),
+    // Tickets are linked by number, so every read is the Table API query by number.
+    failNextRead: (status, wait) => (status === 429 ? fake.rateLimitNext('query', wait) : fake.answerNext('query', { status, headers: { 'Retry-After': String(wait) }, body: {} })),
+    failNextReply: (status, wait) => fake.answerNext('update', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    comments: (id) => fake.journal(id).map((entry) => ({ text: entry.text, public: entry.field === 'comments' })),
+    readsOf: (id) => fake.history.filter((call) => call.endpoint === 'query' && call.path.includes(`number%3D${id}&`)).length,
+    contractProblems: () => serviceNowContractProblems(fake.history),
+    checkedCalls: () => checkedCalls(fake.history, { record: 'read', query: 'read', update: 'reply' }),
+    stop: () => fake.close(),
+  };
+};
+
+export const zammadHelpdesk = async (): Promise<Helpdesk> => {
+  const credentials = { api_token: 'zammad-e2e-access-token-8c3f1a6d2b9e' };
+  const fake = await startFakeZammad({ accessToken: credentials.api_token });
+  return {
+    name: 'zammad',
+    url: fake.url,
+    fetchesTokens: false,
+    connect: { credentials },
+    secrets: [credentials.api_token],
+    ticket: (n) => String(50_000 + n),
+    open: (id) => void fake.setTicket(id, 'open'),
+    close: (id) => void fake.setTicket(id, 'closed'),
+    // The number's search and the states list come first, once: the read that reads the state is the show.
+    failNextRead: (status, wait) => fake.answerNext('show', { status, headers: { 'Retry-After': String(wait) }, body: { error: 'failed' } }),
+    failNextReply: (status, wait) => fake.answerNext('articles', { status, headers: { 'Retry-After': String(wait) }, body: { error: 'failed' } }),
+    comments: (id) => fake.articles(id).map((article) => ({ text: article.body, public: article.internal === false })),
+    readsOf: (id) => fake.history.filter((call) => call.endpoint === 'show' && call.path.endsWith(`/${fake.idOf(id)}`)).length,
+    contractProblems: () => zammadContractProblems(fake.history),
+    checkedCalls: () => checkedCalls(fake.history, { search: 'read', show: 'read', states: 'read', articles: 'reply' }),
+    stop: () => fake.close(),
+  };
+};
+
+export const freshdeskHelpdesk = async (): Promise<Helpdesk> => {
+  const credentials = { api_token: 'FdE2eApiKey5b8c1d9f3a7e' };
+  const fake = await startFakeFreshdesk({ apiKey: credentials.api_token });
+  return {
+    name: 'freshdesk',
+    url: fake.url,
+    fetchesTokens: false,
+    connect: { credentials },
+    secrets: [credentials.api_token],
+    ticket: (n) => String(8000 + n),
+    open: (id) => fake.setTicket(id, 2),
+    close: (id) => fake.setTicket(id, 5),
+    failNextRead: (status, wait) => fake.answerNext('view', { status, headers: { 'Retry-After': String(wait) }, body: { message: 'failed' } }),
+    failNextReply: (status, wait) => fake.answerNext('reply', { status, headers: { 'Retry-After': String(wait) }, body: { message: 'failed' } }),
+    // The reply's HTML holds the link as the text of an anchor, so the text is found in it as in the others.
+    comments: (id) => fake.conversations(id).map((conversation) => ({ text: conversation.body, public: !conversation.private })),
+    readsOf: (id) => fake.history.filter((call) => call.endpoint === 'view' && call.path.endsWith(`/${id}`)).length,
+    contractProblems: () => freshdeskContractProblems(fake.history),
+    checkedCalls: () => checkedCalls(fake.history, { view: 'read', reply: 'reply' }),
+    stop: () => fake.close(),
+  };
+};
+
+/** Every helpdesk with an adapter, by the label the test names it with. */
+export const VERIFIED_CLOSE_HELPDESKS = [
+  ['Zendesk', zendeskHelpdesk],
+  ['Jira Service Management', jiraHelpdesk],
+  ['HaloPSA', halopsaHelpdesk],
+  ['ServiceNow', servicenowHelpdesk],
+  ['Zammad', zammadHelpdesk],
+  ['Freshdesk', freshdeskHelpdesk],
+] as const;

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ZAMMAD_CALLS, ZammadHelpdesk } from '../../lambdas/adapters/helpdesks/zammad.ts';
-import { ZAMMAD_STATES_FRESH_MS } from '../../lambdas/adapters/helpdesks/zammad-states.ts';
+import { ZAMMAD_CLOSED_FRESH_MS, ZAMMAD_STATES_FRESH_MS } from '../../lambdas/adapters/helpdesks/zammad-states.ts';
 import { zammadContractProblems } from '../support/contract-zammad.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { startFakeZammad, ZAMMAD_DEFAULT_STATES, ZAMMAD_STATE_IDS, type FakeZammad } from '../support/fake-zammad.ts';
@@ -60,7 +60,7 @@ describe('ZammadHelpdesk.readTicket', () => {
     expect(fake.calls.map((call) => [call.endpoint, call.path])).toEqual([
       ['search', `/api/v1/tickets/search?query=number%3A${number}&limit=2`],
       ['show', `/api/v1/tickets/${fake.idOf(number)}`],
-      ['states', '/api/v1/ticket_states'],
+      ['states', '/api/v1/ticket_states?expand=true'],
     ]);
   });
 
@@ -107,13 +107,43 @@ describe('ZammadHelpdesk.readTicket', () => {
     expect(await failure(adapter().readTicket('32005'))).toMatchObject({ reason: 'unexpected_answer', call: ZAMMAD_CALLS.states });
   });
 
-  it('reads the vendor examples as they are', async () => {
+  it('reads the vendor examples as they are, the states with their types named as expand=true adds them', async () => {
     const ticket = helpdeskSample('zammad-show-ticket.response.json');
+    const seededTypes: Record<number, string> = { 1: 'new', 2: 'open', 3: 'pending reminder', 4: 'pending action', 5: 'closed', 6: 'merged', 7: 'removed' };
+    const expanded = ZAMMAD_DEFAULT_STATES.map((state) => ({ ...state, state_type: seededTypes[state.state_type_id as number] }));
     fake.answerNext('search', { status: 200, body: { tickets: [ticket.id], tickets_count: 1, assets: { Ticket: { [ticket.id]: ticket } } } });
     fake.answerNext('show', { status: 200, body: ticket });
-    fake.answerNext('states', { status: 200, body: ZAMMAD_DEFAULT_STATES });
+    fake.answerNext('states', { status: 200, body: expanded });
     expect(await adapter().readTicket(ticket.number)).toMatchObject({ externalId: '22003', vendorStatus: 'closed (closed)', state: 'closed' });
     expect(ZAMMAD_STATE_IDS).toMatchObject({ closed: 4, 'pending close': 7, merged: 5 });
+  });
+
+  it('never calls a state closed by its type id alone: a list without type names, or ids that name other types, is read by the names', async () => {
+    // An instance that ignored expand=true: the ids say closed, but nothing names the type.
+    const closedNumber = '31005';
+    fake.answerNext('states', { status: 200, body: ZAMMAD_DEFAULT_STATES });
+    expect(await failure(adapter().readTicket(closedNumber))).toMatchObject({ reason: 'unexpected_answer', call: ZAMMAD_CALLS.states });
+    // A restored database whose type 5 is "open": the name decides, so the ticket is open.
+    fake.addState('restored waiting', 5, 'open');
+    fake.setTicket('32010', 'restored waiting');
+    expect(await adapter().readTicket('32010')).toMatchObject({ vendorStatus: 'restored waiting (open)', state: 'open' });
+  });
+
+  it('reads the states again before calling a ticket closed on a list over a minute old: a type an admin just changed is heeded', async () => {
+    const zammad = adapter();
+    fake.addState('done for now', 5);
+    fake.setTicket('32011', 'done for now');
+    expect((await zammad.readTicket('32011')).state).toBe('closed');
+    fake.setStateType('done for now', 2);
+    clock.advance(ZAMMAD_CLOSED_FRESH_MS - 1);
+    fake.resetCalls();
+    // Within the minute the kept list stands, and an open verdict never needs a fresh one.
+    expect((await zammad.readTicket('32011')).state).toBe('closed');
+    expect(endpoints()).toEqual(['show']);
+    clock.advance(1);
+    fake.resetCalls();
+    expect(await zammad.readTicket('32011')).toMatchObject({ vendorStatus: 'done for now (open)', state: 'open' });
+    expect(endpoints()).toEqual(['show', 'states']);
   });
 
   it('calls an answer about another ticket, or one it cannot read, an unexpected_answer', async () => {

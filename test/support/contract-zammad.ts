@@ -47,7 +47,7 @@ export const zammadContractProblems = (calls: readonly ZammadCall[]): string[] =
       } else if (call.endpoint === 'show') {
         check(/^\/api\/v1\/tickets\/[1-9][0-9]*$/.test(path) && search === '', `${where}: not /api/v1/tickets/{id} with a ticket id`);
       } else {
-        check(path === '/api/v1/ticket_states' && search === '', `${where}: not /api/v1/ticket_states`);
+        check(path === '/api/v1/ticket_states' && search === 'expand=true', `${where}: not /api/v1/ticket_states?expand=true`);
       }
     }
     if (!ownAnswer(call)) continue;
@@ -59,7 +59,9 @@ export const zammadContractProblems = (calls: readonly ZammadCall[]): string[] =
     const answerShape = {
       search: () => isRecord(body) && Array.isArray(body.tickets) && typeof body.tickets_count === 'number' && isRecord(body.assets),
       show: () => isRecord(body) && isPositiveInteger(body.id) && typeof body.number === 'string' && isPositiveInteger(body.state_id),
-      states: () => Array.isArray(body) && body.every((state) => isRecord(state) && isPositiveInteger(state.id) && typeof state.name === 'string' && isPositiveInteger(state.state_type_id)),
+      states: () =>
+        Array.isArray(body) &&
+        body.every((state) => isRecord(state) && isPositiveInteger(state.id) && typeof state.name === 'string' && isPositiveInteger(state.state_type_id) && typeof state.state_type === 'string'),
       articles: () => status === 201 && isRecord(body) && isPositiveInteger(body.id) && isPositiveInteger(body.ticket_id) && typeof body.internal === 'boolean',
     }[call.endpoint];
     check(answerShape(), `answer to ${where}: not the documented answer`);

@@ -45,6 +45,9 @@ const TICKET_EXAMPLE = helpdeskSample('zammad-show-ticket.response.json');
 export const ZAMMAD_DEFAULT_STATES = helpdeskSample('zammad-ticket-states.response.json').body as Array<Record<string, unknown>>;
 const ARTICLE_EXAMPLE = helpdeskSample('zammad-create-article.response.json');
 
+/** The state types Zammad seeds, by id: what `expand=true` names beside `state_type_id`. */
+const SEEDED_STATE_TYPES: Readonly<Record<number, string>> = { 1: 'new', 2: 'open', 3: 'pending reminder', 4: 'pending action', 5: 'closed', 6: 'merged', 7: 'removed' };
+
 /** The default install's state ids by name. */
 export const ZAMMAD_STATE_IDS = Object.fromEntries(ZAMMAD_DEFAULT_STATES.map((state) => [state.name, state.id])) as Record<string, number>;
 
@@ -57,6 +60,13 @@ export const startFakeZammad = async (options: FakeZammadOptions) => {
   const tickets = new Map<number, Ticket>();
   const articles: ZammadArticle[] = [];
   const states = ZAMMAD_DEFAULT_STATES.map((state) => ({ ...state }));
+  /** Each state's type name, as `expand=true` gives it (`state_type`); a database restored elsewhere may pair other ids with the names. */
+  const typeNames = new Map(states.map((state) => [state.id as number, SEEDED_STATE_TYPES[state.state_type_id as number]!]));
+  /** The list as Zammad answers it: with `expand=true`, each state's type by name beside its id. */
+  const listed = (query: URLSearchParams): [number, unknown] => [
+    200,
+    query.get('expand') === 'true' ? states.map((state) => ({ ...state, state_type: typeNames.get(state.id as number) })) : states,
+  ];
   let nextTicketId = 40;
   let nextArticleId = 300;
 
@@ -111,7 +121,7 @@ export const startFakeZammad = async (options: FakeZammadOptions) => {
       : endpoint === null ? [404, failure('No route matches')]
       : endpoint === 'search' ? search(query)
       : endpoint === 'show' ? show(id!)
-      : endpoint === 'states' ? [200, states]
+      : endpoint === 'states' ? listed(query)
       : createArticle(text),
     contentTypes: { json: 'application/json; charset=utf-8', raw: 'text/html; charset=utf-8' },
   });
@@ -131,11 +141,19 @@ export const startFakeZammad = async (options: FakeZammadOptions) => {
       tickets.set(ticket.id, ticket);
       return ticket.id;
     },
-    /** An admin adds a state of one of Zammad's state types. */
-    addState: (name: string, stateTypeId: number) => {
+    /** An admin adds a state of one of Zammad's state types (by default the seeded type with that id). */
+    addState: (name: string, stateTypeId: number, typeName = SEEDED_STATE_TYPES[stateTypeId]!) => {
       const id = Math.max(...states.map((state) => state.id as number)) + 1;
       states.push({ ...ZAMMAD_DEFAULT_STATES[0], id, name, state_type_id: stateTypeId, default_create: false });
+      typeNames.set(id, typeName);
       return id;
+    },
+    /** An admin moves a state to another type. */
+    setStateType: (name: string, stateTypeId: number, typeName = SEEDED_STATE_TYPES[stateTypeId]!) => {
+      const state = states.find((each) => each.name === name);
+      if (!state) throw new Error(`no state ${name}`);
+      state.state_type_id = stateTypeId;
+      typeNames.set(state.id as number, typeName);
     },
     idOf: (number: string) => [...tickets.values()].find((ticket) => ticket.number === number)?.id,
     /** The ticket's articles, oldest first. */

@@ -14,7 +14,7 @@ import { ZammadStates } from './zammad-states.ts';
  *   links), which no path takes: `GET /api/v1/tickets/search?query=number:22003` finds the ticket's
  *   id once (a number never changes, so it is kept), then
  * - read: `GET /api/v1/tickets/{id}`, taking `number` (checked) and `state_id`, whose state and
- *   state type come from `GET /api/v1/ticket_states` (zammad-states.ts);
+ *   state type come from `GET /api/v1/ticket_states?expand=true` (zammad-states.ts);
  * - reply: `POST /api/v1/ticket_articles` with a note, `internal: false` (the customer sees it),
  *   plain text; no state and no ticket change, so the reply never moves the ticket.
  * Answers are read for the fields used and nothing else.
@@ -58,7 +58,7 @@ export class ZammadHelpdesk implements HelpdeskAdapter {
   constructor(config: ZammadConfig, setup: HelpdeskAdapterSetup = {}) {
     ({ origin: this.#origin, clock: this.#clock, http: this.#http } = adapterBasics(config.url, 'Zammad', 'https://acme.zammad.com', setup));
     this.#authorization = `Token token=${config.accessToken}`;
-    this.#states = new ZammadStates(this.#http, { call: ZAMMAD_CALLS.states, url: `${this.#origin}/api/v1/ticket_states`, headers: () => this.#headers() }, this.#clock);
+    this.#states = new ZammadStates(this.#http, { call: ZAMMAD_CALLS.states, url: `${this.#origin}/api/v1/ticket_states?expand=true`, headers: () => this.#headers() }, this.#clock);
   }
 
   async readTicket(externalId: string): Promise<HelpdeskTicket> {

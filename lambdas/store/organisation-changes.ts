@@ -74,7 +74,8 @@ export class DynamoOrganisationChanges implements OrganisationChanges {
 
   async changeTeam(team: Team, change: TeamChange, audits: AuditEntryInput[]) {
     await this.audit.append(audits, [
-      setFieldsOf(this.tableName, keys.team(team.orgId, team.id), change),
+      // On condition of the name and members the change was decided on (the use case reads again and retries).
+      setFieldsOf(this.tableName, keys.team(team.orgId, team.id), change, { name: team.name, memberIds: team.memberIds }),
       ...(change.memberIds ? this.membersExist(team.orgId, change.memberIds) : []),
     ]);
   }

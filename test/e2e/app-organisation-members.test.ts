@@ -280,6 +280,34 @@ describe('teams', () => {
     expect(entries[1]!.seq).toBe(entries[0]!.seq + 1);
   });
 
+  it('changes made at once are each decided on the team as it is: no rename says it changed from a name already gone, no member change is lost', async () => {
+    const created = await admin.call('POST', '/app/api/teams', { body: { name: 'Shift 0', member_ids: [] }, headers: idem() });
+    const id = created.body.id as string;
+    const path = `/app/api/teams/${id}`;
+    // Five at once: each round of the retries lets one through, so the last wins in five attempts.
+    const answers = await Promise.all([
+      ...[1, 2, 3].map((n) => admin.call('POST', path, { body: { name: `Shift ${n}` } })),
+      owner.call('POST', path, { body: { member_ids: [adminId] } }),
+      owner.call('POST', path, { body: { member_ids: [adminId, org.owner.id] } }),
+    ]);
+    for (const answer of answers) expect(answer.status, answer.text).toBe(200);
+    const entries = (await auditEntries(service, org.orgId)).filter((e) => e.data.details?.team_id === id);
+    // Each rename starts from the name the one before it left, and the team ends with the last.
+    const renames = entries.filter((e) => e.type === 'team.renamed').map((e) => e.data.details);
+    expect(renames).toHaveLength(3);
+    renames.forEach((rename, index) => expect(rename.previous_name).toBe(index === 0 ? 'Shift 0' : renames[index - 1]!.name));
+    // Each member change is worked out from the members the one before it left.
+    let members: string[] = [];
+    for (const { data } of entries.filter((e) => e.type === 'team.members_changed')) {
+      const { added, removed } = data.details as { added: string[]; removed: string[] };
+      expect(added.every((member) => !members.includes(member)) && removed.every((member) => members.includes(member))).toBe(true);
+      members = [...members.filter((member) => !removed.includes(member)), ...added];
+    }
+    const stored = await item(`TEAM#${id}`);
+    expect(stored!.name).toBe(renames.at(-1)!.name);
+    expect([...stored!.memberIds].sort()).toEqual([...members].sort());
+  });
+
   it('refuses a rename by field (422, nothing written), an unknown team (404), a plain member (403)', async () => {
     const created = await admin.call('POST', '/app/api/teams', { body: { name: 'Weekend' }, headers: idem() });
     const path = `/app/api/teams/${created.body.id}`;

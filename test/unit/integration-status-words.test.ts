@@ -118,11 +118,14 @@ describe('removing status words from an integration', () => {
     expect(await refusal(configure(id, { statusMap: { Parked: 'closed' }, removeStatusWords: ['parked'] }))).toEqual({
       remove_status_words: ['"parked" is both added and removed: give it in one of the two.'],
     });
+    // Every refusal left the integration as it was.
+    expect(integrations.stored.get(id)).toEqual(before);
+    expect(integrations.audit.length).toBe(audited);
     // Removed once, a second removal of the same word is refused: it is no longer there.
     await configure(id, { removeStatusWords: ['parked'] });
     expect(await refusal(configure(id, { removeStatusWords: ['parked'] }))).toEqual({ remove_status_words: ['"parked" is not one of this integration\'s status words.'] });
     expect(integrations.audit.length).toBe(audited + 1);
-    expect(before!.statusMap).toEqual({ parked: 'pending' });
+    expect(integrations.stored.get(id)!.statusMap).toEqual({});
   });
 
   it('still refuses built-in property names: on status_map when added, on remove_status_words when removed', async () => {

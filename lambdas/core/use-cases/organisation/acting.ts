@@ -42,7 +42,11 @@ export interface OrganisationChanges {
   renameClient(client: Client, name: string, audit: AuditEntryInput): Promise<void>;
   /** The team, on condition that each of its members exists. */
   putTeam(team: Team, audit: AuditEntryInput): Promise<void>;
-  /** Sets what `change` holds on condition that the team and each member it names exist, with one audit entry for each kind of change. */
+  /**
+   * Sets what `change` holds on condition that the team still has the name and members it was read
+   * with and that each member it names exists (else WriteConflict), with one audit entry for each
+   * kind of change.
+   */
   changeTeam(team: Team, change: TeamChange, audits: AuditEntryInput[]): Promise<void>;
 }
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { notFound, validationFailed, WriteConflict } from '../../errors.ts';
+import { notFound, retryOnConflict, validationFailed, WriteConflict } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import type { Team } from '../../model.ts';
 import type { AuditEntryInput } from '../../ports.ts';
@@ -39,9 +39,9 @@ const requireMembers = async (deps: OrganisationDeps, orgId: string, memberIds: 
 };
 
 /** A member removed meanwhile fails the transaction's check: said as that member being unknown. */
-const writingMembers = async (write: () => Promise<void>) => {
+const writingMembers = async <Written>(write: () => Promise<Written>): Promise<Written> => {
   try {
-    await write();
+    return await write();
   } catch (error) {
     if (error instanceof WriteConflict) throw validationFailed({ member_ids: ['A member named here no longer exists. Reload and try again.'] });
     throw error;
@@ -77,6 +77,14 @@ type TeamChangeInput = { name?: string; member_ids?: string[] };
 const changeTeamBy = async (schema: z.core.$ZodType<TeamChangeInput>, deps: OrganisationDeps, acting: Acting, orgId: string, teamId: string, rawInput: unknown) => {
   await requireOrganisation(deps, orgId);
   const input = parseOrThrow(schema, rawInput ?? {});
+  // Two changes at once (two tabs, the app and the CLI): the one that loses reads the team again and
+  // decides afresh, so neither is lost and each audit entry says what it changed from.
+  // A member removed meanwhile is found by the read again (422 on member_ids); conflicts that outlast
+  // the retries are said as writingMembers says them.
+  return writingMembers(() => retryOnConflict(() => changeTeamOnce(deps, acting, orgId, teamId, input)));
+};
+
+const changeTeamOnce = async (deps: OrganisationDeps, acting: Acting, orgId: string, teamId: string, input: TeamChangeInput) => {
   const team = await requireTeam(deps, orgId, teamId);
   const change: TeamChange = {};
   const audits: AuditEntryInput[] = [];
@@ -96,7 +104,7 @@ const changeTeamBy = async (schema: z.core.$ZodType<TeamChangeInput>, deps: Orga
     }
   }
   if (audits.length === 0) return team;
-  await writingMembers(() => deps.changes.changeTeam(team, change, audits));
+  await deps.changes.changeTeam(team, change, audits);
   return { ...team, ...change };
 };
 

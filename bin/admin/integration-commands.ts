@@ -49,25 +49,33 @@ const helpdeskDepsFor = async (admin: AdminStore, flags: Flags, context: Command
 
 const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((item) => item.trim()).filter(Boolean));
 
-const helpdeskInputOf = (adapter: string, flags: Flags) => {
-  const ids = list(optional(flags, 'resolved-status-ids'));
-  if (ids && ids.some((id) => !/^[0-9]{1,9}$/.test(id))) throw new UsageError('--resolved-status-ids takes whole numbers, e.g. 8,18');
-  return {
-    adapter,
-    url: optional(flags, 'helpdesk-url'),
-    credentials: {
-      client_id: optional(flags, 'client-id'),
-      client_secret: optional(flags, 'client-secret'),
-      email: optional(flags, 'email'),
-      api_token: optional(flags, 'api-token'),
-      username: optional(flags, 'username'),
-      password: optional(flags, 'password'),
-    },
-    closedStatusNames: list(optional(flags, 'closed-status-names')),
-    resolvedStatusIds: ids?.map(Number),
-    tenant: optional(flags, 'tenant') ?? null,
-  };
+/** A flag of status ids separated by commas, as numbers. */
+const statusIdsOf = (flags: Flags, name: string, example: string) => {
+  const ids = list(optional(flags, name));
+  if (ids && ids.some((id) => !/^[0-9]{1,9}$/.test(id))) throw new UsageError(`--${name} takes whole numbers, e.g. ${example}`);
+  return ids?.map(Number);
 };
+
+const helpdeskInputOf = (adapter: string, flags: Flags) => ({
+  adapter,
+  url: optional(flags, 'helpdesk-url'),
+  credentials: {
+    client_id: optional(flags, 'client-id'),
+    client_secret: optional(flags, 'client-secret'),
+    email: optional(flags, 'email'),
+    api_token: optional(flags, 'api-token'),
+    username: optional(flags, 'username'),
+    password: optional(flags, 'password'),
+    company_id: optional(flags, 'company-id'),
+    public_key: optional(flags, 'public-key'),
+    private_key: optional(flags, 'private-key'),
+    integration_code: optional(flags, 'integration-code'),
+  },
+  closedStatusNames: list(optional(flags, 'closed-status-names')),
+  resolvedStatusIds: statusIdsOf(flags, 'resolved-status-ids', '8,18'),
+  closedStatusIds: statusIdsOf(flags, 'closed-status-ids', '5,14'),
+  tenant: optional(flags, 'tenant') ?? null,
+});
 
 const SHOWN_ONCE = 'Shown once: the URLs hold their secrets; store them in the helpdesk now.';
 
@@ -159,7 +167,7 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
     summary: "change an integration: enabled, mapping, status map, hardening, default preset, rate limit; or connect its helpdesk's API (--adapter)",
     usage:
       "--org ORG_ID --integration ID [--name NAME] [--enabled true|false] [--recipe NAME] [--ticket-id-path PATH[,PATH]] [--status-path PATH[,PATH]] [--status-map 'Solved=closed,4=resolved'] [--remove-status-word WORD (repeatable)] [--field subject.name=PATH (repeatable)] [--auth none|header|hmac|zendesk|hub-sha256|hub-sha1] [--header-name NAME] [--header-value VALUE] [--signing-secret SECRET] [--generate-secret] [--default-preset SLUG|none] [--rate-limit N] [--kms-key KEY_ARN]\n" +
-      '  or: --org ORG_ID --integration ID --adapter zendesk|jira|halopsa|servicenow|zammad|freshdesk|none [--helpdesk-url URL] [--client-id ID --client-secret SECRET (zendesk, halopsa)] [--email EMAIL (jira)] [--api-token TOKEN (jira, zammad, freshdesk)] [--username USER --password PASSWORD (servicenow)] [--closed-status-names NAME[,NAME] (jira)] [--tenant NAME] [--resolved-status-ids N[,N] (halopsa)] [--kms-key KEY_ARN]',
+      '  or: --org ORG_ID --integration ID --adapter zendesk|jira|halopsa|servicenow|zammad|freshdesk|connectwise|autotask|none [--helpdesk-url URL] [--client-id ID --client-secret SECRET (zendesk, halopsa)] [--email EMAIL (jira)] [--api-token TOKEN (jira, zammad, freshdesk)] [--username USER --password PASSWORD (servicenow; autotask: its API user key and secret)] [--company-id ID --public-key KEY --private-key KEY --client-id ID (connectwise)] [--integration-code CODE (autotask)] [--closed-status-names NAME[,NAME] (jira)] [--tenant NAME] [--resolved-status-ids N[,N] (halopsa)] [--closed-status-ids N[,N] (autotask)] [--kms-key KEY_ARN]',
     examples: [
       `--org ${EXAMPLE.org} --integration ${EXAMPLE.integration} --auth zendesk --signing-secret '<signing secret from the Zendesk webhook page>'`,
       `--org ${EXAMPLE.org} --integration ${EXAMPLE.integration} --auth header --header-name X-Handoff-Secret --generate-secret`,

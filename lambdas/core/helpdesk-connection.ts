@@ -20,7 +20,7 @@ export interface HelpdeskKind {
   settings: readonly HelpdeskSettingName[];
 }
 
-export type HelpdeskSettingName = 'closed_status_names' | 'resolved_status_ids' | 'tenant';
+export type HelpdeskSettingName = 'closed_status_names' | 'resolved_status_ids' | 'closed_status_ids' | 'tenant';
 
 export const HELPDESKS = {
   zendesk: { label: 'Zendesk', example: 'https://acme.zendesk.com', credentials: ['client_id', 'client_secret'], settings: [] },
@@ -29,6 +29,13 @@ export const HELPDESKS = {
   servicenow: { label: 'ServiceNow', example: 'https://acme.service-now.com', credentials: ['username', 'password'], settings: [] },
   zammad: { label: 'Zammad', example: 'https://acme.zammad.com', credentials: ['api_token'], settings: [] },
   freshdesk: { label: 'Freshdesk', example: 'https://acme.freshdesk.com', credentials: ['api_token'], settings: [] },
+  connectwise: {
+    label: 'ConnectWise PSA',
+    example: 'https://api-na.myconnectwise.net',
+    credentials: ['company_id', 'public_key', 'private_key', 'client_id'],
+    settings: [],
+  },
+  autotask: { label: 'Autotask', example: 'https://webservices5.autotask.net', credentials: ['integration_code', 'username', 'password'], settings: ['closed_status_ids'] },
 } as const satisfies Record<string, HelpdeskKind>;
 
 export type HelpdeskName = keyof typeof HELPDESKS;
@@ -42,6 +49,8 @@ export interface HelpdeskSettings {
   closedStatusNames?: string[];
   /** HaloPSA: status ids that count as resolved (a ticket that has been closed is closed whatever its status). */
   resolvedStatusIds?: number[];
+  /** Autotask: status ids that count as closed (none given: 5, Complete in Autotask's defaults). */
+  closedStatusIds?: number[];
   /** HaloPSA hosted: the tenant named on the token URL. */
   tenant?: string;
 }
@@ -76,6 +85,7 @@ export const toHelpdeskView = (connection: HelpdeskConnection | null | undefined
         credentials_set: true as const,
         closed_status_names: connection.settings.closedStatusNames ?? [],
         resolved_status_ids: connection.settings.resolvedStatusIds ?? [],
+        closed_status_ids: connection.settings.closedStatusIds ?? [],
         tenant: connection.settings.tenant ?? null,
         connected_at: connection.connectedAt,
       }

@@ -363,7 +363,8 @@ describe('set-integration --adapter and check-integration', () => {
 
 describe('set-integration --adapter servicenow', () => {
   it('takes the integration user and password (sealed, never printed), reads an incident by its number, and refuses a half-given login', async () => {
-    const password = 'sn-cli-password-7c1e9a2b4d6f';
+    // A passphrase, spaces and all, as ServiceNow allows one.
+    const password = ' sn cli password 7c1e9a2b4d6f ';
     const servicenow = await startFakeServiceNow({ username: 'handoff.integration', password });
     try {
       servicenow.setIncident('INC0010042', '6');
@@ -385,6 +386,11 @@ describe('set-integration --adapter servicenow', () => {
       const halfGiven = await cli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--adapter', 'servicenow', '--helpdesk-url', servicenow.url, '--username', 'handoff.integration']);
       expect(halfGiven.code).toBe(1);
       expect(halfGiven.stderr).toMatch(/password/);
+      // Basic authentication would end the user name at the colon and send the rest as the password.
+      const colon = await cli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--adapter', 'servicenow', '--helpdesk-url', servicenow.url, '--username', 'svc:handoff', '--password', password]);
+      expect(colon.code).toBe(1);
+      expect(colon.stderr).toMatch(/username/);
+      expect(colon.stderr).toContain('first colon');
     } finally {
       await servicenow.close();
     }

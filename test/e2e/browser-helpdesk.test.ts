@@ -57,7 +57,7 @@ const focusedId = () => page.evaluate(() => document.activeElement?.id);
 const visible = (selector: string) => page.locator(selector).isVisible();
 
 /** Every credential and setting field the form has, in its order. */
-const HELPDESK_FIELDS = ['client-id', 'client-secret', 'email', 'api-token', 'username', 'password', 'closed-status-names', 'tenant', 'resolved-status-ids'];
+const HELPDESK_FIELDS = ['client-id', 'client-secret', 'email', 'api-token', 'username', 'password', 'company-id', 'public-key', 'private-key', 'integration-code', 'closed-status-names', 'tenant', 'resolved-status-ids', 'closed-status-ids'];
 /** The fields the form shows for the chosen helpdesk. */
 const shownFields = async () => {
   const shown: string[] = [];
@@ -85,6 +85,8 @@ describe.skipIf(!haveChromium)('the helpdesk connection of an integration', () =
       ['servicenow', ['username', 'password']],
       ['zammad', ['api-token']],
       ['freshdesk', ['api-token']],
+      ['connectwise', ['client-id', 'company-id', 'public-key', 'private-key']],
+      ['autotask', ['username', 'password', 'integration-code', 'closed-status-ids']],
     ] as const) {
       await page.keyboard.press('ArrowDown');
       expect(await page.inputValue('#helpdesk-adapter')).toBe(adapter);
@@ -92,6 +94,7 @@ describe.skipIf(!haveChromium)('the helpdesk connection of an integration', () =
       expect(await page.locator('#helpdesk-adapter-hint').textContent()).toMatch(/^\S+/);
     }
     expect(await page.getAttribute('#helpdesk-password', 'type')).toBe('password');
+    expect(await page.getAttribute('#helpdesk-private-key', 'type')).toBe('password');
     // Zendesk is the first: back up to it (typing its name at once would extend Jira's type-ahead).
     await page.keyboard.press('Home');
     expect(await page.inputValue('#helpdesk-adapter')).toBe('zendesk');

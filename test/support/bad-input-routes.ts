@@ -68,6 +68,8 @@ const inputs = (real: RealValues): Record<string, RouteInput> => ({
   appCreateTeam: { template: { name: 'Bad input team', member_ids: real.memberIds.slice(0, 2) } },
   appChangeTeam: { template: { name: 'Bad input team renamed', member_ids: real.memberIds.slice(0, 1) } },
   appCreateApiKey: { template: { name: 'Bad input key', scopes: ['requests:read'], allowlist: ['192.0.2.0/24'], expires_at: '2099-12-31T23:59:59Z' } },
+  // Ids that name no delivery of the webhook reach the cursor's look-up, which must refuse them by field.
+  appWebhookDeliveries: { queryNames: ['before', 'limit'], queryValues: ['0', '1', '25', '200', '201', ...real.requestIds, ...real.webhookIds] },
   appRequestCertificate: { queryNames: ['format'], queryValues: ['json', 'pdf'] },
   appShareCertificate: { queryNames: ['format'], queryValues: ['json', 'pdf'] },
   inboundTicketStatus: { template: { ticket_id: real.ticketRefs[0] ?? 'T-1', status: 'closed' }, queryNames: ['ticket_id', 'status'], queryValues: ['T-1', 'closed'] },

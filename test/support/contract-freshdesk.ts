@@ -1,5 +1,5 @@
 import type { FreshdeskCall } from './fake-freshdesk.ts';
-import { at, collector, isRecord, ownAnswer, parsedJson, sameList } from './helpdesk-contracts.ts';
+import { at, basicCredentialsOf, collector, isRecord, ownAnswer, parsedJson, sameList } from './helpdesk-contracts.ts';
 
 /**
  * Freshdesk publishes no OpenAPI document, so its contract here is its API reference's
@@ -14,14 +14,6 @@ const REPLY_FIELDS = ['body', 'from_email', 'user_id', 'cc_emails', 'bcc_emails'
 
 const isPositiveInteger = (value: unknown) => Number.isSafeInteger(value) && (value as number) > 0;
 
-/** The Basic credentials' password, or null when the header is not Basic credentials in base64. */
-const basicPassword = (header: string | undefined) => {
-  const encoded = /^Basic ([A-Za-z0-9+/]+=*)$/.exec(header ?? '')?.[1];
-  if (encoded === undefined) return null;
-  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  return decoded.includes(':') ? decoded.slice(decoded.indexOf(':') + 1) : null;
-};
-
 /** Every call in `calls` that Freshdesk's API reference does not describe, or that the fake answered as Freshdesk would not. */
 export const freshdeskContractProblems = (calls: readonly FreshdeskCall[]): string[] => {
   const { problems, check } = collector();
@@ -31,7 +23,7 @@ export const freshdeskContractProblems = (calls: readonly FreshdeskCall[]): stri
       problems.push(`${where}: no documented call is this request`);
       continue;
     }
-    check(basicPassword(call.headers.authorization) === 'X', `${where}: Authorization is not Basic <API key>:X`);
+    check(basicCredentialsOf(call.headers.authorization)?.password === 'X', `${where}: Authorization is not Basic <API key>:X`);
     if (call.endpoint === 'view') {
       check(call.method === 'GET' && /^\/api\/v2\/tickets\/[1-9][0-9]*$/.test(call.path) && call.text === '', `${where}: not GET /api/v2/tickets/{id} with a ticket id and no body`);
     } else {

@@ -47,6 +47,15 @@ export const parsedJson = (text: string): { ok: true; value: unknown } | { ok: f
 
 export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The user and password of an `Authorization: Basic` header, or null when it is not Basic credentials in base64. */
+export const basicCredentialsOf = (header: string | undefined): { user: string; password: string } | null => {
+  const encoded = /^Basic ([A-Za-z0-9+/]+=*)$/.exec(header ?? '')?.[1];
+  if (encoded === undefined) return null;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon === -1 ? null : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+};
+
 export const sameList = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((item, index) => item === b[index]);
 
 /** Collects problems: `check(false, message)` records the message. */

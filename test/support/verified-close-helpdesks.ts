@@ -1,10 +1,14 @@
 import type { HelpdeskCall } from './fake-helpdesk-server.ts';
+import { startFakeAutotask } from './fake-autotask.ts';
+import { startFakeConnectWise } from './fake-connectwise.ts';
 import { startFakeFreshdesk } from './fake-freshdesk.ts';
 import { startFakeHaloPsa } from './fake-halopsa.ts';
 import { startFakeJsm } from './fake-jsm.ts';
 import { startFakeServiceNow } from './fake-servicenow.ts';
 import { startFakeZammad } from './fake-zammad.ts';
 import { startFakeZendesk } from './fake-zendesk.ts';
+import { autotaskContractProblems } from './contract-autotask.ts';
+import { connectWiseContractProblems } from './contract-connectwise.ts';
 import { freshdeskContractProblems } from './contract-freshdesk.ts';
 import { serviceNowContractProblems } from './contract-servicenow.ts';
 import { zammadContractProblems } from './contract-zammad.ts';
@@ -19,7 +23,7 @@ import { haloPsaContractProblems, jsmContractProblems, zendeskContractProblems }
 
 /** What the test needs of one helpdesk's fake: its connection, and ways to set a ticket open or closed and to fail the next read. */
 export interface Helpdesk {
-  name: 'zendesk' | 'jira' | 'halopsa' | 'servicenow' | 'zammad' | 'freshdesk';
+  name: 'zendesk' | 'jira' | 'halopsa' | 'servicenow' | 'zammad' | 'freshdesk' | 'connectwise' | 'autotask';
   url: string;
   /** Whether the adapter first asks for an OAuth token (Zendesk, Halo), rather than sending its credentials on every call. */
   fetchesTokens: boolean;
@@ -184,6 +188,53 @@ export const freshdeskHelpdesk = async (): Promise<Helpdesk> => {
   };
 };
 
+export const connectwiseHelpdesk = async (): Promise<Helpdesk> => {
+  const credentials = { company_id: 'acme', public_key: 'CwE2ePublic7a1c', private_key: 'CwE2ePrivate4d9b6e2f', client_id: '3f6a9d2e-7b1c-4e8a-9f05-c2d4e6a8b1f3' };
+  const fake = await startFakeConnectWise({ companyId: credentials.company_id, publicKey: credentials.public_key, privateKey: credentials.private_key, clientId: credentials.client_id });
+  return {
+    name: 'connectwise',
+    url: fake.url,
+    fetchesTokens: false,
+    connect: { credentials },
+    secrets: [credentials.private_key, credentials.client_id],
+    ticket: (n) => String(9000 + n),
+    open: (id) => fake.setTicket(id, 'In Progress', false),
+    close: (id) => fake.setTicket(id, '>Closed', true),
+    failNextRead: (status, wait) => fake.answerNext('ticket', { status, headers: { 'Retry-After': String(wait) }, body: { code: 'Failed', message: 'failed' } }),
+    failNextReply: (status, wait) => fake.answerNext('notes', { status, headers: { 'Retry-After': String(wait) }, body: { code: 'Failed', message: 'failed' } }),
+    // A Discussion note is the customer-facing thread; Internal Analysis is not.
+    comments: (id) => fake.notes(id).map((note) => ({ text: note.text, public: note.detailDescriptionFlag && !note.internalAnalysisFlag })),
+    readsOf: (id) => fake.history.filter((call) => call.endpoint === 'ticket' && call.path.includes(`/tickets/${id}?`)).length,
+    contractProblems: () => connectWiseContractProblems(fake.history, { clientId: credentials.client_id }),
+    checkedCalls: () => checkedCalls(fake.history, { ticket: 'read', notes: 'reply' }),
+    stop: () => fake.close(),
+  };
+};
+
+export const autotaskHelpdesk = async (): Promise<Helpdesk> => {
+  const credentials = { integration_code: 'HANDOFFE2EINTEGRATIONCODE01', username: 'handoff.e2e@acme.example', password: 'AtE2eSecret-3b7d9f1c' };
+  const fake = await startFakeAutotask({ integrationCode: credentials.integration_code, username: credentials.username, secret: credentials.password });
+  return {
+    name: 'autotask',
+    url: fake.url,
+    fetchesTokens: false,
+    connect: { credentials },
+    secrets: [credentials.password],
+    ticket: (n) => String(99_000 + n),
+    open: (id) => fake.setTicket(id, 8),
+    close: (id) => fake.setTicket(id, 5),
+    failNextRead: (status, wait) => fake.answerNext('ticket', { status, headers: { 'Retry-After': String(wait) }, body: { errors: ['failed'] } }),
+    // A reply reads the note picklists first: the post that fails is the note's.
+    failNextReply: (status, wait) => fake.answerNext('notes', { status, headers: { 'Retry-After': String(wait) }, body: { errors: ['failed'] } }),
+    // Published to All Autotask Users (1 in the fake's picklist) is what the customer sees.
+    comments: (id) => fake.notes(id).map((note) => ({ text: note.description, public: note.publish === 1 })),
+    readsOf: (id) => fake.history.filter((call) => call.endpoint === 'ticket' && call.path.endsWith(`/Tickets/${id}`)).length,
+    contractProblems: () => autotaskContractProblems(fake.history, { publish: 1 }),
+    checkedCalls: () => checkedCalls(fake.history, { ticket: 'read', fields: 'reply', notes: 'reply' }),
+    stop: () => fake.close(),
+  };
+};
+
 /** Every helpdesk with an adapter, by the label the test names it with. */
 export const VERIFIED_CLOSE_HELPDESKS = [
   ['Zendesk', zendeskHelpdesk],
@@ -192,4 +243,6 @@ export const VERIFIED_CLOSE_HELPDESKS = [
   ['ServiceNow', servicenowHelpdesk],
   ['Zammad', zammadHelpdesk],
   ['Freshdesk', freshdeskHelpdesk],
+  ['ConnectWise PSA', connectwiseHelpdesk],
+  ['Autotask', autotaskHelpdesk],
 ] as const;

@@ -3,6 +3,7 @@ import { HelpdeskCallFailed, type HelpdeskAdapter, type HelpdeskReply, type Help
 import { HelpdeskHttp, isJsonObject } from './helpdesk-http.ts';
 import { helpdeskOrigin } from './helpdesk-origin.ts';
 import { OAuthTokenCache, requestToken } from './oauth-token.ts';
+import { int32TicketIdOf } from './ticket-ref.ts';
 
 /**
  * The HaloPSA adapter (Halo API v2, test/fixtures/helpdesk-apis/openapi/halopsa.subset.json; the
@@ -58,14 +59,7 @@ export const HALOPSA_CALLS = {
 } as const;
 
 /** Halo ticket ids are positive integers; the path parameter is an int32, so a larger number names no ticket. */
-const TICKET_ID = /^[1-9][0-9]{0,9}$/;
-const INT32_MAX = 2_147_483_647;
-
-const ticketIdOf = (externalId: string, call: string): number => {
-  const id = externalId.trim();
-  if (!TICKET_ID.test(id) || Number(id) > INT32_MAX) throw new HelpdeskCallFailed('not_found', call);
-  return Number(id);
-};
+const ticketIdOf = int32TicketIdOf;
 
 
 export class HaloPsaHelpdesk implements HelpdeskAdapter {

@@ -3,6 +3,8 @@ import type { HelpdeskAdapter, HelpdeskConnector } from '#core/helpdesk.ts';
 import { helpdeskSecretContext, type HelpdeskConnection, type HelpdeskCredentials, type HelpdeskName } from '#core/helpdesk-connection.ts';
 import type { Integration } from '#core/integration.ts';
 import type { SecretSealer } from '#core/sealing.ts';
+import { AutotaskHelpdesk } from './autotask.ts';
+import { ConnectWiseHelpdesk } from './connectwise.ts';
 import { FreshdeskHelpdesk } from './freshdesk.ts';
 import { HaloPsaHelpdesk } from './halopsa.ts';
 import { JiraServiceManagementHelpdesk } from './jira-service-management.ts';
@@ -46,6 +48,23 @@ export const HELPDESK_ADAPTERS: Record<HelpdeskName, HelpdeskAdapterFactory> = {
   zammad: (connection, credentials, options) => new ZammadHelpdesk({ url: connection.url, accessToken: credentials.api_token! }, options),
   // Freshdesk calls it an API key; it is stored under the form's API token field too.
   freshdesk: (connection, credentials, options) => new FreshdeskHelpdesk({ url: connection.url, apiKey: credentials.api_token! }, options),
+  connectwise: (connection, credentials, options) =>
+    new ConnectWiseHelpdesk(
+      { url: connection.url, companyId: credentials.company_id!, publicKey: credentials.public_key!, privateKey: credentials.private_key!, clientId: credentials.client_id! },
+      options,
+    ),
+  // Autotask calls them the API user's Username (Key) and Password (Secret).
+  autotask: (connection, credentials, options) =>
+    new AutotaskHelpdesk(
+      {
+        url: connection.url,
+        integrationCode: credentials.integration_code!,
+        username: credentials.username!,
+        secret: credentials.password!,
+        closedStatusIds: connection.settings.closedStatusIds,
+      },
+      options,
+    ),
 };
 
 /**

@@ -14,3 +14,15 @@ export const ticketRefOf = (externalId: string, form: RegExp, call: string): str
 
 /** A positive integer id as int64 path parameters take it (Zendesk and Freshdesk ticket ids). */
 export const POSITIVE_INTEGER_ID = /^[1-9][0-9]{0,18}$/;
+
+const INT32_MAX = 2_147_483_647;
+
+/**
+ * A ticket id as an int32 path parameter takes it (HaloPSA's and ConnectWise PSA's ticket ids): a
+ * positive integer of at most ten digits and no larger than 2^31 - 1, which names no ticket beyond it.
+ */
+export const int32TicketIdOf = (externalId: string, call: string): number => {
+  const id = Number(ticketRefOf(externalId, /^[1-9][0-9]{0,9}$/, call));
+  if (id > INT32_MAX) throw new HelpdeskCallFailed('not_found', call);
+  return id;
+};

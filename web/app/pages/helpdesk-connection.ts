@@ -11,8 +11,9 @@
  *   #helpdesk-section, #helpdesk-facts or #no-helpdesk;
  *   #helpdesk-form #helpdesk-adapter #helpdesk-url #helpdesk-client-id #helpdesk-client-secret
  *   #helpdesk-email #helpdesk-api-token #helpdesk-username #helpdesk-password
+ *   #helpdesk-company-id #helpdesk-public-key #helpdesk-private-key #helpdesk-integration-code
  *   #helpdesk-closed-status-names #helpdesk-tenant
- *   #helpdesk-resolved-status-ids #connect-helpdesk (a refusal under each: #<id>-error);
+ *   #helpdesk-resolved-status-ids #helpdesk-closed-status-ids #connect-helpdesk (a refusal under each: #<id>-error);
  *   when connected: #helpdesk-check-form #helpdesk-ticket #check-helpdesk, the answer in
  *   #helpdesk-check-result (its p[data-ok]); #disconnect-helpdesk, then
  *   #confirm-disconnect-helpdesk / #cancel-disconnect-helpdesk
@@ -40,6 +41,10 @@ const CREDENTIALS: Record<CredentialName, { label: string; type: 'text' | 'email
   api_token: { label: 'API token', type: 'password' },
   username: { label: 'Integration user', type: 'text' },
   password: { label: 'Password', type: 'password' },
+  company_id: { label: 'Company id', type: 'text' },
+  public_key: { label: 'Public key', type: 'text' },
+  private_key: { label: 'Private key', type: 'password' },
+  integration_code: { label: 'API integration code', type: 'text' },
 };
 
 const SETTINGS: Record<HelpdeskSettingName, { label: string; fact: string; hint: string }> = {
@@ -54,6 +59,11 @@ const SETTINGS: Record<HelpdeskSettingName, { label: string; fact: string; hint:
     fact: 'Status ids that mean resolved',
     hint: 'Whole numbers separated by commas, for example 8 (Halo’s usual Resolved). A ticket Halo has closed is closed whatever its status; without ids, every other ticket is open.',
   },
+  closed_status_ids: {
+    label: 'Status ids that mean closed (optional)',
+    fact: 'Status ids that mean closed',
+    hint: 'Whole numbers separated by commas, for example 5, 14. Leave it empty for 5, Autotask’s usual Complete. Every other status is open.',
+  },
 };
 
 /** Where the admin finds the credentials, by helpdesk. */
@@ -67,6 +77,10 @@ const SETUP: Record<keyof typeof HELPDESKS, string> = {
     'Zammad: an access token of an agent (Profile, Token Access) with the ticket.agent permission, as the API token. Tickets are named by their number; replies are posted as that agent, as notes the customer sees.',
   freshdesk:
     'Freshdesk: the API key of an agent (Profile settings, View API key), as the API token. Replies are posted as that agent, as replies the requester is sent.',
+  connectwise:
+    'ConnectWise PSA: the company id you sign in with; an API member (System, Members, API Members) whose security role may view and edit service tickets, and its public and private keys (API Keys tab); and a client id from developer.connectwise.com. Replies are posted as that member, as Discussion notes.',
+  autotask:
+    'Autotask: an API user (Admin, Resources/Users, New, New API User) with a copy of the API User security level that may only view tickets and add ticket notes; its API tracking identifier is the API integration code, its Username (Key) and Password (Secret) the user and password. The URL is your zone’s web services address, for example https://webservices5.autotask.net. Replies are notes published to All Autotask Users, which customers see.',
 };
 
 /** What to do about a failed read, by reason. */
@@ -97,6 +111,7 @@ const connectForm = (app: AppContext, integrationId: string, choices: HelpdeskCh
     closed_status_names: current?.closed_status_names.join(', ') ?? '',
     tenant: current?.tenant ?? '',
     resolved_status_ids: current?.resolved_status_ids.join(', ') ?? '',
+    closed_status_ids: current?.closed_status_ids.join(', ') ?? '',
   };
   const settings = (Object.keys(SETTINGS) as HelpdeskSettingName[]).map((name) => {
     const input = h('input', { id: idOf(name), type: 'text', maxlength: 2000, autocomplete: 'off', spellcheck: 'false', value: settingValue[name] });
@@ -139,8 +154,8 @@ const connectForm = (app: AppContext, integrationId: string, choices: HelpdeskCh
       else if (name === 'closed_status_names') body.closed_status_names = listOf(input.value);
       else {
         const ids = listOf(input.value);
-        if (ids.some((id) => !/^\d{1,15}$/.test(id) || Number(id) < 1)) return { refused: { resolved_status_ids: ['Give whole numbers from 1, separated by commas.'] } };
-        body.resolved_status_ids = ids.map(Number);
+        if (ids.some((id) => !/^\d{1,15}$/.test(id) || Number(id) < 1)) return { refused: { [name]: ['Give whole numbers from 1, separated by commas.'] } };
+        body[name] = ids.map(Number);
       }
     }
     return body;
@@ -260,6 +275,7 @@ export const helpdeskSection = (app: AppContext, integrationId: string, choices:
         [SETTINGS.closed_status_names.fact, connection.closed_status_names.join(', ')],
         [SETTINGS.tenant.fact, connection.tenant ?? ''],
         [SETTINGS.resolved_status_ids.fact, connection.resolved_status_ids.join(', ')],
+        [SETTINGS.closed_status_ids.fact, connection.closed_status_ids.join(', ')],
       ])
     : h('p', { id: 'no-helpdesk' }, 'Not connected: statuses posted to the webhook URL are unverified, and destroy nothing unless the organisation trusts unverified statuses.');
   return h(

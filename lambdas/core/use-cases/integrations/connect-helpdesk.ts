@@ -34,6 +34,7 @@ export interface HelpdeskConnectInput {
   credentials?: Record<string, string | undefined>;
   closedStatusNames?: string[];
   resolvedStatusIds?: number[];
+  closedStatusIds?: number[];
   tenant?: string | null;
 }
 
@@ -67,12 +68,18 @@ const settingsOf = (adapter: keyof typeof HELPDESKS, input: HelpdeskConnectInput
       errors.closed_status_names = ['Give at most 20 status names of 1 to 100 characters.'];
     } else settings.closedStatusNames = input.closedStatusNames.map((name) => name.trim());
   }
-  if (input.resolvedStatusIds && input.resolvedStatusIds.length > 0) {
-    if (!allowed.includes('resolved_status_ids')) refuse('resolved_status_ids');
-    else if (input.resolvedStatusIds.length > 20 || input.resolvedStatusIds.some((id) => !Number.isSafeInteger(id) || id < 1)) {
-      errors.resolved_status_ids = ['Give at most 20 status ids, each a positive whole number.'];
-    } else settings.resolvedStatusIds = [...input.resolvedStatusIds];
-  }
+  // Status id lists (HaloPSA's resolved ones, Autotask's closed ones) are judged alike.
+  const statusIds = (field: 'resolved_status_ids' | 'closed_status_ids', ids: number[] | undefined): number[] | undefined => {
+    if (!ids || ids.length === 0) return undefined;
+    if (!allowed.includes(field)) refuse(field);
+    else if (ids.length > 20 || ids.some((id) => !Number.isSafeInteger(id) || id < 1)) errors[field] = ['Give at most 20 status ids, each a positive whole number.'];
+    else return [...ids];
+    return undefined;
+  };
+  const resolvedStatusIds = statusIds('resolved_status_ids', input.resolvedStatusIds);
+  if (resolvedStatusIds) settings.resolvedStatusIds = resolvedStatusIds;
+  const closedStatusIds = statusIds('closed_status_ids', input.closedStatusIds);
+  if (closedStatusIds) settings.closedStatusIds = closedStatusIds;
   if (input.tenant) {
     if (!allowed.includes('tenant')) refuse('tenant');
     else if (!TENANT.test(input.tenant)) errors.tenant = ['Letters, digits, ".", "_" and "-", at most 100.'];
@@ -81,13 +88,35 @@ const settingsOf = (adapter: keyof typeof HELPDESKS, input: HelpdeskConnectInput
   return settings;
 };
 
+/**
+ * A password is taken as typed, spaces included (a passphrase), untrimmed: any printable ASCII.
+ * Nothing beyond ASCII, since some helpdesks take it in a header of its own, which only carries
+ * ASCII safely.
+ */
+const PASSWORD = /^[\x20-\x7e]+$/;
+
+/** The credentials a Basic user name is made of (ConnectWise's is `company_id+public_key`). */
+const BASIC_USER_NAME_PARTS: ReadonlySet<string> = new Set(['username', 'email', 'company_id', 'public_key']);
+
+/** Why a credential as given cannot be used, or null; each is judged by what it is sent as. */
+const credentialProblem = (field: string, value: string): string | null => {
+  if (field === 'password') {
+    return value.length <= MAX_CREDENTIAL_LENGTH && PASSWORD.test(value) ? null : `Must be 1 to ${MAX_CREDENTIAL_LENGTH} printable ASCII characters.`;
+  }
+  if (value.length > MAX_CREDENTIAL_LENGTH || !PRINTABLE.test(value)) return `Must be 1 to ${MAX_CREDENTIAL_LENGTH} printable characters without spaces.`;
+  // HTTP Basic (RFC 7617) ends the user name at the first colon: the rest would be read as the password.
+  if (BASIC_USER_NAME_PARTS.has(field) && value.includes(':')) return 'Must not contain ":": Basic authentication ends a user name at the first colon.';
+  return null;
+};
+
 const credentialsOf = (adapter: keyof typeof HELPDESKS, input: HelpdeskConnectInput, errors: FieldErrors): Record<string, string> => {
   const credentials: Record<string, string> = {};
   for (const field of HELPDESKS[adapter].credentials) {
-    const value = input.credentials?.[field]?.trim();
-    if (!value) errors[field] = [`Required to connect ${HELPDESKS[adapter].label}.`];
-    else if (value.length > MAX_CREDENTIAL_LENGTH || !PRINTABLE.test(value)) errors[field] = [`Must be 1 to ${MAX_CREDENTIAL_LENGTH} printable characters without spaces.`];
-    else credentials[field] = value;
+    const given = input.credentials?.[field];
+    const value = field === 'password' ? given : given?.trim();
+    const problem = value ? credentialProblem(field, value) : `Required to connect ${HELPDESKS[adapter].label}.`;
+    if (problem) errors[field] = [problem];
+    else credentials[field] = value!;
   }
   return credentials;
 };

@@ -13,6 +13,8 @@ const ACTION = 'manage integrations';
 
 const text = (max: number) => z.string('Must be a string.').check(z.maxLength(max, `At most ${max} characters.`));
 
+const statusIds = z.optional(z.array(z.number('Must be a number.'), 'Must be a list of status ids.').check(z.maxLength(20, 'At most 20 ids.')));
+
 const connectBody = z.strictObject({
   adapter: text(40),
   helpdesk_url: z.optional(text(2000)),
@@ -22,8 +24,13 @@ const connectBody = z.strictObject({
   api_token: z.optional(text(2000)),
   username: z.optional(text(2000)),
   password: z.optional(text(2000)),
+  company_id: z.optional(text(2000)),
+  public_key: z.optional(text(2000)),
+  private_key: z.optional(text(2000)),
+  integration_code: z.optional(text(2000)),
   closed_status_names: z.optional(z.array(text(100), 'Must be a list of status names.').check(z.maxLength(20, 'At most 20 names.'))),
-  resolved_status_ids: z.optional(z.array(z.number('Must be a number.'), 'Must be a list of status ids.').check(z.maxLength(20, 'At most 20 ids.'))),
+  resolved_status_ids: statusIds,
+  closed_status_ids: statusIds,
   tenant: z.nullish(text(100)),
 });
 
@@ -41,9 +48,14 @@ export const memberConnectHelpdesk = async (deps: HelpdeskConnectDeps, caller: M
       api_token: body.api_token,
       username: body.username,
       password: body.password,
+      company_id: body.company_id,
+      public_key: body.public_key,
+      private_key: body.private_key,
+      integration_code: body.integration_code,
     },
     closedStatusNames: body.closed_status_names,
     resolvedStatusIds: body.resolved_status_ids,
+    closedStatusIds: body.closed_status_ids,
     tenant: body.tenant ?? null,
   });
 };

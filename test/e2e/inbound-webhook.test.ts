@@ -9,10 +9,12 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../lambdas/core/clock.ts';
 import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
 import { toRequestView } from '../../lambdas/core/request-view.ts';
+import { rateTableNameOf, TTL_ATTRIBUTE } from '../../lambdas/store/table.ts';
 import { submit } from '../../lambdas/core/subject-flow.ts';
 import {
   configureIntegration,
@@ -623,6 +625,15 @@ describe('inbound generic ticket webhook (fake clock): Zendesk fixture signature
 
   beforeAll(async () => {
     service = await startTestService({ clock });
+    // This clock is in January 2025, when the Zendesk fixture was signed, so every item written here
+    // (a rate window, an activity entry) carries a TTL already past, which DynamoDB Local deletes
+    // within seconds: a window would restart between two posts. DynamoDB itself may keep expired
+    // items for up to two days and the service never relies on their deletion, so these tables
+    // keep them.
+    const { db, tableName } = service.deps;
+    for (const table of [tableName, rateTableNameOf(tableName)]) {
+      await db.send(new UpdateTimeToLiveCommand({ TableName: table, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: false } }));
+    }
     org = await service.createOrganisation({ name: 'Zendesk Org' });
     await h.trustPolicy(org, true);
   });

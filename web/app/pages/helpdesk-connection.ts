@@ -80,7 +80,7 @@ const SETUP: Record<keyof typeof HELPDESKS, string> = {
   connectwise:
     'ConnectWise PSA: the company id you sign in with; an API member (System, Members, API Members) whose security role may view and edit service tickets, and its public and private keys (API Keys tab); and a client id from developer.connectwise.com. Replies are posted as that member, as Discussion notes.',
   autotask:
-    'Autotask: an API user (Admin, Resources/Users, New, New API User) with a copy of the API User security level that may only view tickets and add ticket notes; its API tracking identifier is the API integration code, its Username (Key) and Password (Secret) the user and password. The URL is your zone’s web services address, for example https://webservices5.autotask.net. Replies are notes published to All Autotask Users, which customers see.',
+    'Autotask: an API user (Admin, Resources/Users, New, New API User) with a copy of the API User security level that may only view tickets and add ticket notes; its API tracking identifier is the API integration code, its Username (Key) and Password (Secret) the user and password. The URL is your zone’s web services address (webservices5.autotask.net, for example, with https). Replies are notes published to All Autotask Users, which customers see.',
 };
 
 /** What to do about a failed read, by reason. */

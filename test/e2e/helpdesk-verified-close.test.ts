@@ -38,7 +38,7 @@ const recordingChecks = () => {
   return { queue, queued, take: () => queued.splice(0) };
 };
 
-describe.each(VERIFIED_CLOSE_HELPDESKS)('a verified close with %s', (_label, startHelpdesk) => {
+describe.each(VERIFIED_CLOSE_HELPDESKS)('a verified close with %s', (label, startHelpdesk) => {
   const checks = recordingChecks();
   let helpdesk: Helpdesk;
   let service: TestService;
@@ -264,16 +264,20 @@ describe.each(VERIFIED_CLOSE_HELPDESKS)('a verified close with %s', (_label, sta
   });
 
   it('ticket_reply repeats a post the helpdesk refused with 503 once, and answers failed (audited, nothing posted) when it refuses again', async () => {
+    // The first helpdesk asks for a second's wait, which the repeat sleeps through; the others for
+    // none (Retry-After: 0): the repeat is the same use case's for all, and a real wait would cost
+    // every helpdesk two seconds.
+    const wait = label === VERIFIED_CLOSE_HELPDESKS[0]![0] ? 1 : 0;
     const retried = ticket();
     helpdesk.open(retried);
-    helpdesk.failNextReply(503, 1);
+    helpdesk.failNextReply(503, wait);
     expect((await createWithReply(retried)).delivery).toMatchObject({ status: 'sent' });
     expect(helpdesk.comments(retried)).toHaveLength(1);
 
     const refused = ticket();
     helpdesk.open(refused);
-    helpdesk.failNextReply(503, 1);
-    helpdesk.failNextReply(503, 1);
+    helpdesk.failNextReply(503, wait);
+    helpdesk.failNextReply(503, wait);
     const created = await createWithReply(refused);
     expect(created.delivery).toEqual({ id: expect.any(String), method: 'ticket_reply', status: 'failed', reason: expect.stringMatching(/unavailable/) });
     expect(created.link).toBeTruthy();

@@ -1,4 +1,3 @@
-import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ZAMMAD_CALLS, ZammadHelpdesk } from '../../lambdas/adapters/helpdesks/zammad.ts';
 import { ZAMMAD_CLOSED_FRESH_MS, ZAMMAD_STATES_FRESH_MS } from '../../lambdas/adapters/helpdesks/zammad-states.ts';
@@ -24,7 +23,7 @@ const TIMEOUT_MS = 400;
 
 let clock: FakeClock;
 let fake: FakeZammad;
-const { seen: seenErrors, failure } = helpdeskFailures();
+const { failure, showsNothing } = helpdeskFailures();
 
 const adapter = (overrides: { accessToken?: string; timeoutMs?: number } = {}) =>
   new ZammadHelpdesk({ url: fake.url, accessToken: overrides.accessToken ?? ACCESS_TOKEN }, { clock, timeoutMs: overrides.timeoutMs ?? 5_000, allowLoopback: true });
@@ -317,14 +316,7 @@ describe('secrets', () => {
   it('never shows the access token in an error, nor in the adapter when it is logged', async () => {
     const zammad = adapter();
     await zammad.readTicket('31001');
-    expect(seenErrors.length).toBeGreaterThan(40);
-    for (const error of seenErrors) {
-      const shown = [String(error), (error as Error).stack ?? '', inspect(error, { depth: 5 }), JSON.stringify(error)].join('\n');
-      for (const secret of [ACCESS_TOKEN, WRONG_TOKEN]) expect(shown).not.toContain(secret);
-      expect(shown).not.toContain(fake.url);
-    }
-    const logged = [inspect(zammad, { depth: 10, showHidden: true }), JSON.stringify(zammad), String(zammad)].join('\n');
-    expect(logged).not.toContain(ACCESS_TOKEN);
+    showsNothing([ACCESS_TOKEN, WRONG_TOKEN], fake.url, zammad, 40);
   });
 });
 

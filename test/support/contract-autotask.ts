@@ -1,5 +1,5 @@
 import type { AutotaskCall } from './fake-autotask.ts';
-import { at, collector, isRecord, ownAnswer, parsedJson, sameList } from './helpdesk-contracts.ts';
+import { at, collector, isPositiveInteger, isRecord, ownAnswer, parsedJson, sameList } from './helpdesk-contracts.ts';
 
 /**
  * Autotask serves its OpenAPI (Swagger) document per zone and it is not copied here, so its contract
@@ -31,7 +31,6 @@ const NOTE_FIELDS = [
 const REPLY_FIELDS = ['ticketID', 'title', 'description', 'noteType', 'publish'];
 
 const API = '/atservicesrest/v1.0';
-const isPositiveInteger = (value: unknown) => Number.isSafeInteger(value) && (value as number) > 0;
 const ticketIdIn = (path: string, suffix: string) => new RegExp(`^${API.replaceAll('.', '\\.')}/Tickets/([1-9][0-9]*)${suffix}$`).exec(path)?.[1];
 
 /**

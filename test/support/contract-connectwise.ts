@@ -1,5 +1,5 @@
 import type { ConnectWiseCall } from './fake-connectwise.ts';
-import { at, basicCredentialsOf, collector, isRecord, ownAnswer, parsedJson, sameList } from './helpdesk-contracts.ts';
+import { at, basicCredentialsOf, collector, isPositiveInteger, isRecord, ownAnswer, parsedJson, sameList } from './helpdesk-contracts.ts';
 
 /**
  * ConnectWise's OpenAPI document ("ConnectWise Manage Public Endpoints", served to its developer
@@ -39,7 +39,6 @@ const REPLY_FIELDS = ['text', 'detailDescriptionFlag', 'internalAnalysisFlag', '
 const API = '/v4_6_release/apis/3.0';
 const INT32_MAX = 2_147_483_647;
 const isInt32Id = (text: string | undefined) => text !== undefined && /^[1-9][0-9]{0,9}$/.test(text) && Number(text) <= INT32_MAX;
-const isPositiveInteger = (value: unknown) => Number.isSafeInteger(value) && (value as number) > 0;
 
 /**
  * Every call in `calls` that ConnectWise's API does not describe, or that the fake answered as

@@ -1,5 +1,5 @@
 import type { FreshdeskCall } from './fake-freshdesk.ts';
-import { at, basicCredentialsOf, collector, isRecord, ownAnswer, parsedJson, sameList } from './helpdesk-contracts.ts';
+import { at, basicCredentialsOf, collector, isPositiveInteger, isRecord, ownAnswer, parsedJson, sameList } from './helpdesk-contracts.ts';
 
 /**
  * Freshdesk publishes no OpenAPI document, so its contract here is its API reference's
@@ -11,8 +11,6 @@ import { at, basicCredentialsOf, collector, isRecord, ownAnswer, parsedJson, sam
 
 /** The fields Reply to a Ticket documents. */
 const REPLY_FIELDS = ['body', 'from_email', 'user_id', 'cc_emails', 'bcc_emails', 'attachments'];
-
-const isPositiveInteger = (value: unknown) => Number.isSafeInteger(value) && (value as number) > 0;
 
 /** Every call in `calls` that Freshdesk's API reference does not describe, or that the fake answered as Freshdesk would not. */
 export const freshdeskContractProblems = (calls: readonly FreshdeskCall[]): string[] => {

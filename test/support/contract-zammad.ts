@@ -1,5 +1,5 @@
 import type { ZammadCall } from './fake-zammad.ts';
-import { at, collector, isRecord, ownAnswer, parsedJson, sameList } from './helpdesk-contracts.ts';
+import { at, collector, isPositiveInteger, isRecord, ownAnswer, parsedJson, sameList } from './helpdesk-contracts.ts';
 
 /**
  * Zammad publishes no OpenAPI document, so its contract here is its API documentation's
@@ -14,8 +14,6 @@ import { at, collector, isRecord, ownAnswer, parsedJson, sameList } from './help
 const ARTICLE_FIELDS = ['ticket_id', 'to', 'cc', 'subject', 'body', 'content_type', 'type', 'internal', 'time_unit', 'sender', 'origin_by_id', 'attachments'];
 /** What the adapter sends of them, in this order. */
 const REPLY_FIELDS = ['ticket_id', 'body', 'content_type', 'type', 'internal', 'sender'];
-
-const isPositiveInteger = (value: unknown) => Number.isSafeInteger(value) && (value as number) > 0;
 
 /** Every call in `calls` that Zammad's documentation does not describe, or that the fake answered as Zammad would not. */
 export const zammadContractProblems = (calls: readonly ZammadCall[]): string[] => {

@@ -47,6 +47,9 @@ export const parsedJson = (text: string): { ok: true; value: unknown } | { ok: f
 
 export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A whole number above 0, as the vendors' ids are. */
+export const isPositiveInteger = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
+
 /** The user and password of an `Authorization: Basic` header, or null when it is not Basic credentials in base64. */
 export const basicCredentialsOf = (header: string | undefined): { user: string; password: string } | null => {
   const encoded = /^Basic ([A-Za-z0-9+/]+=*)$/.exec(header ?? '')?.[1];

@@ -2,7 +2,7 @@ import { iso, type Clock } from '#core/clock.ts';
 import { HelpdeskCallFailed, type HelpdeskAdapter, type HelpdeskReply, type HelpdeskTicket } from '#core/helpdesk.ts';
 import { adapterBasics, type HelpdeskAdapterSetup } from './adapter-basics.ts';
 import { notePicklistValuesOf } from './autotask-note-picklists.ts';
-import { answeredId, isJsonObject, type HelpdeskHttp } from './helpdesk-http.ts';
+import { answeredId, isJsonObject, isPositiveInteger, type HelpdeskHttp } from './helpdesk-http.ts';
 import { POSITIVE_INTEGER_ID, ticketRefOf } from './ticket-ref.ts';
 
 /**
@@ -70,7 +70,7 @@ export class AutotaskHelpdesk implements HelpdeskAdapter {
     ({ clock: this.#clock, http: this.#http } = basics);
     this.#api = `${basics.origin}${AUTOTASK_API_PATH}`;
     const closed = config.closedStatusIds?.length ? config.closedStatusIds : DEFAULT_AUTOTASK_CLOSED_STATUS_IDS;
-    if (!closed.every((id) => Number.isSafeInteger(id) && id > 0)) throw new TypeError('The Autotask closed status ids must be positive integers.');
+    if (!closed.every(isPositiveInteger)) throw new TypeError('The Autotask closed status ids must be positive integers.');
     this.#closed = new Set(closed);
     this.#headers = Object.freeze({ ApiIntegrationCode: config.integrationCode, UserName: config.username, Secret: config.secret });
   }
@@ -84,7 +84,7 @@ export class AutotaskHelpdesk implements HelpdeskAdapter {
     if (isJsonObject(body) && body.item === null) throw new HelpdeskCallFailed('not_found', call, { status });
     const ticket = isJsonObject(body) && isJsonObject(body.item) ? body.item : null;
     // A ticket under another id would verify the wrong ticket; a status that is no picklist id is no status.
-    if (!ticket || ticket.id !== id || !Number.isSafeInteger(ticket.status) || (ticket.status as number) < 1) {
+    if (!ticket || ticket.id !== id || !isPositiveInteger(ticket.status)) {
       throw new HelpdeskCallFailed('unexpected_answer', call, { status });
     }
     const statusId = ticket.status as number;

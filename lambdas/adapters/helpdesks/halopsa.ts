@@ -1,6 +1,6 @@
 import { iso, systemClock, type Clock } from '#core/clock.ts';
 import { HelpdeskCallFailed, type HelpdeskAdapter, type HelpdeskReply, type HelpdeskTicket } from '#core/helpdesk.ts';
-import { HelpdeskHttp, isJsonObject } from './helpdesk-http.ts';
+import { HelpdeskHttp, isJsonObject, isPositiveInteger } from './helpdesk-http.ts';
 import { helpdeskOrigin } from './helpdesk-origin.ts';
 import { OAuthTokenCache, requestToken } from './oauth-token.ts';
 import { int32TicketIdOf } from './ticket-ref.ts';
@@ -72,7 +72,7 @@ export class HaloPsaHelpdesk implements HelpdeskAdapter {
   constructor(config: HaloPsaConfig, options: HaloPsaOptions = {}) {
     this.#origin = helpdeskOrigin(config.url, 'HaloPSA', 'https://acme.halopsa.com', options.allowLoopback === true);
     const resolved = config.resolvedStatusIds ?? [];
-    if (!resolved.every((id) => Number.isSafeInteger(id) && id > 0)) throw new TypeError('The HaloPSA resolved status ids must be positive integers.');
+    if (!resolved.every(isPositiveInteger)) throw new TypeError('The HaloPSA resolved status ids must be positive integers.');
     this.#resolved = new Set(resolved);
     this.#clock = options.clock ?? systemClock;
     this.#http = options.http ?? new HelpdeskHttp({ timeoutMs: options.timeoutMs, clock: this.#clock });
@@ -123,5 +123,5 @@ export class HaloPsaHelpdesk implements HelpdeskAdapter {
 const actionIdIn = (body: unknown): string | undefined => {
   const action = Array.isArray(body) && body.length === 1 ? body[0] : body;
   const id = isJsonObject(action) ? action.id : undefined;
-  return Number.isSafeInteger(id) && (id as number) > 0 ? String(id) : undefined;
+  return isPositiveInteger(id) ? String(id) : undefined;
 };

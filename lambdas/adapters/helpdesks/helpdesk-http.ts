@@ -209,6 +209,9 @@ const readCapped = async (response: Response, max: number): Promise<string | nul
 /** A JSON object (not an array, not null): what every adapter reads an answer's fields from. */
 export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A whole number above 0 that JSON carries exactly: the ids (tickets, states, statuses, comments) the adapters read. */
+export const isPositiveInteger = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
+
 /**
  * An id as an answer gives it (a number, or a string that is not empty) as text, for a reply's
  * comment id; undefined for anything else, which a reply that was posted does not fail over.

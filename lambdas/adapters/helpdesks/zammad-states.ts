@@ -1,6 +1,6 @@
 import type { Clock } from '#core/clock.ts';
 import { HelpdeskCallFailed, type HelpdeskTicketState } from '#core/helpdesk.ts';
-import { isJsonObject, type HelpdeskHttp } from './helpdesk-http.ts';
+import { isJsonObject, isPositiveInteger, type HelpdeskHttp } from './helpdesk-http.ts';
 
 /**
  * A Zammad instance's ticket states (`GET /api/v1/ticket_states?expand=true`, docs.zammad.org, API,
@@ -47,8 +47,6 @@ export interface ZammadState {
 }
 
 type StateList = { byId: ReadonlyMap<number, { name: string; typeName: string | null }>; readAtMs: number };
-
-const isPositiveInteger = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
 
 /**
  * The states of one instance, read once and kept for ZAMMAD_STATES_FRESH_MS (ZAMMAD_CLOSED_FRESH_MS

@@ -2,7 +2,7 @@ import { iso, type Clock } from '#core/clock.ts';
 import { setNewest } from '#core/bounded-map.ts';
 import { HelpdeskCallFailed, type HelpdeskAdapter, type HelpdeskReply, type HelpdeskTicket } from '#core/helpdesk.ts';
 import { adapterBasics, type HelpdeskAdapterSetup } from './adapter-basics.ts';
-import { answeredId, isJsonObject, type HelpdeskHttp } from './helpdesk-http.ts';
+import { answeredId, isJsonObject, isPositiveInteger, type HelpdeskHttp } from './helpdesk-http.ts';
 import { ticketRefOf } from './ticket-ref.ts';
 import { ZammadStates } from './zammad-states.ts';
 
@@ -43,8 +43,6 @@ export const ZAMMAD_CALLS = {
 const TICKET_NUMBER = /^[1-9][0-9]{0,59}$/;
 /** The ids numbers were found under; a warm function serves many tickets, so the map stays bounded. */
 const KNOWN_NUMBERS = 1_000;
-
-const isPositiveInteger = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
 
 export class ZammadHelpdesk implements HelpdeskAdapter {
   readonly #origin: string;

@@ -1,4 +1,4 @@
-import type { HelpdeskCall } from './fake-helpdesk-server.ts';
+import type { HelpdeskCall, ScriptedAnswer } from './fake-helpdesk-server.ts';
 import { startFakeAutotask } from './fake-autotask.ts';
 import { startFakeConnectWise } from './fake-connectwise.ts';
 import { startFakeFreshdesk } from './fake-freshdesk.ts';
@@ -46,6 +46,15 @@ export interface Helpdesk {
 
 export type CheckedCall = { kind: 'token' | 'read' | 'reply' | 'none'; ownSuccess: boolean };
 
+/**
+ * A refusal of `endpoint` with the vendor's error `body` and Retry-After: what failNextRead and
+ * failNextReply script, each vendor its own endpoint and body.
+ */
+const refusing =
+  <E extends string>(fake: { answerNext(endpoint: E, ...answers: ScriptedAnswer[]): void }, endpoint: E, body: unknown = {}) =>
+  (status: number, wait: number) =>
+    fake.answerNext(endpoint, { status, headers: { 'Retry-After': String(wait) }, body });
+
 /** The fake's calls as kinds the test names alike for every vendor. */
 const checkedCalls = <E extends string>(history: readonly HelpdeskCall<E>[], kinds: Record<E, CheckedCall['kind']>): CheckedCall[] =>
   history.map((call) => ({
@@ -65,8 +74,8 @@ export const zendeskHelpdesk = async (now: () => number): Promise<Helpdesk> => {
     ticket: (n) => String(4000 + n),
     open: (id) => fake.setTicket(id, 'open'),
     close: (id) => fake.setTicket(id, 'closed'),
-    failNextRead: (status, wait) => fake.answerNext('show', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
-    failNextReply: (status, wait) => fake.answerNext('update', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    failNextRead: refusing(fake, 'show'),
+    failNextReply: refusing(fake, 'update'),
     comments: (id) => fake.comments(id).map((comment) => ({ text: comment.body, public: comment.public })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'show' && call.path.endsWith(`/${id}`)).length,
     contractProblems: () => zendeskContractProblems(fake.history),
@@ -87,8 +96,8 @@ export const jiraHelpdesk = async (now: () => number): Promise<Helpdesk> => {
     ticket: (n) => `ITSM-${100 + n}`,
     open: (id) => fake.setRequest(id, 'In Progress', 'INDETERMINATE'),
     close: (id) => fake.setRequest(id, 'Closed', 'DONE'),
-    failNextRead: (status, wait) => fake.answerNext('request', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
-    failNextReply: (status, wait) => fake.answerNext('comment', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    failNextRead: refusing(fake, 'request'),
+    failNextReply: refusing(fake, 'comment'),
     comments: (id) => fake.comments(id).map((comment) => ({ text: comment.body, public: comment.public })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'request' && call.path.endsWith(`/${id}`)).length,
     contractProblems: () => jsmContractProblems(fake.history),
@@ -109,8 +118,8 @@ export const halopsaHelpdesk = async (now: () => number): Promise<Helpdesk> => {
     ticket: (n) => String(7000 + n),
     open: (id) => fake.setTicket(Number(id), { statusId: 2, closed: false }),
     close: (id) => fake.setTicket(Number(id), { statusId: 9, closed: true }),
-    failNextRead: (status, wait) => fake.answerNext('ticket', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
-    failNextReply: (status, wait) => fake.answerNext('actions', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    failNextRead: refusing(fake, 'ticket'),
+    failNextReply: refusing(fake, 'actions'),
     comments: (id) => fake.actions(Number(id)).map((action) => ({ text: action.note, public: !action.hiddenfromuser })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'ticket' && call.path.endsWith(`/${id}`)).length,
     contractProblems: () => haloPsaContractProblems(fake.history, { clientId: credentials.client_id }),
@@ -132,8 +141,8 @@ export const servicenowHelpdesk = async (): Promise<Helpdesk> => {
     open: (id) => void fake.setIncident(id, '2'),
     close: (id) => void fake.setIncident(id, '7'),
     // Tickets are linked by number, so every read is the Table API query by number.
-    failNextRead: (status, wait) => (status === 429 ? fake.rateLimitNext('query', wait) : fake.answerNext('query', { status, headers: { 'Retry-After': String(wait) }, body: {} })),
-    failNextReply: (status, wait) => fake.answerNext('update', { status, headers: { 'Retry-After': String(wait) }, body: {} }),
+    failNextRead: (status, wait) => (status === 429 ? fake.rateLimitNext('query', wait) : refusing(fake, 'query')(status, wait)),
+    failNextReply: refusing(fake, 'update'),
     comments: (id) => fake.journal(id).map((entry) => ({ text: entry.text, public: entry.field === 'comments' })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'query' && call.path.includes(`number%3D${id}&`)).length,
     contractProblems: () => serviceNowContractProblems(fake.history),
@@ -155,8 +164,8 @@ export const zammadHelpdesk = async (): Promise<Helpdesk> => {
     open: (id) => void fake.setTicket(id, 'open'),
     close: (id) => void fake.setTicket(id, 'closed'),
     // The number's search and the states list come first, once: the read that reads the state is the show.
-    failNextRead: (status, wait) => fake.answerNext('show', { status, headers: { 'Retry-After': String(wait) }, body: { error: 'failed' } }),
-    failNextReply: (status, wait) => fake.answerNext('articles', { status, headers: { 'Retry-After': String(wait) }, body: { error: 'failed' } }),
+    failNextRead: refusing(fake, 'show', { error: 'failed' }),
+    failNextReply: refusing(fake, 'articles', { error: 'failed' }),
     comments: (id) => fake.articles(id).map((article) => ({ text: article.body, public: article.internal === false })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'show' && call.path.endsWith(`/${fake.idOf(id)}`)).length,
     contractProblems: () => zammadContractProblems(fake.history),
@@ -177,8 +186,8 @@ export const freshdeskHelpdesk = async (): Promise<Helpdesk> => {
     ticket: (n) => String(8000 + n),
     open: (id) => fake.setTicket(id, 2),
     close: (id) => fake.setTicket(id, 5),
-    failNextRead: (status, wait) => fake.answerNext('view', { status, headers: { 'Retry-After': String(wait) }, body: { message: 'failed' } }),
-    failNextReply: (status, wait) => fake.answerNext('reply', { status, headers: { 'Retry-After': String(wait) }, body: { message: 'failed' } }),
+    failNextRead: refusing(fake, 'view', { message: 'failed' }),
+    failNextReply: refusing(fake, 'reply', { message: 'failed' }),
     // The reply's HTML holds the link as the text of an anchor, so the text is found in it as in the others.
     comments: (id) => fake.conversations(id).map((conversation) => ({ text: conversation.body, public: !conversation.private })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'view' && call.path.endsWith(`/${id}`)).length,
@@ -200,8 +209,8 @@ export const connectwiseHelpdesk = async (): Promise<Helpdesk> => {
     ticket: (n) => String(9000 + n),
     open: (id) => fake.setTicket(id, 'In Progress', false),
     close: (id) => fake.setTicket(id, '>Closed', true),
-    failNextRead: (status, wait) => fake.answerNext('ticket', { status, headers: { 'Retry-After': String(wait) }, body: { code: 'Failed', message: 'failed' } }),
-    failNextReply: (status, wait) => fake.answerNext('notes', { status, headers: { 'Retry-After': String(wait) }, body: { code: 'Failed', message: 'failed' } }),
+    failNextRead: refusing(fake, 'ticket', { code: 'Failed', message: 'failed' }),
+    failNextReply: refusing(fake, 'notes', { code: 'Failed', message: 'failed' }),
     // A Discussion note is the customer-facing thread; Internal Analysis is not.
     comments: (id) => fake.notes(id).map((note) => ({ text: note.text, public: note.detailDescriptionFlag && !note.internalAnalysisFlag })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'ticket' && call.path.includes(`/tickets/${id}?`)).length,
@@ -223,9 +232,9 @@ export const autotaskHelpdesk = async (): Promise<Helpdesk> => {
     ticket: (n) => String(99_000 + n),
     open: (id) => fake.setTicket(id, 8),
     close: (id) => fake.setTicket(id, 5),
-    failNextRead: (status, wait) => fake.answerNext('ticket', { status, headers: { 'Retry-After': String(wait) }, body: { errors: ['failed'] } }),
+    failNextRead: refusing(fake, 'ticket', { errors: ['failed'] }),
     // A reply reads the note picklists first: the post that fails is the note's.
-    failNextReply: (status, wait) => fake.answerNext('notes', { status, headers: { 'Retry-After': String(wait) }, body: { errors: ['failed'] } }),
+    failNextReply: refusing(fake, 'notes', { errors: ['failed'] }),
     // Published to All Autotask Users (1 in the fake's picklist) is what the customer sees.
     comments: (id) => fake.notes(id).map((note) => ({ text: note.description, public: note.publish === 1 })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'ticket' && call.path.endsWith(`/Tickets/${id}`)).length,

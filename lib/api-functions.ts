@@ -156,9 +156,18 @@ export const INTEGRATION_SEALING_ROUTES: readonly string[] = ['appConfigureInteg
 
 /**
  * The routes that hash or check a six-digit code: creating a request (its challenge code, also
- * in the member app and through a ticket trigger), sending the subject an email code, and checking what the subject typed.
+ * in the member app and through a ticket trigger), giving one a new link (a new challenge code),
+ * sending the subject an email code, and checking what the subject typed.
  */
-export const CODE_HASH_ROUTES: readonly string[] = ['createRequest', 'appCreateRequest', 'inboundTicketTrigger', 'subjectEmailCode', 'subjectVerify'];
+export const CODE_HASH_ROUTES: readonly string[] = [
+  'createRequest',
+  'appCreateRequest',
+  'inboundTicketTrigger',
+  'relinkRequest',
+  'appRelinkRequest',
+  'subjectEmailCode',
+  'subjectVerify',
+];
 
 /** The routes that sign custody certificates (one function: the certificate handler). */
 export const SIGNING_ROUTES: readonly string[] = ['requestCertificate', 'shareCertificate', 'appRequestCertificate', 'appShareCertificate'];

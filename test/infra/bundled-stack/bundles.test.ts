@@ -3,7 +3,8 @@ import { existsSync, readdirSync, readFileSync, statSync, symlinkSync } from 'no
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FALLBACK_ENTRY } from '../../../lambdas/http/routes.ts';
-import { REPO_ROOT, WEB_ASSETS_DIR } from '../../../lib/api-functions.ts';
+import { CODE_HASH_ROUTES, REPO_ROOT, WEB_ASSETS_DIR } from '../../../lib/api-functions.ts';
+import { KEYED_CODE_PREFIX } from '../../../lambdas/core/codes.ts';
 import { API_READ_RECORDER_ENTRY } from '../../../lib/api-read-records.ts';
 import { EXPIRE_ENTRY, SWEEP_ENTRY } from '../../../lib/expiry.ts';
 import { sdkClientsOfEntry } from '../../../lib/function-clients.ts';
@@ -148,6 +149,22 @@ describe('bundles', () => {
       const granted = clientsOfRole(functionId);
       expect({ bundle: sdkImportsOf(functionId), declared: sdkClientsOfEntry(entry) }, name).toEqual({ bundle: granted, declared: granted });
     }
+  });
+
+  it('hash six-digit codes exactly in the functions given the code key: the code for it, its wiring and CODE_HASH_ROUTES agree', () => {
+    const seen = entries().map((entry) => {
+      const code = readFileSync(bundleOf(functionIdOfEntry(entry)), 'utf8');
+      return {
+        routes: rowsOf(entry).map((route) => route.name).join('+'),
+        // The prefix of every keyed code hash (lambdas/core/codes.ts): the code can hash or check a code.
+        hashesCodes: code.includes(KEYED_CODE_PREFIX),
+        // What the deployed code key reads (lambdas/deployed/kms-code-key.ts): the handler wires the key.
+        wiresTheKey: code.includes("'CODE_HASH_KEY_ID'") || code.includes('"CODE_HASH_KEY_ID"'),
+        listed: rowsOf(entry).some((route) => CODE_HASH_ROUTES.includes(route.name)),
+      };
+    });
+    expect(seen.filter((bundle) => bundle.hashesCodes).map((bundle) => bundle.routes)).toContain('createRequest');
+    for (const bundle of seen) expect(bundle, bundle.routes).toEqual({ ...bundle, wiresTheKey: bundle.hashesCodes, listed: bundle.hashesCodes });
   });
 
   it('start with the createRequire banner and leave the AWS SDK to the runtime', () => {

@@ -202,9 +202,9 @@ describe('expiry', () => {
     expect(key.DeletionPolicy).toBe('Retain');
     expect(template.findOutputs('CodeHashKeyArn').CodeHashKeyArn.Value).toEqual(arn(codeHashKeyId()));
     const hashers = rolesOfRoutes(CODE_HASH_ROUTES);
-    // Creating a request (by the API and in the member app), its ticket trigger, sending an email
-    // code and checking one: five functions.
-    expect(hashers.size).toBe(5);
+    // Creating a request (by the API and in the member app), its ticket trigger, giving one a new
+    // link (by the API and in the member app), sending an email code and checking one: seven functions.
+    expect(hashers.size).toBe(7);
     for (const [roleId] of ofType('AWS::IAM::Role')) {
       expect(statementsOnKey(roleId, codeHashKeyId()), roleId).toEqual(
         hashers.has(roleId)

@@ -39,10 +39,10 @@ export interface HandoffStackProps extends StackProps {
   /** An ACM certificate for `domainName` in the stack's region (context `certificateArn`). */
   certificateArn?: string;
   /**
-   * Reserve concurrency for the expiry and purge workers (20 each) and the two sweeps (1 each)
-   * (context `reservedConcurrency=on`). Default off: Lambda keeps 100 executions of an account
-   * unreserved, so those 42 need a concurrency quota of at least 142, which a new account may not
-   * have (its quota can be as low as 10), and the deploy would fail.
+   * Reserve concurrency for the expiry and purge workers (20 each), the two sweeps and the ticket
+   * reconciliation (1 each) (context `reservedConcurrency=on`). Default off: Lambda keeps 100
+   * executions of an account unreserved, so those 43 need a concurrency quota of at least 143,
+   * which a new account may not have (its quota can be as low as 10), and the deploy would fail.
    */
   reservedConcurrency?: boolean;
   /**

@@ -3,6 +3,7 @@ import { settleDueRequest, type PurgeDeps } from '#core/use-cases/tickets/purge-
 import { sweepDueShares } from '#core/use-cases/shares/share-lifecycle.ts';
 import type { ShareDeps } from '#core/use-cases/shares/share-ports.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { expiryLeftToFire } from '../deployed/expiry-left-to-fire.ts';
 import { withTicketChecks } from '../ticket-check-wiring.ts';
 import { wiring } from '../wiring.ts';
 import { withShareStore } from '../store-wiring.ts';
@@ -42,6 +43,9 @@ export const createHandler = (
     return summary;
   };
 
+/** What the deployed sweep is wired with: shares, the ticket-check queue, and the expiry schedules of the requests it purges left to fire. */
+export const deployedDeps = () => withShareStore(withTicketChecks(wiring(expiryLeftToFire())));
+
 let built: ReturnType<typeof createHandler> | undefined;
 /** The deployed handler, wired on first use. */
-export const handler = () => (built ??= createHandler(withShareStore(withTicketChecks(wiring()))))();
+export const handler = () => (built ??= createHandler(deployedDeps()))();

@@ -26,18 +26,23 @@ export const expiryScheduleName = (requestId: string) => scheduleName('expire', 
 export const purgeScheduleName = (requestId: string) => scheduleName('purge', requestId);
 
 /**
- * Scheduler's fire times have one-second resolution and it invokes within the minute after them;
- * rounding up keeps the trigger from ever arriving before the request is due (an early trigger
- * finds nothing to do and nothing would re-arm it). A time already passed, or too close to arm
- * reliably, is moved to a minute from now: Scheduler refuses one-time schedules in the past.
+ * Scheduler invokes with 60-second precision: a schedule set to run at 1:00 invokes its target
+ * between 1:00:00 and 1:00:59 (EventBridge Scheduler User Guide, "Schedule types"), so the seconds
+ * of an at expression do not hold it back within its minute. The time is rounded up to the next
+ * whole minute, so that the earliest invocation the minute allows is never before the request is
+ * due (an early trigger finds nothing to do, and nothing would re-arm it: the schedule deletes
+ * itself once it has run). A time already passed, or too close to arm reliably, is moved to a
+ * minute from now: Scheduler refuses one-time schedules in the past.
  */
 export const atExpression = (atIso: string, now: Date): string => {
   const due = Date.parse(atIso);
   if (Number.isNaN(due)) throw new Error(`not a date-time: ${atIso}`);
   const fireAt = Math.max(due, now.getTime() + MIN_LEAD_MS);
-  return `at(${new Date(Math.ceil(fireAt / 1000) * 1000).toISOString().slice(0, 19)})`;
+  return `at(${new Date(Math.ceil(fireAt / SCHEDULER_PRECISION_MS) * SCHEDULER_PRECISION_MS).toISOString().slice(0, 19)})`;
 };
 const MIN_LEAD_MS = 60_000;
+/** The precision Scheduler invokes with: anywhere in the minute its expression names. */
+const SCHEDULER_PRECISION_MS = 60_000;
 
 const isNamed = (error: unknown, name: string) => (error as { name?: unknown } | null)?.name === name;
 

@@ -249,7 +249,7 @@ describe.skipIf(!haveMoto)('the AWS adapters against moto_server', () => {
       await scheduler.send(new CreateScheduleGroupCommand({ Name: GROUP }));
     });
 
-    it('arms an expiry and a purge schedule: one-time at the due second (UTC), no flexible window, deleted after it runs, invoking its worker with {requestId}', async () => {
+    it('arms an expiry and a purge schedule: one-time at the due time rounded up to the whole minute (UTC), no flexible window, deleted after it runs, invoking its worker with {requestId}', async () => {
       const requestId = '01hrequestarm00000000000001';
       await schedulerOf('expire').schedule(requestId, '2030-03-11T12:00:00.250Z');
       await schedulerOf('purge').schedule(requestId, '2030-04-10T12:00:00.000Z');
@@ -259,8 +259,8 @@ describe.skipIf(!haveMoto)('the AWS adapters against moto_server', () => {
         Arn: `arn:aws:scheduler:${MOTO_REGION}:${MOTO_ACCOUNT}:schedule/${GROUP}/expire-${requestId}`,
         Name: `expire-${requestId}`,
         GroupName: GROUP,
-        // Rounded up to the whole second: the trigger never comes before the request is due.
-        ScheduleExpression: 'at(2030-03-11T12:00:01)',
+        // Rounded up to the whole minute: Scheduler invokes anywhere in the minute named, never before the request is due.
+        ScheduleExpression: 'at(2030-03-11T12:01:00)',
         ScheduleExpressionTimezone: 'UTC',
         State: 'ENABLED',
         FlexibleTimeWindow: { Mode: 'OFF' },
@@ -284,7 +284,7 @@ describe.skipIf(!haveMoto)('the AWS adapters against moto_server', () => {
       expect(Schedules!.map((s) => s.Name)).toEqual([`expire-${requestId}`]);
     });
 
-    it('arming again replaces the schedule (ConflictException, then UpdateSchedule), and a time already passed is moved to a minute from now', async () => {
+    it('arming again replaces the schedule (ConflictException, then UpdateSchedule), and a time already passed is moved to a minute from now (then to the whole minute)', async () => {
       const requestId = '01hrequestrearm000000000001';
       const expiry = schedulerOf('expire');
       await expiry.schedule(requestId, '2030-03-05T00:00:00.000Z');
@@ -292,7 +292,7 @@ describe.skipIf(!haveMoto)('the AWS adapters against moto_server', () => {
       expect(await get(`expire-${requestId}`)).toMatchObject({ ScheduleExpression: 'at(2030-03-09T00:00:00)', Target: { Arn: EXPIRE_ARN, Input: JSON.stringify({ requestId }) } });
 
       await expiry.schedule(requestId, '2030-03-04T05:00:00.000Z');
-      expect((await get(`expire-${requestId}`)).ScheduleExpression).toBe('at(2030-03-04T05:07:07)');
+      expect((await get(`expire-${requestId}`)).ScheduleExpression).toBe('at(2030-03-04T05:08:00)');
       const { Schedules } = await scheduler.send(new ListSchedulesCommand({ GroupName: GROUP, NamePrefix: `expire-${requestId}` }));
       expect(Schedules).toHaveLength(1);
     });

@@ -49,10 +49,10 @@ describe('schedule', () => {
     expect(JSON.parse(call.args[0].input.Target!.Input!)).toEqual({ requestId: ID });
   });
 
-  it('rounds a fraction of a second up, so the trigger never comes early', async () => {
+  it('rounds any part of a minute up to the next minute, so the trigger never comes early', async () => {
     scheduler.on(CreateScheduleCommand).resolves({});
     await port().schedule(ID, '2025-03-11T12:00:00.001Z');
-    expect(scheduler.commandCalls(CreateScheduleCommand)[0].args[0].input.ScheduleExpression).toBe('at(2025-03-11T12:00:01)');
+    expect(scheduler.commandCalls(CreateScheduleCommand)[0].args[0].input.ScheduleExpression).toBe('at(2025-03-11T12:01:00)');
   });
 
   it('replaces the schedule when the request already has one (ConflictException → UpdateSchedule with the same settings)', async () => {
@@ -65,7 +65,7 @@ describe('schedule', () => {
     expect(scheduler.calls()).toHaveLength(2);
     expect(scheduler.commandCalls(CreateScheduleCommand)).toHaveLength(1);
     const [update] = scheduler.commandCalls(UpdateScheduleCommand);
-    expect(update.args[0].input).toEqual(expectedInput('at(2025-03-12T08:30:15)'));
+    expect(update.args[0].input).toEqual(expectedInput('at(2025-03-12T08:31:00)'));
   });
 
   it('passes any other error on (the caller tolerates it; the sweep covers the request)', async () => {
@@ -74,10 +74,10 @@ describe('schedule', () => {
     expect(scheduler.commandCalls(UpdateScheduleCommand)).toHaveLength(0);
   });
 
-  it('moves a due time already passed to a minute from now', async () => {
+  it('moves a due time already passed to a minute from now (then to the next whole minute)', async () => {
     scheduler.on(CreateScheduleCommand).resolves({});
     await port().schedule(ID, '2025-03-01T00:00:00.000Z');
-    expect(scheduler.commandCalls(CreateScheduleCommand)[0].args[0].input.ScheduleExpression).toBe('at(2025-03-04T05:07:07)');
+    expect(scheduler.commandCalls(CreateScheduleCommand)[0].args[0].input.ScheduleExpression).toBe('at(2025-03-04T05:08:00)');
   });
 
   it('refuses a time that is not a date-time without calling Scheduler', async () => {
@@ -106,10 +106,33 @@ describe('cancel', () => {
 });
 
 describe('atExpression', () => {
-  it('writes UTC without milliseconds, rounding up', () => {
+  it('writes UTC without seconds or milliseconds, rounding up to the whole minute', () => {
     const now = new Date('2025-01-01T00:00:00.000Z');
-    expect(atExpression('2025-06-30T23:59:59.000Z', now)).toBe('at(2025-06-30T23:59:59)');
-    expect(atExpression('2025-06-30T23:59:59.500Z', now)).toBe('at(2025-07-01T00:00:00)');
+    expect(atExpression('2025-06-30T23:59:00.000Z', now)).toBe('at(2025-06-30T23:59:00)');
+    expect(atExpression('2025-06-30T23:59:59.000Z', now)).toBe('at(2025-07-01T00:00:00)');
+    expect(atExpression('2025-06-30T23:59:00.001Z', now)).toBe('at(2025-07-01T00:00:00)');
     expect(atExpression('2025-06-30T23:59:59.999+02:00', now)).toBe('at(2025-06-30T22:00:00)');
+  });
+
+  /**
+   * EventBridge Scheduler User Guide, "Schedule types": "All schedule types on EventBridge
+   * Scheduler invoke their targets with 60 second precision. This means that if you set your
+   * schedule to run at 1:00, it will invoke the target API between 1:00:00 and 1:00:59". The
+   * window an at expression opens is the whole minute it names, whatever its seconds say.
+   */
+  const invocationWindow = (expression: string) => {
+    const match = /^at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}):(\d{2})\)$/.exec(expression);
+    if (!match) throw new Error(`not an at expression: ${expression}`);
+    const minute = Date.parse(`${match[1]}:00Z`);
+    return { earliest: minute, latest: minute + 59_000 };
+  };
+
+  it('opens an invocation window that never starts before the due time, and ends within two minutes of it', () => {
+    const now = new Date('2025-01-01T00:00:00.000Z');
+    for (const due of ['2025-03-11T12:00:00.000Z', '2025-03-11T12:00:00.001Z', '2025-03-11T12:00:30.000Z', '2025-03-11T12:00:59.999Z', '2025-12-31T23:59:01.000Z']) {
+      const { earliest, latest } = invocationWindow(atExpression(due, now));
+      expect(earliest, due).toBeGreaterThanOrEqual(Date.parse(due));
+      expect(latest - Date.parse(due), due).toBeLessThan(120_000);
+    }
   });
 });

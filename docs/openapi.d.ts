@@ -804,7 +804,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -991,7 +991,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1127,7 +1127,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1333,7 +1333,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1479,7 +1479,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1659,7 +1659,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1839,7 +1839,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2013,7 +2013,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2163,7 +2163,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2313,7 +2313,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2447,7 +2447,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2575,7 +2575,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2751,7 +2751,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2895,7 +2895,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3075,7 +3075,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3172,7 +3172,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3237,7 +3237,7 @@ export interface operations {
                     "application/jwk-set+json": components["schemas"]["JsonWebKeySet"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3378,7 +3378,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3552,7 +3552,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `payload_too_large`: The body is over the size limit (6 MB). */
+            /** @description `payload_too_large`: The body is over the size limit (4 MiB). */
             413: {
                 headers: {
                     [name: string]: unknown;

@@ -1,5 +1,5 @@
 /**
- * Issue 10, scope 5, at the edge of HTTP itself: bodies over the 6 MB Lambda limit answer 413
+ * At the edge of HTTP itself: bodies over the 4 MiB limit answer 413
  * `payload_too_large`, a request line and headers over API Gateway's 10,240 bytes answer a JSON
  * 431 `request_header_fields_too_large` (never a bare status or a reset), two Authorization headers
  * or two session cookies authenticate nobody, and any method on any path is answered: never a
@@ -46,7 +46,7 @@ const expectError = (answer: RawAnswer, status: number, code: string) => {
 
 const validCreate = () => ({ subject_name: 'Jane Doe', justification: 'Reset the VPN password', recipients: [org.owner.email] });
 
-describe('a body over the 6 MB a function can take answers 413 payload_too_large, read to its end', () => {
+describe('a body over the 4 MiB a function can take answers 413 payload_too_large, read to its end', () => {
   const oversized = () => Buffer.alloc(MAX_BODY_BYTES + 1, 'x');
 
   it.each([

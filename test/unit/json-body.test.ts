@@ -60,7 +60,7 @@ describe('the JSON body: what every endpoint refuses before any use case sees it
     expect(run(jsonBody(), '   ')).toEqual({ body: undefined });
   });
 
-  it('a body over 6 MB that reaches a function answers 413 payload_too_large, base64 counted as the bytes it holds', () => {
+  it('a body over 4 MiB that reaches a function answers 413 payload_too_large, base64 counted as the bytes it holds', () => {
     const over = 'x'.repeat(MAX_BODY_BYTES + 1);
     for (const middleware of [jsonBody(), bodyLimit()]) {
       expect(run(middleware, over).error).toMatchObject({ status: 413, code: 'payload_too_large' });

@@ -9,6 +9,7 @@ import { listEventsQuery } from '#core/use-cases/list-events.ts';
 import { MAX_TICKET_REF, ticketStatusBody } from '#core/use-cases/tickets/mark-ticket-status.ts';
 import { createWebhookBody } from '#core/use-cases/webhooks.ts';
 import type { ROUTES } from '../routes.ts';
+import { MAX_BODY_BYTES } from '../request-limits.ts';
 import { inputSchema, type JsonSchema } from './json-schema.ts';
 import {
   custodyCertificate,
@@ -41,7 +42,7 @@ export const ERROR_CODES = {
   not_found: [404, 'No such record within the key\u2019s scope.'],
   illegal_transition: [409, 'The request\u2019s state does not allow the operation.'],
   conflict: [409, 'The same Idempotency-Key is still being processed (a concurrent duplicate).'],
-  payload_too_large: [413, 'The body is over the size limit (6 MB).'],
+  payload_too_large: [413, `The body is over the size limit (${MAX_BODY_BYTES / (1024 * 1024)} MiB).`],
   request_header_fields_too_large: [431, 'The request line and header values together are over the size limit (10,240 bytes).'],
   validation_failed: [422, 'Invalid body, query or header; `errors` lists the fields.'],
   idempotency_key_reused: [422, 'The same Idempotency-Key was used with a different body.'],

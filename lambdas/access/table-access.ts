@@ -46,13 +46,16 @@ const SHARE_CHANGE = unionOf({ items: { GetItem: ['SHARE#'], PutItem: ['SHARE#']
 
 /**
  * A ticket's status (by API or an integration's inbound URL): the requests and shares quoting the
- * ticket, found through the ticket indexes, completed or revoked (purging what they hold).
+ * ticket, found through the ticket GSIs and the ticket index's items, completed or revoked (purging what they hold).
  */
-const TICKET_STATUS = unionOf(REQUEST_CHANGE, PURGES_MATERIAL, SHARE_CHANGE, { items: {}, indexes: { byTicket: ['ORG#'], byExternalTicket: ['ORG#'] } });
+const TICKET_STATUS = unionOf(REQUEST_CHANGE, PURGES_MATERIAL, SHARE_CHANGE, {
+  items: { Query: ['TICKETS#'] },
+  indexes: { byTicket: ['ORG#'], byExternalTicket: ['ORG#'] },
+});
 
 /** A ticket read from its helpdesk and applied as a verified status: the integration, the linked requests, a failed read in the activity ring. */
 const TICKET_CHECK = unionOf(REQUEST_CHANGE, PURGES_MATERIAL, {
-  items: { GetItem: ['ORG#'], UpdateItem: ['INTEGRATION#'], PutItem: ['INTEGRATION#'] },
+  items: { GetItem: ['ORG#'], UpdateItem: ['INTEGRATION#'], PutItem: ['INTEGRATION#'], Query: ['TICKETS#'] },
   indexes: { byTicket: ['ORG#'], byExternalTicket: ['ORG#'] },
 });
 
@@ -66,7 +69,7 @@ const RELINK = unionOf(REQUEST_CHANGE, { items: { Query: ['ORG#'], PutItem: ['LI
 const RECIPIENT_HEALTH = unionOf(REQUEST_CHANGE, { items: { Query: ['ORG#'] }, indexes: { byStatus: ['ORG#'] } });
 
 /** A new record quoting or linked to a ticket notes it in the organisation's ticket index (store/ticket-index.ts). */
-const TICKET_NOTED: TableAccess = { items: { UpdateItem: ['TICKETS#'] } };
+const TICKET_NOTED: TableAccess = { items: { UpdateItem: ['TICKETS#'], PutItem: ['TICKETS#'] } };
 
 /** A new request: its organisation's policy, members and teams, the request, its link token's record and its ticket noted, audited. */
 const REQUEST_CREATION = unionOf({ items: { GetItem: ['ORG#'], Query: ['ORG#'], PutItem: ['REQ#', 'LINK#'] } }, TICKET_NOTED, AUDITED);

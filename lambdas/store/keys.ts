@@ -36,6 +36,12 @@ export const keys = {
   helpdeskIntegrationPrefix: 'ORG#',
   /** The ticket index (ticket-index.ts): which kinds of record quote or link one ticket of the organisation, by the SHA-256 of its reference. */
   ticketIndexEntry: (orgId: string, refHash: string): ItemKey => ({ pk: `TICKETS#${orgId}`, sk: `REF#${refHash}` }),
+  /** One record quoting or linked to that ticket, beside the ticket's entry: found by a consistent query of the entry's key plus `#`. */
+  ticketRecord: (orgId: string, refHash: string, recordType: string, recordId: string): ItemKey => ({
+    pk: `TICKETS#${orgId}`,
+    sk: `REF#${refHash}#${recordType}#${recordId}`,
+  }),
+  ticketRecordPrefix: (refHash: string, recordType: string) => `REF#${refHash}#${recordType}#`,
   /** One open triggered request per (integration, ticket, preset): the trigger's duplicate guard. */
   ticketTrigger: (orgId: string, integrationId: string, preset: string, ticketId: string): ItemKey => ({
     pk: `TRIGGER#${orgId}#${integrationId}#${preset}#${ticketId}`,

@@ -7,7 +7,7 @@ import type { Documents } from './dynamo.ts';
 import { fromItem, toItem } from './items.ts';
 import { keys } from './keys.ts';
 import { queryIds, queryPrefix } from './query-prefix.ts';
-import { ticketIndexWrites } from './ticket-index.ts';
+import { ticketIndexWrites, ticketRecordIds, ticketRecordWrites } from './ticket-index.ts';
 import { INDEXES, TTL_ATTRIBUTE, type IndexDefinition } from './table.ts';
 
 /** DynamoDB TTL removes stored material this long after it should have been purged, as a last safety net. */
@@ -34,6 +34,7 @@ export class DynamoRequests implements HandoffRepository {
       this.linkTokenWrite(request, linkTokenHash),
       // A request's ticket is set when it is made and never changes: noted in the index here only.
       ...ticketIndexWrites(this.tableName, request.orgId, [[request.ticket?.ref, 'quoted'], [request.ticket?.externalId, 'linked']]),
+      ...ticketRecordWrites(this.tableName, request.orgId, 'request', request.id, [request.ticket?.ref, request.ticket?.externalId]),
     ]);
   }
 
@@ -119,17 +120,19 @@ export class DynamoRequests implements HandoffRepository {
 
   /**
    * Every request of the organisation whose ticket reference or external ticket id is `ref`
-   * (two index queries, never a scan), oldest first, each once; at most `limit` of each kind.
-   * The indexes are eventually consistent: each hit is read again from the table.
+   * (two index queries and the ticket index's items, never a scan), oldest first, each once; at
+   * most `limit` of each kind. The GSIs lag: the ticket index's items, read consistently, add the
+   * requests made a moment ago, and each hit is read again from the table.
    */
   async findByTicket(orgId: string, ref: string, limit = 500): Promise<HandoffRequest[]> {
     const byIndex = (index: IndexDefinition, partition: string) =>
       queryIds(this.db, this.tableName, index, partition, limit);
-    const [quoted, linked] = await Promise.all([
+    const [quoted, linked, noted] = await Promise.all([
       byIndex(INDEXES.byTicket, keys.requestsOfTicket(orgId, ref)),
       byIndex(INDEXES.byExternalTicket, keys.requestsOfExternalTicket(orgId, ref)),
+      ticketRecordIds(this.db, this.tableName, orgId, ref, 'request', limit),
     ]);
-    const ids = [...new Set([...quoted, ...linked])].sort();
+    const ids = [...new Set([...quoted, ...linked, ...noted])].sort();
     const requests = await Promise.all(ids.map((id) => this.get(id)));
     return requests.filter((request): request is HandoffRequest => request !== null && request.orgId === orgId);
   }

@@ -8,7 +8,7 @@ import { fromItem, toItem } from './items.ts';
 import { keys } from './keys.ts';
 import { queryIds } from './query-prefix.ts';
 import { INDEXES, TTL_ATTRIBUTE } from './table.ts';
-import { ticketIndexWrites } from './ticket-index.ts';
+import { ticketIndexWrites, ticketRecordIds, ticketRecordWrites } from './ticket-index.ts';
 
 /** DynamoDB TTL removes a share's ciphertext this long after its expiry, as a last safety net. */
 const MATERIAL_TTL_MARGIN_SECONDS = 24 * 60 * 60;
@@ -56,6 +56,7 @@ export class DynamoShares implements ShareRepository {
         },
       },
       ...ticketIndexWrites(this.tableName, share.orgId, [[share.ticketRef, 'shared']]),
+      ...ticketRecordWrites(this.tableName, share.orgId, 'share', share.id, [share.ticketRef]),
     ]);
   }
 
@@ -93,9 +94,16 @@ export class DynamoShares implements ShareRepository {
     return { items, nextCursor: LastEvaluatedKey && items.length > 0 ? items[items.length - 1].id : null };
   }
 
-  /** Shares of the organisation quoting `ref`, each read again from the table (the index lags). */
+  /**
+   * Shares of the organisation quoting `ref`: through the ticket GSI and, for shares made a moment
+   * ago that it may not list yet, the ticket index's items; each read again from the table.
+   */
   async findByTicket(orgId: string, ref: string): Promise<Share[]> {
-    const ids = await queryIds(this.db, this.tableName, INDEXES.byTicket, keys.sharesOfTicket(orgId, ref), 500);
+    const [indexed, noted] = await Promise.all([
+      queryIds(this.db, this.tableName, INDEXES.byTicket, keys.sharesOfTicket(orgId, ref), 500),
+      ticketRecordIds(this.db, this.tableName, orgId, ref, 'share'),
+    ]);
+    const ids = [...new Set([...indexed, ...noted])];
     const shares = await Promise.all(ids.sort().map((id) => this.get(id)));
     return shares.filter((share): share is Share => share !== null && share.orgId === orgId);
   }

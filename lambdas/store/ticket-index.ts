@@ -4,6 +4,7 @@ import type { TicketIndex, TicketLinkKind, TicketLinks } from '#core/ticket-link
 import type { TransactItem } from './audit-log.ts';
 import type { Documents } from './dynamo.ts';
 import { keys } from './keys.ts';
+import { queryAllPages } from './query-prefix.ts';
 
 /** A ticket value a new record carries, and how it carries it. */
 export type TicketNote = [ref: string | null | undefined, kind: TicketLinkKind];
@@ -29,6 +30,44 @@ export const ticketIndexWrites = (tableName: string, orgId: string, notes: Ticke
       ExpressionAttributeValues: { ':kind': 'ticket_index', ':orgId': orgId, ':yes': true },
     },
   }));
+};
+
+/** The kinds of record the ticket index holds one item for each of, by their sort key's tag. */
+const RECORD_TAGS = { request: 'REQ', share: 'SHARE' } as const;
+export type TicketRecordType = keyof typeof RECORD_TAGS;
+
+/**
+ * The record's own items in the ticket index, for its creating transaction: one per distinct
+ * ticket value it carries. The ticket GSIs lag their table deployed, so a status arriving just
+ * after the record was made can miss it there; these items, read consistently by key, cannot.
+ * Never removed, like the record's entries in the GSIs.
+ */
+export const ticketRecordWrites = (tableName: string, orgId: string, type: TicketRecordType, recordId: string, refs: Array<string | null | undefined>): TransactItem[] =>
+  [...new Set(refs.filter((ref): ref is string => Boolean(ref)))].map((ref) => ({
+    Put: {
+      TableName: tableName,
+      Item: { ...keys.ticketRecord(orgId, sha256Hex(ref), RECORD_TAGS[type], recordId), kind: 'ticket_record', orgId, recordId },
+    },
+  }));
+
+/**
+ * The ids of the organisation's records of `type` that carry `ref`, as the ticket index holds
+ * them: every one committed before this read (strongly consistent), none made before the index
+ * kept these items (the ticket GSIs still find those), at most `limit`.
+ */
+export const ticketRecordIds = async (db: Documents, tableName: string, orgId: string, ref: string, type: TicketRecordType, limit = 500): Promise<string[]> => {
+  const items = await queryAllPages(
+    db,
+    {
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': entryKey(orgId, ref).pk, ':prefix': keys.ticketRecordPrefix(sha256Hex(ref), RECORD_TAGS[type]) },
+      ProjectionExpression: 'recordId',
+      ConsistentRead: true,
+    },
+    limit,
+  );
+  return items.map((item) => item.recordId as string);
 };
 
 /**

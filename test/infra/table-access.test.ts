@@ -298,12 +298,19 @@ describe('the named functions have exactly these DynamoDB rights', () => {
       'BatchGetItem table': ['APIKEY#*', 'AUDIT#*', 'IDEM#*', 'ORG#*'],
       'DeleteItem table': ['IDEM#*'],
       'GetItem table': ['APIKEY#*', 'AUDIT#*', 'IDEM#*', 'ORG#*'],
-      'PutItem table': ['AUDIT#*', 'IDEM#*', 'LINK#*', 'REQ#*'],
+      // The request's own item in its organisation's ticket index, in the same transaction.
+      'PutItem table': ['AUDIT#*', 'IDEM#*', 'LINK#*', 'REQ#*', 'TICKETS#*'],
       'Query table': ['ORG#*'],
       // The request's ticket noted in its organisation's ticket index, in the same transaction.
       'UpdateItem table': ['APIKEY#*', 'AUDIT#*', 'IDEM#*', 'TICKETS#*'],
       'UpdateItem rate table': ['RATE#org#*'],
     });
+  });
+
+  it('the ticket statuses and reads find records through the ticket index’s own items, which the GSIs may not list yet', () => {
+    for (const functionId of [functionIdOf(ROUTES.markTicketStatus), functionIdOf(ROUTES.inboundTicketStatus), workerFunctionId('ticketCheck'), workerFunctionId('reconcile')]) {
+      expect(tableGrantsOf(functionId)['Query table'], functionId).toContain('TICKETS#*');
+    }
   });
 
   it('GET /requests: the four list indexes, under organisation partitions only', () => {

@@ -2,7 +2,8 @@
  * A ticket status with what the ticket index says of the ticket (core/ticket-links.ts): no read of
  * the ticket indexes for a ticket nothing quotes, only the index of the kind that quotes it, the
  * shares left alone when none quotes it; and a sender's status starting from the index's own copy
- * of a request, which a change since loses to the write's version condition and reads again.
+ * of a request, which a change since loses to the write's version condition and reads again, and
+ * which, ended where a relink could have revived it since, is read again before being left alone.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { HandoffRequest, RequestStatus } from '../../lambdas/core/model.ts';
@@ -126,5 +127,28 @@ describe('a sender’s status from the index’s copy of a request', () => {
     expect(outcome.changed).toEqual([]);
     expect(requests.updates).toEqual([]);
     expect((await requests.get(current.id))!.version).toBe(6);
+  });
+
+  it.each(['revoked', 'expired'] as const)('the index’s %s copy of a request given a new link since is read again, and the live request takes the status', async (ended) => {
+    const current = seed(1, 'pending', 7);
+    requests.indexCopies.set(current.id, { ...structuredClone(current), status: ended, version: 6 });
+    const outcome = await applyTicketStatus(deps(), input({ status: 'pending' }));
+    expect(outcome.changed).toEqual([{ requestId: current.id, action: 'recorded', purgeScheduledAt: current.purgeScheduledAt }]);
+    expect(requests.updates.map((update) => update.before.version)).toEqual([7]);
+    expect((await requests.get(current.id))!.ticket?.status).toBe('pending');
+  });
+
+  it('a copy of a request that ended for good (completed) is not read again', async () => {
+    const current = seed(1, 'completed', 4);
+    let reads = 0;
+    const get = requests.get.bind(requests);
+    requests.get = async (requestId: string) => {
+      reads += 1;
+      return get(requestId);
+    };
+    const outcome = await applyTicketStatus(deps(), input());
+    expect(outcome.changed).toEqual([]);
+    expect(reads).toBe(0);
+    expect((await get(current.id))!.version).toBe(4);
   });
 });

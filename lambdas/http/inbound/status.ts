@@ -16,7 +16,7 @@ export const createHandler = (deps: AppDeps) => {
   const urlMemory = new InboundUrlMemory();
   return inboundHandler(deps, statusAction, {
     ticketIndex: new DynamoTicketIndex(deps.db, deps.tableName),
-    indexedRequests: new DynamoIndexedTicketRequests(deps.db, deps.tableName),
+    indexedRequests: new DynamoIndexedTicketRequests(deps.db, deps.tableName, deps.requests),
     urlMemory,
     integrations: urlMemory.over(deps.integrations),
   });

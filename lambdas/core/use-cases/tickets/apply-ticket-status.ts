@@ -4,6 +4,7 @@ import { syncExpirySchedule, type ExpiryScheduling } from '../../expiry-schedule
 import type { Actor, HandoffRequest, Organisation, TicketStatus } from '../../model.ts';
 import type { AuditEntryInput, PurgeScheduler, RequestRepository } from '../../ports.ts';
 import { requestAuditEntry } from '../../request-audit.ts';
+import { relinkCause } from '../../request-state.ts';
 import { toRequestView, type PublicUrls, type RequestView } from '../../request-view.ts';
 import { KeyedQueue } from '../../keyed-queue.ts';
 import type { ShareDeps } from '../shares/share-ports.ts';
@@ -180,10 +181,26 @@ const perRequest = new KeyedQueue();
 const applyToOne = (deps: TicketStatusDeps, input: TicketStatusInput, trusted: boolean, first: HandoffRequest) =>
   perRequest.run(first.id, async (waited) => decideAndWrite(deps, input, trusted, first, waited ? await deps.requests.get(first.id) : first));
 
+/**
+ * A request the status leaves alone because it ended, but which a relink can bring back (revoked,
+ * or expired before anything was submitted): an index's copy of it may be older than that relink.
+ */
+const endedButRelinkable = (request: HandoffRequest) => {
+  const cause = relinkCause(request, false);
+  return cause === 'revoked' || cause === 'expired';
+};
+
 const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, trusted: boolean, first: HandoffRequest, current: HandoffRequest | null) => {
   let before: HandoffRequest | null = current;
+  // `first` may be the ticket GSI's copy, which lags deployed; every later read is the table's own.
+  let readAgain = before !== first;
   for (let race = 1; ; race++) {
     if (!before) return null;
+    if (!readAgain && endedButRelinkable(before)) {
+      readAgain = true;
+      before = await deps.requests.get(first.id);
+      continue;
+    }
     if (reopenedSinceRead(input, before)) {
       // The ticket was reopened after the helpdesk was read: that read no longer holds. Read again.
       await deps.ticketChecks?.enqueue({ orgId: before.orgId, integrationId: before.ticket!.integrationId!, externalId: before.ticket!.externalId!, attempt: 0 }, 0);
@@ -199,6 +216,7 @@ const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, 
     } catch (error) {
       if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
       await backoff(race);
+      readAgain = true;
       before = await deps.requests.get(first.id);
     }
   }

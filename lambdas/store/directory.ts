@@ -18,8 +18,12 @@ export class DynamoDirectory implements Directory {
     return this.getRecord<Organisation>(keys.organisation(orgId));
   }
 
+  /**
+   * Strongly consistent: a request made just after a recipient's key was replaced must be
+   * committed to the new key, and the refresh that follows a key change must judge by it.
+   */
   async listMembers(orgId: string): Promise<Member[]> {
-    return this.queryPrefix<Member>(keys.organisation(orgId).pk, keys.memberPrefix);
+    return this.queryPrefix<Member>(keys.organisation(orgId).pk, keys.memberPrefix, { consistent: true });
   }
 
   listClients(orgId: string) {
@@ -67,7 +71,7 @@ export class DynamoDirectory implements Directory {
     return fromItem<T>(Item);
   }
 
-  private async queryPrefix<T>(pk: string, prefix: string): Promise<T[]> {
-    return (await queryPrefix(this.db, this.tableName, pk, prefix)).map((item) => fromItem<T>(item) as T);
+  private async queryPrefix<T>(pk: string, prefix: string, options: { consistent?: boolean } = {}): Promise<T[]> {
+    return (await queryPrefix(this.db, this.tableName, pk, prefix, options)).map((item) => fromItem<T>(item) as T);
   }
 }

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../lambdas/core/clock.ts';
 import { relinkResult } from '../../lambdas/http/openapi/objects.ts';
+import { withLaggingIndexes } from '../support/lagging-indexes.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
 import { submitAsSubject } from '../support/submission.ts';
 import { auditEntriesOfRequest, expectError, expectMatches, expectRequest, forceRequestState, requestItem } from '../support/shapes.ts';
@@ -42,6 +43,7 @@ const createRequest = async (recipients = [org.owner.email]) => {
 const relink = (id: string, options: { key?: string; headers?: Record<string, string> } = {}) =>
   service.call('POST', `/requests/${id}/relink`, { key: options.key ?? writer, headers: options.headers });
 const read = async (id: string) => expectRequest((await service.call('GET', `/requests/${id}`, { key: reader })).body);
+const readIn = async (owner: TestOrganisation, id: string) => expectRequest((await service.call('GET', `/requests/${id}`, { key: owner.key })).body);
 
 describe('POST /v1/requests/{id}/relink', () => {
   it('replaces a pending link: the old link and code die at once, the new ones work, audited', async () => {
@@ -182,6 +184,34 @@ describe('needs_relink and the recipients checked again after a recipient\u2019s
     // The new link's page now finds exactly the keys the new commitment was made from.
     const described = await subjectCall(tokenOf(answer.body.link), 'GET', '/subject/request');
     expect(described.body.recipients.map((r: { membership_id: string }) => r.membership_id)).toEqual([org.owner.id]);
+  });
+
+  it('a key change whose refresh missed the request (its index lagging, as deployed) is caught when the subject opens the link', async () => {
+    // An organisation of its own: its member's key has not been replaced by the tests before.
+    const fresh = await service.createOrganisation({ name: 'Relink Lagging Org' });
+    const made = await service.call('POST', '/requests', {
+      key: fresh.key,
+      body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [fresh.owner.email, fresh.member.email] },
+    });
+    expect(made.status, made.text).toBe(201);
+    const created = { id: made.body.request.id as string, token: tokenOf(made.body.link) };
+    const member = await MemberBrowser.signIn(service, fresh.member.email);
+    const replaced = await withLaggingIndexes(service.deps.db, [created.id], () =>
+      member.call('POST', '/app/api/identity-key', { body: { public_key: identityKey().publicKey } }),
+    );
+    expect(replaced.status, replaced.text).toBe(200);
+    expect((await readIn(fresh, created.id)).needs_relink).toBe(false);
+
+    const opened = await subjectCall(created.token, 'POST', '/subject/open');
+    expect(opened.status, opened.text).toBe(200);
+    expect(await readIn(fresh, created.id)).toMatchObject({ status: 'opened', needs_relink: true });
+    const flagged = (await auditEntriesOfRequest(service, fresh.orgId, created.id)).filter((entry) => entry.type === 'request.needs_relink');
+    expect(flagged.map((entry) => [entry.actor, entry.data?.details])).toEqual([
+      [{ type: 'system', label: 'recipient check' }, { reason: 'recipient_key_changed', recipients: [fresh.member.name] }],
+    ]);
+    // Opened again, the link is already flagged: nothing more is written.
+    expect((await subjectCall(created.token, 'POST', '/subject/open')).status).toBe(200);
+    expect((await auditEntriesOfRequest(service, fresh.orgId, created.id)).filter((entry) => entry.type === 'request.needs_relink')).toHaveLength(1);
   });
 
   it('answers 422 on recipients when no recipient can receive any more', async () => {

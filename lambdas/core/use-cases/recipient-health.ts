@@ -33,7 +33,7 @@ export const refreshRecipientHealth = async (deps: RecipientHealthDeps, orgId: s
     await applyChange(
       deps.requests,
       async () => (await deps.requests.get(request.id)) ?? request,
-      (current) => healthChange(deps, current, members, actor),
+      (current) => recipientHealthChange(deps, current, members, actor),
       () => undefined,
     );
   }
@@ -55,8 +55,12 @@ const liveRequestsReceivedBy = async (deps: RecipientHealthDeps, orgId: string, 
   return found;
 };
 
-const healthChange = (
-  deps: RecipientHealthDeps,
+/**
+ * The change `current` needs from what its recipients are now (`members`), or null: a pending or
+ * opened link newly unusable, or a submitted credential newly (un)recoverable.
+ */
+export const recipientHealthChange = (
+  deps: Pick<RecipientHealthDeps, 'clock' | 'urls'>,
   current: HandoffRequest,
   members: Parameters<typeof checkRecipients>[1],
   actor: Actor,

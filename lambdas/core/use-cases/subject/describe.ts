@@ -1,5 +1,5 @@
 import { linkClosed, linkClosedReason, MAX_FAILED_ATTEMPTS, verificationOf, verificationPassed } from '../../subject-flow.ts';
-import type { HandoffRequest } from '../../model.ts';
+import type { HandoffRequest, Member } from '../../model.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../../attachment-limits.ts';
 import type { LinkHolder, SubjectDeps } from './subject-context.ts';
 
@@ -14,6 +14,12 @@ export const verificationView = (request: HandoffRequest) => {
   };
 };
 
+export type MembersById = ReadonlyMap<string, Member>;
+
+/** The organisation's members as they are now, by id. */
+export const membersById = async (deps: Pick<SubjectDeps, 'directory'>, orgId: string): Promise<MembersById> =>
+  new Map((await deps.directory.listMembers(orgId)).map((member) => [member.id, member]));
+
 /** Throws 410 `link_closed` when the link can no longer be used. */
 export const assertLinkUsable = (deps: Pick<SubjectDeps, 'clock'>, request: HandoffRequest) => {
   const reason = linkClosedReason(request, deps.clock.now());
@@ -25,9 +31,9 @@ export const assertLinkUsable = (deps: Pick<SubjectDeps, 'clock'>, request: Hand
  * public keys, from which the page recomputes the commitment and compares it with the link's
  * fragment. Never a code, token or hash.
  */
-export const describeForSubject = async (deps: SubjectDeps, { request, org }: LinkHolder) => {
+export const describeForSubject = async (deps: SubjectDeps, { request, org }: LinkHolder, read?: MembersById) => {
   assertLinkUsable(deps, request);
-  const members = new Map((await deps.directory.listMembers(org.id)).map((member) => [member.id, member]));
+  const members = read ?? (await membersById(deps, org.id));
   return {
     id: request.id,
     status: request.status,

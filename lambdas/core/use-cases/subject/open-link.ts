@@ -1,11 +1,18 @@
+import { checkRecipients, keysChangedSinceCommit } from '../../recipient-health.ts';
+import type { Actor, HandoffRequest } from '../../model.ts';
 import { open } from '../../subject-flow.ts';
 import { applyChange } from '../apply-change.ts';
-import { assertLinkUsable, describeForSubject } from './describe.ts';
+import { recipientHealthChange } from '../recipient-health.ts';
+import { assertLinkUsable, describeForSubject, membersById, type MembersById } from './describe.ts';
 import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
+
+/** Who flags a link found unusable when it is opened: the service, not the subject. */
+const RECIPIENT_CHECK: Actor = { type: 'system', label: 'recipient check' };
 
 /** The page's script, not the page load, opens the request: pending → opened once, audited. */
 export const openLink = async (deps: SubjectDeps, holder: LinkHolder) => {
-  const request = await applyChange(
+  const members = await membersById(deps, holder.org.id);
+  const opened = await applyChange(
     deps.requests,
     async () => (await deps.requests.get(holder.request.id)) ?? holder.request,
     (current) => {
@@ -15,5 +22,20 @@ export const openLink = async (deps: SubjectDeps, holder: LinkHolder) => {
     },
     (current, change) => change?.after ?? current,
   );
-  return describeForSubject(deps, { ...holder, request });
+  return describeForSubject(deps, { ...holder, request: await flagIfUnusable(deps, opened, members) }, members);
+};
+
+/**
+ * A recipient's key change flags the requests it makes unusable, found through an index that lags
+ * deployed: one made a moment before the change can be missed. The subject's page, which is about
+ * to refuse to encrypt, is where that shows, so the flag is set here if it is not yet.
+ */
+const flagIfUnusable = async (deps: SubjectDeps, request: HandoffRequest, members: MembersById) => {
+  if (request.needsRelink || !keysChangedSinceCommit(checkRecipients(request, members))) return request;
+  return applyChange(
+    deps.requests,
+    async () => (await deps.requests.get(request.id)) ?? request,
+    (current) => recipientHealthChange(deps, current, members, RECIPIENT_CHECK),
+    (current, change) => change?.after ?? current,
+  );
 };

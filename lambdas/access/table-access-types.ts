@@ -22,6 +22,7 @@ export const STREAM_ACTIONS = ['DescribeStream', 'GetRecords', 'GetShardIterator
 export const PARTITIONS = [
   'ORG#',
   'APIKEY#',
+  'APIKEYREF#',
   'REQ#',
   'LINK#',
   'SHARE#',

@@ -186,10 +186,15 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   appRedeliverWebhook: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { GetItem: ['DELIVERY#'], PutItem: ['DELIVERY#'] } }),
   appRotateWebhookSecret: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
   // API keys (owners and admins): the organisation's keys through its index, and its clients; a key
-  // put or revoked (read by its hash first) with its audit entry.
+  // put with its pointers (APIKEYREF#, by id and display prefix), or revoked, with its audit entry.
+  // A revocation finds the key through its pointer, read consistently (the index lags deployed),
+  // or through the index for a key made before pointers were kept; then reads it by its hash.
   appApiKeys: unionOf(MEMBER, { items: { Query: ['ORG#'] }, indexes: { byOrg: ['ORG#'] } }),
-  appCreateApiKey: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['APIKEY#'] } }),
-  appRevokeApiKey: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { GetItem: ['APIKEY#'], UpdateItem: ['APIKEY#'] }, indexes: { byOrg: ['ORG#'] } }),
+  appCreateApiKey: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['APIKEY#', 'APIKEYREF#'] } }),
+  appRevokeApiKey: unionOf(MEMBER, IDEMPOTENT, AUDITED, {
+    items: { GetItem: ['APIKEY#', 'APIKEYREF#'], Query: ['APIKEYREF#'], UpdateItem: ['APIKEY#'] },
+    indexes: { byOrg: ['ORG#'] },
+  }),
   // The organisation's settings (owners and admins): the policy a field of the organisation's item;
   // templates and presets items beside it (a preset's template and fallback requester read to check
   // them); a default preset a field of the organisation's or a client's item. Each change audited.

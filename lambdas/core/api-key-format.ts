@@ -9,3 +9,5 @@ export const isWellFormedApiKey = (candidate: string) => KEY_PATTERN.test(candid
 export const apiKeyHash = (key: string) => sha256Hex(key);
 /** Enough of the key to recognise it in a list, far too little to use it. */
 export const apiKeyDisplayPrefix = (key: string) => key.slice(0, LIVE_KEY_PREFIX.length + 6);
+/** Shaped as apiKeyDisplayPrefix gives it: how a person may name a key they cannot paste whole. */
+export const isApiKeyDisplayPrefix = (candidate: string) => /^chs_live_[A-Za-z0-9_-]{6}$/.test(candidate);

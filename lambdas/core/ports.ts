@@ -42,6 +42,12 @@ export interface ApiKeyUse {
 /** API keys as the operator CLI and the member app manage them (store/api-keys.ts). */
 export interface ApiKeyStore extends ApiKeyLookup {
   listForOrganisation(orgId: string): Promise<ApiKey[]>;
+  /**
+   * The hash of the organisation's key with this id or display prefix, read consistently from the
+   * pointers kept beside the key (the list is an index, which lags deployed); null where none is,
+   * as for keys made before pointers were kept.
+   */
+  hashOfKey(orgId: string, idOrPrefix: string): Promise<string | null>;
   /** Stores a new key with its audit entry, in one transaction. */
   create(apiKey: ApiKey, audit: AuditEntryInput): Promise<void>;
   /** Sets `revokedAt` with its audit entry, in one transaction; WriteConflict when the key was revoked meanwhile. */
@@ -137,7 +143,27 @@ export interface HandoffRepository extends RequestRepository {
   submit(before: HandoffRequest, after: HandoffRequest, material: SealedMaterial, audit: AuditEntryInput): Promise<AuditEntry>;
   material(requestId: string): Promise<SealedMaterial | null>;
   trail(requestId: string): Promise<TrailEntry[]>;
-  dueBy(now: Date, limit?: number): Promise<string[]>;
+  /** A page of the byDue index: ids of live requests due at or before `now`, going on from `page.after`. */
+  dueBy(now: Date, page?: DuePaging): Promise<DuePage>;
+}
+
+/**
+ * Where a read of the byDue index stopped: for each shard with more to read, the key to go on
+ * from. Opaque to callers, who only pass it back to read on.
+ */
+export type DueCursor = { readonly [shard: string]: Readonly<Record<string, unknown>> };
+
+export interface DuePaging {
+  /** Ids read per shard at most (the store's default if absent). */
+  limit?: number;
+  /** The `next` of the previous page; absent, every shard is read from its start. */
+  after?: DueCursor;
+}
+
+export interface DuePage {
+  ids: string[];
+  /** Where to go on from; null once every shard has been read to its end. */
+  next: DueCursor | null;
 }
 
 export interface OutboundMessage {

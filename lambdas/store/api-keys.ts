@@ -14,7 +14,7 @@ import { INDEXES } from './table.ts';
  */
 export class DynamoApiKeys implements ApiKeyLookup, ApiKeyUse {
   constructor(
-    private readonly db: Documents,
+    protected readonly db: Documents,
     protected readonly tableName: string,
   ) {}
 

@@ -50,6 +50,16 @@ export const keys = {
 
   apiKey: (hash: string): ItemKey => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
   apiKeysOfOrg: (orgId: string) => `${org(orgId)}#APIKEYS`,
+  /**
+   * Pointers to the organisation's keys (their hashes), by id and by display prefix: read
+   * consistently where a key must be found the moment it is made, which the byOrg index, lagging
+   * its table deployed, cannot promise. In a partition of their own, apart from the organisation's
+   * items, so nothing that reads those hands a key's hash on.
+   */
+  apiKeyRefsOfOrg: (orgId: string) => `APIKEYREF#${orgId}`,
+  apiKeyIdRef: (orgId: string, keyId: string): ItemKey => ({ pk: `APIKEYREF#${orgId}`, sk: `ID#${keyId}` }),
+  apiKeyPrefixRef: (orgId: string, prefix: string, keyId: string): ItemKey => ({ pk: `APIKEYREF#${orgId}`, sk: `PREFIX#${prefix}#${keyId}` }),
+  apiKeyPrefixRefPrefix: (prefix: string) => `PREFIX#${prefix}#`,
 
   request: (requestId: string): ItemKey => ({ pk: `REQ#${requestId}`, sk: 'REQ' }),
   /** Stored ciphertext of a request (envelope and attachments) lives beside it under this prefix. */

@@ -1,9 +1,10 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { HandoffRequest } from '#core/model.ts';
-import type { AuditEntryInput, HandoffRepository, RequestQuery, SealedMaterial, TrailEntry, TriggerGuard } from '#core/ports.ts';
+import type { AuditEntryInput, DuePaging, HandoffRepository, RequestQuery, SealedMaterial, TrailEntry, TriggerGuard } from '#core/ports.ts';
 import { sweepDueAt } from '#core/subject-flow.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import type { Documents } from './dynamo.ts';
+import { readDue } from './due-index.ts';
 import { fromItem, toItem } from './items.ts';
 import { keys } from './keys.ts';
 import { queryIds, queryPrefix } from './query-prefix.ts';
@@ -137,23 +138,9 @@ export class DynamoRequests implements HandoffRepository {
     return requests.filter((request): request is HandoffRequest => request !== null && request.orgId === orgId);
   }
 
-  /** Ids of live requests due at or before `now`, across every shard. */
-  async dueBy(now: Date, limit = 100): Promise<string[]> {
-    const pages = await Promise.all(
-      keys.dueShards().map((shard) =>
-        this.db.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: INDEXES.byDue.indexName,
-            KeyConditionExpression: 'gsi5pk = :shard AND gsi5sk <= :now',
-            ExpressionAttributeValues: { ':shard': shard, ':now': `${now.toISOString()}~` },
-            ProjectionExpression: 'id',
-            Limit: limit,
-          }),
-        ),
-      ),
-    );
-    return pages.flatMap((page) => (page.Items ?? []).map((item) => item.id as string));
+  /** Ids of live requests due at or before `now`, across every shard, a page at a time. */
+  dueBy(now: Date, page?: DuePaging) {
+    return readDue(this.db, this.tableName, keys.dueShards(), now, page);
   }
 
   private replaceWrite(before: HandoffRequest, after: HandoffRequest): TransactItem {

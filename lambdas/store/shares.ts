@@ -1,9 +1,10 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuditEntryInput } from '#core/ports.ts';
+import type { AuditEntryInput, DuePaging } from '#core/ports.ts';
 import type { Share } from '#core/share.ts';
 import type { ShareRepository } from '#core/use-cases/shares/share-ports.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import type { Documents } from './dynamo.ts';
+import { readDue } from './due-index.ts';
 import { fromItem, toItem } from './items.ts';
 import { keys } from './keys.ts';
 import { queryIds } from './query-prefix.ts';
@@ -14,6 +15,7 @@ import { ticketIndexWrites, ticketRecordIds, ticketRecordWrites } from './ticket
 const MATERIAL_TTL_MARGIN_SECONDS = 24 * 60 * 60;
 const DUE_SHARDS = 4;
 const dueShard = (shareId: string) => `SHAREDUE#${shareId.charCodeAt(shareId.length - 1) % DUE_SHARDS}`;
+const DUE_SHARD_KEYS = Array.from({ length: DUE_SHARDS }, (_, shard) => `SHAREDUE#${shard}`);
 
 /**
  * Shares: one item under SHARE#<id> with its ciphertext beside it, its link token's hash under
@@ -108,23 +110,9 @@ export class DynamoShares implements ShareRepository {
     return shares.filter((share): share is Share => share !== null && share.orgId === orgId);
   }
 
-  /** Ids of live shares whose expiry or scheduled purge is at or before `now`. */
-  async dueBy(now: Date, limit = 100): Promise<string[]> {
-    const pages = await Promise.all(
-      Array.from({ length: DUE_SHARDS }, (_, shard) =>
-        this.db.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: INDEXES.byDue.indexName,
-            KeyConditionExpression: 'gsi5pk = :shard AND gsi5sk <= :now',
-            ExpressionAttributeValues: { ':shard': `SHAREDUE#${shard}`, ':now': `${now.toISOString()}~` },
-            ProjectionExpression: 'id',
-            Limit: limit,
-          }),
-        ),
-      ),
-    );
-    return pages.flatMap((page) => (page.Items ?? []).map((item) => item.id as string));
+  /** Ids of live shares whose expiry or scheduled purge is at or before `now`, a page at a time. */
+  dueBy(now: Date, page?: DuePaging) {
+    return readDue(this.db, this.tableName, DUE_SHARD_KEYS, now, page);
   }
 
   private toShareItem(share: Share) {

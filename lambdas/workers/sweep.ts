@@ -33,8 +33,10 @@ export const createHandler = (
       onFailure: (error, requestId) => deps.logger.error('sweep could not settle a request', { requestId, errorName: (error as Error)?.name }),
     });
     const shares = deps.shares
-      ? await sweepDueShares({ ...deps, shares: deps.shares }, (error, shareId) =>
-          deps.logger.error('sweep could not expire a share', { shareId, errorName: (error as Error)?.name }),
+      ? await sweepDueShares(
+          { ...deps, shares: deps.shares },
+          (error, shareId) => deps.logger.error('sweep could not expire a share', { shareId, errorName: (error as Error)?.name }),
+          { maxRounds: options.maxRounds, pageSize: options.pageSize },
         )
       : { expired: 0, failed: 0 };
     const summary = { expired: result.expired, purged: result.purged, failed: result.failed.length + shares.failed, sharesExpired: shares.expired };

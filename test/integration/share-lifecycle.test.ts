@@ -166,13 +166,13 @@ describe('share lifecycle', () => {
       expect(await sweep()).toMatchObject({ sharesExpired: 0, failed: 0 });
       expect(await envelopeOf(created.id)).toBeDefined();
       clock.advance(MINUTE + 1_000);
-      expect(await service.deps.shares.dueBy(clock.now())).toContain(created.id);
+      expect((await service.deps.shares.dueBy(clock.now())).ids).toContain(created.id);
       expect(await sweep()).toMatchObject({ sharesExpired: 1, failed: 0 });
       await expectCiphertextGone(created);
       expect(await read(created.id)).toMatchObject({ status: 'expired', end_reason: 'expired' });
       expect(await types(created.id)).toEqual(['share.created', 'share.expired']);
       // Ended shares leave the index: the next sweep finds nothing.
-      expect(await service.deps.shares.dueBy(clock.now())).not.toContain(created.id);
+      expect((await service.deps.shares.dueBy(clock.now())).ids).not.toContain(created.id);
       expect(await sweep()).toMatchObject({ sharesExpired: 0 });
     });
 

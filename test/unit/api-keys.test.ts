@@ -24,6 +24,12 @@ class FakeApiKeys implements ApiKeyStore {
   async listForOrganisation(orgId: string) {
     return [...this.items.values()].filter((k) => k.orgId === orgId);
   }
+  /** Hashes of keys stored as before pointers were kept: found through the list only. */
+  readonly unpointed = new Set<string>();
+  async hashOfKey(orgId: string, idOrPrefix: string) {
+    const key = [...this.items.values()].find((k) => k.orgId === orgId && (k.id === idOrPrefix || k.prefix === idOrPrefix) && !this.unpointed.has(k.hash));
+    return key?.hash ?? null;
+  }
   async create(apiKey: ApiKey, audit: AuditEntryInput) {
     this.items.set(apiKey.hash, apiKey);
     this.audits.push(audit);
@@ -179,6 +185,17 @@ describe('revokeApiKey', () => {
       ['api_key.revoked', 'Ada Admin', first.id],
       ['api_key.revoked', 'operator', second.id],
     ]);
+  });
+
+  it('finds a key made before pointers were kept through the organisation\'s list, by id or prefix', async () => {
+    const { deps, apiKeys } = setUp();
+    const first = makeApiKey({ id: '01hzzzzzzzzzzzzzzzzzzzzke1', hash: 'a'.repeat(64), prefix: 'chs_live_aaaaaa' });
+    const second = makeApiKey({ id: '01hzzzzzzzzzzzzzzzzzzzzke2', hash: 'b'.repeat(64), prefix: 'chs_live_bbbbbb' });
+    apiKeys.items.set(first.hash, first).set(second.hash, second);
+    apiKeys.unpointed.add(first.hash).add(second.hash);
+    expect((await revokeApiKey(deps, OPERATOR_ACTOR, ORG_ID, first.id)).id).toBe(first.id);
+    expect((await revokeApiKey(deps, OPERATOR_ACTOR, ORG_ID, 'chs_live_bbbbbb')).id).toBe(second.id);
+    expect(apiKeys.items.get(second.hash)?.revokedAt).toBe(FIXED_NOW.toISOString());
   });
 
   it('answers 409 illegal_transition for a key already revoked, also when another revocation won the race', async () => {

@@ -3,7 +3,7 @@ import type { Clock } from '../../lambdas/core/clock.ts';
 import { WriteConflict } from '../../lambdas/core/errors.ts';
 import { syncExpirySchedule } from '../../lambdas/core/expiry-schedule.ts';
 import type { HandoffRequest, RequestStatus } from '../../lambdas/core/model.ts';
-import type { ExpiryScheduler } from '../../lambdas/core/ports.ts';
+import type { DuePaging, ExpiryScheduler } from '../../lambdas/core/ports.ts';
 import { toRequestView } from '../../lambdas/core/request-view.ts';
 import { dueAt } from '../../lambdas/core/subject-flow.ts';
 import { createRequest } from '../../lambdas/core/use-cases/create-request.ts';
@@ -14,6 +14,7 @@ import { createHandler as createSweepWorker } from '../../lambdas/workers/sweep.
 import { KeyFileCodeKey } from '../../lambdas/local/key-file-code-key.ts';
 import {
   CLIENT_ID,
+  duePageOf,
   FakeDirectory,
   FakeNotifier,
   FakeRequestRepository,
@@ -42,18 +43,20 @@ const fakeClock = (start: string) => {
   } satisfies Clock & Record<string, unknown>;
 };
 
-/** The fake repository plus the byDue index, computed as the store projects it. */
+/**
+ * The fake repository plus the byDue index, computed as the store projects it; `lagging` are ids
+ * the index still lists, as a lagging GSI does for requests that ended a moment ago.
+ */
 class FakeHandoffRequests extends FakeRequestRepository {
   dueByCalls = 0;
-  async dueBy(now: Date, limit = 100) {
+  readonly lagging = new Set<string>();
+  async dueBy(now: Date, page?: DuePaging) {
     this.dueByCalls += 1;
-    return [...this.items.values()]
-      .filter((request) => {
-        const due = dueAt(request);
-        return due !== null && new Date(due) <= now;
-      })
-      .map((request) => request.id)
-      .slice(0, limit);
+    const due = [...this.items.values()].filter((request) => {
+      const at = dueAt(request);
+      return at !== null && new Date(at) <= now;
+    });
+    return duePageOf([...new Set([...this.lagging, ...due.map((request) => request.id)])].sort(), page);
   }
 }
 
@@ -281,9 +284,26 @@ describe('sweepDue', () => {
   it('works off a backlog larger than one index page in one sweep', async () => {
     for (let n = 1; n <= 25; n++) seed(live('pending', { id: id(n) }));
     clock.set('2025-03-12T00:00:00.000Z');
-    const paged = Object.assign(Object.create(requests), { dueBy: (now: Date) => requests.dueBy(now, 10) });
-    expect(await sweepDue({ requests: paged, clock, urls: URLS }, { concurrency: 3 })).toEqual({ expired: 25, purged: 0, failed: [] });
-    expect(requests.dueByCalls).toBe(4); // 10 + 10 + 5, then an empty page
+    expect(await sweepDue(deps(), { concurrency: 3, pageSize: 10 })).toEqual({ expired: 25, purged: 0, failed: [] });
+    expect(requests.dueByCalls).toBe(3); // 10 + 10 + 5
+  });
+
+  it('reads on past a page of ids the lagging index still lists after their requests ended', async () => {
+    for (let n = 1; n <= 6; n++) {
+      seed(live('revoked', { id: id(n) }));
+      requests.lagging.add(id(n));
+    }
+    for (let n = 7; n <= 10; n++) seed(live('pending', { id: id(n) }));
+    clock.set('2025-03-12T00:00:00.000Z');
+    expect(await sweepDue(deps(), { pageSize: 3 })).toEqual({ expired: 4, purged: 0, failed: [] });
+    expect(requests.dueByCalls).toBe(4); // 3 ended, 3 ended, 3 due, 1 due
+  });
+
+  it('stops after maxRounds pages, leaving the rest for the next sweep', async () => {
+    for (let n = 1; n <= 10; n++) seed(live('pending', { id: id(n) }));
+    clock.set('2025-03-12T00:00:00.000Z');
+    expect(await sweepDue(deps(), { pageSize: 3, maxRounds: 2 })).toEqual({ expired: 6, purged: 0, failed: [] });
+    expect(await sweepDue(deps(), { pageSize: 3 })).toEqual({ expired: 4, purged: 0, failed: [] });
   });
 });
 

@@ -2,12 +2,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { WriteConflict } from '../../lambdas/core/errors.ts';
 import type { HandoffRequest, Organisation, RequestStatus } from '../../lambdas/core/model.ts';
 import { DEFAULT_POLICY } from '../../lambdas/core/policy.ts';
-import type { ExpiryScheduler } from '../../lambdas/core/ports.ts';
+import type { DuePaging, ExpiryScheduler } from '../../lambdas/core/ports.ts';
 import { toRequestView } from '../../lambdas/core/request-view.ts';
 import { sweepDueAt } from '../../lambdas/core/subject-flow.ts';
 import { sweepDue } from '../../lambdas/core/use-cases/expire-request.ts';
 import { PURGE_ACTOR, purgeRequest, settleDueRequest, type PurgeDeps } from '../../lambdas/core/use-cases/tickets/purge-request.ts';
-import { CLIENT_ID, FakeDirectory, FakeRequestRepository, fixedClock, makeOrg, makeRequest, ORG_ID, URLS } from './support/fakes.ts';
+import { CLIENT_ID, duePageOf, FakeDirectory, FakeRequestRepository, fixedClock, makeOrg, makeRequest, ORG_ID, URLS } from './support/fakes.ts';
 
 const ID = '01hrequest0000000000000001';
 const PURGE_AT = '2025-03-04T05:36:07.000Z';
@@ -16,14 +16,12 @@ const LINK_EXPIRES = '2025-03-06T00:00:00.000Z';
 
 /** The fake repository plus the byDue index, projected as the store does (sweepDueAt). */
 class FakeDueRequests extends FakeRequestRepository {
-  async dueBy(now: Date, limit = 100) {
-    return [...this.items.values()]
-      .filter((request) => {
-        const due = sweepDueAt(request);
-        return due !== null && new Date(due) <= now;
-      })
-      .map((request) => request.id)
-      .slice(0, limit);
+  async dueBy(now: Date, page?: DuePaging) {
+    const due = [...this.items.values()].filter((request) => {
+      const at = sweepDueAt(request);
+      return at !== null && new Date(at) <= now;
+    });
+    return duePageOf(due.map((request) => request.id).sort(), page);
   }
 }
 

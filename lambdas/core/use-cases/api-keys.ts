@@ -124,15 +124,28 @@ export const createApiKey = async (deps: ApiKeyDeps, actor: Actor, input: ApiKey
 const alreadyRevoked = () => illegalTransition('This API key is already revoked.');
 
 /**
+ * The key as it stands, read consistently. Its pointer names its hash the moment it is made; the
+ * organisation's list is an index, which lags its table deployed, so a key revoked just after its
+ * creation may not be listed yet. Only a key made before pointers were kept is found through the list.
+ */
+const keyOfOrganisation = async (apiKeys: ApiKeyStore, orgId: string, idOrPrefix: string): Promise<ApiKey | null> => {
+  const hash = await apiKeys.hashOfKey(orgId, idOrPrefix);
+  const pointed = hash ? await apiKeys.findByHash(hash) : null;
+  if (pointed?.orgId === orgId) return pointed;
+  const listed = (await apiKeys.listForOrganisation(orgId)).find((k) => k.id === idOrPrefix || k.prefix === idOrPrefix);
+  if (!listed) return null;
+  // The listed copy may lag too: the key's own item decides.
+  return (await apiKeys.findByHash(listed.hash)) ?? listed;
+};
+
+/**
  * Revokes a key by id or display prefix: refused from the next call on. A key already revoked is
  * 409 `illegal_transition` (a revocation that lost a race to another one too); no such key of the
  * organisation, 404.
  */
 export const revokeApiKey = async (deps: Pick<ApiKeyDeps, 'apiKeys' | 'clock'>, actor: Actor, orgId: string, idOrPrefix: string): Promise<ApiKey> => {
-  const listed = (await deps.apiKeys.listForOrganisation(orgId)).find((k) => k.id === idOrPrefix || k.prefix === idOrPrefix);
-  if (!listed) throw notFound('No API key with this id or prefix.');
-  // The organisation's list is an index, which may lag: the key's own item, read consistently, decides.
-  const apiKey = (await deps.apiKeys.findByHash(listed.hash)) ?? listed;
+  const apiKey = await keyOfOrganisation(deps.apiKeys, orgId, idOrPrefix);
+  if (!apiKey) throw notFound('No API key with this id or prefix.');
   if (apiKey.revokedAt) throw alreadyRevoked();
   const revokedAt = deps.clock.now().toISOString();
   try {

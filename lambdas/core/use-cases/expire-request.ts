@@ -1,8 +1,9 @@
 import type { Clock } from '../clock.ts';
 import { WriteConflict } from '../errors.ts';
+import { forEachDuePage } from '../due-pages.ts';
 import { forEachLimited } from '../each-limited.ts';
 import type { Actor } from '../model.ts';
-import type { HandoffRepository } from '../ports.ts';
+import type { DuePaging, HandoffRepository } from '../ports.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
 import { dueAt, expire } from '../subject-flow.ts';
 
@@ -76,8 +77,10 @@ export interface SweepResult {
 export interface SweepOptions {
   /** Requests expired at once. */
   concurrency?: number;
-  /** Index pages read per sweep; each round reads up to `dueBy`'s limit per shard. */
+  /** Index pages read per sweep; each round reads up to `pageSize` ids per shard. */
   maxRounds?: number;
+  /** Ids read per shard per round; the store's default if absent. */
+  pageSize?: number;
   onFailure?: (error: unknown, requestId: string) => void;
   /** What to do with each listed request; default: expire it if due. The wired sweep also purges (purge-request.ts). */
   settle?: (requestId: string) => Promise<string>;
@@ -85,23 +88,20 @@ export interface SweepOptions {
 
 /**
  * The safety net behind the one-time schedules: finds every live request due by now through the
- * byDue index and expires it. Rounds repeat while they make progress, so a backlog larger than
- * one index page is worked off in one sweep; an id the (eventually consistent) index still lists
- * after its request ended is read, found ended, and skipped.
+ * byDue index and expires it. Each round reads the index's next page (due-pages.ts), so a backlog
+ * larger than one page is worked off in one sweep; an id the (eventually consistent) index still
+ * lists after its request ended is read, found ended, and skipped.
  */
 export const sweepDue = async (deps: ExpiryDeps, options: SweepOptions = {}): Promise<SweepResult> => {
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const maxRounds = Math.max(1, options.maxRounds ?? 10);
-  const seen = new Set<string>();
   const failed: string[] = [];
   const settle = options.settle ?? ((id: string) => expireRequest(deps, id));
   let expired = 0;
   let purged = 0;
-  for (let round = 0; round < maxRounds; round++) {
-    const ids = (await deps.requests.dueBy(deps.clock.now())).filter((id) => !seen.has(id));
-    if (ids.length === 0) break;
-    for (const id of ids) seen.add(id);
-    await forEachLimited(ids, concurrency, async (id) => {
+  const read = (page: DuePaging) => deps.requests.dueBy(deps.clock.now(), page);
+  await forEachDuePage(read, { maxRounds, pageSize: options.pageSize }, (ids) =>
+    forEachLimited(ids, concurrency, async (id) => {
       try {
         const outcome = await settle(id);
         if (outcome === 'expired') expired += 1;
@@ -110,7 +110,7 @@ export const sweepDue = async (deps: ExpiryDeps, options: SweepOptions = {}): Pr
         failed.push(id);
         options.onFailure?.(error, id);
       }
-    });
-  }
+    }),
+  );
   return { expired, purged, failed };
 };

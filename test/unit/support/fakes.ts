@@ -23,6 +23,8 @@ import type {
   AuditEntry,
   AuditEntryInput,
   Directory,
+  DuePage,
+  DuePaging,
   Notifier,
   RequestQuery,
   RequestRepository,
@@ -147,6 +149,18 @@ export interface UpdateCall {
   /** Entries appended after `audit` in the same transaction. */
   followUps?: AuditEntryInput[];
 }
+
+/**
+ * A page of a byDue index whose entries are `indexed` (ids, in index order), as a store's dueBy
+ * answers: up to `limit` of them after the id `page.after` stopped at (that id itself may have
+ * left the index since), and where to go on, null when nothing is left.
+ */
+export const duePageOf = (indexed: readonly string[], page: DuePaging = {}): DuePage => {
+  const after = page.after?.index?.id as string | undefined;
+  const rest = after === undefined ? [...indexed] : indexed.filter((id) => id > after);
+  const ids = rest.slice(0, page.limit ?? 100);
+  return { ids, next: rest.length > ids.length ? { index: { id: ids.at(-1)! } } : null };
+};
 
 /** An in-memory RequestRepository with optimistic locking on `version`, recording every call. */
 export class FakeRequestRepository implements RequestRepository {

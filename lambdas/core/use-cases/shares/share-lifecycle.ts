@@ -1,6 +1,8 @@
+import { forEachDuePage } from '../../due-pages.ts';
 import { ApiError, notFound, WriteConflict } from '../../errors.ts';
 import { sha256Hex } from '../../hashing.ts';
 import type { Actor } from '../../model.ts';
+import type { DuePaging } from '../../ports.ts';
 import { ended, isShareLive, toShareView, viewed, type Share, type ShareEndReason } from '../../share.ts';
 import { shareAuditEntry, SYSTEM_ACTOR } from './share-audit.ts';
 import type { ShareDeps } from './share-ports.ts';
@@ -91,18 +93,28 @@ export const endShare = async (
   }
 };
 
-/** The sweep's part for shares: expires every live share already due. */
-export const sweepDueShares = async (deps: ShareDeps, onFailure: (error: unknown, shareId: string) => void) => {
+/**
+ * The sweep's part for shares: expires every live share already due, one at a time, reading the
+ * byDue index a page per round (due-pages.ts) for at most `maxRounds` rounds.
+ */
+export const sweepDueShares = async (
+  deps: ShareDeps,
+  onFailure: (error: unknown, shareId: string) => void,
+  options: { maxRounds?: number; pageSize?: number } = {},
+) => {
   let expired = 0;
   let failed = 0;
-  for (const id of await deps.shares.dueBy(deps.clock.now())) {
-    try {
-      if (await endShare(deps, id, 'expired')) expired++;
-    } catch (error) {
-      failed++;
-      onFailure(error, id);
+  const read = (page: DuePaging) => deps.shares.dueBy(deps.clock.now(), page);
+  await forEachDuePage(read, { maxRounds: Math.max(1, options.maxRounds ?? 10), pageSize: options.pageSize }, async (ids) => {
+    for (const id of ids) {
+      try {
+        if (await endShare(deps, id, 'expired')) expired++;
+      } catch (error) {
+        failed++;
+        onFailure(error, id);
+      }
     }
-  }
+  });
   return { expired, failed };
 };
 

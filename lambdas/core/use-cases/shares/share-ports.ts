@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.ts';
-import type { AuditEntry, AuditEntryInput, ExpiryScheduler } from '../../ports.ts';
+import type { AuditEntry, AuditEntryInput, DuePage, DuePaging, ExpiryScheduler } from '../../ports.ts';
 import type { PublicUrls } from '../../request-view.ts';
 import type { Share } from '../../share.ts';
 
@@ -13,7 +13,8 @@ export interface ShareRepository {
   update(before: Share, after: Share, entries: AuditEntryInput[], purgeMaterial: boolean): Promise<AuditEntry>;
   list(orgId: string, limit: number, cursor?: string): Promise<{ items: Share[]; nextCursor: string | null }>;
   findByTicket(orgId: string, ref: string): Promise<Share[]>;
-  dueBy(now: Date, limit?: number): Promise<string[]>;
+  /** A page of the byDue index's share shards: ids of live shares due at or before `now`, going on from `page.after`. */
+  dueBy(now: Date, page?: DuePaging): Promise<DuePage>;
 }
 
 export interface ShareDeps {

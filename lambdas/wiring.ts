@@ -155,7 +155,7 @@ export interface DeployedAdapters {
 }
 
 /** A service this function was not wired with (and has no right to): its use fails, and the caller reports it as it would a refusal. */
-const notWired = (what: string) => async () => {
+export const notWired = (what: string) => async () => {
   throw new Error(`this function does not ${what}`);
 };
 

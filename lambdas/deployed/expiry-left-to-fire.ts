@@ -1,4 +1,4 @@
-import type { DeployedAdapters } from '../wiring.ts';
+import { notWired, type DeployedAdapters } from '../wiring.ts';
 
 /**
  * For the workers that complete a request when its ticket's grace period ends (the purge worker
@@ -10,9 +10,7 @@ import type { DeployedAdapters } from '../wiring.ts';
  */
 export const expiryLeftToFire = (): Pick<DeployedAdapters, 'scheduler'> => ({
   scheduler: {
-    schedule: async () => {
-      throw new Error('this function does not arm schedules');
-    },
+    schedule: notWired('arm schedules'),
     cancel: async () => undefined,
   },
 });

@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../../lambdas/http/inbound/status.ts';
-import type { ApiEvent } from '../../lambdas/http/types.ts';
+import { gatewayEventV2 } from '../support/gateway-event.ts';
 import { ack, harness } from '../support/inbound-webhook-harness.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
@@ -26,29 +26,14 @@ describe('an inbound URL given a base64-encoded body', () => {
   afterAll(() => service?.stop());
 
   /** The event API Gateway builds for a POST to the URL, the body base64 as it passes binary bodies. */
-  const gatewayEvent = (path: string, body: Buffer, headers: Record<string, string>): ApiEvent =>
-    ({
-      version: '2.0',
-      routeKey: 'POST /inbound/ticket-status/{secret}',
-      rawPath: path,
-      rawQueryString: '',
+  const gatewayEvent = (path: string, body: Buffer, headers: Record<string, string>) =>
+    gatewayEventV2({
+      route: '/inbound/ticket-status/{secret}',
+      path,
       headers: { host: 'id.execute-api.eu-west-2.amazonaws.com', 'content-length': String(body.length), ...headers },
-      requestContext: {
-        accountId: '123456789012',
-        apiId: 'id',
-        domainName: 'id.execute-api.eu-west-2.amazonaws.com',
-        domainPrefix: 'id',
-        http: { method: 'POST', path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'helpdesk' },
-        requestId: 'base64-body-test',
-        routeKey: 'POST /inbound/ticket-status/{secret}',
-        stage: '$default',
-        time: '26/Nov/2026:19:03:58 +0000',
-        timeEpoch: Date.now(),
-      },
-      pathParameters: { secret: path.split('/').pop()! },
       body: body.toString('base64'),
       isBase64Encoded: true,
-    }) as unknown as ApiEvent;
+    });
 
   const invoke = async (path: string, body: Buffer, headers: Record<string, string>) => {
     const result = (await createHandler(service.deps)(gatewayEvent(path, body, headers), {} as Context)) as { statusCode: number; body: string };

@@ -1,8 +1,7 @@
 import { relinkAsMember } from '#core/use-cases/member-requests.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
-import { expirySchedules } from '../../deployed/eventbridge-schedules.ts';
-import { kmsCodeKey } from '../../deployed/kms-code-key.ts';
+import { relinking } from '../../deployed/relinking.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
 import { RELINK_SECRET_FIELDS } from '../handlers/relink-request.ts';
@@ -14,5 +13,4 @@ export const createHandler = (deps: AppDeps) =>
     idempotent: { secretFields: RELINK_SECRET_FIELDS },
   });
 
-// A new link of a request verified by a challenge code comes with a new code, hashed with the code key.
-export const handler = lazyHandler(() => createHandler(wiring({ ...expirySchedules(), ...kmsCodeKey() })));
+export const handler = lazyHandler(() => createHandler(wiring(relinking())));

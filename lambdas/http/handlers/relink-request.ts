@@ -1,8 +1,7 @@
 import { relinkThroughApi, type RelinkResult } from '#core/use-cases/relink-request.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
-import { expirySchedules } from '../../deployed/eventbridge-schedules.ts';
-import { kmsCodeKey } from '../../deployed/kms-code-key.ts';
+import { relinking } from '../../deployed/relinking.ts';
 import { apiHandler, lazyHandler } from '../api-handler.ts';
 import { json } from '../responses.ts';
 import { API_ROUTES } from '../api-routes.ts';
@@ -22,5 +21,4 @@ export const createHandler = (deps: AppDeps) =>
     },
   });
 
-// A new link of a request verified by a challenge code comes with a new code, hashed with the code key.
-export const handler = lazyHandler(() => createHandler(wiring({ ...expirySchedules(), ...kmsCodeKey() })));
+export const handler = lazyHandler(() => createHandler(wiring(relinking())));

@@ -7,7 +7,12 @@ import { fromItem } from './items.ts';
 import { keys, type ItemKey } from './keys.ts';
 import { queryPrefix } from './query-prefix.ts';
 
-/** Reads of an organisation's configuration: the organisation, members, clients, teams, ... */
+/**
+ * Reads of an organisation's configuration: the organisation, members, clients, teams, ...
+ * Every one strongly consistent: they decide who may act (a member disabled or demoted a moment
+ * ago), who receives a credential (a key replaced, a team changed), under which policy, and
+ * whether a change is needed at all; an eventually consistent read can be a second old deployed.
+ */
 export class DynamoDirectory implements Directory {
   constructor(
     private readonly db: Documents,
@@ -18,12 +23,8 @@ export class DynamoDirectory implements Directory {
     return this.getRecord<Organisation>(keys.organisation(orgId));
   }
 
-  /**
-   * Strongly consistent: a request made just after a recipient's key was replaced must be
-   * committed to the new key, and the refresh that follows a key change must judge by it.
-   */
   async listMembers(orgId: string): Promise<Member[]> {
-    return this.queryPrefix<Member>(keys.organisation(orgId).pk, keys.memberPrefix, { consistent: true });
+    return this.queryPrefix<Member>(keys.organisation(orgId).pk, keys.memberPrefix);
   }
 
   listClients(orgId: string) {
@@ -67,11 +68,11 @@ export class DynamoDirectory implements Directory {
   }
 
   private async getRecord<T>(key: ItemKey): Promise<T | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
     return fromItem<T>(Item);
   }
 
-  private async queryPrefix<T>(pk: string, prefix: string, options: { consistent?: boolean } = {}): Promise<T[]> {
-    return (await queryPrefix(this.db, this.tableName, pk, prefix, options)).map((item) => fromItem<T>(item) as T);
+  private async queryPrefix<T>(pk: string, prefix: string): Promise<T[]> {
+    return (await queryPrefix(this.db, this.tableName, pk, prefix, { consistent: true })).map((item) => fromItem<T>(item) as T);
   }
 }

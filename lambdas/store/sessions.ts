@@ -32,6 +32,8 @@ export class DynamoMemberAccess implements MemberAccessStore {
         TableName: this.tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
         ExpressionAttributeValues: { ':pk': keys.login(email), ':prefix': MEMBERSHIP_PREFIX },
+        // A member invited a moment ago can ask for a sign-in link at once.
+        ConsistentRead: true,
         Limit: 100,
       }),
     );

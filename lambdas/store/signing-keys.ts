@@ -23,6 +23,8 @@ export class DynamoSigningKeys implements SigningKeyRegistry {
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
           ExpressionAttributeValues: { ':pk': keys.signingKeysPartition, ':prefix': keys.signingKeyPrefix },
+          // The published keys include one rotated in a moment ago, before any certificate it signs is fetched.
+          ConsistentRead: true,
           ExclusiveStartKey: start,
         }),
       );

@@ -1,5 +1,8 @@
 import type { DueCursor, DuePage, DuePaging } from './ports.ts';
 
+/** Index pages read per sweep unless the caller says otherwise. */
+const DEFAULT_MAX_ROUNDS = 10;
+
 /**
  * Reads the byDue index a page at a time, each page going on where the previous one stopped, until
  * every shard has been read to its end or `maxRounds` pages were read, and hands each page's ids
@@ -9,12 +12,13 @@ import type { DueCursor, DuePage, DuePaging } from './ports.ts';
  */
 export const forEachDuePage = async (
   read: (page: DuePaging) => Promise<DuePage>,
-  options: { maxRounds: number; pageSize?: number },
+  options: { maxRounds?: number; pageSize?: number },
   settle: (ids: string[]) => Promise<void>,
 ) => {
   const seen = new Set<string>();
   let after: DueCursor | undefined;
-  for (let round = 0; round < options.maxRounds; round++) {
+  const maxRounds = Math.max(1, options.maxRounds ?? DEFAULT_MAX_ROUNDS);
+  for (let round = 0; round < maxRounds; round++) {
     const page = await read({ limit: options.pageSize, after });
     const ids = page.ids.filter((id) => !seen.has(id));
     for (const id of ids) seen.add(id);

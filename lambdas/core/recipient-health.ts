@@ -1,4 +1,5 @@
 import type { HandoffRequest, Member } from './model.ts';
+import type { Directory } from './ports.ts';
 
 /**
  * Whether a request's recipients can still do their part, judged from the members as they are
@@ -15,6 +16,12 @@ export interface RecipientCheck {
   label: string;
   problem: RecipientProblem | null;
 }
+
+export type MembersById = ReadonlyMap<string, Member>;
+
+/** The organisation's members as they are now, by id: what the recipients are checked against. */
+export const membersById = async (directory: Pick<Directory, 'listMembers'>, orgId: string): Promise<MembersById> =>
+  new Map((await directory.listMembers(orgId)).map((member) => [member.id, member]));
 
 export const checkRecipients = (request: Pick<HandoffRequest, 'recipients'>, members: ReadonlyMap<string, Member>): RecipientCheck[] =>
   request.recipients.map((recipient) => {

@@ -32,8 +32,9 @@ export interface IndexedTicketRequests {
   /**
    * The organisation's requests quoting (`kinds.quoted`) or linked to (`kinds.linked`) `ref`,
    * oldest first, as the indexes hold them: maybe a moment old. For a caller whose every write is
-   * conditioned on the version it read, and which leaves a request alone only once it has ended
-   * (which never changes back).
+   * conditioned on the version it read, and which leaves a request alone only once it has ended for
+   * good, reading again one that a relink could have revived (revoked, or expired unsubmitted).
+   * Requests the ticket index's own items name and the GSIs do not list yet are read from the table.
    */
   findByTicket(orgId: string, ref: string, kinds: Pick<TicketLinks, 'quoted' | 'linked'>): Promise<HandoffRequest[]>;
 }

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { DueCursor, DuePage, DuePaging } from '#core/ports.ts';
+import type { DuePage, DuePaging } from '#core/ports.ts';
 import type { Documents } from './dynamo.ts';
 import { INDEXES } from './table.ts';
 

@@ -36,7 +36,7 @@ export const keys = {
   helpdeskIntegrationPrefix: 'ORG#',
   /** The ticket index (ticket-index.ts): which kinds of record quote or link one ticket of the organisation, by the SHA-256 of its reference. */
   ticketIndexEntry: (orgId: string, refHash: string): ItemKey => ({ pk: `TICKETS#${orgId}`, sk: `REF#${refHash}` }),
-  /** One record quoting or linked to that ticket, beside the ticket's entry: found by a consistent query of the entry's key plus `#`. */
+  /** One record quoting or linked to that ticket, beside the ticket's entry: found by a consistent query of `ticketRecordPrefix` for its kind. */
   ticketRecord: (orgId: string, refHash: string, recordType: string, recordId: string): ItemKey => ({
     pk: `TICKETS#${orgId}`,
     sk: `REF#${refHash}#${recordType}#${recordId}`,

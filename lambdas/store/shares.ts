@@ -14,8 +14,9 @@ import { ticketIndexWrites, ticketRecordIds, ticketRecordWrites } from './ticket
 /** DynamoDB TTL removes a share's ciphertext this long after its expiry, as a last safety net. */
 const MATERIAL_TTL_MARGIN_SECONDS = 24 * 60 * 60;
 const DUE_SHARDS = 4;
-const dueShard = (shareId: string) => `SHAREDUE#${shareId.charCodeAt(shareId.length - 1) % DUE_SHARDS}`;
-const DUE_SHARD_KEYS = Array.from({ length: DUE_SHARDS }, (_, shard) => `SHAREDUE#${shard}`);
+const dueShardKey = (shard: number) => `SHAREDUE#${shard}`;
+const dueShard = (shareId: string) => dueShardKey(shareId.charCodeAt(shareId.length - 1) % DUE_SHARDS);
+const DUE_SHARD_KEYS = Array.from({ length: DUE_SHARDS }, (_, shard) => dueShardKey(shard));
 
 /**
  * Shares: one item under SHARE#<id> with its ciphertext beside it, its link token's hash under

@@ -53,7 +53,7 @@ export const ticketRecordWrites = (tableName: string, orgId: string, type: Ticke
 /**
  * The ids of the organisation's records of `type` that carry `ref`, as the ticket index holds
  * them: every one committed before this read (strongly consistent), none made before the index
- * kept these items (the ticket GSIs still find those), at most `limit`.
+ * kept these items (the ticket GSIs still find those), the newest `limit`.
  */
 export const ticketRecordIds = async (db: Documents, tableName: string, orgId: string, ref: string, type: TicketRecordType, limit = 500): Promise<string[]> => {
   const items = await queryAllPages(
@@ -64,6 +64,8 @@ export const ticketRecordIds = async (db: Documents, tableName: string, orgId: s
       ExpressionAttributeValues: { ':pk': entryKey(orgId, ref).pk, ':prefix': keys.ticketRecordPrefix(sha256Hex(ref), RECORD_TAGS[type]) },
       ProjectionExpression: 'recordId',
       ConsistentRead: true,
+      // Newest first (ids are ULIDs): past the limit, the records the GSIs may not list yet are the ones kept.
+      ScanIndexForward: false,
     },
     limit,
   );

@@ -138,6 +138,25 @@ describe('a sender’s status from the index’s copy of a request', () => {
     expect((await requests.get(current.id))!.ticket?.status).toBe('pending');
   });
 
+  it('a revoked request read afresh (a helpdesk’s read) is not read a second time', async () => {
+    const integrationId = '01hintegration000000000002';
+    const current = seed(1, 'revoked', 4);
+    // Linked to the helpdesk's ticket, which is what a helpdesk's read applies to.
+    current.ticket = { ...current.ticket!, externalId: REF, integrationId };
+    let reads = 0;
+    const get = requests.get.bind(requests);
+    requests.get = async (requestId: string) => {
+      reads += 1;
+      return get(requestId);
+    };
+    const verification = { helpdesk: 'zendesk', readAt: '2025-03-04T05:00:00.000Z', vendorStatus: 'solved' };
+    const outcome = await applyTicketStatus(deps(), input({ verified: true, verification, onlyIntegration: integrationId }));
+    expect(outcome.ticketLinks).toBe(1);
+    expect(outcome.changed).toEqual([]);
+    expect({ fresh: requests.fresh, reads }).toEqual({ fresh: 1, reads: 0 });
+    expect((await get(current.id))!.version).toBe(4);
+  });
+
   it('a copy of a request that ended for good (completed) is not read again', async () => {
     const current = seed(1, 'completed', 4);
     let reads = 0;

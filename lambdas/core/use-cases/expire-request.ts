@@ -94,13 +94,12 @@ export interface SweepOptions {
  */
 export const sweepDue = async (deps: ExpiryDeps, options: SweepOptions = {}): Promise<SweepResult> => {
   const concurrency = Math.max(1, options.concurrency ?? 4);
-  const maxRounds = Math.max(1, options.maxRounds ?? 10);
   const failed: string[] = [];
   const settle = options.settle ?? ((id: string) => expireRequest(deps, id));
   let expired = 0;
   let purged = 0;
   const read = (page: DuePaging) => deps.requests.dueBy(deps.clock.now(), page);
-  await forEachDuePage(read, { maxRounds, pageSize: options.pageSize }, (ids) =>
+  await forEachDuePage(read, options, (ids) =>
     forEachLimited(ids, concurrency, async (id) => {
       try {
         const outcome = await settle(id);

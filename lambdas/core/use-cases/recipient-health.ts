@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Actor, HandoffRequest, RequestStatus } from '../model.ts';
 import type { Directory, HandoffRepository } from '../ports.ts';
-import { checkRecipients, keysChangedSinceCommit, noRecipientCanOpen, unrecoverableDetails } from '../recipient-health.ts';
+import { checkRecipients, keysChangedSinceCommit, membersById, noRecipientCanOpen, unrecoverableDetails, type MembersById } from '../recipient-health.ts';
 import { requestAuditEntry } from '../request-audit.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
 import { applyChange, type RequestChange } from './apply-change.ts';
@@ -27,7 +27,7 @@ const MAX_PER_STATUS = 2_000;
  * `request.unrecoverable` is an event, so the requester's integration hears of it.
  */
 export const refreshRecipientHealth = async (deps: RecipientHealthDeps, orgId: string, memberId: string, actor: Actor) => {
-  const members = new Map((await deps.directory.listMembers(orgId)).map((member) => [member.id, member]));
+  const members = await membersById(deps.directory, orgId);
   const affected = await liveRequestsReceivedBy(deps, orgId, memberId);
   for (const request of affected) {
     await applyChange(
@@ -62,7 +62,7 @@ const liveRequestsReceivedBy = async (deps: RecipientHealthDeps, orgId: string, 
 export const recipientHealthChange = (
   deps: Pick<RecipientHealthDeps, 'clock' | 'urls'>,
   current: HandoffRequest,
-  members: Parameters<typeof checkRecipients>[1],
+  members: MembersById,
   actor: Actor,
 ): RequestChange | null => {
   const checks = checkRecipients(current, members);

@@ -1,4 +1,5 @@
 import { forEachDuePage } from '../../due-pages.ts';
+import { forEachLimited } from '../../each-limited.ts';
 import { ApiError, notFound, WriteConflict } from '../../errors.ts';
 import { sha256Hex } from '../../hashing.ts';
 import type { Actor } from '../../model.ts';
@@ -93,8 +94,11 @@ export const endShare = async (
   }
 };
 
+const SHARES_AT_ONCE = 4;
+
 /**
- * The sweep's part for shares: expires every live share already due, one at a time, reading the
+ * The sweep's part for shares: expires every live share already due, four at a time as the
+ * requests are (a backlog of pages must end within the sweep function's timeout), reading the
  * byDue index a page per round (due-pages.ts) for at most `maxRounds` rounds.
  */
 export const sweepDueShares = async (
@@ -105,16 +109,16 @@ export const sweepDueShares = async (
   let expired = 0;
   let failed = 0;
   const read = (page: DuePaging) => deps.shares.dueBy(deps.clock.now(), page);
-  await forEachDuePage(read, { maxRounds: Math.max(1, options.maxRounds ?? 10), pageSize: options.pageSize }, async (ids) => {
-    for (const id of ids) {
+  await forEachDuePage(read, options, (ids) =>
+    forEachLimited(ids, SHARES_AT_ONCE, async (id) => {
       try {
         if (await endShare(deps, id, 'expired')) expired++;
       } catch (error) {
         failed++;
         onFailure(error, id);
       }
-    }
-  });
+    }),
+  );
   return { expired, failed };
 };
 

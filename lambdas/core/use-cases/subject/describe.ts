@@ -1,5 +1,6 @@
 import { linkClosed, linkClosedReason, MAX_FAILED_ATTEMPTS, verificationOf, verificationPassed } from '../../subject-flow.ts';
-import type { HandoffRequest, Member } from '../../model.ts';
+import type { HandoffRequest } from '../../model.ts';
+import { membersById, type MembersById } from '../../recipient-health.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../../attachment-limits.ts';
 import type { LinkHolder, SubjectDeps } from './subject-context.ts';
 
@@ -14,12 +15,6 @@ export const verificationView = (request: HandoffRequest) => {
   };
 };
 
-export type MembersById = ReadonlyMap<string, Member>;
-
-/** The organisation's members as they are now, by id. */
-export const membersById = async (deps: Pick<SubjectDeps, 'directory'>, orgId: string): Promise<MembersById> =>
-  new Map((await deps.directory.listMembers(orgId)).map((member) => [member.id, member]));
-
 /** Throws 410 `link_closed` when the link can no longer be used. */
 export const assertLinkUsable = (deps: Pick<SubjectDeps, 'clock'>, request: HandoffRequest) => {
   const reason = linkClosedReason(request, deps.clock.now());
@@ -33,7 +28,7 @@ export const assertLinkUsable = (deps: Pick<SubjectDeps, 'clock'>, request: Hand
  */
 export const describeForSubject = async (deps: SubjectDeps, { request, org }: LinkHolder, read?: MembersById) => {
   assertLinkUsable(deps, request);
-  const members = read ?? (await membersById(deps, org.id));
+  const members = read ?? (await membersById(deps.directory, org.id));
   return {
     id: request.id,
     status: request.status,

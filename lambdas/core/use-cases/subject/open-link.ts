@@ -1,9 +1,9 @@
-import { checkRecipients, keysChangedSinceCommit } from '../../recipient-health.ts';
+import { checkRecipients, keysChangedSinceCommit, membersById, type MembersById } from '../../recipient-health.ts';
 import type { Actor, HandoffRequest } from '../../model.ts';
 import { open } from '../../subject-flow.ts';
 import { applyChange } from '../apply-change.ts';
 import { recipientHealthChange } from '../recipient-health.ts';
-import { assertLinkUsable, describeForSubject, membersById, type MembersById } from './describe.ts';
+import { assertLinkUsable, describeForSubject } from './describe.ts';
 import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
 
 /** Who flags a link found unusable when it is opened: the service, not the subject. */
@@ -11,7 +11,7 @@ const RECIPIENT_CHECK: Actor = { type: 'system', label: 'recipient check' };
 
 /** The page's script, not the page load, opens the request: pending → opened once, audited. */
 export const openLink = async (deps: SubjectDeps, holder: LinkHolder) => {
-  const members = await membersById(deps, holder.org.id);
+  const members = await membersById(deps.directory, holder.org.id);
   const opened = await applyChange(
     deps.requests,
     async () => (await deps.requests.get(holder.request.id)) ?? holder.request,

@@ -116,7 +116,8 @@ const matches = (request: HandoffRequest, input: TicketStatusInput) => {
 export const applyTicketStatus = async (deps: TicketStatusDeps, input: TicketStatusInput): Promise<TicketStatusOutcome> => {
   const policy = input.org.policy.ticket;
   const trusted = input.verified || policy.trustUnverifiedWebhooks;
-  const found = (await findRequests(deps, input)).filter((request) => matches(request, input));
+  const { requests, fromIndex } = await findRequests(deps, input);
+  const found = requests.filter((request) => matches(request, input));
   const verifiable = input.verified ? new Set<string>() : await helpdeskIntegrations(deps, input.org.id, found);
   const changed: TicketStatusOutcome['changed'] = [];
   const checks = new Map<string, TicketCheck>();
@@ -124,7 +125,7 @@ export const applyTicketStatus = async (deps: TicketStatusDeps, input: TicketSta
   for (const request of found) {
     // The helpdesk's answer is the fact: a hint about a ticket it can read never destroys by itself.
     const hint = isVerifiable(request, verifiable);
-    const decision = await applyToOne(deps, input, trusted && !hint, request);
+    const decision = await applyToOne(deps, input, trusted && !hint, request, fromIndex);
     if (decision) changed.push({ requestId: request.id, action: decision.action, purgeScheduledAt: decision.after.purgeScheduledAt });
     if (hint && decision && countsAsClosed(input.status, policy)) {
       verifying += 1;
@@ -139,16 +140,22 @@ export const applyTicketStatus = async (deps: TicketStatusDeps, input: TicketSta
 
 const EVERY_KIND = { quoted: true, linked: true };
 
-/** The requests quoting or linked to the ticket: none, without a read, when the ticket index knows of neither. */
-const findRequests = async (deps: TicketStatusDeps, input: TicketStatusInput) => {
+/**
+ * The requests quoting or linked to the ticket: none, without a read, when the ticket index knows
+ * of neither; `fromIndex` when they are the ticket GSI's copies, which may be a moment old.
+ */
+const findRequests = async (deps: TicketStatusDeps, input: TicketStatusInput): Promise<{ requests: HandoffRequest[]; fromIndex: boolean }> => {
   const links = input.links ?? null;
-  if (links && !links.quoted && !links.linked) return [];
+  if (links && !links.quoted && !links.linked) return { requests: [], fromIndex: false };
   // A sender's status changes a request only by a write conditioned on the version read (a stale
-  // copy loses it, and the request is read again), and leaves alone only an ended request, which
-  // never comes back: the index's copy does for the first read. A helpdesk's read also skips
-  // requests by their ticket's current status (unchangedRead, reopenedSinceRead), so it reads afresh.
-  if (deps.indexedRequests && input.verification === undefined) return deps.indexedRequests.findByTicket(input.org.id, input.ref, links ?? EVERY_KIND);
-  return deps.requests.findByTicket(input.org.id, input.ref);
+  // copy loses it, and the request is read again), and leaves alone only an ended request; one that
+  // ended for good never comes back, and one a relink could revive is read again (decideAndWrite):
+  // the index's copy does for the first read. A helpdesk's read also skips requests by their
+  // ticket's current status (unchangedRead, reopenedSinceRead), so it reads afresh.
+  if (deps.indexedRequests && input.verification === undefined) {
+    return { requests: await deps.indexedRequests.findByTicket(input.org.id, input.ref, links ?? EVERY_KIND), fromIndex: true };
+  }
+  return { requests: await deps.requests.findByTicket(input.org.id, input.ref), fromIndex: false };
 };
 
 const isVerifiable = (request: HandoffRequest, verifiable: Set<string>) =>
@@ -178,8 +185,8 @@ const queueChecks = async (deps: TicketStatusDeps, checks: TicketCheck[]) => {
 /** Statuses for one request, one at a time in this process (a burst for one ticket would only race itself). */
 const perRequest = new KeyedQueue();
 
-const applyToOne = (deps: TicketStatusDeps, input: TicketStatusInput, trusted: boolean, first: HandoffRequest) =>
-  perRequest.run(first.id, async (waited) => decideAndWrite(deps, input, trusted, first, waited ? await deps.requests.get(first.id) : first));
+const applyToOne = (deps: TicketStatusDeps, input: TicketStatusInput, trusted: boolean, first: HandoffRequest, fromIndex: boolean) =>
+  perRequest.run(first.id, async (waited) => decideAndWrite(deps, input, trusted, first, waited ? await deps.requests.get(first.id) : first, fromIndex && !waited));
 
 /**
  * A request the status leaves alone because it ended, but which a relink can bring back (revoked,
@@ -190,10 +197,10 @@ const endedButRelinkable = (request: HandoffRequest) => {
   return cause === 'revoked' || cause === 'expired';
 };
 
-const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, trusted: boolean, first: HandoffRequest, current: HandoffRequest | null) => {
+/** `indexCopy`: `current` is the ticket GSI's copy, which lags deployed; every later read is the table's own. */
+const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, trusted: boolean, first: HandoffRequest, current: HandoffRequest | null, indexCopy: boolean) => {
   let before: HandoffRequest | null = current;
-  // `first` may be the ticket GSI's copy, which lags deployed; every later read is the table's own.
-  let readAgain = before !== first;
+  let readAgain = !indexCopy;
   for (let race = 1; ; race++) {
     if (!before) return null;
     if (!readAgain && endedButRelinkable(before)) {

@@ -29,6 +29,7 @@ export const HELPDESKS = {
   servicenow: { label: 'ServiceNow', example: 'https://acme.service-now.com', credentials: ['username', 'password'], settings: [] },
   zammad: { label: 'Zammad', example: 'https://acme.zammad.com', credentials: ['api_token'], settings: [] },
   freshdesk: { label: 'Freshdesk', example: 'https://acme.freshdesk.com', credentials: ['api_token'], settings: [] },
+  freshservice: { label: 'Freshservice', example: 'https://acme.freshservice.com', credentials: ['api_token'], settings: [] },
   connectwise: {
     label: 'ConnectWise PSA',
     example: 'https://api-na.myconnectwise.net',

@@ -61,7 +61,7 @@ describe('integrations in the member app', () => {
     expect(listed.headers.get('cache-control')).toBe('no-store');
     expect(Object.keys(listed.body).sort()).toEqual(['clients', 'data', 'helpdesks', 'object', 'preset_access', 'presets', 'recipes', 'trigger_fields']);
     expect(listed.body.preset_access).toBe(true);
-    expect(listed.body.helpdesks.map((h: { name: string }) => h.name)).toEqual(['zendesk', 'jira', 'halopsa', 'servicenow', 'zammad', 'freshdesk', 'connectwise', 'autotask']);
+    expect(listed.body.helpdesks.map((h: { name: string }) => h.name)).toEqual(['zendesk', 'jira', 'halopsa', 'servicenow', 'zammad', 'freshdesk', 'freshservice', 'connectwise', 'autotask']);
     expect(listed.body.helpdesks[1]).toEqual({ name: 'jira', label: 'Jira Service Management', example: 'https://acme.atlassian.net', credentials: ['email', 'api_token'], settings: ['closed_status_names'] });
     expect(listed.body.data).toEqual([]);
     expect(listed.body.clients.map((c: { id: string }) => c.id)).toContain(org.defaultClientId);

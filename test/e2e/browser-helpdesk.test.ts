@@ -85,6 +85,7 @@ describe.skipIf(!haveChromium)('the helpdesk connection of an integration', () =
       ['servicenow', ['username', 'password']],
       ['zammad', ['api-token']],
       ['freshdesk', ['api-token']],
+      ['freshservice', ['api-token']],
       ['connectwise', ['client-id', 'company-id', 'public-key', 'private-key']],
       ['autotask', ['username', 'password', 'integration-code', 'closed-status-ids']],
     ] as const) {

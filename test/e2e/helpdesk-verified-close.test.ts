@@ -7,7 +7,7 @@
  * closes without any hint; the end of a grace period reads again and sees a reopen. The verified
  * close shows in the audit entry, the event and the custody certificate. Every request the service
  * sent a helpdesk, and every answer its fake gave, fits the vendor's OpenAPI document (for ServiceNow,
- * Zammad, Freshdesk, ConnectWise PSA and Autotask, whose documents are not copied here, the calls as their API
+ * Zammad, Freshdesk, Freshservice, ConnectWise PSA and Autotask, whose documents are not copied here, the calls as their API
  * documentation describes them: test/support/contract-<vendor>.ts).
  */
 import { createHmac } from 'node:crypto';
@@ -308,7 +308,7 @@ describe.each(VERIFIED_CLOSE_HELPDESKS)('a verified close with %s', (label, star
   it('sent the helpdesk only requests its API contract describes, and the fake answered as the vendor would', () => {
     expect(helpdesk.contractProblems()).toEqual([]);
     const calls = helpdesk.checkedCalls();
-    // Jira, ServiceNow, Zammad, Freshdesk, ConnectWise and Autotask send their credentials on every call; Zendesk and Halo first ask for an OAuth token.
+    // Jira, ServiceNow, Zammad, Freshdesk, Freshservice, ConnectWise and Autotask send their credentials on every call; Zendesk and Halo first ask for an OAuth token.
     const kinds = helpdesk.fetchesTokens ? ['read', 'reply', 'token'] : ['read', 'reply'];
     const kindsOf = (some: CheckedCall[]) => [...new Set(some.map((call) => call.kind))].sort();
     expect(kindsOf(calls)).toEqual(kinds);

@@ -2,6 +2,7 @@ import type { HelpdeskCall, ScriptedAnswer } from './fake-helpdesk-server.ts';
 import { startFakeAutotask } from './fake-autotask.ts';
 import { startFakeConnectWise } from './fake-connectwise.ts';
 import { startFakeFreshdesk } from './fake-freshdesk.ts';
+import { startFakeFreshservice } from './fake-freshservice.ts';
 import { startFakeHaloPsa } from './fake-halopsa.ts';
 import { startFakeJsm } from './fake-jsm.ts';
 import { startFakeServiceNow } from './fake-servicenow.ts';
@@ -10,6 +11,7 @@ import { startFakeZendesk } from './fake-zendesk.ts';
 import { autotaskContractProblems } from './contract-autotask.ts';
 import { connectWiseContractProblems } from './contract-connectwise.ts';
 import { freshdeskContractProblems } from './contract-freshdesk.ts';
+import { freshserviceContractProblems } from './contract-freshservice.ts';
 import { serviceNowContractProblems } from './contract-servicenow.ts';
 import { zammadContractProblems } from './contract-zammad.ts';
 import { haloPsaContractProblems, jsmContractProblems, zendeskContractProblems } from './helpdesk-contracts.ts';
@@ -23,7 +25,7 @@ import { haloPsaContractProblems, jsmContractProblems, zendeskContractProblems }
 
 /** What the test needs of one helpdesk's fake: its connection, and ways to set a ticket open or closed and to fail the next read. */
 export interface Helpdesk {
-  name: 'zendesk' | 'jira' | 'halopsa' | 'servicenow' | 'zammad' | 'freshdesk' | 'connectwise' | 'autotask';
+  name: 'zendesk' | 'jira' | 'halopsa' | 'servicenow' | 'zammad' | 'freshdesk' | 'freshservice' | 'connectwise' | 'autotask';
   url: string;
   /** Whether the adapter first asks for an OAuth token (Zendesk, Halo), rather than sending its credentials on every call. */
   fetchesTokens: boolean;
@@ -174,16 +176,26 @@ export const zammadHelpdesk = async (): Promise<Helpdesk> => {
   };
 };
 
-export const freshdeskHelpdesk = async (): Promise<Helpdesk> => {
-  const credentials = { api_token: 'FdE2eApiKey5b8c1d9f3a7e' };
-  const fake = await startFakeFreshdesk({ apiKey: credentials.api_token });
+/**
+ * A Freshworks helpdesk (Freshdesk or Freshservice: one fake, fake-freshworks.ts, and one contract
+ * check, contract-freshworks.ts, behind both), its tickets numbered from `firstTicket`.
+ */
+const freshworksHelpdesk = async (
+  name: 'freshdesk' | 'freshservice',
+  start: typeof startFakeFreshdesk,
+  contractProblems: typeof freshdeskContractProblems,
+  apiKey: string,
+  firstTicket: number,
+): Promise<Helpdesk> => {
+  const credentials = { api_token: apiKey };
+  const fake = await start({ apiKey });
   return {
-    name: 'freshdesk',
+    name,
     url: fake.url,
     fetchesTokens: false,
     connect: { credentials },
     secrets: [credentials.api_token],
-    ticket: (n) => String(8000 + n),
+    ticket: (n) => String(firstTicket + n),
     open: (id) => fake.setTicket(id, 2),
     close: (id) => fake.setTicket(id, 5),
     failNextRead: refusing(fake, 'view', { message: 'failed' }),
@@ -191,11 +203,15 @@ export const freshdeskHelpdesk = async (): Promise<Helpdesk> => {
     // The reply's HTML holds the link as the text of an anchor, so the text is found in it as in the others.
     comments: (id) => fake.conversations(id).map((conversation) => ({ text: conversation.body, public: !conversation.private })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'view' && call.path.endsWith(`/${id}`)).length,
-    contractProblems: () => freshdeskContractProblems(fake.history),
+    contractProblems: () => contractProblems(fake.history),
     checkedCalls: () => checkedCalls(fake.history, { view: 'read', reply: 'reply' }),
     stop: () => fake.close(),
   };
 };
+
+export const freshdeskHelpdesk = () => freshworksHelpdesk('freshdesk', startFakeFreshdesk, freshdeskContractProblems, 'FdE2eApiKey5b8c1d9f3a7e', 8000);
+
+export const freshserviceHelpdesk = () => freshworksHelpdesk('freshservice', startFakeFreshservice, freshserviceContractProblems, 'FsE2eApiKey2c7d4e9a1b6f', 8500);
 
 export const connectwiseHelpdesk = async (): Promise<Helpdesk> => {
   const credentials = { company_id: 'acme', public_key: 'CwE2ePublic7a1c', private_key: 'CwE2ePrivate4d9b6e2f', client_id: '3f6a9d2e-7b1c-4e8a-9f05-c2d4e6a8b1f3' };
@@ -252,6 +268,7 @@ export const VERIFIED_CLOSE_HELPDESKS = [
   ['ServiceNow', servicenowHelpdesk],
   ['Zammad', zammadHelpdesk],
   ['Freshdesk', freshdeskHelpdesk],
+  ['Freshservice', freshserviceHelpdesk],
   ['ConnectWise PSA', connectwiseHelpdesk],
   ['Autotask', autotaskHelpdesk],
 ] as const;

@@ -6,6 +6,7 @@ import type { SecretSealer } from '#core/sealing.ts';
 import { AutotaskHelpdesk } from './autotask.ts';
 import { ConnectWiseHelpdesk } from './connectwise.ts';
 import { FreshdeskHelpdesk } from './freshdesk.ts';
+import { FreshserviceHelpdesk } from './freshservice.ts';
 import { HaloPsaHelpdesk } from './halopsa.ts';
 import { JiraServiceManagementHelpdesk } from './jira-service-management.ts';
 import { ServiceNowHelpdesk } from './servicenow.ts';
@@ -48,6 +49,7 @@ export const HELPDESK_ADAPTERS: Record<HelpdeskName, HelpdeskAdapterFactory> = {
   zammad: (connection, credentials, options) => new ZammadHelpdesk({ url: connection.url, accessToken: credentials.api_token! }, options),
   // Freshdesk calls it an API key; it is stored under the form's API token field too.
   freshdesk: (connection, credentials, options) => new FreshdeskHelpdesk({ url: connection.url, apiKey: credentials.api_token! }, options),
+  freshservice: (connection, credentials, options) => new FreshserviceHelpdesk({ url: connection.url, apiKey: credentials.api_token! }, options),
   connectwise: (connection, credentials, options) =>
     new ConnectWiseHelpdesk(
       { url: connection.url, companyId: credentials.company_id!, publicKey: credentials.public_key!, privateKey: credentials.private_key!, clientId: credentials.client_id! },

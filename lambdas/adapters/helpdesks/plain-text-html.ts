@@ -1,5 +1,5 @@
 /**
- * Plain text as the HTML body a helpdesk takes (Freshdesk's reply `body` is HTML): every character
+ * Plain text as the HTML body a helpdesk takes (a Freshdesk or Freshservice reply's `body` is HTML): every character
  * that HTML reads as markup escaped, line breaks kept as `<br>`, and each https link made a link, its
  * `#fragment` included, so the customer can open it from the reply or its email as it was written.
  */

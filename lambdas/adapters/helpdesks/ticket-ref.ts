@@ -12,7 +12,7 @@ export const ticketRefOf = (externalId: string, form: RegExp, call: string): str
   return ref;
 };
 
-/** A positive integer id as int64 path parameters take it (Zendesk and Freshdesk ticket ids). */
+/** A positive integer id as int64 path parameters take it (Zendesk, Freshdesk and Freshservice ticket ids). */
 export const POSITIVE_INTEGER_ID = /^[1-9][0-9]{0,18}$/;
 
 const INT32_MAX = 2_147_483_647;

@@ -77,6 +77,8 @@ const SETUP: Record<keyof typeof HELPDESKS, string> = {
     'Zammad: an access token of an agent (Profile, Token Access) with the ticket.agent permission, as the API token. Tickets are named by their number; replies are posted as that agent, as notes the customer sees.',
   freshdesk:
     'Freshdesk: the API key of an agent (Profile settings, View API key), as the API token. Replies are posted as that agent, as replies the requester is sent.',
+  freshservice:
+    'Freshservice: the API key of an agent (Profile settings, Your API key), as the API token. Replies are posted as that agent, as replies the requester is sent.',
   connectwise:
     'ConnectWise PSA: the company id you sign in with; an API member (System, Members, API Members) whose security role may view and edit service tickets, and its public and private keys (API Keys tab); and a client id from developer.connectwise.com. Replies are posted as that member, as Discussion notes.',
   autotask:

@@ -21,6 +21,7 @@ import type { WebhookUrlOptions } from '#core/webhook-url.ts';
 import type { SigningKeyCustody } from '#core/signing-keys.ts';
 import type { DynamoCertificateSource } from '#store/certificate-source.ts';
 import type { DynamoShares } from '#store/shares.ts';
+import type { DynamoDueRequests } from '#store/due-index.ts';
 import type { TableBackups } from '#core/custody/backups.ts';
 import type { HelpdeskConnector } from '#core/helpdesk.ts';
 import type { TicketCheckQueue } from '#core/ticket-check.ts';
@@ -79,6 +80,8 @@ export interface AppDeps {
   ticketReplies?: TicketReplier;
   /** Outbound one-time shares made in the member app: added where they are used (store-wiring.ts withShareStore). */
   shares?: DynamoShares;
+  /** The requests' due index: the sweep's alone (store-wiring.ts withDueRequests). */
+  dueRequests?: DynamoDueRequests;
   /** The audit chain as custody certificates read it. */
   certificates?: DynamoCertificateSource;
   /** Keeps the certificate signing keys' private halves (key files locally); absent deployed, where certificate-signing.ts uses KMS. */

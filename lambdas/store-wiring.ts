@@ -4,6 +4,7 @@ import { DynamoCertificateSource } from '#store/certificate-source.ts';
 import { DynamoEventFeed } from '#store/event-feed.ts';
 import { DynamoWebhooks } from '#store/webhooks.ts';
 import { DynamoShares } from '#store/shares.ts';
+import { DynamoDueRequests } from '#store/due-index.ts';
 import type { AppDeps } from './app-deps.ts';
 
 /**
@@ -30,6 +31,12 @@ export const withApiReadLog = <Deps extends AppDeps>(deps: Deps): Deps & { apiRe
 export const withWebhookStore = <Deps extends AppDeps>(deps: Deps): Deps & { webhooks: DynamoWebhooks } => ({
   ...deps,
   webhooks: deps.webhooks ?? new DynamoWebhooks(deps.db, deps.tableName, deps.audit),
+});
+
+/** The requests' due index: the sweep (and the local runtime). */
+export const withDueRequests = <Deps extends AppDeps>(deps: Deps): Deps & { dueRequests: DynamoDueRequests } => ({
+  ...deps,
+  dueRequests: deps.dueRequests ?? new DynamoDueRequests(deps.db, deps.tableName),
 });
 
 /** The audit chain as events: GET /v1/events. */

@@ -143,6 +143,13 @@ export interface HandoffRepository extends RequestRepository {
   submit(before: HandoffRequest, after: HandoffRequest, material: SealedMaterial, audit: AuditEntryInput): Promise<AuditEntry>;
   material(requestId: string): Promise<SealedMaterial | null>;
   trail(requestId: string): Promise<TrailEntry[]>;
+}
+
+/**
+ * The requests' due index as the sweep reads it (store/due-index.ts), apart from the repository
+ * so that only the sweep's bundle carries it.
+ */
+export interface DueRequests {
   /** A page of the byDue index: ids of live requests due at or before `now`, going on from `page.after`. */
   dueBy(now: Date, page?: DuePaging): Promise<DuePage>;
 }

@@ -13,7 +13,7 @@ import { runTicketCheck } from '#core/use-cases/tickets/verify-ticket.ts';
 import type { TicketCheck, TicketCheckQueue } from '#core/ticket-check.ts';
 import { TimerTicketChecks } from './timer-ticket-checks.ts';
 import { withHelpdesks } from '../helpdesk-wiring.ts';
-import { withApiKeyStore, withCertificateSource, withEventFeed, withShareStore, withWebhookStore } from '../store-wiring.ts';
+import { withApiKeyStore, withCertificateSource, withDueRequests, withEventFeed, withShareStore, withWebhookStore } from '../store-wiring.ts';
 import type { DynamoApiKeys } from '#store/api-keys.ts';
 import type { DynamoCertificateSource } from '#store/certificate-source.ts';
 import type { DynamoEventFeed } from '#store/event-feed.ts';
@@ -23,6 +23,7 @@ import type { TicketReplier, TicketReplyInput, TicketReplyResult } from '#core/u
 import type { HelpdeskConnector } from '#core/helpdesk.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { DynamoShares } from '../store/shares.ts';
+import type { DynamoDueRequests } from '../store/due-index.ts';
 import { AdminStore } from '#store/admin-store.ts';
 import { DynamoApiReadStore } from '#store/api-read-log.ts';
 import type { ApiRead } from '#core/api-reads.ts';
@@ -128,7 +129,7 @@ export interface LocalService {
   appUrl: string;
   port: number;
   /** Locally every function has every store and may call a helpdesk (deployed, only those wired with store-wiring.ts and helpdesk-wiring.ts). */
-  deps: AppDeps & { helpdesks: HelpdeskConnector; webhooks: DynamoWebhooks; events: DynamoEventFeed; certificates: DynamoCertificateSource; apiKeys: DynamoApiKeys; shares: DynamoShares };
+  deps: AppDeps & { helpdesks: HelpdeskConnector; webhooks: DynamoWebhooks; events: DynamoEventFeed; certificates: DynamoCertificateSource; apiKeys: DynamoApiKeys; shares: DynamoShares; dueRequests: DynamoDueRequests };
   admin: AdminStore;
   dynamoEndpoint: string;
   /** The process id of the DynamoDB Local this service started, or null when it joined one. */
@@ -228,7 +229,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     (reads) => workers!.recordApiReads(reads),
     (error) => deps.logger.error('local read records not stored yet', { errorName: (error as Error)?.name }),
   );
-  const deps = withShareStore(withApiKeyStore(withWebhookStore(withEventFeed(withCertificateSource(withHelpdesks(createAppDeps({
+  const deps = withDueRequests(withShareStore(withApiKeyStore(withWebhookStore(withEventFeed(withCertificateSource(withHelpdesks(createAppDeps({
     tableName,
     urls,
     // Loopback receivers are for the local runtime and tests only, and only when asked for.
@@ -247,7 +248,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     db,
     clock,
     apiReads,
-  })))))));
+  }))))))));
   // The first signing key is made at first start, so the JWKS is published before any certificate.
   if (options.dataDir) await signerOf(deps).currentKey();
   const functions = FunctionContext.create(db, deps.logger, options.tableAccess);

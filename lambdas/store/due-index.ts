@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { DuePage, DuePaging } from '#core/ports.ts';
+import type { DuePage, DuePaging, DueRequests } from '#core/ports.ts';
 import type { Documents } from './dynamo.ts';
+import { keys } from './keys.ts';
 import { INDEXES } from './table.ts';
 
 const DEFAULT_LIMIT = 100;
@@ -36,3 +37,16 @@ export const readDue = async (db: Documents, tableName: string, shards: readonly
     next: Object.keys(next).length > 0 ? next : null,
   };
 };
+
+/** The requests' due index, for the sweep alone (store-wiring.ts withDueRequests). */
+export class DynamoDueRequests implements DueRequests {
+  constructor(
+    private readonly db: Documents,
+    private readonly tableName: string,
+  ) {}
+
+  /** Ids of live requests due at or before `now`, across every shard, a page at a time. */
+  dueBy(now: Date, page?: DuePaging) {
+    return readDue(this.db, this.tableName, keys.dueShards(), now, page);
+  }
+}

@@ -1,10 +1,9 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { HandoffRequest } from '#core/model.ts';
-import type { AuditEntryInput, DuePaging, HandoffRepository, RequestQuery, SealedMaterial, TrailEntry, TriggerGuard } from '#core/ports.ts';
+import type { AuditEntryInput, HandoffRepository, RequestQuery, SealedMaterial, TrailEntry, TriggerGuard } from '#core/ports.ts';
 import { sweepDueAt } from '#core/subject-flow.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import type { Documents } from './dynamo.ts';
-import { readDue } from './due-index.ts';
 import { fromItem, toItem } from './items.ts';
 import { keys } from './keys.ts';
 import { queryIds, queryPrefix } from './query-prefix.ts';
@@ -136,11 +135,6 @@ export class DynamoRequests implements HandoffRepository {
     const ids = [...new Set([...quoted, ...linked, ...noted])].sort();
     const requests = await Promise.all(ids.map((id) => this.get(id)));
     return requests.filter((request): request is HandoffRequest => request !== null && request.orgId === orgId);
-  }
-
-  /** Ids of live requests due at or before `now`, across every shard, a page at a time. */
-  dueBy(now: Date, page?: DuePaging) {
-    return readDue(this.db, this.tableName, keys.dueShards(), now, page);
   }
 
   private replaceWrite(before: HandoffRequest, after: HandoffRequest): TransactItem {

@@ -6,7 +6,8 @@ import type { AppDeps } from '../app-deps.ts';
 import { expiryLeftToFire } from '../deployed/expiry-left-to-fire.ts';
 import { withTicketChecks } from '../ticket-check-wiring.ts';
 import { wiring } from '../wiring.ts';
-import { withShareStore } from '../store-wiring.ts';
+import { withDueRequests, withShareStore } from '../store-wiring.ts';
+import type { DueRequests } from '#core/ports.ts';
 
 export interface SweepSummary {
   expired: number;
@@ -23,7 +24,7 @@ export interface SweepSummary {
  * cannot settle is logged by id and left for the next sweep. Logs counts and ids only.
  */
 export const createHandler = (
-  deps: PurgeDeps & Partial<ShareDeps> & { logger: Pick<AppDeps['logger'], 'info' | 'error' | 'debug'> },
+  deps: PurgeDeps & Partial<ShareDeps> & { dueRequests: DueRequests; logger: Pick<AppDeps['logger'], 'info' | 'error' | 'debug'> },
   options: Omit<SweepOptions, 'onFailure' | 'settle'> = {},
 ) =>
   async (): Promise<SweepSummary> => {
@@ -45,8 +46,8 @@ export const createHandler = (
     return summary;
   };
 
-/** What the deployed sweep is wired with: shares, the ticket-check queue, and the expiry schedules of the requests it purges left to fire. */
-export const deployedDeps = () => withShareStore(withTicketChecks(wiring(expiryLeftToFire())));
+/** What the deployed sweep is wired with: the due index, shares, the ticket-check queue, and the expiry schedules of the requests it purges left to fire. */
+export const deployedDeps = () => withDueRequests(withShareStore(withTicketChecks(wiring(expiryLeftToFire()))));
 
 let built: ReturnType<typeof createHandler> | undefined;
 /** The deployed handler, wired on first use. */

@@ -82,10 +82,10 @@ describe('expiry with a fake clock', () => {
     clock.set(due - 1_000);
     expect(await expire({ requestId: request.id })).toEqual({ requestId: request.id, outcome: 'not_due' });
     expect((await readVia(service, org, request.id)).status).toBe('pending');
-    expect((await service.deps.requests.dueBy(clock.now())).ids).not.toContain(request.id);
+    expect((await service.deps.dueRequests.dueBy(clock.now())).ids).not.toContain(request.id);
 
     clock.set(due + 1_000);
-    expect((await service.deps.requests.dueBy(clock.now())).ids).toContain(request.id);
+    expect((await service.deps.dueRequests.dueBy(clock.now())).ids).toContain(request.id);
     expect(await expire({ requestId: request.id })).toEqual({ requestId: request.id, outcome: 'expired' });
 
     const shown = await readVia(service, org, request.id);
@@ -104,7 +104,7 @@ describe('expiry with a fake clock', () => {
     const item = (await requestItem(service, request.id))!;
     expect(item.gsi5pk).toBeUndefined();
     expect(item.gsi5sk).toBeUndefined();
-    expect((await service.deps.requests.dueBy(clock.now())).ids).not.toContain(request.id);
+    expect((await service.deps.dueRequests.dueBy(clock.now())).ids).not.toContain(request.id);
     expect(await expire({ requestId: request.id })).toEqual({ requestId: request.id, outcome: 'ended' });
     expect(await auditEntriesOfRequest(service, org.orgId, request.id)).toHaveLength(2);
   });

@@ -3,7 +3,7 @@ import type { Clock } from '../../lambdas/core/clock.ts';
 import { WriteConflict } from '../../lambdas/core/errors.ts';
 import { syncExpirySchedule } from '../../lambdas/core/expiry-schedule.ts';
 import type { HandoffRequest, RequestStatus } from '../../lambdas/core/model.ts';
-import type { DuePaging, ExpiryScheduler } from '../../lambdas/core/ports.ts';
+import type { DuePaging, DueRequests, ExpiryScheduler } from '../../lambdas/core/ports.ts';
 import { toRequestView } from '../../lambdas/core/request-view.ts';
 import { dueAt } from '../../lambdas/core/subject-flow.ts';
 import { createRequest } from '../../lambdas/core/use-cases/create-request.ts';
@@ -62,7 +62,7 @@ class FakeHandoffRequests extends FakeRequestRepository {
 
 let requests: FakeHandoffRequests;
 let clock: ReturnType<typeof fakeClock>;
-const deps = (): ExpiryDeps => ({ requests, clock, urls: URLS });
+const deps = (): ExpiryDeps & { dueRequests: DueRequests } => ({ requests, dueRequests: requests, clock, urls: URLS });
 
 const live = (status: RequestStatus, overrides: Partial<HandoffRequest> = {}) =>
   makeRequest({
@@ -455,7 +455,7 @@ describe('workers', () => {
     seed(live('pending'));
     seed(live('submitted', { id: '01hrequest0000000000000002' }));
     clock.set('2025-03-12T00:00:00.000Z');
-    const sweep = createSweepWorker({ requests, clock, urls: URLS, logger, directory: { getOrganisation: async () => null } });
+    const sweep = createSweepWorker({ requests, dueRequests: requests, clock, urls: URLS, logger, directory: { getOrganisation: async () => null } });
     expect(await sweep()).toEqual({ expired: 2, purged: 0, failed: 0, sharesExpired: 0 });
     expect(logged).toEqual([{ level: 'info', message: 'expiry sweep', extra: { expired: 2, purged: 0, failed: 0, sharesExpired: 0 } }]);
   });

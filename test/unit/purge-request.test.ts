@@ -266,7 +266,7 @@ describe('settleDueRequest', () => {
     seed('pending', { id: '01hrequest0000000000000002', linkExpiresAt: '2025-03-04T06:00:00.000Z' });
     seed('submitted', { id: '01hrequest0000000000000003', purgeScheduledAt: '2025-03-04T08:00:00.000Z' }); // not yet due
     const deps = at('2025-03-04T07:00:00.000Z');
-    expect(await sweepDue(deps, { settle: (requestId) => settleDueRequest(deps, requestId) })).toEqual({ expired: 1, purged: 1, failed: [] });
+    expect(await sweepDue({ ...deps, dueRequests: requests }, { settle: (requestId) => settleDueRequest(deps, requestId) })).toEqual({ expired: 1, purged: 1, failed: [] });
     expect([ID, '01hrequest0000000000000002', '01hrequest0000000000000003'].map((id) => requests.items.get(id)!.status)).toEqual(['completed', 'expired', 'submitted']);
   });
 });

@@ -3,12 +3,12 @@ import { WriteConflict } from '../errors.ts';
 import { forEachDuePage } from '../due-pages.ts';
 import { forEachLimited } from '../each-limited.ts';
 import type { Actor } from '../model.ts';
-import type { DuePaging, HandoffRepository } from '../ports.ts';
+import type { DuePaging, DueRequests, HandoffRepository } from '../ports.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
 import { dueAt, expire } from '../subject-flow.ts';
 
 export interface ExpiryDeps {
-  requests: Pick<HandoffRepository, 'get' | 'update' | 'dueBy'>;
+  requests: Pick<HandoffRepository, 'get' | 'update'>;
   clock: Clock;
   urls: PublicUrls;
 }
@@ -92,13 +92,13 @@ export interface SweepOptions {
  * larger than one page is worked off in one sweep; an id the (eventually consistent) index still
  * lists after its request ended is read, found ended, and skipped.
  */
-export const sweepDue = async (deps: ExpiryDeps, options: SweepOptions = {}): Promise<SweepResult> => {
+export const sweepDue = async (deps: ExpiryDeps & { dueRequests: DueRequests }, options: SweepOptions = {}): Promise<SweepResult> => {
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const failed: string[] = [];
   const settle = options.settle ?? ((id: string) => expireRequest(deps, id));
   let expired = 0;
   let purged = 0;
-  const read = (page: DuePaging) => deps.requests.dueBy(deps.clock.now(), page);
+  const read = (page: DuePaging) => deps.dueRequests.dueBy(deps.clock.now(), page);
   await forEachDuePage(read, options, (ids) =>
     forEachLimited(ids, concurrency, async (id) => {
       try {

@@ -10,7 +10,7 @@ import { completion, endRequest } from '../end-request.ts';
 import { expireRequest, type ExpiryOutcome } from '../expire-request.ts';
 
 export interface PurgeDeps extends ExpiryScheduling {
-  requests: Pick<HandoffRepository, 'get' | 'update' | 'dueBy'>;
+  requests: Pick<HandoffRepository, 'get' | 'update'>;
   directory: Pick<Directory, 'getOrganisation'>;
   clock: Clock;
   urls: PublicUrls;

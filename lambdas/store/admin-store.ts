@@ -1,6 +1,7 @@
 import { organisationAudit } from '#core/organisation-audit.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '#core/clock.ts';
+import { WriteConflict } from '#core/errors.ts';
 import { newId } from '#core/ids.ts';
 import type {
   Actor,
@@ -21,6 +22,7 @@ import { createApiKey, revokeApiKey, type ApiKeyInput } from '#core/use-cases/ap
 import { DynamoApiKeyStore } from './api-key-store.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import { DynamoDirectory } from './directory.ts';
+import { DynamoIdentityKeys } from './member-keys.ts';
 import { DynamoOrganisationChanges, newMemberWrites } from './organisation-changes.ts';
 import { setFieldsOf } from './set-fields.ts';
 import { operatorActing, type OrganisationDeps } from '#core/use-cases/organisation/acting.ts';
@@ -45,6 +47,7 @@ export const MIN_RECOVERY_REASON_LENGTH = 10;
  */
 export class AdminStore {
   readonly directory: DynamoDirectory;
+  private readonly identityKeys: DynamoIdentityKeys;
   readonly apiKeys: DynamoApiKeyStore;
 
   constructor(
@@ -56,6 +59,7 @@ export class AdminStore {
   ) {
     this.directory = new DynamoDirectory(db, tableName);
     this.apiKeys = new DynamoApiKeyStore(db, tableName, audit);
+    this.identityKeys = new DynamoIdentityKeys(tableName, audit);
   }
 
   async createOrganisation(input: { name: string; plan: Plan; policy?: Partial<Policy> }) {
@@ -143,29 +147,25 @@ export class AdminStore {
   /**
    * Registers a member's identity key. A first key is verified at once; a replacement waits for
    * an owner or admin to approve it, and until then the member is left out of new requests.
+   * Written on condition that the key is still the one read (refused otherwise), as the web
+   * application's own key changes are (member-keys.ts).
    */
   async setIdentityKey(orgId: string, memberId: string, key: NewIdentityKey) {
     const member = await this.requireMember(orgId, memberId);
     const state: IdentityKey['state'] = member.identityKey ? 'replaced_pending_approval' : 'verified';
     const identityKey: IdentityKey = { ...key, state, registeredAt: this.now() };
-    await this.change(
-      orgId,
-      member.identityKey ? 'member.key_replaced' : 'member.key_registered',
-      { member: memberRef(member), details: { fingerprint: key.fingerprint, state } },
-      [this.setFields(keys.member(orgId, memberId), { identityKey })],
-    );
+    const type = member.identityKey ? 'member.key_replaced' : 'member.key_registered';
+    const audit = organisationAudit(orgId, this.actor, type, { member: memberRef(member), details: { fingerprint: key.fingerprint, state } });
+    await keyChangeOnce(this.identityKeys.replaceIdentityKey(member, member.identityKey ?? null, identityKey, audit));
     return identityKey;
   }
 
+  /** Verifies a replacement key, on condition that it is still the one read: never a key the member swapped in meanwhile. */
   async approveIdentityKey(orgId: string, memberId: string) {
     const member = await this.requireMember(orgId, memberId);
     if (member.identityKey?.state !== 'replaced_pending_approval') throw new Error('this member has no key awaiting approval');
-    await this.change(
-      orgId,
-      'member.key_approved',
-      { member: memberRef(member), details: { fingerprint: member.identityKey.fingerprint } },
-      [this.setFields(keys.member(orgId, memberId), { identityKey: { ...member.identityKey, state: 'verified' } })],
-    );
+    const audit = organisationAudit(orgId, this.actor, 'member.key_approved', { member: memberRef(member), details: { fingerprint: member.identityKey.fingerprint } });
+    await keyChangeOnce(this.identityKeys.replaceIdentityKey(member, member.identityKey, { ...member.identityKey, state: 'verified' }, audit));
   }
 
   /** Enables or disables a member; a member already in that state is left alone (no second event). */
@@ -301,6 +301,19 @@ export class AdminStore {
     return setFieldsOf(this.tableName, key, fields);
   }
 }
+
+/**
+ * A key change that lost to a concurrent one writes nothing, and says so in words: the operator
+ * CLI would otherwise report the WriteConflict as a duplicate record.
+ */
+const keyChangeOnce = async (write: Promise<void>) => {
+  try {
+    await write;
+  } catch (error) {
+    if (error instanceof WriteConflict) throw new Error("the member's identity key changed meanwhile: nothing was written; run the command again", { cause: error });
+    throw error;
+  }
+};
 
 const memberRef = (member: Member) => ({ membership_id: member.id, name: member.name, email: member.email });
 

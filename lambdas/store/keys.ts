@@ -2,6 +2,10 @@
 export type ItemKey = { pk: string; sk: string };
 
 const org = (orgId: string) => `ORG#${orgId}`;
+const ticketsOf = (orgId: string) => `TICKETS#${orgId}`;
+const apiKeyRefsOf = (orgId: string) => `APIKEYREF#${orgId}`;
+const apiKeyPrefixRefPrefix = (prefix: string) => `PREFIX#${prefix}#`;
+const ticketRecordPrefix = (refHash: string, recordType: string) => `REF#${refHash}#${recordType}#`;
 
 export const keys = {
   organisation: (orgId: string): ItemKey => ({ pk: org(orgId), sk: 'ORG' }),
@@ -35,13 +39,13 @@ export const keys = {
   helpdeskIntegration: (orgId: string, integrationId: string): ItemKey => ({ pk: 'HELPDESK_INTEGRATIONS', sk: `ORG#${orgId}#${integrationId}` }),
   helpdeskIntegrationPrefix: 'ORG#',
   /** The ticket index (ticket-index.ts): which kinds of record quote or link one ticket of the organisation, by the SHA-256 of its reference. */
-  ticketIndexEntry: (orgId: string, refHash: string): ItemKey => ({ pk: `TICKETS#${orgId}`, sk: `REF#${refHash}` }),
+  ticketIndexEntry: (orgId: string, refHash: string): ItemKey => ({ pk: ticketsOf(orgId), sk: `REF#${refHash}` }),
   /** One record quoting or linked to that ticket, beside the ticket's entry: found by a consistent query of `ticketRecordPrefix` for its kind. */
   ticketRecord: (orgId: string, refHash: string, recordType: string, recordId: string): ItemKey => ({
-    pk: `TICKETS#${orgId}`,
-    sk: `REF#${refHash}#${recordType}#${recordId}`,
+    pk: ticketsOf(orgId),
+    sk: `${ticketRecordPrefix(refHash, recordType)}${recordId}`,
   }),
-  ticketRecordPrefix: (refHash: string, recordType: string) => `REF#${refHash}#${recordType}#`,
+  ticketRecordPrefix,
   /** One open triggered request per (integration, ticket, preset): the trigger's duplicate guard. */
   ticketTrigger: (orgId: string, integrationId: string, preset: string, ticketId: string): ItemKey => ({
     pk: `TRIGGER#${orgId}#${integrationId}#${preset}#${ticketId}`,
@@ -56,10 +60,10 @@ export const keys = {
    * its table deployed, cannot promise. In a partition of their own, apart from the organisation's
    * items, so nothing that reads those hands a key's hash on.
    */
-  apiKeyRefsOfOrg: (orgId: string) => `APIKEYREF#${orgId}`,
-  apiKeyIdRef: (orgId: string, keyId: string): ItemKey => ({ pk: `APIKEYREF#${orgId}`, sk: `ID#${keyId}` }),
-  apiKeyPrefixRef: (orgId: string, prefix: string, keyId: string): ItemKey => ({ pk: `APIKEYREF#${orgId}`, sk: `PREFIX#${prefix}#${keyId}` }),
-  apiKeyPrefixRefPrefix: (prefix: string) => `PREFIX#${prefix}#`,
+  apiKeyRefsOfOrg: apiKeyRefsOf,
+  apiKeyIdRef: (orgId: string, keyId: string): ItemKey => ({ pk: apiKeyRefsOf(orgId), sk: `ID#${keyId}` }),
+  apiKeyPrefixRef: (orgId: string, prefix: string, keyId: string): ItemKey => ({ pk: apiKeyRefsOf(orgId), sk: `${apiKeyPrefixRefPrefix(prefix)}${keyId}` }),
+  apiKeyPrefixRefPrefix,
 
   request: (requestId: string): ItemKey => ({ pk: `REQ#${requestId}`, sk: 'REQ' }),
   /** Stored ciphertext of a request (envelope and attachments) lives beside it under this prefix. */

@@ -56,12 +56,13 @@ export const ticketRecordWrites = (tableName: string, orgId: string, type: Ticke
  * kept these items (the ticket GSIs still find those), the newest `limit`.
  */
 export const ticketRecordIds = async (db: Documents, tableName: string, orgId: string, ref: string, type: TicketRecordType, limit = 500): Promise<string[]> => {
+  const refHash = sha256Hex(ref);
   const items = await queryAllPages(
     db,
     {
       TableName: tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': entryKey(orgId, ref).pk, ':prefix': keys.ticketRecordPrefix(sha256Hex(ref), RECORD_TAGS[type]) },
+      ExpressionAttributeValues: { ':pk': keys.ticketIndexEntry(orgId, refHash).pk, ':prefix': keys.ticketRecordPrefix(refHash, RECORD_TAGS[type]) },
       ProjectionExpression: 'recordId',
       ConsistentRead: true,
       // Newest first (ids are ULIDs): past the limit, the records the GSIs may not list yet are the ones kept.

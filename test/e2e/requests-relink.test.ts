@@ -40,6 +40,15 @@ const createRequest = async (recipients = [org.owner.email]) => {
   expect(answer.status, answer.text).toBe(201);
   return { id: answer.body.request.id as string, token: tokenOf(answer.body.link), code: answer.body.challenge_code as string, commit: answer.body.commit as string };
 };
+/** A request to both of `own`'s members, made with its all-scope key, in an organisation whose keys the tests before left alone. */
+const createRequestIn = async (own: TestOrganisation) => {
+  const answer = await service.call('POST', '/requests', {
+    key: own.key,
+    body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [own.owner.email, own.member.email] },
+  });
+  expect(answer.status, answer.text).toBe(201);
+  return { id: answer.body.request.id as string, token: tokenOf(answer.body.link) };
+};
 const relink = (id: string, options: { key?: string; headers?: Record<string, string> } = {}) =>
   service.call('POST', `/requests/${id}/relink`, { key: options.key ?? writer, headers: options.headers });
 const read = async (id: string) => expectRequest((await service.call('GET', `/requests/${id}`, { key: reader })).body);
@@ -189,12 +198,7 @@ describe('needs_relink and the recipients checked again after a recipient\u2019s
   it('a key change whose refresh missed the request (its index lagging, as deployed) is caught when the subject opens the link', async () => {
     // An organisation of its own: its member's key has not been replaced by the tests before.
     const fresh = await service.createOrganisation({ name: 'Relink Lagging Org' });
-    const made = await service.call('POST', '/requests', {
-      key: fresh.key,
-      body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [fresh.owner.email, fresh.member.email] },
-    });
-    expect(made.status, made.text).toBe(201);
-    const created = { id: made.body.request.id as string, token: tokenOf(made.body.link) };
+    const created = await createRequestIn(fresh);
     const member = await MemberBrowser.signIn(service, fresh.member.email);
     const replaced = await withLaggingIndexes(service.deps.db, [created.id], () =>
       member.call('POST', '/app/api/identity-key', { body: { public_key: identityKey().publicKey } }),
@@ -231,12 +235,7 @@ describe('needs_relink and the recipients checked again after a recipient\u2019s
 describe('unrecoverable', () => {
   it('turns true when no recipient can open the stored credential, with an event saying why, and false again when one can', async () => {
     const own = await service.createOrganisation({ name: 'Unrecoverable Org' });
-    const created = await service.call('POST', '/requests', {
-      key: own.key,
-      body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [own.owner.email, own.member.email] },
-    });
-    expect(created.status, created.text).toBe(201);
-    const id = created.body.request.id as string;
+    const { id } = await createRequestIn(own);
     await submitAsSubject(service, id, systemClock, { envelope: { sealed: 'ciphertext' }, attachments: [] });
     const readOwn = async () => expectRequest((await service.call('GET', `/requests/${id}`, { key: own.key })).body);
     expect((await readOwn()).unrecoverable).toBe(false);

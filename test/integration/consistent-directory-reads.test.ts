@@ -11,6 +11,7 @@ import { newId } from '../../lambdas/core/ids.ts';
 import { DynamoDirectory } from '../../lambdas/store/directory.ts';
 import { DynamoMemberAccess } from '../../lambdas/store/sessions.ts';
 import { DynamoSigningKeys } from '../../lambdas/store/signing-keys.ts';
+import { watchTableCalls } from '../support/table-calls.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 let service: TestService;
@@ -25,21 +26,11 @@ afterAll(() => service?.stop());
 /** Each table call sent while `during` runs: its command and whether it asked for a consistent read. */
 const readsDuring = async (during: () => Promise<unknown>) => {
   const reads: Array<{ command: string; consistent: boolean }> = [];
-  const name = `reads-${newId()}`;
-  service.deps.db.middlewareStack.add(
-    (next, context) => async (args) => {
-      const input = args.input as { ConsistentRead?: boolean; RequestItems?: Record<string, { ConsistentRead?: boolean }> };
-      const consistent = input.RequestItems ? Object.values(input.RequestItems).every((table) => table.ConsistentRead === true) : input.ConsistentRead === true;
-      reads.push({ command: String(context.commandName), consistent });
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  try {
-    await during();
-  } finally {
-    service.deps.db.middlewareStack.remove(name);
-  }
+  const note = (command: string, input: { ConsistentRead?: boolean; RequestItems?: Record<string, { ConsistentRead?: boolean }> }) => {
+    const consistent = input.RequestItems ? Object.values(input.RequestItems).every((table) => table.ConsistentRead === true) : input.ConsistentRead === true;
+    reads.push({ command, consistent });
+  };
+  await watchTableCalls(service.deps.db, note, during);
   return reads;
 };
 

@@ -1,4 +1,4 @@
-import { FRESHWORKS_STATUSES, FreshworksHelpdesk, type FreshworksConfig, type FreshworksProduct } from './freshworks.ts';
+import { FreshworksHelpdesk, type FreshworksConfig, type FreshworksProduct } from './freshworks.ts';
 import type { HelpdeskAdapterSetup } from './adapter-basics.ts';
 
 /**
@@ -11,9 +11,6 @@ import type { HelpdeskAdapterSetup } from './adapter-basics.ts';
  */
 
 export type FreshdeskConfig = FreshworksConfig;
-
-/** Freshdesk's statuses, which Freshservice shares (freshworks.ts says what each means here). */
-export const FRESHDESK_STATUSES = FRESHWORKS_STATUSES;
 
 /** The calls' names in errors: the API reference's sections. */
 export const FRESHDESK_CALLS = {

@@ -45,7 +45,7 @@ export type FreshworksStatus = { label: string; state: HelpdeskTicketState };
  * both products count them as stages before Resolved (a requester's reply moves any of them back to
  * Open), so they are open here too, and a custom status an account uses to mean done never destroys.
  */
-export const FRESHWORKS_STATUSES: Readonly<Record<number, FreshworksStatus>> = {
+const FRESHWORKS_STATUSES: Readonly<Record<number, FreshworksStatus>> = {
   2: { label: 'Open', state: 'open' },
   3: { label: 'Pending', state: 'open' },
   4: { label: 'Resolved', state: 'resolved' },

@@ -36,7 +36,13 @@ export const createDocumentClient = ({ endpoint, region, requestTimeoutMs, maxAt
     config.endpoint = endpoint;
     config.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   }
-  return DynamoDBDocumentClient.from(new DynamoDBClient(config), {
+  const client = new DynamoDBClient(config);
+  // The SDK's logger middleware builds a redacted copy of every call's input and output for its
+  // logger before calling it, though ours is the SDK's default that logs nothing: a walk of every
+  // item read (a list of 50 requests, a page of 1,000 events) on each call, for nothing. We log
+  // the store's failures ourselves, never through the SDK's logger.
+  client.middlewareStack.remove('loggerMiddleware');
+  return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
 };

@@ -32,8 +32,9 @@
  *   5. the audit chain entries the certificate carries: each hashes (SHA-256 of its content's
  *      JCS) to its `hash`, mirrors its content, links to the entry before it, and lies at or before
  *      the chain head;
- *   6. every timeline fact and the destruction name a carried entry and agree with it, and the
- *      backups date follows from the destruction and the stated recovery days;
+ *   6. every timeline fact and the destruction name a carried entry and agree with it, no new
+ *      link follows the destruction, and the backups date follows from the destruction and the
+ *      stated recovery days;
  *   7. given two or more certificates: those of one organisation agree on every chain entry and
  *      head they share, and link where one holds an entry's successor.
  * A retired key still verifies the certificates it signed; the summary says it was retired.
@@ -243,6 +244,8 @@ const chainProblem = (doc) => {
 
 /** The entry types whose change stored the credential's ciphertext (a request's submission, a share's creation). */
 const STORING_TYPES = new Set(['request.submitted', 'share.created']);
+/** A new link for a request: its custody begins again. */
+const RELINKED = 'request.relinked';
 /** A destruction deletes from the service's table, not from its backups. */
 const DESTRUCTION_SCOPE = 'live_table';
 /** DynamoDB keeps point-in-time recovery for at most 35 days (0: none kept). */
@@ -288,6 +291,9 @@ const factsProblem = (doc, bySeq) => {
     const entry = bySeq.get(destruction.seq);
     if (!entry) return `destruction: names seq ${destruction.seq}, which the certificate does not carry`;
     if (destruction.at !== entry.occurred_at) return `destruction: at ${quote(destruction.at)}, but entry ${entry.seq} occurred at ${quote(entry.occurred_at)}`;
+    // A new link after it began the request's custody again: the destruction named is no longer the last word on it.
+    const restarted = [...bySeq.values()].find((later) => later.seq > entry.seq && later.type === RELINKED);
+    if (restarted) return `destruction: entry ${restarted.seq} (${quote(restarted.type)}) follows the destruction it names, entry ${entry.seq}`;
   }
   return coverageProblem(destruction, bySeq);
 };

@@ -1,4 +1,4 @@
-import type { Actor } from './model.ts';
+import type { Actor, HandoffRequest } from './model.ts';
 import type { AuditEntryInput } from './ports.ts';
 import type { RequestView } from './request-view.ts';
 
@@ -21,4 +21,14 @@ export const requestAuditEntry = (
   clientId: view.client.id,
   requestId: view.id,
   data: { request: view, ...data, actor: { type: actor.type, label: actor.label }, details },
+});
+
+/**
+ * What a request's custody certificate states about its sealing, recorded in the entry that gives
+ * the request a link (its creation, and each new link): the recipients' key fingerprints and the
+ * commitment. Events never carry it (events.ts copies only SPEC.md's members).
+ */
+export const sealingRecord = (request: Pick<HandoffRequest, 'recipients' | 'commit'>, computedBy: 'server' | 'browser') => ({
+  recipients: request.recipients.map((r) => ({ membership_id: r.membershipId, label: r.label, fingerprint: r.fingerprint })),
+  commitment: { value: request.commit, computed_by: computedBy },
 });

@@ -267,7 +267,10 @@ describe('renderCertificatePdf', () => {
 
     const neverStored = makeCertificate('request', 8, 7, false);
     const revoked = spaced((await readPdf(await renderCertificatePdf(neverStored, servedJson(neverStored)))).text);
-    expect(revoked).toContain('Final: the request has ended before any credential was submitted, so the service never held its ciphertext.');
+    expect(revoked).toContain(
+      "Final: the request has ended before any credential was submitted, so the service never held its ciphertext. Should the request be given a new link, later certificates will add that link's facts.",
+    );
+    expect(revoked).not.toContain('Later certificates cannot add facts');
     expect(revoked).toContain('None: nothing was submitted, so the service never held a ciphertext of this credential.');
     expect(revoked).not.toContain('until 2026-03-16');
   });

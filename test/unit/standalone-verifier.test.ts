@@ -126,7 +126,7 @@ describe('RFC 8785 canonical JSON, reimplemented in the file', () => {
 
 // ---- Generated certificates ----
 
-const TYPES = ['request.created', 'request.opened', 'request.submitted', 'request.revealed', 'ticket.status_received', 'share.created', 'request.completed', 'share.purged'];
+const TYPES = ['request.created', 'request.opened', 'request.submitted', 'request.revealed', 'ticket.status_received', 'share.created', 'request.completed', 'share.purged', 'request.relinked'];
 
 /** Entry data: arbitrary JSON, sometimes a helpdesk read that makes the fact `verified_by`. */
 const entryData = fc.oneof(
@@ -459,6 +459,7 @@ describe('the same verdict as the service\'s verifier', () => {
       /^invalid: destruction: ciphertext_stored is false, but entry/m,
       /^invalid: destruction: at .*, but entry \d+ occurred at/m,
       /^invalid: destruction: names seq \d+, which the certificate does not carry/m,
+      /^invalid: destruction: entry \d+ \("request\.relinked"\) follows the destruction it names/m,
       /^invalid: destruction: backups\.point_in_time_recovery_days/m,
       /^invalid: destruction: backups\.ciphertext_restorable_until/m,
       /^invalid: timeline fact \d+ .*: says the helpdesk verified it/m,

@@ -8,7 +8,7 @@ import {
   type SealedToKey,
   type ShareCertificateBody,
 } from './document.ts';
-import { ENDING_TYPES, STORING_TYPES, factOf } from './custody-facts.ts';
+import { ENDING_TYPES, RELINKED, STORING_TYPES, factOf } from './custody-facts.ts';
 import { DESTRUCTION_SCOPE, restorableUntil, type TableBackups } from './backups.ts';
 
 /** What every certificate carries besides its subject: who issued it, when, and the chain behind it. */
@@ -58,7 +58,11 @@ const commonPart = (context: CertificateContext, view: Record<string, any>, ende
   const { kept, omitted } = carried(context.entries);
   const entries = kept.map(chainEntryOf);
   const timeline = entries.map((entry) => factOf(entry.content));
-  const ending = [...timeline].reverse().find((fact) => ENDING_TYPES.has(fact.type));
+  // A new link starts the request's custody again: what ended before it (a revoke, an expiry before
+  // anything was submitted) no longer ends the request, and only what follows it can.
+  const lastRelink = timeline.map((fact) => fact.type).lastIndexOf(RELINKED);
+  const sinceRelink = timeline.slice(lastRelink + 1);
+  const ending = [...sinceRelink].reverse().find((fact) => ENDING_TYPES.has(fact.type));
   const stored = timeline.some((fact) => STORING_TYPES.has(fact.type));
   // The period in force at issue. Shortening it drops the older restore points at once, and
   // lengthening it keeps the ones still held for longer, so a date still ahead at issue is never
@@ -71,7 +75,7 @@ const commonPart = (context: CertificateContext, view: Record<string, any>, ende
     certificate_id: context.certificateId,
     issued_at: context.issuedAt,
     issuer: context.issuer,
-    final: endedWhen(new Set(timeline.map((fact) => fact.type))),
+    final: endedWhen(new Set(sinceRelink.map((fact) => fact.type))),
     organisation: context.organisation,
     client: isObject(view.client) ? { id: String(view.client.id), name: String(view.client.name) } : null,
     ticket: ticket
@@ -101,15 +105,19 @@ const party = (value: unknown): CertificateParty =>
     ? { membership_id: value.membership_id ?? null, name: value.name ?? null, email: value.email ?? null }
     : { membership_id: null, name: null, email: null };
 
-/** Sealing facts the creation entry records; `fallback` for requests created before it did. */
+/**
+ * Sealing facts the newest link's entry records (the creation, or the latest new link, which seals
+ * to the recipients' keys as they were then); `fallback`, the request as stored, for a request whose
+ * entry records none (written before entries did).
+ */
 export interface SealingFacts {
   recipients: SealedToKey[];
   commitment: { value: string; computed_by: 'server' | 'browser' };
 }
 
 const sealingOf = (entries: AuditEntry[], fallback: SealingFacts): SealingFacts => {
-  const created = entries.find((entry) => entry.type === 'request.created');
-  const custody = created && isObject(created.data.custody) ? created.data.custody : null;
+  const newestLink = [...entries].sort((a, b) => b.seq - a.seq).find((entry) => entry.type === 'request.created' || entry.type === RELINKED);
+  const custody = newestLink && isObject(newestLink.data.custody) ? newestLink.data.custody : null;
   if (!custody || !Array.isArray(custody.recipients) || !isObject(custody.commitment)) return fallback;
   return {
     recipients: custody.recipients.map((r: Record<string, any>) => ({ membership_id: r.membership_id ?? null, label: r.label ?? null, fingerprint: String(r.fingerprint) })),

@@ -1,7 +1,14 @@
 import type { ChainEntryContent, CustodyFact } from './document.ts';
+import type { RequestTrailType } from '../request-trail-types.ts';
 
-/** What each audit type means in a custody timeline, in the words a person reads. */
-const EVENT_WORDS: Record<string, string> = {
+type ShareTrailType = 'share.created' | 'share.revealed' | 'share.expired' | 'share.purged';
+
+/**
+ * What each audit type means in a custody timeline, in the words a person reads: one for every type
+ * written about a request (request-trail-types.ts) or a share, so the type checker refuses a new
+ * kind of entry that a certificate would otherwise show by its raw name.
+ */
+const EVENT_WORDS: Readonly<Record<RequestTrailType | ShareTrailType, string>> = {
   'request.created': 'created',
   'request.link_posted': 'link posted in the ticket',
   'request.link_post_failed': 'link post failed',
@@ -20,13 +27,20 @@ const EVENT_WORDS: Record<string, string> = {
   'request.purge_scheduled': 'purge scheduled',
   'request.purge_cancelled': 'purge cancelled',
   'ticket.status_received': 'ticket status received',
+  'request.relinked': 'new link issued',
+  'request.needs_relink': 'link unusable: a recipient key changed',
+  'request.unrecoverable': 'no recipient can open it',
+  'request.recoverable': 'a recipient can open it again',
   'share.created': 'created',
   'share.revealed': 'revealed',
   'share.expired': 'expired',
   'share.purged': 'purged',
 };
 
-export const eventWord = (type: string) => EVENT_WORDS[type] ?? type;
+export const eventWord = (type: string) => EVENT_WORDS[type as keyof typeof EVENT_WORDS] ?? type;
+
+/** A new link: the request's custody starts again (build-certificate.ts), sealed as its entry records. */
+export const RELINKED = 'request.relinked';
 
 /** The types after which the service's table holds no credential: the facts that end custody. */
 export const ENDING_TYPES = new Set(['request.completed', 'request.expired', 'request.revoked', 'share.expired', 'share.purged']);

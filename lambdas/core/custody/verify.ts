@@ -25,7 +25,7 @@ import {
 } from './document.ts';
 import { jwkThumbprint, type Ed25519PublicJwk } from './thumbprint.ts';
 import { DESTRUCTION_SCOPE, isStatedRecoveryDays, MAX_RECOVERY_DAYS, restorableUntil } from './backups.ts';
-import { STORING_TYPES, verifiedBy } from './custody-facts.ts';
+import { RELINKED, STORING_TYPES, verifiedBy } from './custody-facts.ts';
 
 export type VerifyOutcome =
   | { ok: true; certificate: SignedCertificate; key: PublicJwk; summary: string }
@@ -172,6 +172,9 @@ const factsProblem = (doc: Json, bySeq: Map<number, CertificateChainEntry>): str
     const entry = bySeq.get(destruction.seq);
     if (!entry) return `destruction: names seq ${destruction.seq}, which the certificate does not carry`;
     if (destruction.at !== entry.occurred_at) return `destruction: at ${quote(destruction.at)}, but entry ${entry.seq} occurred at ${quote(entry.occurred_at)}`;
+    // A new link after it began the request's custody again: the destruction named is no longer the last word on it.
+    const restarted = [...bySeq.values()].find((later) => later.seq > entry.seq && later.type === RELINKED);
+    if (restarted) return `destruction: entry ${restarted.seq} (${quote(restarted.type)}) follows the destruction it names, entry ${entry.seq}`;
   }
   return coverageProblem(destruction, bySeq);
 };

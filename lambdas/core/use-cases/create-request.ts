@@ -20,6 +20,7 @@ import { resolveRecipients } from './resolve-recipients.ts';
 import type { Integration } from '../integration.ts';
 import type { AuditEntryInput } from '../ports.ts';
 import { postLinkInTicket, type TicketReplier } from './ticket-reply.ts';
+import { sealingRecord } from '../request-audit.ts';
 
 export interface CreateRequestDeps extends ExpiryScheduling {
   directory: Directory;
@@ -211,11 +212,7 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
       actor: { type: actor.type, label: actor.label },
       justification: request.justification,
       details: {},
-      // What the custody certificate states about sealing; events never carry it (events.ts copies only SPEC.md's members).
-      custody: {
-        recipients: request.recipients.map((r) => ({ membership_id: r.membershipId, label: r.label, fingerprint: r.fingerprint })),
-        commitment: { value: commit, computed_by: computedBy },
-      },
+      custody: sealingRecord(request, computedBy),
     },
   }, options.triggerGuard);
   // Arms the expiry at link_expires_at; a failure is reported, never fails the request (the sweep covers it).

@@ -9,7 +9,7 @@ import { recipientOf, type HandoffRequest, type Member, type Policy, type Recipi
 import { needsChallengeCode } from '../policy.ts';
 import type { Directory, HandoffRepository } from '../ports.ts';
 import { relink, relinkCause } from '../request-state.ts';
-import { requestAuditEntry } from '../request-audit.ts';
+import { requestAuditEntry, sealingRecord } from '../request-audit.ts';
 import { toRequestView, type PublicUrls, type RequestView } from '../request-view.ts';
 import { isLocked } from '../subject-flow.ts';
 import { challengeCodeHash, COMMITMENT_NOTE } from './create-request.ts';
@@ -106,7 +106,8 @@ export const relinkRequest = (deps: RelinkDeps, party: RelinkParty, requestId: s
     };
     const details = { cause, previous_status: before.status, excluded_recipients: excluded };
     prepared?.(result);
-    await deps.requests.relink(before, after, tokenHash, requestAuditEntry(party.orgId, party.actor, view, 'request.relinked', details, party.data));
+    const data = { ...party.data, custody: sealingRecord(after, 'server') };
+    await deps.requests.relink(before, after, tokenHash, requestAuditEntry(party.orgId, party.actor, view, 'request.relinked', details, data));
     // The new link expires at its own time: the schedule follows it (a failure is covered by the sweep).
     await syncExpirySchedule(deps, after);
     return result;

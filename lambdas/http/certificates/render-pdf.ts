@@ -63,11 +63,20 @@ const titleBlock = (doc: Doc, certificate: SignedCertificate) => {
   band(
     doc,
     certificate.final
-      ? { text: `${finalStatement(certificate)} Later certificates cannot add facts to this ${kind}.`, font: SANS_BOLD, size: 9.5, color: '#1e5b2c' }
+      ? { text: `${finalStatement(certificate)} ${laterFacts(certificate)}`, font: SANS_BOLD, size: 9.5, color: '#1e5b2c' }
       : { text: `Not final: the ${kind} has not ended, so its credential may still exist. A later certificate may add facts.`, font: SANS_BOLD, size: 9.5, color: '#7a4300' },
     certificate.final ? '#e6f2e8' : '#fdf1e1',
   );
 };
+
+/**
+ * Whether a later certificate can say more: a request that ended before anything was submitted
+ * (revoked, or expired unsubmitted) can still be given a new link, which starts its custody again.
+ */
+const laterFacts = (certificate: SignedCertificate) =>
+  certificate.subject_kind === 'request' && coverageOf(certificate)?.stored === false
+    ? "Should the request be given a new link, later certificates will add that link's facts."
+    : `Later certificates cannot add facts to this ${certificate.subject_kind}.`;
 
 /** What the destruction says it covers, where this certificate says it (certificates issued before it did not). */
 const coverageOf = (certificate: SignedCertificate) => {

@@ -1,18 +1,11 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import type { WebhookPoster, WebhookRequest } from '#core/ports.ts';
-import { checkWebhookUrl, isPublicAddress } from '#core/webhook-url.ts';
+import { checkWebhookUrl } from '#core/webhook-url.ts';
 import { WebhookTimedOut } from '#core/delivery-lanes.ts';
+import { checkHostAddresses, pinnedLookup, systemResolve, type ResolvedAddress, type Resolver } from './public-address.ts';
 
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
-/** dns.promises.lookup with `{ all: true }`; injectable so tests can make any name resolve anywhere. */
-export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+export type { ResolvedAddress, Resolver } from './public-address.ts';
 
 /** The target was refused before connecting (scheme, or an address that is not public). */
 export class WebhookTargetRefused extends Error {
@@ -35,22 +28,10 @@ export interface WebhookHttpOptions {
 /** How long a response body is read (and thrown away) after its status line. */
 const BODY_DRAIN_MS = 1_000;
 
-const systemResolve: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
-
-const isLoopback = (address: string) => {
-  try {
-    const parsed = ipaddr.process(address);
-    return parsed.range() === 'loopback';
-  } catch {
-    return false;
-  }
-};
-
 /**
- * The outbound webhook client. Checks the target at connect time against DNS rebinding: resolves
- * the host itself, refuses if ANY address is not public (loopback only when allowed), and connects
- * to the address it checked (a `lookup` that answers only that address), so a second resolution
- * cannot swap it. Never follows redirects: a 3xx is just a status. One overall timeout.
+ * The outbound webhook client. Checks the target at connect time against DNS rebinding
+ * (public-address.ts) and connects to the address it checked. Never follows redirects: a 3xx is
+ * just a status. One overall timeout.
  */
 export class WebhookHttp implements WebhookPoster {
   private readonly resolve: Resolver;
@@ -66,18 +47,10 @@ export class WebhookHttp implements WebhookPoster {
     const allowLoopback = this.options.allowLoopback === true;
     const form = checkWebhookUrl(url.href, { allowLoopback });
     if (!form.ok) throw new WebhookTargetRefused(`webhook URL refused: ${form.reason}`);
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    const addresses = ipaddr.isValid(host) ? [{ address: host, family: host.includes(':') ? 6 : 4 }] : await this.resolve(host);
-    if (addresses.length === 0) throw new WebhookTargetRefused('webhook host has no address');
-    for (const { address } of addresses) {
-      if (isPublicAddress(address)) continue;
-      if (allowLoopback && isLoopback(address)) continue;
-      throw new WebhookTargetRefused('webhook host resolves to an address that is not public');
-    }
-    if (url.protocol === 'http:' && !addresses.every(({ address }) => isLoopback(address))) {
-      throw new WebhookTargetRefused('plain http is allowed to loopback receivers only');
-    }
-    return addresses[0]!;
+    const checked = await checkHostAddresses(url.hostname, { allowLoopback, resolve: this.resolve });
+    if (!checked.ok) throw new WebhookTargetRefused(`webhook host ${checked.reason}`);
+    if (url.protocol === 'http:' && !checked.allLoopback) throw new WebhookTargetRefused('plain http is allowed to loopback receivers only');
+    return checked.address;
   }
 
   async post(request: WebhookRequest): Promise<{ status: number }> {
@@ -92,10 +65,7 @@ export class WebhookHttp implements WebhookPoster {
         lookupTimer = setTimeout(() => reject(new WebhookTimedOut()), request.timeoutMs);
       }),
     ]).finally(() => clearTimeout(lookupTimer));
-    const lookup: LookupFunction = (_hostname, options, callback) => {
-      if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
-      else callback(null, pinned.address, pinned.family);
-    };
+    const lookup = pinnedLookup(pinned);
     const send = url.protocol === 'https:' ? this.transport.https : this.transport.http;
     const maxBytes = this.options.maxResponseBytes ?? 64 * 1024;
     return new Promise((resolve, reject) => {

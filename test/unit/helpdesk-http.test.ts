@@ -51,7 +51,7 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
 
 const clock = new FakeClock(NOW);
-const http = (timeoutMs = 2_000, maxAnswerBytes?: number) => new HelpdeskHttp({ timeoutMs, clock, maxAnswerBytes });
+const http = (timeoutMs = 2_000, maxAnswerBytes?: number) => new HelpdeskHttp({ timeoutMs, clock, maxAnswerBytes, allowLoopback: true });
 const get = (path = '/thing'): HelpdeskCall => ({ call: 'Vendor ReadThing', method: 'GET', url: `${base}${path}` });
 
 /** Every HelpdeskCallFailed a test saw, searched for secrets at the end. */

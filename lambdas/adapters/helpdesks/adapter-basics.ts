@@ -20,6 +20,6 @@ export interface HelpdeskAdapterSetup {
 export const adapterBasics = (url: string, vendor: string, example: string, setup: HelpdeskAdapterSetup) => {
   const origin = helpdeskOrigin(url, vendor, example, setup.allowLoopback === true);
   const clock = setup.clock ?? systemClock;
-  const http = setup.http ?? new HelpdeskHttp({ timeoutMs: setup.timeoutMs, clock });
+  const http = setup.http ?? new HelpdeskHttp({ timeoutMs: setup.timeoutMs, clock, allowLoopback: setup.allowLoopback });
   return { origin, clock, http };
 };

@@ -75,7 +75,7 @@ export class HaloPsaHelpdesk implements HelpdeskAdapter {
     if (!resolved.every(isPositiveInteger)) throw new TypeError('The HaloPSA resolved status ids must be positive integers.');
     this.#resolved = new Set(resolved);
     this.#clock = options.clock ?? systemClock;
-    this.#http = options.http ?? new HelpdeskHttp({ timeoutMs: options.timeoutMs, clock: this.#clock });
+    this.#http = options.http ?? new HelpdeskHttp({ timeoutMs: options.timeoutMs, clock: this.#clock, allowLoopback: options.allowLoopback });
     const form = { grant_type: 'client_credentials', client_id: config.clientId, client_secret: config.clientSecret, scope: HALOPSA_SCOPE };
     // The tenant goes in the query, encoded: the origin itself may carry no query (helpdesk-origin.ts).
     const tenant = config.tenant?.trim() ?? '';

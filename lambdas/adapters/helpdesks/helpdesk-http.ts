@@ -1,8 +1,10 @@
 import { systemClock, type Clock } from '#core/clock.ts';
 import { HelpdeskCallFailed, type HelpdeskFailureReason } from '#core/helpdesk.ts';
+import { pinnedFetch } from './pinned-fetch.ts';
 
 /**
- * The one HTTP client of the helpdesk adapters, over the runtime's `fetch`: JSON in and out (a form
+ * The one HTTP client of the helpdesk adapters, over a `fetch` that connects only to a public
+ * address of the helpdesk (pinned-fetch.ts): JSON in and out (a form
  * body for token requests that take only that), one timeout per call, and every answer that is not
  * a usable 2xx turned into a HelpdeskCallFailed with its reason. It never retries a 429 or a 5xx
  * itself: the callers (verified close, reconciliation, ticket_reply) own the retry schedule and
@@ -51,6 +53,9 @@ export interface HelpdeskHttpOptions {
   maxAnswerBytes?: number;
   /** For Retry-After given as an HTTP date. */
   clock?: Clock;
+  /** Plain http to 127.0.0.1 (the local runtime and tests only), for the default fetch. */
+  allowLoopback?: boolean;
+  /** Defaults to pinnedFetch: only a public address of the helpdesk's host, checked as it connects. */
   fetch?: typeof fetch;
 }
 
@@ -101,8 +106,7 @@ export class HelpdeskHttp {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_HELPDESK_TIMEOUT_MS;
     this.maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     this.clock = options.clock ?? systemClock;
-    // Looked up per call, not bound once: the runtime's fetch can be wrapped after this is made.
-    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.fetch = options.fetch ?? (pinnedFetch({ allowLoopback: options.allowLoopback }) as typeof fetch);
   }
 
   /** One call, no retry. Answers a 2xx's status and parsed body; throws HelpdeskCallFailed otherwise. */

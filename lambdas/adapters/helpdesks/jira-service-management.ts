@@ -92,7 +92,7 @@ export class JiraServiceManagementHelpdesk implements HelpdeskAdapter {
   constructor(config: JiraServiceManagementConfig, options: JiraServiceManagementOptions = {}) {
     this.#origin = helpdeskOrigin(config.url, 'Jira Service Management', 'https://acme.atlassian.net', options.allowLoopback === true);
     this.#clock = options.clock ?? systemClock;
-    this.#http = options.http ?? new HelpdeskHttp({ timeoutMs: options.timeoutMs, clock: this.#clock });
+    this.#http = options.http ?? new HelpdeskHttp({ timeoutMs: options.timeoutMs, clock: this.#clock, allowLoopback: options.allowLoopback });
     this.#authorization = basicAuthorization(config.email, config.apiToken);
     this.#closedStatusNames = new Set((config.closedStatusNames ?? []).map(statusName));
   }

@@ -72,7 +72,7 @@ export class ZendeskHelpdesk implements HelpdeskAdapter {
   constructor(config: ZendeskConfig, options: ZendeskOptions = {}) {
     this.#origin = helpdeskOrigin(config.url, 'Zendesk', 'https://acme.zendesk.com', options.allowLoopback === true);
     this.#clock = options.clock ?? systemClock;
-    this.#http = options.http ?? new HelpdeskHttp({ timeoutMs: options.timeoutMs, clock: this.#clock });
+    this.#http = options.http ?? new HelpdeskHttp({ timeoutMs: options.timeoutMs, clock: this.#clock, allowLoopback: options.allowLoopback });
     const tokenRequest = {
       grant_type: 'client_credentials',
       client_id: config.clientId,

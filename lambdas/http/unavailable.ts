@@ -1,4 +1,4 @@
-import { ApiError, serviceUnavailable } from '#core/errors.ts';
+import { ApiError, serviceUnavailable, WriteConflict } from '#core/errors.ts';
 import { RETRY_AFTER_SECONDS, transientKind, type TransientKind } from '#store/transient-failure.ts';
 
 /**
@@ -13,9 +13,14 @@ const MESSAGES: Record<TransientKind, string> = {
   unreachable: 'The service did not get an answer from its data store in time; the change may have been made. Retry after the time in Retry-After.',
 };
 
-/** The 503 `service_unavailable` for a transient failure (see store/transient-failure.ts), or null for any other error. */
+/**
+ * The 503 `service_unavailable` for a transient failure (see store/transient-failure.ts), or null
+ * for any other error. A WriteConflict that reaches the answer is contention too: the use case lost
+ * its conditional write to concurrent changes of the same record each time it read and tried
+ * again (a burst of new links for one request, say), and nothing was written.
+ */
 export const unavailableError = (error: unknown): ApiError | null => {
   if (error instanceof ApiError) return null;
-  const kind = transientKind(error);
+  const kind = error instanceof WriteConflict ? 'contended' : transientKind(error);
   return kind ? serviceUnavailable(RETRY_AFTER_SECONDS[kind], MESSAGES[kind], { cause: error }) : null;
 };

@@ -159,6 +159,19 @@ describe('POST /v1/requests/{id}/relink', () => {
     }
   });
 
+  it('answers a burst of concurrent new links for one request 200 or 503 with Retry-After, never 500, one entry per link given', async () => {
+    const created = await createRequest();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => relink(created.id)));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status !== 200 && status !== 503), answers.map((answer) => answer.text).join('\n')).toEqual([]);
+    for (const answer of answers.filter((one) => one.status === 503)) {
+      expect(answer.body.code).toBe('service_unavailable');
+      expect(answer.headers.get('retry-after')).toBe('1');
+    }
+    const entries = await auditEntriesOfRequest(service, org.orgId, created.id);
+    expect(entries.filter((entry) => entry.type === 'request.relinked')).toHaveLength(statuses.filter((status) => status === 200).length);
+  });
+
   it('answers 403 without requests:write and 404 for another organisation\u2019s request or an unknown id', async () => {
     const created = await createRequest();
     expectError(await relink(created.id, { key: reader }), 403, 'forbidden');

@@ -87,6 +87,13 @@ describe('errorResponse for a transient failure', () => {
     expect(response.body).not.toMatch(/Exception|TransactionConflict|Timeout/);
   });
 
+  it('answers 503 contended for a WriteConflict the use case could not settle by trying again', () => {
+    const response = errorResponse(new WriteConflict('the request changed meanwhile'));
+    expect(response.statusCode).toBe(503);
+    expect(response.headers).toMatchObject({ 'Retry-After': String(RETRY_AFTER_SECONDS.contended) });
+    expect(JSON.parse(response.body!)).toEqual({ code: 'service_unavailable', message: expect.stringMatching(/busy with another change and nothing was changed/) });
+  });
+
   it('still answers 500 error for anything else', () => {
     const response = errorResponse(cancelled('ConditionalCheckFailed'));
     expect(response.statusCode).toBe(500);

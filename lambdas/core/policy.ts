@@ -37,3 +37,13 @@ export const needsChallengeCode = (mode: VerificationMode) =>
 
 export const needsSubjectEmail = (mode: VerificationMode) =>
   mode === 'email_otp' || mode === 'either' || mode === 'both';
+
+/**
+ * The mode a request must be given a new link in under today's minimum: its own when that still
+ * meets the minimum, else the weakest mode at least as strong as both that the request can use (a
+ * mode that emails a code needs the subject's address); null when there is none.
+ */
+export const strengthenedMode = (mode: VerificationMode, minimum: VerificationMode, hasSubjectEmail: boolean): VerificationMode | null => {
+  if (meetsMinimum(mode, minimum)) return mode;
+  return SATISFIES[minimum].find((candidate) => SATISFIES[mode].includes(candidate) && (hasSubjectEmail || !needsSubjectEmail(candidate))) ?? null;
+};

@@ -52,6 +52,8 @@ export interface NewLink {
   challengeCodeHash: string | null;
   recipients: HandoffRequest['recipients'];
   commit: string;
+  /** At least the organisation's minimum at the time of the new link (policy.ts strengthenedMode). */
+  verificationMode: HandoffRequest['verificationMode'];
 }
 
 /** Back to pending with a new link: the old token dead, codes and verification progress forgotten, the link's lifetime restarted. */
@@ -62,6 +64,7 @@ export const relink = (request: HandoffRequest, link: NewLink): HandoffRequest =
     status: 'pending',
     recipients: link.recipients,
     commit: link.commit,
+    verificationMode: link.verificationMode,
     linkTokenHash: link.tokenHash,
     challengeCodeHash: link.challengeCodeHash,
     verification: undefined,

@@ -159,6 +159,30 @@ describe('POST /v1/requests/{id}/relink', () => {
     }
   });
 
+  it('gives the new link at least the organisation\u2019s minimum verification raised since the request was made', async () => {
+    const own = await service.createOrganisation({ name: 'Relink Minimum Org' });
+    const created = await service.call('POST', '/requests', {
+      key: own.key,
+      body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [own.owner.email], verification_mode: 'none' },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.challenge_code).toBeNull();
+    const owner = await MemberBrowser.signIn(service, own.owner.email);
+    const raised = await owner.call('POST', '/app/api/organisation/policy', { body: { minimum_verification: 'challenge' } });
+    expect(raised.status, raised.text).toBe(200);
+
+    const answer = await service.call('POST', `/requests/${created.body.request.id}/relink`, { key: own.key });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.request.verification_mode).toBe('challenge');
+    expect(answer.body.challenge_code).toMatch(/^[0-9]{6}$/);
+    const entries = await auditEntriesOfRequest(service, own.orgId, created.body.request.id);
+    expect(entries.find((entry) => entry.type === 'request.relinked')?.data?.details).toMatchObject({ verification_mode_raised_from: 'none' });
+
+    // A minimum that emails the subject a code cannot apply to a request without the subject's email.
+    expect((await owner.call('POST', '/app/api/organisation/policy', { body: { minimum_verification: 'email_otp', default_verification: 'email_otp' } })).status).toBe(200);
+    expectError(await service.call('POST', `/requests/${created.body.request.id}/relink`, { key: own.key }), 422, 'validation_failed', ['verification_mode']);
+  });
+
   it('answers a burst of concurrent new links for one request 200 or 503 with Retry-After, never 500, one entry per link given', async () => {
     const created = await createRequest();
     const answers = await Promise.all(Array.from({ length: 10 }, () => relink(created.id)));

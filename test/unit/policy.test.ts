@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { VerificationMode } from '../../lambdas/core/model.ts';
-import { DEFAULT_POLICY, DEFAULT_RATE_LIMITS, meetsMinimum, needsChallengeCode, needsSubjectEmail } from '../../lambdas/core/policy.ts';
+import { DEFAULT_POLICY, DEFAULT_RATE_LIMITS, meetsMinimum, needsChallengeCode, needsSubjectEmail, strengthenedMode } from '../../lambdas/core/policy.ts';
 
 /**
  * policy.ts documents the partial order: none < either < {challenge, email_otp} < both, where
@@ -23,6 +23,25 @@ describe('meetsMinimum', () => {
 
   it.each(pairs)('%s against minimum %s → %s', (mode, minimum, expected) => {
     expect(meetsMinimum(mode, minimum)).toBe(expected);
+  });
+});
+
+describe('strengthenedMode (a new link under a minimum raised since the request was made)', () => {
+  it.each([
+    ['challenge', 'none', true, 'challenge'],
+    ['none', 'challenge', false, 'challenge'],
+    ['either', 'challenge', true, 'challenge'],
+    ['email_otp', 'challenge', true, 'both'],
+    ['none', 'email_otp', true, 'email_otp'],
+    ['none', 'email_otp', false, null],
+    ['none', 'either', false, 'challenge'],
+    ['none', 'either', true, 'either'],
+    ['challenge', 'both', true, 'both'],
+    ['challenge', 'both', false, null],
+  ] as const)('%s under a minimum of %s (subject email: %s) becomes %s', (mode, minimum, hasEmail, expected) => {
+    const result = strengthenedMode(mode, minimum, hasEmail);
+    expect(result).toBe(expected);
+    if (result) expect(meetsMinimum(result, minimum) && meetsMinimum(result, mode)).toBe(true);
   });
 });
 

@@ -26,9 +26,10 @@ describe('relink', () => {
     const before = makeRequest({ status: 'revoked', needsRelink: true, verification: { failedAttempts: 5, challengePassed: false, emailPassed: false, emailCodeHash: null, emailCodeExpiresAt: null, emailCodesSent: 1 } });
     const at = new Date('2025-02-01T00:00:00.000Z');
     const recipients = [{ membershipId: '01hmember00000000000000009', label: 'New', fingerprint: 'ef'.repeat(32) }];
-    const after = relink(before, { at, linkLifetimeMinutes: 60, tokenHash: 'aa'.repeat(32), challengeCodeHash: 'bb'.repeat(32), recipients, commit: 'x'.repeat(22) });
+    const after = relink(before, { at, linkLifetimeMinutes: 60, tokenHash: 'aa'.repeat(32), challengeCodeHash: 'bb'.repeat(32), recipients, commit: 'x'.repeat(22), verificationMode: 'both' });
     expect(after).toMatchObject({
       status: 'pending',
+      verificationMode: 'both',
       linkTokenHash: 'aa'.repeat(32),
       challengeCodeHash: 'bb'.repeat(32),
       recipients,

@@ -6,7 +6,7 @@ import { illegalTransition, retryOnConflict, validationFailed } from '../errors.
 import { syncExpirySchedule, type ExpiryScheduling } from '../expiry-schedule.ts';
 import { randomToken, sha256Hex } from '../hashing.ts';
 import { recipientOf, type HandoffRequest, type Member, type Policy, type Recipient } from '../model.ts';
-import { needsChallengeCode } from '../policy.ts';
+import { needsChallengeCode, strengthenedMode } from '../policy.ts';
 import type { Directory, HandoffRepository } from '../ports.ts';
 import { relink, relinkCause } from '../request-state.ts';
 import { requestAuditEntry, sealingRecord } from '../request-audit.ts';
@@ -26,7 +26,7 @@ export interface RelinkDeps extends ExpiryScheduling {
 
 /** Who gives a request a new link: found as their access allows, audited as themselves, under their organisation's policy. */
 export interface RelinkParty extends EndingParty {
-  policy: Pick<Policy, 'linkLifetimeMinutes'>;
+  policy: Pick<Policy, 'linkLifetimeMinutes' | 'minimumVerification'>;
 }
 
 /**
@@ -80,11 +80,18 @@ export const relinkRequest = (deps: RelinkDeps, party: RelinkParty, requestId: s
     if (recipients.length === 0) {
       throw validationFailed({ recipients: ['No recipient of this request can receive a credential any more (each is disabled or has a key awaiting approval); create a new request.'] });
     }
+    // A minimum raised since the request was made applies to its new link, as to a new request.
+    const verificationMode = strengthenedMode(before.verificationMode, party.policy.minimumVerification, before.subject.email !== null);
+    if (!verificationMode) {
+      throw validationFailed({
+        verification_mode: [`The organisation's minimum verification is now ${party.policy.minimumVerification}, which emails the subject a code, and this request has no subject email; create a new request.`],
+      });
+    }
     const now = deps.clock.now();
     const commit = recipientCommitment(recipients);
     const token = randomToken(32);
     const tokenHash = sha256Hex(token);
-    const challengeCode = needsChallengeCode(before.verificationMode) ? newSixDigitCode() : null;
+    const challengeCode = needsChallengeCode(verificationMode) ? newSixDigitCode() : null;
     const after = relink(before, {
       at: now,
       linkLifetimeMinutes: party.policy.linkLifetimeMinutes,
@@ -92,6 +99,7 @@ export const relinkRequest = (deps: RelinkDeps, party: RelinkParty, requestId: s
       challengeCodeHash: challengeCode ? await challengeCodeHash(deps.codeKey, before.id, challengeCode) : null,
       recipients,
       commit,
+      verificationMode,
     });
     const view = toRequestView(after, deps.urls);
     const linkWithoutFragment = `${deps.urls.appUrl}/r/${token}`;
@@ -104,7 +112,12 @@ export const relinkRequest = (deps: RelinkDeps, party: RelinkParty, requestId: s
       excluded_recipients: excluded,
       commitment: { computed_by: 'server', note: COMMITMENT_NOTE },
     };
-    const details = { cause, previous_status: before.status, excluded_recipients: excluded };
+    const details = {
+      cause,
+      previous_status: before.status,
+      excluded_recipients: excluded,
+      ...(verificationMode !== before.verificationMode ? { verification_mode_raised_from: before.verificationMode } : {}),
+    };
     prepared?.(result);
     const data = { ...party.data, custody: sealingRecord(after, 'server') };
     await deps.requests.relink(before, after, tokenHash, requestAuditEntry(party.orgId, party.actor, view, 'request.relinked', details, data));

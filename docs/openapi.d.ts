@@ -742,7 +742,7 @@ export interface components {
         "X-RateLimit-Reset": number;
         /** @description Seconds to wait before calling again. */
         "Retry-After": number;
-        /** @description The address of the created resource. */
+        /** @description The address of the created resource: a request is read there with GET; a webhook subscription is deleted there with DELETE (it has no GET, which answers 405 with Allow). */
         Location: string;
         /** @description Present, `true`, when this is the stored answer to an earlier call with the same Idempotency-Key. */
         "Idempotency-Replayed": "true";

@@ -9,6 +9,9 @@ export type VerificationMode = (typeof VERIFICATION_MODES)[number];
 export const REQUEST_STATUSES = ['pending', 'opened', 'submitted', 'completed', 'revoked', 'expired'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
+/** "A pending request", "An expired request": a status as the subject of a sentence. */
+export const aRequestWhoseStatusIs = (status: string) => `${/^[aeiou]/.test(status) ? 'An' : 'A'} ${status} request`;
+
 export const TICKET_STATUSES = ['open', 'pending', 'resolved', 'closed', 'unknown'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 

@@ -1,6 +1,7 @@
 import { addMinutes } from './clock.ts';
 import { ApiError, illegalTransition } from './errors.ts';
 import type { HandoffRequest, SubjectVerification, VerificationMode } from './model.ts';
+import { aRequestWhoseStatusIs } from './model.ts';
 
 /**
  * The subject's side of the state machine: opening the link, proving who they are, submitting
@@ -72,7 +73,7 @@ export const open = (request: HandoffRequest, at: string): HandoffRequest | null
 /** pending or opened → submitted; the record is kept for the request's TTL. */
 export const submit = (request: HandoffRequest, now: Date, attachmentsCount: number): HandoffRequest => {
   if (request.status !== 'pending' && request.status !== 'opened') {
-    throw illegalTransition(`A ${request.status} request cannot take a submission.`);
+    throw illegalTransition(`${aRequestWhoseStatusIs(request.status)} cannot take a submission.`);
   }
   const at = now.toISOString();
   return {
@@ -114,6 +115,6 @@ export const expire = (request: HandoffRequest, now: Date): HandoffRequest | nul
 
 /** A recipient revealed the credential: counted, and the time kept. */
 export const reveal = (request: HandoffRequest, at: string): HandoffRequest => {
-  if (request.status !== 'submitted') throw illegalTransition(`A ${request.status} request has nothing to reveal.`);
+  if (request.status !== 'submitted') throw illegalTransition(`${aRequestWhoseStatusIs(request.status)} has nothing to reveal.`);
   return { ...request, revealCount: request.revealCount + 1, lastRevealedAt: at, updatedAt: at };
 };

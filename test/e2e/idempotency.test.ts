@@ -107,6 +107,9 @@ describe('POST /requests replays', () => {
       expect(replayed(again)).toBe('true');
       expect(again.headers.get('Location')).toBe(first.headers.get('Location'));
       expect(again.headers.get('Content-Type')).toMatch(/^application\/json/);
+      // As uncacheable as the first answer: it still holds the whole request record.
+      expect(first.headers.get('Cache-Control')).toBe('no-store');
+      expect(again.headers.get('Cache-Control')).toBe('no-store');
       expect(again.body).toEqual({ ...first.body, link: null, link_without_fragment: null, challenge_code: null });
     }
     // The same body with its fields in another order and other spacing is the same body.
@@ -173,6 +176,7 @@ describe('POST /generate replays', () => {
     expect(again.status).toBe(200);
     expect(replayed(again)).toBe('true');
     expect(again.headers.get('Location')).toBeNull();
+    expect(again.headers.get('Cache-Control')).toBe('no-store');
     expect(again.body).toEqual({ ...first.body, value: null });
   });
 

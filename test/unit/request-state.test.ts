@@ -38,6 +38,14 @@ describe('revoke', () => {
   });
 });
 
+describe('the refusals\u2019 words', () => {
+  it('say "an" before a status that starts with a vowel', () => {
+    expect(() => revoke(fresh('expired'), AT, null)).toThrow('An expired request cannot be revoked; only pending or opened ones can.');
+    expect(() => complete(fresh('opened'), AT, 'x')).toThrow('An opened request cannot be completed; only submitted ones can.');
+    expect(() => complete(fresh('revoked'), AT, 'x')).toThrow('A revoked request cannot be completed; only submitted ones can.');
+  });
+});
+
 describe('complete', () => {
   it('completes a submitted request and clears a scheduled purge', () => {
     const before = fresh('submitted');

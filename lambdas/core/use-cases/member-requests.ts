@@ -3,6 +3,7 @@ import { ApiError, forbidden, illegalTransition, notFound } from '../errors.ts';
 import type { ExpiryScheduling } from '../expiry-schedule.ts';
 import { isManager, memberActor, memberRef, type MemberCaller } from '../member-access.ts';
 import type { HandoffRequest } from '../model.ts';
+import { aRequestWhoseStatusIs } from '../model.ts';
 import type { HandoffRepository, SealedMaterial } from '../ports.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
 import { reveal } from '../subject-flow.ts';
@@ -89,7 +90,7 @@ export const revealRequest = async (deps: MemberRequestDeps, caller: MemberCalle
     async () => {
       const { request, relation } = await findMemberRequest(deps.requests, caller, requestId);
       if (!relation.recipient) throw forbidden('Only a recipient of this request can reveal its credential.');
-      if (request.status !== 'submitted') throw illegalTransition(`A ${request.status} request has nothing to reveal.`);
+      if (request.status !== 'submitted') throw illegalTransition(`${aRequestWhoseStatusIs(request.status)} has nothing to reveal.`);
       // Read with the request version it belongs to: if the request changes before the reveal is
       // recorded (completed, expired), the write fails and the decision is taken again.
       material = await deps.requests.material(request.id);

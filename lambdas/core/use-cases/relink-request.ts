@@ -5,7 +5,7 @@ import { recipientCommitment } from '../commitment.ts';
 import { illegalTransition, retryOnConflict, validationFailed } from '../errors.ts';
 import { syncExpirySchedule, type ExpiryScheduling } from '../expiry-schedule.ts';
 import { randomToken, sha256Hex } from '../hashing.ts';
-import { recipientOf, type HandoffRequest, type Member, type Policy, type Recipient } from '../model.ts';
+import { recipientOf, type HandoffRequest, type Member, type Policy, type Recipient, aRequestWhoseStatusIs } from '../model.ts';
 import { needsChallengeCode, strengthenedMode } from '../policy.ts';
 import type { Directory, HandoffRepository } from '../ports.ts';
 import { relink, relinkCause } from '../request-state.ts';
@@ -73,7 +73,7 @@ export const relinkRequest = (deps: RelinkDeps, party: RelinkParty, requestId: s
       throw illegalTransition(
         before.status === 'expired'
           ? 'This request expired after its credential was submitted; create a new request instead.'
-          : `A ${before.status} request cannot be given a new link; only pending, opened, revoked, or expired-before-submission ones can.`,
+          : `${aRequestWhoseStatusIs(before.status)} cannot be given a new link; only pending, opened, revoked, or expired-before-submission ones can.`,
       );
     }
     const { recipients, excluded } = recipientsNow(before, await deps.directory.listMembers(party.orgId));

@@ -7,8 +7,8 @@ import { errorResponse, withHeaders } from '../responses.ts';
 import type { ApiMiddleware, ApiRequest, ApiResult, ApiState } from '../types.ts';
 
 export const MAX_KEY_LENGTH = 200;
-/** Headers worth replaying; rate-limit headers are always the current call's. */
-const REPLAYED_HEADERS = ['Content-Type', 'Location'];
+/** Headers worth replaying (a replay is as uncacheable as its first answer); rate-limit headers are always the current call's. */
+const REPLAYED_HEADERS = ['Content-Type', 'Location', 'Cache-Control'];
 
 export interface IdempotencyOptions {
   /** Fields of the answer shown once: null in every replay, so never stored. */

@@ -32,7 +32,7 @@ const HEADERS: Record<string, JsonSchema> = {
   'X-RateLimit-Remaining': { description: 'Calls left in the current minute, for the key and its organisation.', required: true, schema: { type: 'integer', minimum: 0 } },
   'X-RateLimit-Reset': { description: 'When the current window ends, in unix seconds.', required: true, schema: { type: 'integer', minimum: 0 } },
   'Retry-After': { description: 'Seconds to wait before calling again.', required: true, schema: { type: 'integer', minimum: 1 } },
-  Location: { description: 'The address of the created resource.', required: true, schema: { type: 'string', format: 'uri' } },
+  Location: { description: 'The address of the created resource: a request is read there with GET; a webhook subscription is deleted there with DELETE (it has no GET, which answers 405 with Allow).', required: true, schema: { type: 'string', format: 'uri' } },
   'Idempotency-Replayed': { description: 'Present, `true`, when this is the stored answer to an earlier call with the same Idempotency-Key.', schema: { type: 'string', const: 'true' } },
   'WWW-Authenticate': {
     description:

@@ -23,6 +23,25 @@ afterAll(() => service?.stop());
 
 const LONE = '\ud800';
 
+describe('bytes that are not UTF-8 in a body', () => {
+  it('POST /v1/requests with a Latin-1 name over real HTTP: 422 on the field, no request made', async () => {
+    const body = Buffer.concat([
+      Buffer.from(`{"subject_name":"Ren`),
+      Buffer.from([0xe9]), // Latin-1 é: not UTF-8
+      Buffer.from(`e Doe","justification":"Not UTF-8 test body","recipients":["${org.owner.email}"]}`),
+    ]);
+    const response = await fetch(`${service.baseUrl.replace('localhost', '127.0.0.1')}/requests`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body,
+    });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({ code: 'validation_failed', errors: { subject_name: ['Must be UTF-8 text (it holds bytes that are not UTF-8).'] } });
+    const listed = await service.call('GET', '/requests', { key: org.key });
+    expect(listed.body.data.filter((request: { subject: { name: string } }) => request.subject.name.startsWith('Ren'))).toEqual([]);
+  });
+});
+
 describe('a lone surrogate in a body', () => {
   it.each([
     ['without an Idempotency-Key', {}],

@@ -183,6 +183,23 @@ describe('POST /v1/requests/{id}/relink', () => {
     expectError(await service.call('POST', `/requests/${created.body.request.id}/relink`, { key: own.key }), 422, 'validation_failed', ['verification_mode']);
   });
 
+  it('takes no body: a revoke, a new link or a completion with any member answers 422 Unknown field, and changes nothing', async () => {
+    const created = await createRequest();
+    for (const [action, body] of [
+      ['revoke', { reason: 'customer asked', notify: true }],
+      ['relink', { delivery: { method: 'email' } }],
+      ['complete', { reason: 'done' }],
+    ] as const) {
+      const answer = await service.call('POST', `/requests/${created.id}/${action}`, { key: writer, body });
+      expect(answer.status, `${action}: ${answer.text}`).toBe(422);
+      expect(answer.body).toMatchObject({ code: 'validation_failed', errors: Object.fromEntries(Object.keys(body).map((field) => [field, ['Unknown field.']])) });
+    }
+    expect((await read(created.id)).status).toBe('pending');
+    expect((await subjectCall(created.token, 'GET', '/subject/request')).status).toBe(200);
+    // An empty object is no body.
+    expect((await service.call('POST', `/requests/${created.id}/revoke`, { key: writer, body: {} })).status).toBe(200);
+  });
+
   it('answers a burst of concurrent new links for one request 200 or 503 with Retry-After, never 500, one entry per link given', async () => {
     const created = await createRequest();
     const answers = await Promise.all(Array.from({ length: 10 }, () => relink(created.id)));

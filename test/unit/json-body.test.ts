@@ -33,6 +33,20 @@ describe('the JSON body: what every endpoint refuses before any use case sees it
     expect(error!.errors![field][0]).toContain(message);
   });
 
+  it('bytes that are not UTF-8 (Latin-1 text, stray bytes) answer 422 on the field they landed in, never U+FFFD stored', () => {
+    const base64 = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part)))).toString('base64');
+    for (const [body, field] of [
+      [base64('{"subject_name":"J', [0xff, 0xfe], 'ne Doe","n":1}'), 'subject_name'],
+      [base64('{"description":"caf', [0xe9], '"}'), 'description'],
+      [base64('{"a":{"caf', [0xe9], '":1}}'), 'a.caf\uFFFD'],
+    ] as const) {
+      const { error } = run(jsonBody(), body, true);
+      expect(error, field).toMatchObject({ status: 422, code: 'validation_failed', errors: { [field]: ['Must be UTF-8 text (it holds bytes that are not UTF-8).'] } });
+    }
+    // A U+FFFD sent as UTF-8 is text like any other.
+    expect(run(jsonBody(), base64('{"subject_name":"J\uFFFDne"}'), true)).toEqual({ body: { subject_name: 'J\uFFFDne' } });
+  });
+
   it(`nesting deeper than ${MAX_JSON_DEPTH} levels, even thousands deep, is a field error and never a stack overflow`, () => {
     for (const depth of [MAX_JSON_DEPTH + 1, 10_000, 200_000]) {
       for (const body of [`${'['.repeat(depth)}${']'.repeat(depth)}`, `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`]) {

@@ -14,6 +14,7 @@ export const RELINK_SECRET_FIELDS = ['link', 'link_without_fragment', 'challenge
 export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
     scope: API_ROUTES.relinkRequest.scope,
+    takesNoBody: true,
     secretFields: RELINK_SECRET_FIELDS,
     handle: async ({ caller, event, prepareReplay }) => {
       const answer = (result: RelinkResult) => json(200, result, { 'Cache-Control': 'no-store' });

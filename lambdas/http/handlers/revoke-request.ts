@@ -11,6 +11,7 @@ import { requestIdOf } from './request-path.ts';
 export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
     scope: API_ROUTES.revokeRequest.scope,
+    takesNoBody: true,
     handle: async ({ caller, event, prepareReplay }) =>
       json(200, await revokeRequest(deps, caller, requestIdOf(event), (view) => prepareReplay(json(200, view)))),
   });

@@ -217,6 +217,8 @@ export interface HandoffRequest {
   needsRelink: boolean;
   unrecoverable: boolean;
   revealCount: number;
+  /** Reports the subject recorded ("Report this request", subject/report.ts); absent on requests never reported. */
+  reportsMade?: number;
   purgeReason: string | null;
   revokedReason: string | null;
   /** The spoken challenge code's keyed hash (core/codes.ts codeHash); null when none. */

@@ -146,6 +146,20 @@ describe('the subject flow', () => {
     expect(await auditTypes(created.request.id)).toContain('request.link_locked');
   });
 
+  it('records at most three reports per request, however many come and however fast; every one answers 202', async () => {
+    const created = await createRequest();
+    const sequential = [];
+    for (let i = 0; i < 2; i++) sequential.push(await subjectCall(created.token, 'POST', '/subject/report', { reason: `report ${i}` }));
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => subjectCall(created.token, 'POST', '/subject/report', { reason: `burst ${i}` })));
+    for (const answer of [...sequential, ...burst]) {
+      expect(answer.status, answer.text).toBe(202);
+      expect(answer.body).toEqual({ reported: true });
+    }
+    expect((await auditTypes(created.request.id)).filter((type) => type === 'request.reported')).toHaveLength(3);
+    const events = await service.call('GET', '/events?types=request.reported', { key: org.key });
+    expect(events.body.data.filter((event: { data: { request: { id: string } } }) => event.data.request.id === created.request.id)).toHaveLength(3);
+  });
+
   it('answers 404 for an unknown token and 410 for a revoked link', async () => {
     expect((await subjectCall('A'.repeat(43), 'GET', '/subject/request')).status).toBe(404);
     expect((await service.call('GET', '/subject/request')).status).toBe(404);

@@ -1,12 +1,36 @@
 import * as z from 'zod/mini';
+import { retryOnConflict, WriteConflict } from '../../errors.ts';
 import { parseOrThrow } from '../../validation.ts';
 import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
 
 export const reportBody = z.strictObject({ reason: z.optional(z.string().check(z.trim(), z.maxLength(500, 'At most 500 characters.'))) });
 
-/** "Report this request": recorded as `request.reported` for the organisation to look into. */
+/**
+ * Reports recorded per request. A subject reports a request once, perhaps again with more to say;
+ * whoever holds a forwarded or leaked link must not flood the organisation's audit chain, event
+ * feed and webhook receivers with `request.reported`, so later reports get the same answer and
+ * record nothing.
+ */
+export const MAX_SUBJECT_REPORTS = 3;
+
+/**
+ * "Report this request": recorded as `request.reported` for the organisation to look into, with a
+ * count on the request written in the same transaction, so concurrent reports cannot pass the cap.
+ */
 export const reportRequest = async (deps: SubjectDeps, { request }: LinkHolder, rawBody: unknown) => {
   const body = parseOrThrow(reportBody, rawBody ?? {});
-  await deps.audit.record(subjectAudit(deps, request, 'request.reported', { reason: body.reason ?? null }));
+  let current = request;
+  await retryOnConflict(async () => {
+    const made = current.reportsMade ?? 0;
+    if (made >= MAX_SUBJECT_REPORTS) return;
+    const after = { ...current, reportsMade: made + 1 };
+    try {
+      await deps.requests.update(current, after, subjectAudit(deps, after, 'request.reported', { reason: body.reason ?? null }), false);
+    } catch (error) {
+      // Another change (or report) came first: decide again on the request as it is now.
+      if (error instanceof WriteConflict) current = (await deps.requests.get(request.id)) ?? current;
+      throw error;
+    }
+  });
   return { reported: true };
 };

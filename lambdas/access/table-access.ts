@@ -137,7 +137,7 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
 
   // Sign-in by email: the address's memberships and sending window, the one-time sign-in token; then the session.
   appSignIn: { items: { Query: ['LOGIN#'], GetItem: ['LOGIN#', 'ORG#'], PutItem: ['LOGIN#', 'SIGNIN#'] } },
-  appSession: { items: { DeleteItem: ['SIGNIN#'], GetItem: ['ORG#'], PutItem: ['SESSION#'] } },
+  appSession: { items: { DeleteItem: ['SIGNIN#'], GetItem: ['ORG#', 'SIGNIN#'], PutItem: ['SESSION#'] } },
   appSignOut: unionOf(MEMBER, { items: { DeleteItem: ['SESSION#'] } }),
   appMe: MEMBER,
   appIdentityKey: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { UpdateItem: ['ORG#'] } }, RECIPIENT_HEALTH),

@@ -53,6 +53,8 @@ export interface MemberAccessStore {
   saveSignInToken(tokenHash: string, record: SignInTokenRecord): Promise<void>;
   /** Deletes the token and returns what it held; null when unknown or already used. Only one caller can win. */
   consumeSignInToken(tokenHash: string): Promise<SignInTokenRecord | null>;
+  /** What the token holds, leaving it usable; null when unknown or already used. */
+  peekSignInToken(tokenHash: string): Promise<SignInTokenRecord | null>;
   saveSession(session: MemberSession): Promise<void>;
   getSession(tokenHash: string): Promise<MemberSession | null>;
   deleteSession(tokenHash: string): Promise<void>;

@@ -83,6 +83,11 @@ export class DynamoMemberAccess implements MemberAccessStore {
     );
   }
 
+  async peekSignInToken(tokenHash: string) {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.signInToken(tokenHash), ConsistentRead: true }));
+    return Item ? fromItem<SignInTokenRecord>(Item) : null;
+  }
+
   /** A conditional delete: of two calls with the same token, exactly one gets the record back. */
   async consumeSignInToken(tokenHash: string) {
     try {

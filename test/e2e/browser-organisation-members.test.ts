@@ -167,6 +167,10 @@ describe.skipIf(!haveChromium)('Clients and teams, and Members', () => {
 
     const invited = await (await browser.newContext()).newPage();
     await invited.goto(`${service.appUrl}/app/sign-in#token=${latestSignInToken(service, INVITED_EMAIL)}`);
+    // An invitation is a link this browser did not ask for: it says whom it signs in first.
+    await invited.waitForSelector('#confirm-sign-in');
+    expect(await invited.textContent('h1')).toBe(`Sign in as ${INVITED_EMAIL}?`);
+    await invited.click('#confirm-sign-in');
     await invited.waitForSelector('#sign-out');
     expect(await invited.locator('a[href="/app/key"]').count()).toBeGreaterThan(0);
     await setUpKeyInBrowser(invited, service.appUrl);

@@ -16,6 +16,7 @@ import {
   type MemberCaller,
   type MemberDirectory,
   type MemberSession,
+  type SignInTokenRecord,
 } from '../member-access.ts';
 import { issuedAfterLastDisable, type Member, type Organisation } from '../model.ts';
 import type { Notifier } from '../ports.ts';
@@ -37,7 +38,10 @@ export interface SignInDeps {
 const MAX_MEMBERSHIPS = 20;
 
 const signInBody = z.strictObject({ email: z.email('Must be an email address.').check(z.maxLength(254, 'Must be at most 254 characters.')) });
-const sessionBody = z.strictObject({ token: z.string().check(z.minLength(1, 'Required.'), z.maxLength(200, 'Must be at most 200 characters.')) });
+const sessionBody = z.strictObject({
+  token: z.string().check(z.minLength(1, 'Required.'), z.maxLength(200, 'Must be at most 200 characters.')),
+  preview: z.optional(z.boolean()),
+});
 
 /**
  * POST /app/api/sign-in: emails a one-time link to every active membership under the email.
@@ -98,22 +102,43 @@ export const emailSignInLink = async (
   }
 };
 
-/**
- * POST /app/api/session: trades a sign-in token for a session, once. Answers the session token
- * (for the cookie) beside the body; the body holds the CSRF token the page sends on every POST.
- */
-export const startSession = async (deps: Pick<SignInDeps, 'access' | 'directory' | 'clock'>, rawBody: unknown) => {
-  const { token } = parseOrThrow(sessionBody, rawBody ?? {});
-  if (!TOKEN_PATTERN.test(token)) throw badSignInLink();
-  // The delete is conditional, so of two calls with the same token only one gets the record.
-  const record = await deps.access.consumeSignInToken(sha256Hex(token));
-  const now = deps.clock.now();
-  if (!record || new Date(record.expiresAt) <= now) throw badSignInLink();
+type SessionDeps = Pick<SignInDeps, 'access' | 'directory' | 'clock'>;
+
+/** The member and organisation a sign-in token's record signs in, when it still may; 401 otherwise. */
+const signingIn = async (deps: SessionDeps, record: SignInTokenRecord | null) => {
+  if (!record || new Date(record.expiresAt) <= deps.clock.now()) throw badSignInLink();
   const [member, org] = await Promise.all([
     deps.directory.getMember(record.orgId, record.memberId),
     deps.directory.getOrganisation(record.orgId),
   ]);
   if (!member?.active || !org || !issuedAfterLastDisable(member, record.createdAt)) throw badSignInLink();
+  return { member, org };
+};
+
+/**
+ * POST /app/api/session {token, preview: true}: whom the emailed link signs in, and to which
+ * organisation, leaving the token usable. The sign-in page shows it and asks before a link it
+ * did not ask for is used (a link sent by someone else would sign the reader in to the sender's
+ * account: login CSRF).
+ */
+export const previewSession = async (deps: SessionDeps, token: string) => {
+  if (!TOKEN_PATTERN.test(token)) throw badSignInLink();
+  const { member, org } = await signingIn(deps, await deps.access.peekSignInToken(sha256Hex(token)));
+  return { member: { name: member.name, email: member.email }, organisation: { name: org.name } };
+};
+
+/**
+ * POST /app/api/session: trades a sign-in token for a session, once. Answers the session token
+ * (for the cookie) beside the body; the body holds the CSRF token the page sends on every POST.
+ * With `preview: true`, answers previewSession's instead (`sessionToken` null).
+ */
+export const startSession = async (deps: SessionDeps, rawBody: unknown) => {
+  const { token, preview } = parseOrThrow(sessionBody, rawBody ?? {});
+  if (preview) return { sessionToken: null, answer: await previewSession(deps, token) };
+  if (!TOKEN_PATTERN.test(token)) throw badSignInLink();
+  // The delete is conditional, so of two calls with the same token only one gets the record.
+  const { member, org } = await signingIn(deps, await deps.access.consumeSignInToken(sha256Hex(token)));
+  const now = deps.clock.now();
 
   const sessionToken = randomToken(32);
   const csrfToken = csrfTokenFor(sessionToken);

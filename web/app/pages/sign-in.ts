@@ -2,16 +2,15 @@
 /**
  * Signing in to the member application (docs/web-api.md, Sessions): /app/sign-in asks for a work
  * email address and has a one-time link sent to it; the emailed link /app/sign-in#token=… trades
- * its token for the session. The token is in the fragment so it never reaches a server log.
+ * its token for the session (sign-in-link.ts). The token is in the fragment so it never reaches a server log.
  *
  * Stable hooks for automated tests:
  *   #sign-in-form #email #sign-in; after sending: #check-email
  */
-import { ApiFailure, call, messageOf } from '../../shared/api.ts';
+import { call, messageOf } from '../../shared/api.ts';
 import { busy, byId, field, focusHeading, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
-import { takeReturn } from '../return-to.ts';
-import type { Me } from '../shapes.ts';
+import { followSignInLink, noteSignInRequested } from './sign-in-link.ts';
 
 /**
  * Shows the page in #content itself, as it works without a session. Answers the heading to focus,
@@ -23,20 +22,7 @@ export const signInPage = async (app: AppContext): Promise<HTMLElement | null> =
   const token = fragment.get('token');
   if (token) {
     history.replaceState(null, '', '/app/sign-in'); // the one-time token leaves the address bar and history
-    replaceChildren(content, h('h1', {}, 'Signing you in…'));
-    try {
-      const answer = await app.post<Me>('/app/api/session', { token });
-      app.signedIn(answer);
-      await app.refreshMe().catch(() => undefined);
-      app.navigate(takeReturn(), { replace: true, focus: false });
-      return null;
-    } catch (error) {
-      sayError(
-        error instanceof ApiFailure && error.status !== 0
-          ? 'This sign-in link is not valid any more: it may have expired or been used already. Ask for a new one below.'
-          : messageOf(error),
-      );
-    }
+    if (await followSignInLink(app, token)) return null;
   }
 
   const email = h('input', { id: 'email', name: 'email', type: 'email', autocomplete: 'email', required: true, spellcheck: 'false' });
@@ -54,6 +40,7 @@ export const signInPage = async (app: AppContext): Promise<HTMLElement | null> =
     void busy(button, async () => {
       try {
         await call('POST', '/app/api/sign-in', { body: { email: address } });
+        noteSignInRequested(address);
         const done = h('h2', { id: 'check-email' }, 'Check your email');
         replaceChildren(
           form,

@@ -50,6 +50,8 @@ export interface WiringOptions {
   ticketReplies?: TicketReplier;
   /** Where reads through API keys leave their records; default: none (deployed, store-wiring.ts adds log lines to the /v1 functions). */
   apiReads?: ApiReadLog;
+  /** The sign-in request's least answer time (AppDeps.signInAnswerMs). */
+  signInAnswerMs?: number;
 }
 
 /** Builds the dependencies; the local runtime and tests call this with their own stand-ins. */
@@ -84,6 +86,7 @@ export const createAppDeps = (options: WiringOptions): AppDeps => {
     webhookPolicy,
     signingCustody: options.signingCustody,
     tableBackups: options.tableBackups,
+    signInAnswerMs: options.signInAnswerMs,
     ...repositories,
   };
 };

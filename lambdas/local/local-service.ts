@@ -122,6 +122,8 @@ export interface LocalServiceOptions {
    * IAM policy does deployed: `npm start` and the tests turn it on. Default off.
    */
   tableAccess?: LocalTableAccessOptions;
+  /** The sign-in request's least answer time (AppDeps.signInAnswerMs); default as deployed. */
+  signInAnswerMs?: number;
 }
 
 export interface LocalService {
@@ -248,6 +250,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     db,
     clock,
     apiReads,
+    signInAnswerMs: options.signInAnswerMs,
   }))))))));
   // The first signing key is made at first start, so the JWKS is published before any certificate.
   if (options.dataDir) await signerOf(deps).currentKey();

@@ -83,6 +83,8 @@ export const startTestService = async (
     dynamo?: { endpoint: string } & LocalServiceOptions['dynamoClient'];
     /** Where the outbox's one-line notices go (`npm start` prints them); default nowhere. */
     announce?: (line: string) => void;
+    /** The sign-in request's least answer time; default 0, as tests sign in often (the deployed default is SIGN_IN_ANSWER_MS). */
+    signInAnswerMs?: number;
   } = {},
 ): Promise<TestService> => {
   const outboxDir = mkdtempSync(join(tmpdir(), 'handoff-outbox-'));
@@ -106,6 +108,7 @@ export const startTestService = async (
     allowLoopbackWebhooks: options.allowLoopbackWebhooks ?? false,
     announce: options.announce ?? (() => undefined),
     tableAccess: testTableAccess(),
+    signInAnswerMs: options.signInAnswerMs ?? 0,
   });
 
   const call: TestService['call'] = async (method, path, { key, body, rawBody, headers = {} } = {}) => {

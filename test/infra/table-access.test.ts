@@ -222,11 +222,11 @@ describe('the named functions have exactly these DynamoDB rights', () => {
     expect(keyActionsOf(id)).toEqual(WRITE_KEY);
   });
 
-  it('session: spends the sign-in token, reads the member, makes the session', () => {
+  it('session: reads the sign-in token (a preview) or spends it, reads the member, makes the session', () => {
     const id = functionIdOf(ROUTES.appSession);
     expect(tableGrantsOf(id)).toEqual({
       'DeleteItem table': ['SIGNIN#*'],
-      'GetItem table': ['ORG#*'],
+      'GetItem table': ['ORG#*', 'SIGNIN#*'],
       'PutItem table': ['SESSION#*'],
     });
   });

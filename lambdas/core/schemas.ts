@@ -16,11 +16,12 @@ export const createRequestBody = z.strictObject({
   client_id: z.nullish(ulidString()),
   preset: z.nullish(z.string().check(z.minLength(1), z.maxLength(40, 'Must be at most 40 characters.'))),
   template_id: z.nullish(ulidString()),
-  ticket_ref: z.nullish(z.string().check(z.minLength(1), z.maxLength(120, 'Must be at most 120 characters.'))),
+  // Trimmed, as an inbound post's ticket id is (inbound/mapping.ts): a helpdesk's status for the ticket must find it.
+  ticket_ref: z.nullish(z.string().check(z.trim(), z.minLength(1, 'Must be 1 to 120 characters.'), z.maxLength(120, 'Must be at most 120 characters.'))),
   // http(s) only: the web application shows it as a link, and a javascript: URL would run there.
   ticket_url: z.nullish(z.url({ protocol: /^https?$/, message: 'Must be an http or https URL.' }).check(z.maxLength(2048))),
   ticket_integration_id: z.nullish(ulidString()),
-  ticket_external_id: z.nullish(z.string().check(z.minLength(1), z.maxLength(64, 'Must be at most 64 characters.'))),
+  ticket_external_id: z.nullish(z.string().check(z.trim(), z.minLength(1, 'Must be 1 to 64 characters.'), z.maxLength(64, 'Must be at most 64 characters.'))),
   ttl_minutes: z.optional(z.number().check(z.int('Must be an integer.'), z.gte(5, 'Must be 5 to 43200.'), z.lte(43200, 'Must be 5 to 43200.'))),
   verification_mode: z.optional(z.enum(VERIFICATION_MODES)),
   allow_attachments: z.optional(z.boolean()),

@@ -126,6 +126,15 @@ describe('inbound generic ticket webhook (real clock)', () => {
       expect((await h.read(plain, request.id)).ticket!.status).toBe('pending');
     });
 
+    it('a reference sent with surrounding spaces is stored trimmed, as a post\u2019s ticket id is read, so the post finds it', async () => {
+      const integration = await connect(plain, 'Spaced refs');
+      const request = await h.create(plain, ' SPACED-1 ');
+      expect(request.ticket!.ref).toBe('SPACED-1');
+      const answer = await h.postJson(integration.path, { ticket_id: 'SPACED-1 ', status: 'pending' });
+      expect(answer.body).toEqual(ack('SPACED-1', 'pending', 'pending'));
+      expect((await h.read(plain, request.id)).ticket!.status).toBe('pending');
+    });
+
     it('any other word is unknown, never purges (trust on, submitted request), until it is mapped', async () => {
       const integration = await connect(trusting, 'Unknown words');
       const request = await h.submitted(trusting, 'UNK-1');

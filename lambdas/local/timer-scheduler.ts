@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ExpiryScheduler } from '#core/ports.ts';
 
 /** setTimeout's largest delay (about 24.8 days); a longer wait is re-armed in hops. */
@@ -30,6 +31,13 @@ export class TimerScheduler implements ExpiryScheduler {
   private sweeping = false;
   private stopped = false;
   private readonly now: () => number;
+  /**
+   * Runs a worker call in the context the scheduler was made in (the service's, at start), not in
+   * the one of the call that armed the timer: a timer callback inherits its arming call's async
+   * context, and with it that function's table access and read batching, as a queued worker
+   * deployed (a function of its own) never does.
+   */
+  private readonly inServiceContext = AsyncLocalStorage.snapshot();
 
   constructor(private readonly options: TimerSchedulerOptions) {
     this.now = options.now ?? Date.now;
@@ -77,7 +85,7 @@ export class TimerScheduler implements ExpiryScheduler {
       this.timers.delete(requestId);
       // Not there yet (a capped delay, or a clock behind the timer): wait again.
       if (this.now() < at) this.arm(requestId, at);
-      else this.track(this.options.fire(requestId), requestId);
+      else this.track(this.inServiceContext(() => this.options.fire(requestId)), requestId);
     }, delay);
     timer.unref();
     this.timers.set(requestId, timer);

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LOCAL_SWEEP_INTERVAL_MS, MAX_TIMER_DELAY_MS, TimerScheduler } from '../../lambdas/local/timer-scheduler.ts';
 
@@ -31,6 +32,18 @@ afterEach(async () => {
 const at = (ms: number) => new Date(START.getTime() + ms).toISOString();
 
 describe('TimerScheduler', () => {
+  it('runs the worker in its own context, not in that of the call that armed the timer (its table access, its read batching)', async () => {
+    // Real timers: a faked setTimeout runs its callbacks from the test, in no arming context at all.
+    await scheduler.stop();
+    vi.useRealTimers();
+    const calling = new AsyncLocalStorage<string>();
+    const seen: Array<string | undefined> = [];
+    scheduler = make({ fire: async () => void seen.push(calling.getStore()) });
+    await calling.run('the inbound call', () => scheduler.schedule(ID, new Date(Date.now() + 10).toISOString()));
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    expect(seen).toEqual([undefined]);
+  });
+
   it('runs the expiry worker for the request when it falls due, not before', async () => {
     await scheduler.schedule(ID, at(5_000));
     await vi.advanceTimersByTimeAsync(4_999);

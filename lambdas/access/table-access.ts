@@ -132,7 +132,8 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   subjectOpen: unionOf(SUBJECT_LINK, REQUEST_CHANGE),
   subjectEmailCode: unionOf(SUBJECT_LINK, REQUEST_CHANGE),
   subjectVerify: unionOf(SUBJECT_LINK, REQUEST_CHANGE),
-  subjectSubmit: unionOf(SUBJECT_LINK, REQUEST_CHANGE),
+  // A submission to a request whose ticket is already closed is destroyed at once (tickets/closed-before-submission.ts).
+  subjectSubmit: unionOf(SUBJECT_LINK, REQUEST_CHANGE, PURGES_MATERIAL),
   subjectReport: unionOf(SUBJECT_LINK, REQUEST_CHANGE),
 
   // Sign-in by email: the address's memberships and sending window, the one-time sign-in token; then the session.

@@ -237,7 +237,7 @@ describe('the named functions have exactly these DynamoDB rights', () => {
       'Query table': ['ORG#*'],
     });
     expect(keyActionsOf(functionIdOf(ROUTES.subjectRequest))).toEqual(READ_KEY);
-    for (const route of [ROUTES.subjectOpen, ROUTES.subjectEmailCode, ROUTES.subjectVerify, ROUTES.subjectSubmit, ROUTES.subjectReport]) {
+    for (const route of [ROUTES.subjectOpen, ROUTES.subjectEmailCode, ROUTES.subjectVerify, ROUTES.subjectReport]) {
       expect(tableGrantsOf(functionIdOf(route)), route.name).toEqual({
         'GetItem table': ['AUDIT#*', 'LINK#*', 'ORG#*', 'REQ#*'],
         'PutItem table': ['AUDIT#*', 'REQ#*'],
@@ -246,6 +246,15 @@ describe('the named functions have exactly these DynamoDB rights', () => {
       });
       expect(keyActionsOf(functionIdOf(route))).toEqual(WRITE_KEY);
     }
+    // The submission also destroys what it stored when the request's ticket is already closed.
+    expect(tableGrantsOf(functionIdOf(ROUTES.subjectSubmit))).toEqual({
+      'DeleteItem table': ['REQ#*'],
+      'GetItem table': ['AUDIT#*', 'LINK#*', 'ORG#*', 'REQ#*'],
+      'PutItem table': ['AUDIT#*', 'REQ#*'],
+      'Query table': ['ORG#*', 'REQ#*'],
+      'UpdateItem table': ['AUDIT#*'],
+    });
+    expect(keyActionsOf(functionIdOf(ROUTES.subjectSubmit))).toEqual(WRITE_KEY);
   });
 
   it("a share's recipient: its link and share only", () => {

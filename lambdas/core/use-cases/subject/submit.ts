@@ -8,6 +8,7 @@ import { applyChange } from '../apply-change.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_HEADER_BYTES, MAX_ATTACHMENTS } from '../../attachment-limits.ts';
 import { assertLinkUsable } from './describe.ts';
 import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
+import { closeIfTicketClosed } from '../tickets/closed-before-submission.ts';
 
 const base64 = (max: number) => z.string().check(z.maxLength(max, 'Too large.'), z.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Must be base64.'));
 /**
@@ -73,5 +74,7 @@ export const submitCredential = async (deps: SubjectDeps, holder: LinkHolder, ra
     (_current, change) => change!.after,
   );
   await syncExpirySchedule(deps, request); // now due at record_expires_at
+  // The subject is told what they did; the organisation's trail says what the closed ticket did to it.
+  await closeIfTicketClosed(deps, holder.org, request);
   return { status: request.status, submitted_at: request.submittedAt, record_expires_at: request.recordExpiresAt };
 };

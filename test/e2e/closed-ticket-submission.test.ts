@@ -1,0 +1,84 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seal } from '../../web/crypto/envelope.ts';
+import { fingerprintOf } from '../../web/crypto/identity.ts';
+import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+
+/**
+ * A credential submitted after its ticket was closed: when the organisation keeps unsubmitted links
+ * alive on a close, the close that came first must still destroy what is submitted later (SPEC.md:
+ * "When the ticket is closed ... the stored credential is destroyed"), as no second close comes.
+ * Driven over real HTTP, the subject's envelope sealed with the browser's own code.
+ */
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service?.stop());
+
+const organisation = async (name: string, ticket: { trustUnverifiedWebhooks: boolean; gracePeriodMinutes: number }) => {
+  const org = await service.createOrganisation({ name });
+  await service.admin.setPolicy(org.orgId, { ticket: { ...ticket, closeStatuses: ['resolved', 'closed'], revokeUnsubmittedOnClose: false } });
+  return org;
+};
+
+/** A request quoting `ref`, closed through POST /v1/tickets/{ref}/status while pending, then submitted by its subject. */
+const closedThenSubmitted = async (org: TestOrganisation, ref: string) => {
+  const created = await service.call('POST', '/requests', {
+    key: org.key,
+    body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [org.owner.email], ticket_ref: ref, verification_mode: 'none' },
+  });
+  expect(created.status, created.text).toBe(201);
+  const id: string = created.body.request.id;
+  const token = new URL(created.body.link).pathname.split('/').pop()!;
+  const closed = await service.call('POST', `/tickets/${ref}/status`, { key: org.key, body: { status: 'closed' } });
+  expect(closed.status, closed.text).toBe(202);
+  expect((await service.call('GET', `/requests/${id}`, { key: org.key })).body.status).toBe('pending');
+
+  const subject = (method: string, path: string, body?: unknown) => service.call(method, path, { headers: { 'X-Link-Token': token }, body });
+  const described = await subject('GET', '/subject/request');
+  const sealTo = await Promise.all(
+    described.body.recipients.map(async (r: { membership_id: string; public_key: string }) => ({ membershipId: r.membership_id, publicKey: r.public_key, fingerprint: await fingerprintOf(r.public_key) })),
+  );
+  const { envelope } = await seal(JSON.stringify({ credential: 'Submitted-after-close-1' }), sealTo, id);
+  const submitted = await subject('POST', '/subject/submit', { envelope, attachments: [] });
+  expect(submitted.status, submitted.text).toBe(200);
+  return id;
+};
+
+const materialOf = async (id: string) =>
+  ((await service.deps.db.send(new QueryCommand({ TableName: service.deps.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `REQ#${id}` } }))).Items ?? []).filter((item) =>
+    String(item.sk).startsWith('MATERIAL#'),
+  );
+
+describe('a credential submitted after its ticket was closed', () => {
+  it('is destroyed at once when the close was trusted and there is no grace period, audited by the system', async () => {
+    const org = await organisation('Closed Before Org', { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 });
+    const id = await closedThenSubmitted(org, 'LATE-1');
+    const request = (await service.call('GET', `/requests/${id}`, { key: org.key })).body;
+    expect(request).toMatchObject({ status: 'completed', purge_reason: 'ticket_closed', ticket: { ref: 'LATE-1', status: 'closed' } });
+    expect(await materialOf(id)).toEqual([]);
+    const events = (await service.call('GET', '/events?types=request.completed', { key: org.key })).body.data;
+    expect(events.find((event: { data: { request: { id: string } } }) => event.data.request.id === id)?.data).toMatchObject({
+      actor: { type: 'system', label: 'ticket closed before submission' },
+      details: { purge_reason: 'ticket_closed', ticket_ref: 'LATE-1', ticket_status: 'closed' },
+    });
+  });
+
+  it('is scheduled for destruction at the end of the grace period', async () => {
+    const org = await organisation('Closed Before Grace Org', { trustUnverifiedWebhooks: true, gracePeriodMinutes: 30 });
+    const id = await closedThenSubmitted(org, 'LATE-2');
+    const request = (await service.call('GET', `/requests/${id}`, { key: org.key })).body;
+    expect(request.status).toBe('submitted');
+    expect(Date.parse(request.purge_scheduled_at) - Date.parse(request.submitted_at)).toBeGreaterThanOrEqual(30 * 60_000 - 1_000);
+    expect(await materialOf(id)).toHaveLength(1);
+  });
+
+  it('is kept when the close was not trusted', async () => {
+    const org = await organisation('Closed Untrusted Org', { trustUnverifiedWebhooks: false, gracePeriodMinutes: 0 });
+    const id = await closedThenSubmitted(org, 'LATE-3');
+    expect((await service.call('GET', `/requests/${id}`, { key: org.key })).body).toMatchObject({ status: 'submitted', purge_scheduled_at: null });
+    expect(await materialOf(id)).toHaveLength(1);
+  });
+});

@@ -72,9 +72,11 @@ export const readInboundPayload = (input: InboundPayloadInput): InboundPayload =
     copyOwn(fields, read.value);
     return { fields, problem: null };
   }
-  // Some helpdesks label JSON as text/plain; accept it when it is a JSON object.
+  // Some helpdesks label JSON as text/plain; accept it when it is a JSON object. Any other text
+  // (a notification's prose) carries no fields: a post whose query string carries them is read
+  // from it alone, as SPEC.md reads query-string parameters.
   const read = readJson(body);
-  if (!read.ok) return { fields, problem: `Unsupported content type ${type}.` };
+  if (!read.ok) return { fields, problem: Object.keys(fields).length > 0 ? null : `Unsupported content type ${type}.` };
   copyOwn(fields, read.value);
   return { fields, problem: null };
 };

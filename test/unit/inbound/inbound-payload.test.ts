@@ -77,10 +77,14 @@ describe('readInboundPayload', () => {
   it('reads JSON sent under another content type, and names the type otherwise', () => {
     expect(read('{"a":1}', 'text/plain')).toEqual({ fields: expect.anything(), problem: null });
     expect(plain(read('{"a":1}', 'text/plain').fields)).toEqual({ a: 1 });
-    expect(read('<ticket id="1"/>', 'application/xml; charset=utf-8', { q: '1' }).problem).toBe(
-      'Unsupported content type application/xml.',
-    );
+    expect(read('<ticket id="1"/>', 'application/xml; charset=utf-8').problem).toBe('Unsupported content type application/xml.');
     expect(read('[1,2]', 'text/plain').problem).toBe('Unsupported content type text/plain.');
+  });
+
+  it('reads a post whose query string carries the fields from it alone, whatever text its body holds', () => {
+    expect(read('ticket updated', 'text/plain', { ticket_id: 'X', status: 'closed' })).toEqual({ fields: expect.anything(), problem: null });
+    expect(plain(read('ticket updated', 'text/plain', { ticket_id: 'X', status: 'closed' }).fields)).toEqual({ ticket_id: 'X', status: 'closed' });
+    expect(read('<x/>', 'application/xml', { q: '1' }).problem).toBeNull();
     expect(plain(read('<x/>', 'application/xml', { q: '1' }).fields)).toEqual({ q: '1' });
   });
 

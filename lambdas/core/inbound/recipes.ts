@@ -38,9 +38,11 @@ export const RECIPES: Record<RecipeName, Recipe> = {
   zendesk: {
     name: 'zendesk',
     label: 'Zendesk',
-    // Event webhooks (ticket.status_changed) put the ticket under `detail` and the new status
-    // in `event.current`, in capitals; trigger webhooks send the body the admin wrote.
-    mapping: { ticketId: ['detail.id', 'ticket.id'], status: ['event.current', 'ticket.status'], fields: ownFieldNames() },
+    // Event webhooks put the ticket under `detail`, its status (in capitals) in `detail.status`
+    // for every event type: read there, not from `event.current`, which is the changed field's new
+    // value (a priority, a custom status id) on events that are not ticket.status_changed. Trigger
+    // webhooks send the body the admin wrote.
+    mapping: { ticketId: ['detail.id', 'ticket.id'], status: ['detail.status', 'event.current', 'ticket.status'], fields: ownFieldNames() },
     statusMap: { new: 'open', open: 'open', pending: 'pending', hold: 'pending', solved: 'resolved', closed: 'closed' },
     auth: 'zendesk',
     setup:

@@ -84,6 +84,14 @@ describe('recipes', () => {
     expect(readThrough('zammad', fixture('zammad-trigger.json'))).toMatchObject({ ticketId: '10081', status: 'closed', statusWord: 'closed' });
   });
 
+  it('reads a Zendesk event that changed something else than the status as the ticket\u2019s status, not the changed value', () => {
+    const event = JSON.parse(fixture('zendesk-event.json'));
+    for (const [type, current] of [['zen:event-type:ticket.priority_changed', 'HIGH'], ['zen:event-type:ticket.custom_status_changed', '360012345678']]) {
+      const other = { ...event, type, event: { current, previous: 'LOW' } };
+      expect(readThrough('zendesk', JSON.stringify(other)), type).toMatchObject({ ticketId: '5158', status: 'resolved', statusWord: 'solved' });
+    }
+  });
+
   it('maps each helpdesk vocabulary as its vendor defines it', () => {
     const statusOf = (name: RecipeName, raw: unknown) => normaliseTicketStatus(raw, RECIPES[name].statusMap).status;
     expect(['NEW', 'OPEN', 'PENDING', 'HOLD', 'SOLVED', 'CLOSED'].map((word) => statusOf('zendesk', word))).toEqual([

@@ -1,4 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { decodeTime, ulid } from 'ulid';
 import type { RequestStatus } from '#core/model.ts';
 import type { HelpdeskLinks } from '#core/use-cases/tickets/reconcile-tickets.ts';
 import type { Documents } from './dynamo.ts';
@@ -25,32 +26,69 @@ export class DynamoHelpdeskLinks implements HelpdeskLinks {
 
   /**
    * The external ids of the tickets that requests in `statuses` are linked to through one
-   * integration (the byStatus index, filtered by the link), each once, at most `limit` requests read.
+   * integration (the byStatus index, filtered by the link), each once, at most `limit` requests read
+   * per status. With more than that, each run reads from a point picked at random among the
+   * requests' ids onward, then from the oldest up to it: successive runs cover every linked ticket,
+   * not only the oldest requests' (`startAt` picks the point; tests fix it).
    */
-  async linkedTickets(orgId: string, integrationId: string, statuses: readonly RequestStatus[], limit = 1_000): Promise<string[]> {
+  async linkedTickets(orgId: string, integrationId: string, statuses: readonly RequestStatus[], limit = 1_000, startAt = randomIdBetween): Promise<string[]> {
     const tickets = new Set<string>();
     for (const status of statuses) {
-      let start: Record<string, unknown> | undefined;
+      const partition = keys.requestsInStatus(orgId, status);
+      const edges = await this.edgeIds(partition);
+      if (!edges) continue;
+      const start = startAt(edges[0], edges[1]);
       let read = 0;
-      do {
-        const page = await this.db.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: INDEXES.byStatus.indexName,
-            KeyConditionExpression: `${INDEXES.byStatus.partitionKey} = :partition`,
-            FilterExpression: '#ticket.#integration = :integration AND attribute_type(#ticket.#external, :string)',
-            ExpressionAttributeNames: { '#ticket': 'ticket', '#integration': 'integrationId', '#external': 'externalId' },
-            ExpressionAttributeValues: { ':partition': keys.requestsInStatus(orgId, status), ':integration': integrationId, ':string': 'S' },
-            ProjectionExpression: '#ticket.#external',
-            Limit: limit - read,
-            ExclusiveStartKey: start,
-          }),
-        );
-        read += page.ScannedCount ?? 0;
-        for (const item of page.Items ?? []) tickets.add((item.ticket as { externalId: string }).externalId);
-        start = page.LastEvaluatedKey;
-      } while (start && read < limit);
+      for (const range of [{ condition: '>= :start' }, { condition: '< :start' }]) {
+        let exclusiveStart: Record<string, unknown> | undefined;
+        do {
+          const page = await this.db.send(
+            new QueryCommand({
+              TableName: this.tableName,
+              IndexName: INDEXES.byStatus.indexName,
+              KeyConditionExpression: `${INDEXES.byStatus.partitionKey} = :partition AND ${INDEXES.byStatus.sortKey} ${range.condition}`,
+              FilterExpression: '#ticket.#integration = :integration AND attribute_type(#ticket.#external, :string)',
+              ExpressionAttributeNames: { '#ticket': 'ticket', '#integration': 'integrationId', '#external': 'externalId' },
+              ExpressionAttributeValues: { ':partition': partition, ':start': start, ':integration': integrationId, ':string': 'S' },
+              ProjectionExpression: '#ticket.#external',
+              Limit: limit - read,
+              ExclusiveStartKey: exclusiveStart,
+            }),
+          );
+          read += page.ScannedCount ?? 0;
+          for (const item of page.Items ?? []) tickets.add((item.ticket as { externalId: string }).externalId);
+          exclusiveStart = page.LastEvaluatedKey;
+        } while (exclusiveStart && read < limit);
+        if (read >= limit) break;
+      }
     }
     return [...tickets];
   }
+
+  /** The oldest and the newest request id in a status partition of the byStatus index; null when it is empty. */
+  private async edgeIds(partition: string): Promise<[string, string] | null> {
+    const edge = async (forward: boolean) => {
+      const { Items } = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: INDEXES.byStatus.indexName,
+          KeyConditionExpression: `${INDEXES.byStatus.partitionKey} = :partition`,
+          ExpressionAttributeValues: { ':partition': partition },
+          ProjectionExpression: INDEXES.byStatus.sortKey,
+          ScanIndexForward: forward,
+          Limit: 1,
+        }),
+      );
+      return Items?.[0]?.[INDEXES.byStatus.sortKey] as string | undefined;
+    };
+    const [oldest, newest] = await Promise.all([edge(true), edge(false)]);
+    return oldest && newest ? [oldest, newest] : null;
+  }
 }
+
+/** An id (a ULID) made at a moment picked at random between those of two ids. */
+const randomIdBetween = (oldest: string, newest: string) => {
+  const from = decodeTime(oldest.toUpperCase());
+  const to = decodeTime(newest.toUpperCase());
+  return ulid(from + Math.floor(Math.random() * (to - from + 1))).toLowerCase();
+};

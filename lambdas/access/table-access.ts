@@ -55,7 +55,7 @@ const TICKET_STATUS = unionOf(REQUEST_CHANGE, PURGES_MATERIAL, SHARE_CHANGE, {
 
 /** A ticket read from its helpdesk and applied as a verified status: the integration, the linked requests, a failed read in the activity ring. */
 const TICKET_CHECK = unionOf(REQUEST_CHANGE, PURGES_MATERIAL, {
-  items: { GetItem: ['ORG#'], UpdateItem: ['INTEGRATION#'], PutItem: ['INTEGRATION#'], Query: ['TICKETS#'] },
+  items: { GetItem: ['ORG#', 'INTEGRATION#'], UpdateItem: ['INTEGRATION#'], PutItem: ['INTEGRATION#'], Query: ['TICKETS#'] },
   indexes: { byTicket: ['ORG#'], byExternalTicket: ['ORG#'] },
 });
 

@@ -35,6 +35,8 @@ export const keys = {
   }),
   integrationActivityPrefix: 'ACTIVITY#',
   integrationActivityCounter: (integrationId: string): ItemKey => ({ pk: `INTEGRATION#${integrationId}`, sk: 'ACTIVITY_COUNTER' }),
+  /** Until when the integration's helpdesk asked not to be called (its Retry-After). */
+  helpdeskWait: (integrationId: string): ItemKey => ({ pk: `INTEGRATION#${integrationId}`, sk: 'HELPDESK_WAIT' }),
   /** Every integration connected to a helpdesk, in one partition: what the reconciliation reads. */
   helpdeskIntegration: (orgId: string, integrationId: string): ItemKey => ({ pk: 'HELPDESK_INTEGRATIONS', sk: `ORG#${orgId}#${integrationId}` }),
   helpdeskIntegrationPrefix: 'ORG#',

@@ -85,9 +85,13 @@ describe.each(VERIFIED_CLOSE_HELPDESKS)('a verified close with %s', (label, star
     const answer = await fetch(webhookUrl, { method: 'POST', body, headers: { 'Content-Type': 'application/json', 'X-Service-Signature': `t=${t},v1=${signature}` } });
     expect(answer.status).toBe(202);
   };
+  /** Runs the queued checks, each once its delay has passed (the helpdesk's Retry-After holds for every read until then). */
   const runQueued = async () => {
     const results = [];
-    for (const { check } of checks.take()) results.push(await service.asWorker('ticketCheck', (c: TicketCheck) => runTicketCheck(service.deps, c))(check));
+    for (const { check, delaySeconds } of checks.take()) {
+      clock.advance(delaySeconds * 1000);
+      results.push(await service.asWorker('ticketCheck', (c: TicketCheck) => runTicketCheck(service.deps, c))(check));
+    }
     return results;
   };
   const ticket = () => helpdesk.ticket(++seq);

@@ -6,7 +6,7 @@ import { retryDelaySeconds, type TicketCheck, type TicketCheckQueue } from '../.
 import { applyTicketStatus, type TicketStatusDeps, type TicketStatusOutcome } from './apply-ticket-status.ts';
 
 export interface VerifyTicketDeps extends TicketStatusDeps {
-  integrations: Pick<IntegrationRepository, 'get' | 'recordActivity'>;
+  integrations: Pick<IntegrationRepository, 'get' | 'recordActivity' | 'helpdeskWaitUntil' | 'holdHelpdesk'>;
   directory: Pick<Directory, 'getOrganisation'>;
   helpdesks: HelpdeskConnector;
   /** Where a failed read queues its next attempt; absent, it is not retried (the reconciliation reads again). */
@@ -41,6 +41,11 @@ export const verifyTicket = async (deps: VerifyTicketDeps, check: TicketCheck): 
   if (!integration?.helpdesk || !org) return { kind: 'not_connected' };
   const linked = (await deps.requests.findByTicket(check.orgId, check.externalId)).filter((request) => linkedLive(request, check));
   if (linked.length === 0) return { kind: 'nothing_live' };
+  // The helpdesk asked (its Retry-After) to be left alone a while: no read of any of the
+  // integration's tickets before then, whichever check or run would make it.
+  const now = deps.clock.now();
+  const waitUntil = await deps.integrations.helpdeskWaitUntil(integration.id, now);
+  if (waitUntil) return { kind: 'failed', reason: 'rate_limited', retryAfterSeconds: Math.ceil((Date.parse(waitUntil) - now.getTime()) / 1000) };
   let ticket;
   try {
     const adapter = await deps.helpdesks.adapterFor(integration);
@@ -48,6 +53,9 @@ export const verifyTicket = async (deps: VerifyTicketDeps, check: TicketCheck): 
     ticket = await adapter.readTicket(check.externalId);
   } catch (error) {
     if (!(error instanceof HelpdeskCallFailed)) throw error;
+    if (error.retryAfterSeconds !== undefined && (error.reason === 'rate_limited' || error.reason === 'unavailable')) {
+      await deps.integrations.holdHelpdesk(integration.id, new Date(deps.clock.now().getTime() + error.retryAfterSeconds * 1000).toISOString());
+    }
     await deps.integrations.recordActivity(integration.id, {
       at: deps.clock.now().toISOString(),
       purpose: 'helpdesk',

@@ -1,5 +1,7 @@
 import { SealedHelpdeskConnector } from '#adapters/helpdesks/helpdesk-connector.ts';
 import type { HelpdeskConnector } from '#core/helpdesk.ts';
+import type { HelpdeskWaits } from '#core/helpdesk-waits.ts';
+import { DynamoHelpdeskWaits } from '#store/helpdesk-waits.ts';
 import type { AppDeps } from './app-deps.ts';
 
 /**
@@ -15,8 +17,12 @@ import type { AppDeps } from './app-deps.ts';
  */
 export const HELPDESK_CALL_TIMEOUT_MS = 3_000;
 
-/** The helpdesk adapters, for the functions that call a helpdesk (ticket checks and replies, the reconciliation, the page's check). */
-export const withHelpdesks = <Deps extends AppDeps>(deps: Deps): Deps & { helpdesks: HelpdeskConnector } => ({
+/**
+ * The helpdesk adapters, for the functions that call a helpdesk (ticket checks and replies, the
+ * reconciliation, the page's check), and the waits their helpdesks asked for.
+ */
+export const withHelpdesks = <Deps extends AppDeps>(deps: Deps): Deps & { helpdesks: HelpdeskConnector; helpdeskWaits: HelpdeskWaits } => ({
   ...deps,
   helpdesks: deps.helpdesks ?? new SealedHelpdeskConnector(deps.sealer, { clock: deps.clock, allowLoopback: deps.webhookPolicy.allowLoopback, timeoutMs: HELPDESK_CALL_TIMEOUT_MS }),
+  helpdeskWaits: new DynamoHelpdeskWaits(deps.db, deps.tableName),
 });

@@ -78,10 +78,6 @@ export interface IntegrationRepository {
    */
   replace(before: Integration, after: Integration, audit: AuditEntryInput): Promise<unknown>;
   recordActivity(integrationId: string, activity: IntegrationActivity): Promise<void>;
-  /** When the integration's helpdesk asked to be left alone until (its Retry-After), if that is still ahead; null otherwise. */
-  helpdeskWaitUntil(integrationId: string, now: Date): Promise<string | null>;
-  /** Notes that the helpdesk asked to be left alone until `until`, for every read of the integration's tickets. */
-  holdHelpdesk(integrationId: string, until: string): Promise<void>;
   /** Newest first, at most the cap, none older than the retention. */
   activity(integrationId: string, now: Date): Promise<IntegrationActivity[]>;
 }

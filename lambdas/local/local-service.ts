@@ -21,6 +21,7 @@ import type { DynamoWebhooks } from '#store/webhooks.ts';
 import { replyInTicket } from '#core/use-cases/reply-in-ticket.ts';
 import type { TicketReplier, TicketReplyInput, TicketReplyResult } from '#core/use-cases/ticket-reply.ts';
 import type { HelpdeskConnector } from '#core/helpdesk.ts';
+import type { HelpdeskWaits } from '#core/helpdesk-waits.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { DynamoShares } from '../store/shares.ts';
 import type { DynamoDueRequests } from '../store/due-index.ts';
@@ -131,7 +132,7 @@ export interface LocalService {
   appUrl: string;
   port: number;
   /** Locally every function has every store and may call a helpdesk (deployed, only those wired with store-wiring.ts and helpdesk-wiring.ts). */
-  deps: AppDeps & { helpdesks: HelpdeskConnector; webhooks: DynamoWebhooks; events: DynamoEventFeed; certificates: DynamoCertificateSource; apiKeys: DynamoApiKeys; shares: DynamoShares; dueRequests: DynamoDueRequests };
+  deps: AppDeps & { helpdesks: HelpdeskConnector; helpdeskWaits: HelpdeskWaits; webhooks: DynamoWebhooks; events: DynamoEventFeed; certificates: DynamoCertificateSource; apiKeys: DynamoApiKeys; shares: DynamoShares; dueRequests: DynamoDueRequests };
   admin: AdminStore;
   dynamoEndpoint: string;
   /** The process id of the DynamoDB Local this service started, or null when it joined one. */

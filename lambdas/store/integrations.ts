@@ -8,7 +8,7 @@ import type {
 } from '#core/integration.ts';
 import type { AuditEntryInput } from '#core/ports.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
-import { isConditionFailure, type Documents } from './dynamo.ts';
+import type { Documents } from './dynamo.ts';
 import { fromItem, toItem } from './items.ts';
 import { keys } from './keys.ts';
 import { queryPrefix } from './query-prefix.ts';
@@ -101,27 +101,6 @@ export class DynamoIntegrations implements IntegrationRepository {
       writes.push(this.lookupPut(after, purpose));
     }
     return this.audit.append(audit, writes);
-  }
-
-  async helpdeskWaitUntil(integrationId: string, now: Date) {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.helpdeskWait(integrationId), ConsistentRead: true }));
-    const until = Item?.until as string | undefined;
-    return until && Date.parse(until) > now.getTime() ? until : null;
-  }
-
-  async holdHelpdesk(integrationId: string, until: string) {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...keys.helpdeskWait(integrationId), kind: 'helpdesk_wait', until, [TTL_ATTRIBUTE]: Math.floor(Date.parse(until) / 1000) + 86_400 },
-        // A later wait is never shortened by an earlier one written after it.
-        ConditionExpression: 'attribute_not_exists(#until) OR #until < :until',
-        ExpressionAttributeNames: { '#until': 'until' },
-        ExpressionAttributeValues: { ':until': until },
-      }),
-    ).catch((error: unknown) => {
-      if (!isConditionFailure(error)) throw error;
-    });
   }
 
   async recordActivity(integrationId: string, activity: IntegrationActivity) {

@@ -24,8 +24,10 @@ describe('the helpdesk\u2019s Retry-After', () => {
       integrations: {
         get: async () => ({ id: INTEGRATION, orgId: ORG, name: 'Zendesk', clientId: null, helpdesk: { adapter: 'zendesk' } }) as unknown as Integration,
         recordActivity: async () => undefined,
-        helpdeskWaitUntil: async (_id: string, at: Date) => (waitUntil && Date.parse(waitUntil) > at.getTime() ? waitUntil : null),
-        holdHelpdesk: async (_id: string, until: string) => void (waitUntil = until),
+      },
+      helpdeskWaits: {
+        until: async (_id: string, at: Date) => (waitUntil && Date.parse(waitUntil) > at.getTime() ? waitUntil : null),
+        hold: async (_id: string, until: string) => void (waitUntil = until),
       },
       directory: { getOrganisation: async () => makeOrg({ id: ORG }) },
       requests: {

@@ -58,8 +58,6 @@ export class InboundUrlMemory {
       create: (integration, audit) => integrations.create(integration, audit),
       replace: (before, after, audit) => integrations.replace(before, after, audit),
       recordActivity: (integrationId, activity) => integrations.recordActivity(integrationId, activity),
-      helpdeskWaitUntil: (integrationId, now) => integrations.helpdeskWaitUntil(integrationId, now),
-      holdHelpdesk: (integrationId, until) => integrations.holdHelpdesk(integrationId, until),
       activity: (integrationId, now) => integrations.activity(integrationId, now),
     };
   }

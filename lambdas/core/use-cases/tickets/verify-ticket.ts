@@ -4,9 +4,11 @@ import type { HandoffRequest } from '../../model.ts';
 import type { Directory } from '../../ports.ts';
 import { retryDelaySeconds, type TicketCheck, type TicketCheckQueue } from '../../ticket-check.ts';
 import { applyTicketStatus, type TicketStatusDeps, type TicketStatusOutcome } from './apply-ticket-status.ts';
+import type { HelpdeskWaits } from '../../helpdesk-waits.ts';
 
 export interface VerifyTicketDeps extends TicketStatusDeps {
-  integrations: Pick<IntegrationRepository, 'get' | 'recordActivity' | 'helpdeskWaitUntil' | 'holdHelpdesk'>;
+  integrations: Pick<IntegrationRepository, 'get' | 'recordActivity'>;
+  helpdeskWaits: HelpdeskWaits;
   directory: Pick<Directory, 'getOrganisation'>;
   helpdesks: HelpdeskConnector;
   /** Where a failed read queues its next attempt; absent, it is not retried (the reconciliation reads again). */
@@ -44,7 +46,7 @@ export const verifyTicket = async (deps: VerifyTicketDeps, check: TicketCheck): 
   // The helpdesk asked (its Retry-After) to be left alone a while: no read of any of the
   // integration's tickets before then, whichever check or run would make it.
   const now = deps.clock.now();
-  const waitUntil = await deps.integrations.helpdeskWaitUntil(integration.id, now);
+  const waitUntil = await deps.helpdeskWaits.until(integration.id, now);
   if (waitUntil) return { kind: 'failed', reason: 'rate_limited', retryAfterSeconds: Math.ceil((Date.parse(waitUntil) - now.getTime()) / 1000) };
   let ticket;
   try {
@@ -54,7 +56,7 @@ export const verifyTicket = async (deps: VerifyTicketDeps, check: TicketCheck): 
   } catch (error) {
     if (!(error instanceof HelpdeskCallFailed)) throw error;
     if (error.retryAfterSeconds !== undefined && (error.reason === 'rate_limited' || error.reason === 'unavailable')) {
-      await deps.integrations.holdHelpdesk(integration.id, new Date(deps.clock.now().getTime() + error.retryAfterSeconds * 1000).toISOString());
+      await deps.helpdeskWaits.hold(integration.id, new Date(deps.clock.now().getTime() + error.retryAfterSeconds * 1000).toISOString());
     }
     await deps.integrations.recordActivity(integration.id, {
       at: deps.clock.now().toISOString(),

@@ -17,9 +17,9 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-const organisation = async (name: string, ticket: { trustUnverifiedWebhooks: boolean; gracePeriodMinutes: number }) => {
+const organisation = async (name: string, ticket: { trustUnverifiedWebhooks: boolean; gracePeriodMinutes: number }, rotationSignal = false) => {
   const org = await service.createOrganisation({ name });
-  await service.admin.setPolicy(org.orgId, { ticket: { ...ticket, closeStatuses: ['resolved', 'closed'], revokeUnsubmittedOnClose: false } });
+  await service.admin.setPolicy(org.orgId, { rotationSignal, ticket: { ...ticket, closeStatuses: ['resolved', 'closed'], revokeUnsubmittedOnClose: false } });
   return org;
 };
 
@@ -54,7 +54,7 @@ const materialOf = async (id: string) =>
 
 describe('a credential submitted after its ticket was closed', () => {
   it('is destroyed at once when the close was trusted and there is no grace period, audited by the system', async () => {
-    const org = await organisation('Closed Before Org', { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 });
+    const org = await organisation('Closed Before Org', { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 }, true);
     const id = await closedThenSubmitted(org, 'LATE-1');
     const request = (await service.call('GET', `/requests/${id}`, { key: org.key })).body;
     expect(request).toMatchObject({ status: 'completed', purge_reason: 'ticket_closed', ticket: { ref: 'LATE-1', status: 'closed' } });
@@ -64,6 +64,9 @@ describe('a credential submitted after its ticket was closed', () => {
       actor: { type: 'system', label: 'ticket closed before submission' },
       details: { purge_reason: 'ticket_closed', ticket_ref: 'LATE-1', ticket_status: 'closed' },
     });
+    // With the policy's rotation signal on, the completion is followed by its recommendation, in the same transaction.
+    const rotation = (await service.call('GET', '/events?types=credential.rotation_recommended', { key: org.key })).body.data;
+    expect(rotation.find((event: { data: { request: { id: string } } }) => event.data.request.id === id)?.data.details).toMatchObject({ reason: 'credential_handed_over', purge_reason: 'ticket_closed' });
   });
 
   it('is scheduled for destruction at the end of the grace period', async () => {

@@ -9,6 +9,8 @@ export interface RequestChange {
   purgeMaterial?: boolean;
   /** Store this sealed material in the same transaction (a submission). */
   material?: SealedMaterial;
+  /** Further entries appended after `audit` in the same transaction (not with `material`). */
+  followUps?: AuditEntryInput[];
 }
 
 const MAX_RACES = 5;
@@ -30,7 +32,7 @@ export const applyChange = async <Result>(
     if (!change) return result(before, null);
     try {
       if (change.material) await requests.submit(before, change.after, change.material, change.audit);
-      else await requests.update(before, change.after, change.audit, change.purgeMaterial ?? false);
+      else await requests.update(before, change.after, change.audit, change.purgeMaterial ?? false, change.followUps);
       return result(before, change);
     } catch (error) {
       if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { badRequest, validationFailed } from '#core/errors.ts';
 import { isWellFormedText } from '#core/unicode.ts';
 import { MAX_JSON_DEPTH } from '../request-limits.ts';
@@ -6,7 +7,6 @@ import { assertBodyWithinLimit } from './body-limit.ts';
 
 const ILL_FORMED = 'Must be well-formed Unicode text (it holds a lone surrogate).';
 const NOT_UTF8 = 'Must be UTF-8 text (it holds bytes that are not UTF-8).';
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 const NOT_FINITE = 'Must be a finite number (this one overflows to infinity).';
 const TOO_DEEP = `Nests deeper than ${MAX_JSON_DEPTH} levels.`;
 
@@ -48,16 +48,6 @@ const refusedValue = (root: unknown, notUtf8: boolean): { path: string; reason: 
   return null;
 };
 
-/** Whether the bytes are UTF-8 throughout (Buffer#toString would replace the rest with U+FFFD unseen). */
-const isUtf8 = (bytes: Buffer) => {
-  try {
-    STRICT_UTF8.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /**
  * Parses a JSON body when there is one: over the size limit answers 413 `payload_too_large`,
  * malformed JSON 400 `bad_request`, a value no endpoint may take 422 `validation_failed` on its field.
@@ -71,6 +61,7 @@ export const jsonBody = (): ApiMiddleware => ({
     const { body, isBase64Encoded } = request.event;
     if (body === undefined || body === null || body === '') return;
     const bytes = isBase64Encoded ? Buffer.from(body, 'base64') : null;
+    // Buffer#toString would replace bytes that are not UTF-8 with U+FFFD unseen.
     const notUtf8 = bytes !== null && !isUtf8(bytes);
     const text = bytes === null ? body : bytes.toString('utf8');
     if (text.trim() === '') return;

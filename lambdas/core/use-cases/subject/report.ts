@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { retryOnConflict, WriteConflict } from '../../errors.ts';
 import { parseOrThrow } from '../../validation.ts';
+import { applyChange } from '../apply-change.ts';
 import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
 
 export const reportBody = z.strictObject({ reason: z.optional(z.string().check(z.trim(), z.maxLength(500, 'At most 500 characters.'))) });
@@ -19,18 +19,16 @@ export const MAX_SUBJECT_REPORTS = 3;
  */
 export const reportRequest = async (deps: SubjectDeps, { request }: LinkHolder, rawBody: unknown) => {
   const body = parseOrThrow(reportBody, rawBody ?? {});
-  let current = request;
-  await retryOnConflict(async () => {
-    const made = current.reportsMade ?? 0;
-    if (made >= MAX_SUBJECT_REPORTS) return;
-    const after = { ...current, reportsMade: made + 1 };
-    try {
-      await deps.requests.update(current, after, subjectAudit(deps, after, 'request.reported', { reason: body.reason ?? null }), false);
-    } catch (error) {
-      // Another change (or report) came first: decide again on the request as it is now.
-      if (error instanceof WriteConflict) current = (await deps.requests.get(request.id)) ?? current;
-      throw error;
-    }
-  });
+  await applyChange(
+    deps.requests,
+    async () => (await deps.requests.get(request.id)) ?? request,
+    (current) => {
+      const made = current.reportsMade ?? 0;
+      if (made >= MAX_SUBJECT_REPORTS) return null;
+      const after = { ...current, reportsMade: made + 1 };
+      return { after, audit: subjectAudit(deps, after, 'request.reported', { reason: body.reason ?? null }) };
+    },
+    () => undefined,
+  );
   return { reported: true };
 };

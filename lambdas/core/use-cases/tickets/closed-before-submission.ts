@@ -1,7 +1,7 @@
-import { retryOnConflict } from '../../errors.ts';
 import { syncExpirySchedule, type ExpiryScheduling } from '../../expiry-schedule.ts';
 import type { Actor, HandoffRequest, Organisation } from '../../model.ts';
-import type { RequestRepository } from '../../ports.ts';
+import type { HandoffRepository } from '../../ports.ts';
+import { applyChange, type RequestChange } from '../apply-change.ts';
 import { requestAuditEntry } from '../../request-audit.ts';
 import { toRequestView, type PublicUrls } from '../../request-view.ts';
 import { countsAsClosed, decideTicketChange, TICKET_CLOSED } from '../../ticket-lifecycle.ts';
@@ -10,7 +10,7 @@ import type { Clock } from '../../clock.ts';
 export const CLOSED_TICKET_ACTOR: Actor = { type: 'system', label: 'ticket closed before submission' };
 
 export interface ClosedTicketDeps extends ExpiryScheduling {
-  requests: Pick<RequestRepository, 'get' | 'update'>;
+  requests: Pick<HandoffRepository, 'get' | 'update' | 'submit'>;
   clock: Clock;
   urls: PublicUrls;
 }
@@ -27,29 +27,35 @@ export interface ClosedTicketDeps extends ExpiryScheduling {
  * reconciliation reads linked tickets and closes on what the helpdesk says. Answers the request as
  * it now stands.
  */
-export const closeIfTicketClosed = (deps: ClosedTicketDeps, org: Organisation, submitted: HandoffRequest): Promise<HandoffRequest> =>
-  retryOnConflict(async () => {
-    const request = (await deps.requests.get(submitted.id)) ?? submitted;
-    const ticket = request.ticket;
-    const policy = org.policy.ticket;
-    if (request.status !== 'submitted' || !ticket?.status || !countsAsClosed(ticket.status, policy)) return request;
-    const trusted = ticket.statusVerified === true || (policy.trustUnverifiedWebhooks && ticket.integrationId === null);
-    if (!trusted) return request;
-    const decision = decideTicketChange(request, { status: ticket.status, verified: ticket.statusVerified === true, trusted }, policy, deps.clock.now());
-    if (!decision || decision.action === 'recorded') return request;
-    // What the ticket said, and when, stays as it was received.
-    const after = { ...decision.after, ticket };
-    const view = toRequestView(after, deps.urls);
-    const details = { ticket_ref: ticket.ref ?? ticket.externalId, ticket_status: ticket.status, ticket_status_at: ticket.statusAt };
-    const entry =
-      decision.action === 'completed'
-        ? requestAuditEntry(org.id, CLOSED_TICKET_ACTOR, view, 'request.completed', { purge_reason: TICKET_CLOSED, ...details })
-        : requestAuditEntry(org.id, CLOSED_TICKET_ACTOR, view, 'request.purge_scheduled', { purge_scheduled_at: after.purgeScheduledAt, grace_period_minutes: policy.gracePeriodMinutes, ...details });
-    const followUps =
-      decision.action === 'completed' && org.policy.rotationSignal
-        ? [requestAuditEntry(org.id, CLOSED_TICKET_ACTOR, view, 'credential.rotation_recommended', { reason: 'credential_handed_over', purge_reason: TICKET_CLOSED, ...details })]
-        : [];
-    await deps.requests.update(request, after, entry, decision.purgeMaterial, followUps);
-    if (decision.action === 'completed') await syncExpirySchedule(deps, after);
-    return after;
-  });
+export const closeIfTicketClosed = async (deps: ClosedTicketDeps, org: Organisation, submitted: HandoffRequest): Promise<HandoffRequest> => {
+  const policy = org.policy.ticket;
+  const closed = await applyChange(
+    deps.requests,
+    async () => (await deps.requests.get(submitted.id)) ?? submitted,
+    (request): RequestChange | null => {
+      const ticket = request.ticket;
+      if (request.status !== 'submitted' || !ticket?.status || !countsAsClosed(ticket.status, policy)) return null;
+      const trusted = ticket.statusVerified === true || (policy.trustUnverifiedWebhooks && ticket.integrationId === null);
+      if (!trusted) return null;
+      const decision = decideTicketChange(request, { status: ticket.status, verified: ticket.statusVerified === true, trusted }, policy, deps.clock.now());
+      if (!decision || decision.action === 'recorded') return null;
+      // What the ticket said, and when, stays as it was received.
+      const after = { ...decision.after, ticket };
+      const view = toRequestView(after, deps.urls);
+      const details = { ticket_ref: ticket.ref ?? ticket.externalId, ticket_status: ticket.status, ticket_status_at: ticket.statusAt };
+      const entry = (type: string, more: Record<string, unknown>) => requestAuditEntry(org.id, CLOSED_TICKET_ACTOR, view, type, { ...more, ...details });
+      if (decision.action !== 'completed') {
+        return { after, audit: entry('request.purge_scheduled', { purge_scheduled_at: after.purgeScheduledAt, grace_period_minutes: policy.gracePeriodMinutes }) };
+      }
+      return {
+        after,
+        audit: entry('request.completed', { purge_reason: TICKET_CLOSED }),
+        purgeMaterial: decision.purgeMaterial,
+        followUps: org.policy.rotationSignal ? [entry('credential.rotation_recommended', { reason: 'credential_handed_over', purge_reason: TICKET_CLOSED })] : [],
+      };
+    },
+    (current, change) => ({ request: change?.after ?? current, completedHere: change?.after.status === 'completed' }),
+  );
+  if (closed.completedHere) await syncExpirySchedule(deps, closed.request);
+  return closed.request;
+};

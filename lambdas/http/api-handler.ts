@@ -14,8 +14,7 @@ import { rateLimit } from './middleware/rate-limit.ts';
 import { readTrail, type ReadTrace } from './middleware/read-trail.ts';
 import { respond } from './middleware/respond.ts';
 import type { ApiEvent, ApiLambda, ApiResult, ApiState } from './types.ts';
-import * as z from 'zod/mini';
-import { parseOrThrow } from '#core/validation.ts';
+import { refuseAnyBody } from './no-body.ts';
 
 export interface EndpointCall<Prefetched = undefined, Query = undefined> {
   caller: Caller;
@@ -54,10 +53,7 @@ export interface Endpoint<Prefetched = undefined, Query = undefined> {
   prefetch?(event: ApiEvent): Promise<Prefetched>;
   /** Fields of the answer that are shown once and null in every idempotent replay. */
   secretFields?: readonly string[];
-  /**
-   * A POST that takes no body: none, an empty one or `{}`; any member answers 422 "Unknown field."
-   * on it, so a `reason` or a `delivery` the endpoint does not take is never silently ignored.
-   */
+  /** A POST that takes no body (no-body.ts). */
   takesNoBody?: boolean;
   /** A read endpoint: each call by an accepted key leaves a read record, served or refused (middleware/read-trail.ts). */
   reads?: ReadTrace;
@@ -65,8 +61,6 @@ export interface Endpoint<Prefetched = undefined, Query = undefined> {
 }
 
 type StatefulContext = Context & { apiState?: ApiState; prefetched?: Promise<unknown> };
-
-const NO_BODY = z.strictObject({});
 
 /**
  * The middleware stack every API endpoint runs: errors and headers, authentication, rate limit,
@@ -96,7 +90,7 @@ export const apiHandler = <Prefetched = undefined, Query = undefined>(deps: AppD
     .use(readTrail(withApiReadLog(deps), endpoint.reads))
     .handler(async (event, context) => {
       const { apiState, prefetched } = context as StatefulContext;
-      if (endpoint.takesNoBody) parseOrThrow(NO_BODY, apiState!.body ?? {});
+      if (endpoint.takesNoBody) refuseAnyBody(apiState!.body);
       return endpoint.handle({
         caller: apiState!.caller!,
         body: apiState!.body,

@@ -10,6 +10,7 @@ import { pathIdOf, sessionHandler } from './session-handler.ts';
 export const createHandler = (deps: AppDeps) =>
   sessionHandler(deps, async ({ caller, event, deps: member }) =>
     json(200, await completeAsMember(member, caller, pathIdOf(event, 'request'))),
+    { takesNoBody: true },
   );
 
 export const handler = lazyHandler(() => createHandler(wiring(expirySchedules())));

@@ -13,7 +13,7 @@ export const createHandler = (appDeps: AppDeps) => {
   return sessionHandler(deps, async ({ caller, event }) => {
     await deleteWebhook(deps, memberWebhookManager(caller), pathIdOf(event, 'webhook'));
     return noContent();
-  });
+  }, { takesNoBody: true });
 };
 
 export const handler = lazyHandler(() => createHandler(wiring()));

@@ -17,6 +17,6 @@ export const createHandler = (deps: AppDeps) =>
     const acting = managerActing(caller, 'manage members');
     const active = event.routeKey.endsWith('/enable');
     return json(200, managedMemberView(await setMemberActive(organisationDeps(deps), acting, caller.org.id, pathIdOf(event, 'member'), active)));
-  });
+  }, { takesNoBody: true });
 
 export const handler = lazyHandler(() => createHandler(wiring()));

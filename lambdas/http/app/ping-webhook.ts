@@ -16,7 +16,7 @@ export const createHandler = (appDeps: AppDeps) => {
     const { manager, subscription } = await managedWebhook(deps, caller, event);
     const actions = webhookActionDeps(deps).actions;
     return json(202, await asMemberAnswer(() => pingWebhook(actions, manager.actor, manager.orgId, subscription.id)));
-  });
+  }, { takesNoBody: true });
 };
 
 export const handler = lazyHandler(() => createHandler(wiring()));

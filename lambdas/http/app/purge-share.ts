@@ -8,6 +8,8 @@ import { pathIdOf, sessionHandler } from './session-handler.ts';
 
 /** POST /app/api/shares/{id}/purge: destroys a live share before it is opened. */
 export const createHandler = (deps: WithShares) =>
-  sessionHandler(deps, async ({ caller, event }) => json(200, await purgeMemberShare(deps, caller, pathIdOf(event, 'share'))));
+  sessionHandler(deps, async ({ caller, event }) => json(200, await purgeMemberShare(deps, caller, pathIdOf(event, 'share'))), {
+    takesNoBody: true,
+  });
 
 export const handler = lazyHandler(() => createHandler(withShareStore(wiring(expirySchedules()))));

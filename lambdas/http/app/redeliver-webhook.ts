@@ -21,7 +21,7 @@ export const createHandler = (appDeps: AppDeps) => {
     const delivery = await deliveryOfPath(deps, event, manager.orgId, subscription.id);
     const actions = webhookActionDeps(deps).actions;
     return json(202, await asMemberAnswer(() => redeliverEvent(actions, manager.actor, manager.orgId, eventId(delivery.eventSeq), subscription.id)));
-  });
+  }, { takesNoBody: true });
 };
 
 export const handler = lazyHandler(() => createHandler(wiring()));

@@ -11,6 +11,7 @@ import { pathIdOf, sessionHandler } from './session-handler.ts';
 export const createHandler = (deps: AppDeps) =>
   sessionHandler(deps, async ({ caller, event, deps: member }) => json(200, await relinkAsMember(member, caller, pathIdOf(event, 'request'))), {
     idempotent: { secretFields: RELINK_SECRET_FIELDS },
+    takesNoBody: true,
   });
 
 export const handler = lazyHandler(() => createHandler(wiring(relinking())));

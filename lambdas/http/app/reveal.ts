@@ -12,6 +12,7 @@ import { pathIdOf, sessionHandler } from './session-handler.ts';
 export const createHandler = (deps: AppDeps) =>
   sessionHandler(deps, async ({ caller, event, deps: member }) => json(200, await revealRequest(member, caller, pathIdOf(event, 'request'))), {
     idempotent: { secretFields: ['envelope', 'attachments'] },
+    takesNoBody: true,
   });
 
 export const handler = lazyHandler(() => createHandler(wiring()));

@@ -11,6 +11,7 @@ export const createHandler = (deps: AppDeps) => {
   const apiKeys = new DynamoApiKeyStore(deps.db, deps.tableName, deps.audit);
   return sessionHandler(deps, async ({ caller, event, deps: member }) =>
     json(200, await memberRevokeApiKey({ ...member, apiKeys }, caller, pathIdOf(event, 'API key'))),
+    { takesNoBody: true },
   );
 };
 

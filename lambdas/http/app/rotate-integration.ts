@@ -15,7 +15,7 @@ export const createHandler = (deps: AppDeps) =>
     deps,
     async ({ caller, event, prepareReplay }) =>
       json(200, await memberRotateIntegration(deps, caller, pathIdOf(event, 'integration'), (answer) => prepareReplay(json(200, answer)))),
-    { idempotent: { secretFields: ['webhook_url', 'trigger_url'] } },
+    { idempotent: { secretFields: ['webhook_url', 'trigger_url'] }, takesNoBody: true },
   );
 
 export const handler = lazyHandler(() => createHandler(wiring()));

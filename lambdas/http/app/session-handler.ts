@@ -7,6 +7,7 @@ import { csrfMatches, resolveSession } from '#core/use-cases/member-sign-in.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { idempotency, withReplayScope } from '../middleware/idempotency.ts';
 import { jsonBody } from '../middleware/json-body.ts';
+import { refuseAnyBody } from '../no-body.ts';
 import { respond } from '../middleware/respond.ts';
 import { withHeaders } from '../responses.ts';
 import type { ApiEvent, ApiLambda, ApiMiddleware, ApiResult, ApiState } from '../types.ts';
@@ -135,6 +136,8 @@ export interface SessionEndpointOptions {
    * replay would need).
    */
   idempotent?: { secretFields: readonly string[] } | false;
+  /** A POST that takes no body (no-body.ts), as the API's revoke, complete and relink. */
+  takesNoBody?: boolean;
 }
 
 /** A member's Idempotency-Keys are theirs alone: no other member's, organisation's or API key's call replays them. */
@@ -164,6 +167,7 @@ export const sessionHandler = (
     .use(handOver)
     .handler(async (event, context) => {
       const { member: caller, body, prepareReplay } = context as MemberContext;
+      if (options.takesNoBody) refuseAnyBody(body);
       return handle({ caller: caller!, body, event, deps: member, prepareReplay: prepareReplay! });
     });
   return withReplayScope(deps.commits, chain);

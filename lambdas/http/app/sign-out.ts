@@ -18,7 +18,7 @@ export const createHandler = (deps: AppDeps) =>
       await endSession(member, caller);
       return { ...noContent(), cookies: [clearedSessionCookie()] };
     },
-    { idempotent: false },
+    { idempotent: false, takesNoBody: true },
   );
 
 export const handler = lazyHandler(() => createHandler(wiring()));

@@ -8,8 +8,9 @@ import { keys } from './keys.ts';
 /**
  * Below the sort key of every record made at or after `iso`, and above that of every record made
  * before it: a ULID starts with its time in ten characters, and a record's key is longer than this.
+ * A ULID cannot encode a time before 1970, when every record is after anyway.
  */
-const sortKeyAt = (iso: string) => `${keys.apiReadPrefix}${encodeTime(Date.parse(iso), 10).toLowerCase()}`;
+const sortKeyAt = (iso: string) => `${keys.apiReadPrefix}${encodeTime(Math.max(0, Date.parse(iso)), 10).toLowerCase()}`;
 /**
  * The greatest sort key below `sk`, for BETWEEN (which includes its bounds): the last character one
  * lower. Every record's key has the same length, so any key below `sk` is at or below this one.

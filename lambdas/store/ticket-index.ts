@@ -18,9 +18,14 @@ const entryKey = (orgId: string, ref: string) => keys.ticketIndexEntry(orgId, sh
  * status the long way, through the ticket indexes, which find nothing.
  */
 export const ticketIndexWrites = (tableName: string, orgId: string, notes: TicketNote[]): TransactItem[] => {
-  const kindsByRef: Record<string, TicketLinkKind[]> = {};
-  for (const [ref, kind] of notes) if (ref && !(kindsByRef[ref] ??= []).includes(kind)) kindsByRef[ref].push(kind);
-  return Object.entries(kindsByRef).map(([ref, kinds]) => ({
+  // A Map: a ticket reference is the sender's text, and may be `constructor` or `__proto__`.
+  const kindsByRef = new Map<string, TicketLinkKind[]>();
+  for (const [ref, kind] of notes) {
+    if (!ref) continue;
+    const kinds = kindsByRef.get(ref) ?? [];
+    if (!kinds.includes(kind)) kindsByRef.set(ref, [...kinds, kind]);
+  }
+  return [...kindsByRef].map(([ref, kinds]) => ({
     Update: {
       TableName: tableName,
       Key: entryKey(orgId, ref),

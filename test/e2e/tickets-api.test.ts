@@ -204,6 +204,17 @@ describe('matching', () => {
     expect(expectAcceptance(await markStatus(`#${external}`, { status: 'open' })).matched.ticket_links).toBe(0);
   });
 
+  it('a ticket named like a built-in property (constructor, __proto__, toString) is a ticket like any other', async () => {
+    const integrationId = await connect('Property desk');
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      // Quoted and linked under the same value: one index item notes both kinds.
+      const linked = await create({ ticket_integration_id: integrationId, ticket_external_id: name, ticket_ref: name });
+      const body = expectAcceptance(await markStatus(name, { status: 'pending' }));
+      expect(body.matched.requests, name).toEqual([linked.id]);
+      expect((await read(linked.id)).ticket, name).toMatchObject({ ref: name, external_id: name, status: 'pending' });
+    }
+  });
+
   it('matching is exact: other capitals and a prefix match nothing', async () => {
     const ticket = ref('Case');
     await create({ ticket_ref: ticket });

@@ -3,7 +3,7 @@ import { API_READ_RETENTION_DAYS, type ApiRead } from '../api-reads.ts';
 import type { Clock } from '../clock.ts';
 import { requireManager, type MemberCaller } from '../member-access.ts';
 import { parseOrThrow, queryDay, ulidString } from '../validation.ts';
-import { dayAfter, newestFirstPage, pageLimit } from './newest-first-page.ts';
+import { dayRange, newestFirstPage, pageLimit } from './newest-first-page.ts';
 
 /** Stored records one call reads at most, matching or not, as the chain view does. */
 export const API_READ_VIEW_MAX_READ = 1000;
@@ -55,13 +55,14 @@ export const apiReadView = async (
   requireManager(caller, 'read the audit log');
   const query = parseOrThrow(apiReadQuery, rawQuery ?? {});
   const retentionStart = deps.clock.now().getTime() - API_READ_RETENTION_DAYS * 86_400_000;
+  const days = dayRange(query);
   const page = await deps.apiReadReader.read({
     orgId: caller.org.id,
     beforeId: query.before,
     keyId: query.key_id,
     requestId: query.request_id,
     fromIso: new Date(Math.max(retentionStart, query.from?.getTime() ?? 0)).toISOString(),
-    toIso: query.to ? dayAfter(query.to) : undefined,
+    toIso: days.toIso,
     limit: query.limit,
     maxRead: API_READ_VIEW_MAX_READ,
   });

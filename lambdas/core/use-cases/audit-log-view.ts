@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { requireManager, type MemberCaller } from '../member-access.ts';
 import type { AuditEntry } from '../ports.ts';
 import { parseOrThrow, queryDay, ulidString } from '../validation.ts';
-import { dayAfter, newestFirstPage, pageLimit } from './newest-first-page.ts';
+import { dayRange, newestFirstPage, pageLimit } from './newest-first-page.ts';
 
 /** Stored entries one call reads at most, matching or not, so a narrow filter still answers quickly. */
 export const AUDIT_LOG_MAX_READ = 1000;
@@ -50,8 +50,7 @@ export const auditLogView = async (deps: { auditReader: { read(query: AuditLogQu
     type: query.type,
     requestId: query.request_id,
     memberId: query.member_id,
-    fromIso: query.from?.toISOString(),
-    toIso: query.to ? dayAfter(query.to) : undefined,
+    ...dayRange(query),
     limit: query.limit,
     maxRead: AUDIT_LOG_MAX_READ,
   });

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { validationFailed } from '../errors.ts';
 import { queryInteger } from '../validation.ts';
 
 /**
@@ -24,5 +25,13 @@ export const newestFirstPage = <Item, Cursor>(
   return { shown, next };
 };
 
-/** The instant the day after `day` starts: a `to` day filter includes its whole day. */
-export const dayAfter = (day: Date) => new Date(day.getTime() + 86_400_000).toISOString();
+/**
+ * A `from`/`to` day filter (UTC) as the instants it runs between: `to` includes its whole day, up
+ * to the start of the next (none after 9999-12-31, which ISO text cannot write in four digits). A
+ * `from` after `to` could match nothing: 422 on `from`.
+ */
+export const dayRange = (query: { from?: Date; to?: Date }): { fromIso?: string; toIso?: string } => {
+  if (query.from && query.to && query.from > query.to) throw validationFailed({ from: ['Must be on or before to.'] });
+  const next = query.to ? new Date(query.to.getTime() + 86_400_000) : undefined;
+  return { fromIso: query.from?.toISOString(), toIso: next && next.getUTCFullYear() <= 9999 ? next.toISOString() : undefined };
+};

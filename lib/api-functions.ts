@@ -18,6 +18,7 @@ import { HELPDESK_CREDENTIALS_PURPOSE, SEALED_SECRET_PURPOSE, type SealingPurpos
 import type { FailureLogKind } from '../lambdas/failure-logs.ts';
 import {
   SCHEDULING_ROUTES,
+  SCHEDULE_CANCELLING_ROUTES,
   PURGE_SCHEDULING_ROUTES,
   TICKET_CHECK_ROUTES,
   TICKET_REPLY_ROUTES,
@@ -117,6 +118,8 @@ export interface ExpiryScheduling {
   readonly schedulingEnvironment: Readonly<Record<string, string>>;
   /** Create, update and delete expiry schedules in the group, and pass the scheduler role to Scheduler. */
   grantScheduling(fn: lambda.IFunction): void;
+  /** Delete expiry schedules in the group, nothing more. */
+  grantScheduleCancelling(fn: lambda.IFunction): void;
   /** PURGE_FUNCTION_ARN, for the functions that also arm or cancel grace-period purges. */
   readonly purgeSchedulingEnvironment: Readonly<Record<string, string>>;
   /** Create, update and delete purge-* schedules in the group. */
@@ -156,7 +159,8 @@ const WEB_BUILD_SCRIPT = 'web/build.ts';
  *   table administration. A route without a declaration fails the synth;
  * - a function may send email (SES) only if one of its rows `sends` 'email', SMS (SNS) only if
  *   one `sends` 'sms';
- * - only the SCHEDULING_ROUTES functions may manage expiry schedules and pass the scheduler role;
+ * - only the SCHEDULING_ROUTES functions may manage expiry schedules and pass the scheduler role,
+ *   and the SCHEDULE_CANCELLING_ROUTES functions delete them;
  * - the static (pages) function and the fallback function touch nothing: no table, no environment
  *   beyond logging (and, for the pages, where the built files are).
  */
@@ -180,7 +184,7 @@ export class ApiFunctions extends Construct {
     const httpRoutes = new Map<string, apigwv2.HttpRoute>();
     const failureLogGroups: Record<FailureLogKind, logs.ILogGroup[]> = { delivery: [], schedule: [] };
     const routes = routeList();
-    for (const [list, names] of Object.entries({ SCHEDULING_ROUTES, PURGE_SCHEDULING_ROUTES, TICKET_CHECK_ROUTES, TICKET_REPLY_ROUTES, HELPDESK_SEALING_ROUTES, HELPDESK_OPENING_ROUTES, SEALED_SECRET_ROUTES, WEBHOOK_SEALING_ROUTES, INTEGRATION_SEALING_ROUTES, CODE_HASH_ROUTES, SIGNING_ROUTES, KEY_PUBLISHING_ROUTES })) {
+    for (const [list, names] of Object.entries({ SCHEDULING_ROUTES, SCHEDULE_CANCELLING_ROUTES, PURGE_SCHEDULING_ROUTES, TICKET_CHECK_ROUTES, TICKET_REPLY_ROUTES, HELPDESK_SEALING_ROUTES, HELPDESK_OPENING_ROUTES, SEALED_SECRET_ROUTES, WEBHOOK_SEALING_ROUTES, INTEGRATION_SEALING_ROUTES, CODE_HASH_ROUTES, SIGNING_ROUTES, KEY_PUBLISHING_ROUTES })) {
       for (const name of names) {
         if (!routes.some((route) => route.name === name)) throw new Error(`${list} names ${name}, which is not in the route table`);
       }
@@ -198,7 +202,8 @@ export class ApiFunctions extends Construct {
 
     for (const group of groupByEntry(routes)) {
       const isStatic = isStaticEntry(group.entry);
-      const schedules = group.routes.some((route) => SCHEDULING_ROUTES.includes(route.name));
+      const arms = group.routes.some((route) => SCHEDULING_ROUTES.includes(route.name));
+      const schedules = arms || group.routes.some((route) => SCHEDULE_CANCELLING_ROUTES.includes(route.name));
       const purges = group.routes.some((route) => PURGE_SCHEDULING_ROUTES.includes(route.name));
       const opensSecrets = group.routes.some((route) => SEALED_SECRET_ROUTES.includes(route.name));
       const sealsWebhookSecrets = group.routes.some((route) => WEBHOOK_SEALING_ROUTES.includes(route.name));
@@ -238,7 +243,8 @@ export class ApiFunctions extends Construct {
       props.tableAccess.grantAccess(fn, tableAccess);
       if (sends.has('email')) grantEmail(fn, props.appEnvironment.EMAIL_FROM_ADDRESS);
       if (sends.has('sms')) grantSms(fn);
-      if (schedules) props.expiry.grantScheduling(fn);
+      if (arms) props.expiry.grantScheduling(fn);
+      else if (schedules) props.expiry.grantScheduleCancelling(fn);
       if (purges) props.expiry.grantPurgeScheduling(fn);
       if (group.routes.some((route) => TICKET_CHECK_ROUTES.includes(route.name))) props.ticketChecks.grantQueue(fn);
       if (group.routes.some((route) => TICKET_REPLY_ROUTES.includes(route.name))) props.ticketChecks.grantReplies(fn);

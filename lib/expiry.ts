@@ -165,6 +165,11 @@ export class Expiry extends Construct implements ExpiryScheduling {
     );
   }
 
+  /** Deleting expire-* schedules, and nothing else: for the functions that only end requests and shares. */
+  grantScheduleCancelling(fn: lambda.IFunction) {
+    fn.addToRolePolicy(new iam.PolicyStatement({ sid: 'CancelExpirySchedules', actions: ['scheduler:DeleteSchedule'], resources: [this.expirySchedulesArn] }));
+  }
+
   grantScheduling(fn: lambda.IFunction) {
     fn.addToRolePolicy(
       new iam.PolicyStatement({

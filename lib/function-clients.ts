@@ -7,6 +7,7 @@ import {
   INTEGRATION_SEALING_ROUTES,
   KEY_PUBLISHING_ROUTES,
   PURGE_SCHEDULING_ROUTES,
+  SCHEDULE_CANCELLING_ROUTES,
   SCHEDULING_ROUTES,
   SEALED_SECRET_ROUTES,
   SIGNING_ROUTES,
@@ -54,7 +55,7 @@ const servicesOfRoutes = (routes: Route[]): string[] => {
   return [
     ...(any(KMS_ROUTES) ? [KMS] : []),
     ...(any(TICKET_REPLY_ROUTES) ? [LAMBDA] : []),
-    ...(any(SCHEDULING_ROUTES) || any(PURGE_SCHEDULING_ROUTES) ? [SCHEDULER] : []),
+    ...(any(SCHEDULING_ROUTES) || any(SCHEDULE_CANCELLING_ROUTES) || any(PURGE_SCHEDULING_ROUTES) ? [SCHEDULER] : []),
     ...(sends('email') ? [SES] : []),
     ...(sends('sms') ? [SNS] : []),
     ...(any(TICKET_CHECK_ROUTES) ? [SQS] : []),

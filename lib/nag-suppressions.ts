@@ -5,7 +5,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import type { IConstruct } from 'constructs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { routeList, type Route } from '../lambdas/http/routes.ts';
-import { KEY_PUBLISHING_ROUTES, PURGE_SCHEDULING_ROUTES, routeKeyOf, SCHEDULING_ROUTES, SIGNING_ROUTES, TICKET_REPLY_ROUTES } from './api-functions.ts';
+import { KEY_PUBLISHING_ROUTES, PURGE_SCHEDULING_ROUTES, routeKeyOf, SCHEDULE_CANCELLING_ROUTES, SCHEDULING_ROUTES, SIGNING_ROUTES, TICKET_REPLY_ROUTES } from './api-functions.ts';
 import type { HandoffStack } from './handoff-stack.ts';
 
 /**
@@ -221,7 +221,7 @@ const acknowledgeScopedWildcards = (stack: HandoffStack, functions: StackFunctio
     if (sends.has('sms')) {
       acknowledge(role, ['AwsSolutions-IAM5[Resource::*]'], 'SMS is sns:Publish straight to a phone number, which has no resource ARN (SNS requires "*" for it); a Deny of sns:Publish on every topic ARN in the same role leaves direct SMS as the only publish allowed');
     }
-    if (SCHEDULING_ROUTES.some((name) => names.has(name))) {
+    if ([...SCHEDULING_ROUTES, ...SCHEDULE_CANCELLING_ROUTES].some((name) => names.has(name))) {
       acknowledge(role, [expirySchedules], EXPIRY_SCHEDULES_REASON);
     }
     if (PURGE_SCHEDULING_ROUTES.some((name) => names.has(name))) {

@@ -1,7 +1,8 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
@@ -51,6 +52,21 @@ export class Operations extends Construct {
   constructor(scope: Construct, id: string, props: OperationsProps = {}) {
     super(scope, id);
     this.topic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Credential Handoff Service alarms', enforceSSL: true });
+    // A topic policy replaces SNS's default one, which let the account's alarms publish: with
+    // only enforceSSL's Deny, every alarm action would fail "not authorized to perform: SNS:Publish".
+    const stack = Stack.of(this);
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'AlarmsOfThisAccountPublish',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          ArnLike: { 'aws:SourceArn': stack.formatArn({ service: 'cloudwatch', resource: 'alarm', resourceName: '*', arnFormat: ArnFormat.COLON_RESOURCE_NAME }) },
+          StringEquals: { 'aws:SourceAccount': stack.account },
+        },
+      }),
+    );
     if (props.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
   }
 
@@ -115,7 +131,9 @@ export class Operations extends Construct {
       new cloudwatch.Alarm(this, id, {
         alarmDescription: 'Expiry or purge schedules failed to invoke their worker (the sweep covers them within five minutes; look at why)',
         metric: new cloudwatch.MathExpression({
-          expression: 'errors + dropped',
+          // Each metric has a datapoint only in periods with something to count: without FILL, a
+          // period with target errors and no drops would sum to nothing, and the alarm stay OK.
+          expression: 'FILL(errors, 0) + FILL(dropped, 0)',
           usingMetrics: { errors: metric('TargetErrorCount'), dropped: metric('InvocationDroppedCount') },
           period: Duration.minutes(5),
         }),

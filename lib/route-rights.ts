@@ -4,29 +4,32 @@
  */
 
 /**
- * The routes whose handlers arm or cancel a request's expiry schedule (creation and submission
- * arm it, revoke and complete cancel it). Looked up by name: a name missing from the route table
- * fails the synth, rather than deploying a function that silently cannot schedule.
+ * The routes whose handlers arm a request's or a share's expiry schedule (creation, submission,
+ * a new link, a ticket status that reopens) and may cancel it. Looked up by name: a name missing
+ * from the route table fails the synth, rather than deploying a function that silently cannot
+ * schedule.
  */
 export const SCHEDULING_ROUTES: readonly string[] = [
   'createRequest',
   'appCreateRequest',
-  'revokeRequest',
-  'completeRequest',
   'relinkRequest',
   'subjectSubmit',
-  'appComplete',
-  'appRevokeRequest',
   'appRelinkRequest',
-  // A share arms its expiry when made, and cancels it when its last view or its creator destroys it.
+  // A share arms its expiry when made.
   'appCreateShare',
-  'appPurgeShare',
-  'shareOpen',
   // A ticket status completes or revokes (cancelling the expiry) and destroys shares; the trigger creates (arming it).
   'markTicketStatus',
   'inboundTicketStatus',
   'inboundTicketTrigger',
 ];
+
+/**
+ * The routes whose handlers only ever cancel an expiry schedule: they end a request (revoke,
+ * complete) or destroy a share (its creator's purge, its last view), and a request or share that
+ * has ended has nothing to arm. DeleteSchedule alone: no CreateSchedule, so none of them could
+ * point a schedule at the expiry worker, and no role to pass.
+ */
+export const SCHEDULE_CANCELLING_ROUTES: readonly string[] = ['revokeRequest', 'completeRequest', 'appComplete', 'appRevokeRequest', 'appPurgeShare', 'shareOpen'];
 
 /** The routes whose handlers arm or cancel a grace-period purge: the two ways a ticket status arrives. */
 export const PURGE_SCHEDULING_ROUTES: readonly string[] = ['markTicketStatus', 'inboundTicketStatus'];

@@ -16,7 +16,9 @@
  *   tag opens the key policy, the role's statement names the key and its conditions;
  * - the table's key: uses only through DynamoDB (`kms:ViaService`), and CreateGrant only for
  *   DynamoDB's own grants on the table (`kms:GrantIsForAWSResource`), which it creates on behalf
- *   of whoever creates or restores the table (CloudFormation's role at deploy);
+ *   of whoever creates or restores the table; the bootstrap's CloudFormation role, which creates
+ *   the tables at deploy and carries none of our tags, is named by its ARN (`aws:PrincipalArn`),
+ *   through DynamoDB only;
  * - the signing key: anyone of the account may read its public half, which the JWKS publishes.
  *
  * A tag is only as strong as the right to set it: `iam:TagRole`, `iam:TagUser` and
@@ -155,8 +157,25 @@ export const tableKeyPolicy = (context: KeyPolicyContext & { dynamoDbService: st
     },
     use('ReadTableThroughDynamoDB', 'readTable', ['kms:Decrypt'], context, viaDynamoDb),
     use('WriteTableThroughDynamoDB', 'writeTable', ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey'], context, viaDynamoDb),
+    {
+      // DynamoDB makes the table's own key with the credentials of whoever creates (or restores)
+      // the table: at deploy, the bootstrap's CloudFormation role, which carries no tag of ours.
+      // DynamoDB's documented minimum for that principal, through DynamoDB only.
+      Sid: 'DeployRoleCreatesTheTables',
+      Effect: 'Allow',
+      Principal: accountOf(context),
+      Action: [...DEPLOY_ROLE_TABLE_ACTIONS],
+      Resource: '*',
+      Condition: { StringEquals: viaDynamoDb, ArnLike: { 'aws:PrincipalArn': deployRoleArnPattern(context) } },
+    },
   );
 };
+
+/** What creating or restoring a table under the key takes of its creator (DynamoDB's documented minimum, DescribeKey and CreateGrant above). */
+export const DEPLOY_ROLE_TABLE_ACTIONS = ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey*', 'kms:ReEncrypt*'] as const;
+
+/** The CloudFormation execution role `cdk bootstrap` makes, whatever its qualifier and region. */
+export const deployRoleArnPattern = (context: KeyPolicyContext) => `arn:${context.partition}:iam::${context.accountId}:role/cdk-*-cfn-exec-role-*`;
 
 /** The sealing key: each purpose opened and sealed by the principals tagged for it. */
 export const sealingKeyPolicy = (context: KeyPolicyContext): KeyPolicyDocument => {

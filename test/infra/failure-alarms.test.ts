@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FAILURE_LOG_MESSAGES, LINK_DELIVERY_FAILED, scheduleFailedMessage, SIGN_IN_EMAIL_FAILED, type FailureLogKind } from '../../lambdas/failure-logs.ts';
 import { createLogger } from '../../lambdas/logger.ts';
 import { routeList } from '../../lambdas/http/routes.ts';
-import { PURGE_SCHEDULING_ROUTES, SCHEDULING_ROUTES } from '../../lib/api-functions.ts';
+import { PURGE_SCHEDULING_ROUTES, SCHEDULE_CANCELLING_ROUTES, SCHEDULING_ROUTES } from '../../lib/api-functions.ts';
 import { HandoffStack } from '../../lib/handoff-stack.ts';
 import { FAILURE_METRICS, failureMetricNamespace } from '../../lib/operations.ts';
 import { flatTemplateJson } from '../support/flat-template.ts';
@@ -59,7 +59,7 @@ const expectedGroups = (kind: FailureLogKind) => {
   const routes =
     kind === 'delivery'
       ? routeList().filter((route) => (route.sends ?? []).length > 0)
-      : routeList().filter((route) => SCHEDULING_ROUTES.includes(route.name) || PURGE_SCHEDULING_ROUTES.includes(route.name));
+      : routeList().filter((route) => [...SCHEDULING_ROUTES, ...SCHEDULE_CANCELLING_ROUTES, ...PURGE_SCHEDULING_ROUTES].includes(route.name));
   const workers = kind === 'delivery' ? [] : [workerFunctionId(/^ticket check worker/), workerFunctionId(/^ticket reconciliation/)];
   return [...new Set([...routes.map((route) => functionIdOf(route)), ...workers].map(logGroupOf))].sort();
 };

@@ -147,6 +147,8 @@ describe('the key policies', () => {
         const crypto = actionsOf(statement).filter(isCrypto);
         if (crypto.length === 0) continue;
         expect(principalConditionKeys(statement), `${name} ${statement.Sid}: ${crypto.join(', ')} for the whole account`).not.toEqual([]);
+        // The one statement by ARN: the bootstrap's CloudFormation role, which creates the tables (below).
+        if (name === 'table' && statement.Sid === 'DeployRoleCreatesTheTables') continue;
         expect(tagOf(statement), `${name} ${statement.Sid}`).toMatch(/^handoff-/);
         expect(statement.Condition!.StringEquals![`aws:PrincipalTag/${tagOf(statement)}`], `${name} ${statement.Sid}`).toBe(STACK);
       }
@@ -186,7 +188,26 @@ describe('the key policies', () => {
     expect(uses.map((s) => [s.Sid, actionsOf(s), s.Condition])).toEqual([
       ['ReadTableThroughDynamoDB', ['kms:Decrypt'], { StringEquals: { 'aws:PrincipalTag/handoff-table-read': STACK, ...via } }],
       ['WriteTableThroughDynamoDB', ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey'], { StringEquals: { 'aws:PrincipalTag/handoff-table-write': STACK, ...via } }],
+      [
+        'DeployRoleCreatesTheTables',
+        ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey*', 'kms:ReEncrypt*'],
+        {
+          StringEquals: via,
+          ArnLike: { 'aws:PrincipalArn': { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':role/cdk-*-cfn-exec-role-*']] } },
+        },
+      ],
     ]);
+  });
+
+  it('let the bootstrap\u2019s CloudFormation role, which creates the tables at deploy, do what DynamoDB takes of a table\u2019s creator, and no other role by ARN', () => {
+    for (const [name, keyId] of Object.entries(keys())) {
+      const byArn = keyPolicyOf(keyId).filter((s) => principalConditionKeys(s).includes('aws:PrincipalArn'));
+      expect(byArn.map((s) => s.Sid), name).toEqual(name === 'table' ? ['DeployRoleCreatesTheTables'] : []);
+    }
+    // Describing the key and DynamoDB's grants, the rest of that minimum, are the account's already.
+    const statements = keyPolicyOf(keys().table);
+    expect(actionsOf(statements.find((s) => s.Sid === 'AdministerKey')!)).toContain('kms:DescribeKey');
+    expect(actionsOf(statements.find((s) => s.Sid === 'DynamoDBGrantsForTheTable')!)).toEqual(['kms:CreateGrant']);
   });
 
   it('give the signing key the very policy rotate-signing-key gives a new key', () => {

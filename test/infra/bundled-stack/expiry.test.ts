@@ -8,6 +8,7 @@ import {
   KEY_PUBLISHING_ROUTES,
   PURGE_SCHEDULING_ROUTES,
   REPO_ROOT,
+  SCHEDULE_CANCELLING_ROUTES,
   SCHEDULING_ROUTES,
   SEALED_SECRET_ROUTES,
   WEBHOOK_SEALING_ROUTES,
@@ -59,6 +60,7 @@ import {
 useBundledStack();
 
 const purgeSchedulingRoutes = () => routeList().filter((route) => PURGE_SCHEDULING_ROUTES.includes(route.name));
+const cancellingRoutes = () => routeList().filter((route) => SCHEDULE_CANCELLING_ROUTES.includes(route.name));
 const sealedSecretRoutes = () => routeList().filter((route) => SEALED_SECRET_ROUTES.includes(route.name));
 
 describe('expiry', () => {
@@ -128,8 +130,15 @@ describe('expiry', () => {
         ],
       },
     });
+    // The functions that only end requests and shares may delete expire-* schedules, and nothing more.
+    const cancellingRoles = new Set(cancellingRoutes().map((route) => roleIdOfFunction(functionIdOf(route))));
+    expect(cancellingRoles.size).toBe(SCHEDULE_CANCELLING_ROUTES.length);
     for (const [roleId] of ofType('AWS::IAM::Role')) {
       const statements = statementsOfRole(roleId).filter((s) => actionsOf(s).some((a) => a.startsWith('scheduler:')));
+      if (cancellingRoles.has(roleId)) {
+        expect(statements, roleId).toEqual([{ ...manage('CancelExpirySchedules', 'expire'), Action: 'scheduler:DeleteSchedule' }]);
+        continue;
+      }
       if (!schedulingRoles.has(roleId)) {
         expect(statements, roleId).toEqual([]);
         continue;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   KEY_PUBLISHING_ROUTES,
   PURGE_SCHEDULING_ROUTES,
+  SCHEDULE_CANCELLING_ROUTES,
   SCHEDULING_ROUTES,
   SEALED_SECRET_ROUTES,
   SIGNING_ROUTES,
@@ -124,7 +125,7 @@ describe('functions', () => {
       const has = (names: readonly string[]) => rowsOf(entry).some((route) => names.includes(route.name));
       expect(variables, entry).toEqual({
         ...baseEnvironment(),
-        ...(has(SCHEDULING_ROUTES) ? schedulingEnvironment() : {}),
+        ...(has(SCHEDULING_ROUTES) || has(SCHEDULE_CANCELLING_ROUTES) ? schedulingEnvironment() : {}),
         ...(has(PURGE_SCHEDULING_ROUTES) ? { PURGE_FUNCTION_ARN: arn(purgeFunctionId()) } : {}),
         ...(has(TICKET_CHECK_ROUTES) ? ticketCheckQueueUrl() : {}),
         // They post links in tickets by invoking the worker, which alone handles helpdesk replies.

@@ -46,6 +46,20 @@ describe('operations', () => {
     for (const [id, alarm] of alarms) expect(JSON.stringify(alarm.Properties.OKActions ?? []), id).toContain(topicId());
     const policy = ofType('AWS::SNS::TopicPolicy')[0]![1].Properties.PolicyDocument.Statement as Json[];
     expect(policy.some((s) => s.Effect === 'Deny' && s.Condition?.Bool?.['aws:SecureTransport'] === 'false')).toBe(true);
+    // The topic policy replaces SNS's default: without an Allow, CloudWatch could not publish an alarm.
+    expect(policy.filter((s) => s.Effect === 'Allow')).toEqual([
+      {
+        Sid: 'AlarmsOfThisAccountPublish',
+        Effect: 'Allow',
+        Principal: { Service: 'cloudwatch.amazonaws.com' },
+        Action: 'sns:Publish',
+        Resource: { Ref: topicId() },
+        Condition: {
+          ArnLike: { 'aws:SourceArn': { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudwatch:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':alarm:*']] } },
+          StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+        },
+      },
+    ]);
     expect(template.findOutputs('AlarmTopicArn').AlarmTopicArn.Value).toEqual({ Ref: topicId() });
   });
 
@@ -61,6 +75,8 @@ describe('operations', () => {
     const scheduler = ofType('AWS::CloudWatch::Alarm').filter(([, a]) => JSON.stringify(a.Properties.Metrics ?? []).includes('TargetErrorCount'));
     expect(scheduler).toHaveLength(1);
     expect(JSON.stringify(scheduler[0]![1].Properties.Metrics)).toContain('InvocationDroppedCount');
+    // Either metric alone breaches: a period with errors and no drops has no `dropped` datapoint.
+    expect((scheduler[0]![1].Properties.Metrics as Json[]).find((m) => m.Expression)?.Expression).toBe('FILL(errors, 0) + FILL(dropped, 0)');
     expect(alarmOn('5xx')[0]![1].Properties).toMatchObject({ Namespace: 'AWS/ApiGateway', Threshold: 5 });
     expect(alarmOn('IteratorAge', fanOutFunctionId())[0]![1].Properties).toMatchObject({ Statistic: 'Maximum', Threshold: 300_000 });
     expect(alarmOn('ApproximateAgeOfOldestMessage')[0]![1].Properties).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1800 });

@@ -131,8 +131,12 @@ describe.skipIf(!haveChromium)('the handoff in a browser', () => {
     expect(afterReveal.lastRevealedAt).toEqual(expect.any(String));
     await expectNoSecretsStored();
 
-    memberPage.once('dialog', (dialog) => dialog.accept());
+    // Completing destroys the credential for everyone: it waits for an explicit second choice.
     await memberPage.click('#complete');
+    expect(await memberPage.getAttribute('#complete', 'aria-expanded')).toBe('true');
+    expect(await memberPage.evaluate(() => document.activeElement?.id)).toBe('cancel-complete');
+    expect((await requestItem(requestId)).status).toBe('submitted');
+    await memberPage.click('#confirm-complete');
     await expect.poll(async () => (await requestItem(requestId)).status).toBe('completed');
     expect(await tableText()).not.toContain(`"sk":"MATERIAL#`);
     const api = await service.call('GET', `/requests/${requestId}`, { key: apiKey });

@@ -132,8 +132,8 @@ describe.skipIf(!haveChromium)('a new request in the member application', () => 
     await page.click('#reveal');
     await page.waitForSelector('#revealed-credential');
     expect(await page.inputValue('#revealed-credential')).toBe(CREDENTIAL);
-    page.once('dialog', (dialog) => dialog.accept());
     await page.click('#complete');
+    await page.click('#confirm-complete');
     await expect.poll(async () => (await requestItem(requestId)).status).toBe('completed');
   }, 120_000);
 

@@ -76,6 +76,7 @@ describe.skipIf(!haveChromium)('the Verify page', () => {
     await memberPage.click('#reveal');
     await memberPage.waitForSelector('#revealed-credential');
     await memberPage.click('#complete');
+    await memberPage.click('#confirm-complete');
     await memberPage.waitForSelector('#download-certificate-json');
 
     const fromJson = await download(memberPage, '#download-certificate-json');

@@ -153,8 +153,11 @@ describe.skipIf(!haveChromium)('your first handoff', () => {
   });
 
   it('7. completing destroys the stored credential; the request page then offers its certificate', async () => {
-    tech.once('dialog', (dialog) => dialog.accept());
+    // As README step 7 says: press Complete and destroy, and confirm.
     await tech.click('#complete');
+    await tech.waitForSelector('#complete-confirmation:not([hidden])');
+    await shot(tech, 'first-handoff-10-confirm-complete');
+    await tech.click('#confirm-complete');
     await tech.waitForSelector('#download-certificate-json');
     await shot(tech, 'first-handoff-10-completed');
   });

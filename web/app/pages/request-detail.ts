@@ -7,7 +7,8 @@
  * the new link and code are shown once. An ended request offers its custody certificate.
  *
  * Stable hooks for automated tests:
- *   #request-facts, #audit (list, li[data-type]), #reveal, #complete, #certificate (ended);
+ *   #request-facts, #audit (list, li[data-type]), #reveal, #certificate (ended);
+ *   #complete (then #confirm-complete, #cancel-complete);
  *   #revoke (then #confirm-revoke, #cancel-revoke), #relink (then #confirm-relink, #cancel-relink);
  *   after a relink #relinked: #request-link #copy-link #challenge-code #copy-code;
  *   #needs-relink, #unrecoverable, #sealed-key-notice (notices; the last when this browser's key cannot open it);
@@ -18,6 +19,7 @@ import { open, openAttachment, type Envelope, type SealedAttachment } from '../.
 import { messageOf } from '../../shared/api.ts';
 import { busy, credentialField, facts, formatTime, h, say, sayError } from '../../shared/dom.ts';
 import { postThenRender } from '../actions.ts';
+import { confirmAction } from '../confirm-action.ts';
 import { forgetRelinked, relinkControls, relinkedSection, relinkNotices, revokeControl } from '../relink.ts';
 import { certificateSection } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
@@ -84,11 +86,15 @@ export const requestDetailPage = async (app: AppContext, id: string) => {
     actions.append(reveal);
   }
   if (request.status === 'submitted') {
-    const complete = h('button', { id: 'complete', type: 'button', class: 'danger' }, 'Complete and destroy');
-    complete.addEventListener('click', () =>
-      postThenRender(app, complete, `/app/api/requests/${id}/complete`, 'Completed. The stored credential and its files were destroyed.'),
+    actions.append(
+      confirmAction({
+        id: 'complete',
+        label: 'Complete and destroy',
+        question: 'Complete this request? The stored credential and its files are destroyed at once, for every recipient, and cannot be revealed again.',
+        confirmLabel: 'Complete and destroy',
+        onConfirm: (button) => postThenRender(app, button, `/app/api/requests/${id}/complete`, 'Completed. The stored credential and its files were destroyed.'),
+      }),
     );
-    actions.append(complete);
     actions.append(h('p', { class: 'hint' }, 'Completing destroys the stored credential for everyone. Do it once you have what you need.'));
   }
   if (request.status === 'submitted' && !isRecipient) {

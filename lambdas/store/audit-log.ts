@@ -1,9 +1,8 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import canonicalize from 'canonicalize';
 import { conflict, WriteConflict } from '#core/errors.ts';
 import type { Clock } from '#core/clock.ts';
-import { sha256Hex } from '#core/hashing.ts';
+import { chainHashOf } from '#core/audit-hash.ts';
 import type { AuditEntry, AuditEntryInput, AuditTrail } from '#core/ports.ts';
 import { cancellationCodes, type Documents } from './dynamo.ts';
 import { keys } from './keys.ts';
@@ -133,7 +132,7 @@ export class AuditLog implements AuditTrail {
 
   private chain(input: AuditEntryInput, head: { n: number; hash: string }, occurredAt: string): AuditEntry {
     const unsigned = { ...input, seq: head.n + 1, occurredAt, prevHash: head.hash };
-    return { ...unsigned, hash: sha256Hex(canonicalize(unsigned) ?? '') };
+    return { ...unsigned, hash: chainHashOf(unsigned) };
   }
 
   /** The head (moved once, to the last entry), then each entry, then the trail copies of entries about a request. */

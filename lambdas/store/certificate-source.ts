@@ -1,12 +1,12 @@
 import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry, CertificateSource } from '#core/ports.ts';
 import type { Documents } from './dynamo.ts';
+import { entryOfItem } from './chain-read.ts';
 import { keys } from './keys.ts';
 import { queryPrefix } from './query-prefix.ts';
 
 /** BatchGetItem takes at most 100 keys. */
 const BATCH = 100;
-const STORAGE = new Set(['pk', 'sk', 'kind']);
 
 /**
  * What a custody certificate is built from: the audit chain alone. A record's trail copies (beside
@@ -40,7 +40,7 @@ export class DynamoCertificateSource implements CertificateSource {
         const answer = await this.db.send(
           new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: wanted, ConsistentRead: true } } }),
         );
-        for (const item of answer.Responses?.[this.tableName] ?? []) entries.push(withoutStorage(item));
+        for (const item of answer.Responses?.[this.tableName] ?? []) entries.push(entryOfItem(item));
         wanted = (answer.UnprocessedKeys?.[this.tableName]?.Keys as Array<Record<string, unknown>> | undefined) ?? [];
       }
     }
@@ -53,10 +53,3 @@ export class DynamoCertificateSource implements CertificateSource {
     return { seq: (Item?.n as number | undefined) ?? 0, hash: (Item?.hash as string | undefined) ?? '0'.repeat(64) };
   }
 }
-
-/** The entry as the chain hashed it, plus its hash: the item without its key and kind. */
-const withoutStorage = (item: Record<string, unknown>): AuditEntry => {
-  const entry: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(item)) if (!STORAGE.has(name)) entry[name] = value;
-  return entry as unknown as AuditEntry;
-};

@@ -2,12 +2,17 @@ import type { AuditEntry } from '#core/ports.ts';
 import type { Documents } from './dynamo.ts';
 import { boundedQuery, seqOfSortKey } from './bounded-query.ts';
 
-const ENTRY_FIELDS = ['orgId', 'seq', 'type', 'occurredAt', 'actor', 'clientId', 'requestId', 'data', 'prevHash', 'hash'] as const;
+/** What an audit item holds beside its entry (store/audit-log.ts writes `{ ...key, kind, ...entry }`). */
+const STORAGE = new Set(['pk', 'sk', 'kind']);
 
-/** An audit entry as stored, without the item's own key attributes. */
-const toEntry = (item: Record<string, unknown>): AuditEntry => {
+/**
+ * The entry exactly as the chain hashed it, plus its hash: the item without its key and kind.
+ * Every stored field is kept (a share's `shareId` included) and none is added, so the entry's
+ * content can be hashed again and compared (core/audit-hash.ts).
+ */
+export const entryOfItem = (item: Record<string, unknown>): AuditEntry => {
   const entry: Record<string, unknown> = {};
-  for (const field of ENTRY_FIELDS) entry[field] = item[field] ?? null;
+  for (const [name, value] of Object.entries(item)) if (!STORAGE.has(name)) entry[name] = value;
   return entry as unknown as AuditEntry;
 };
 
@@ -42,5 +47,5 @@ export const readChain = async (db: Documents, tableName: string, range: ChainRa
     range.maxRead,
   );
   // Entries beyond limit + 1 are dropped; the caller pages on from the last one it returns.
-  return { entries: page.items.map(toEntry), lastReadSeq: page.lastReadKey ? seqOfSortKey(page.lastReadKey.sk as string) : null, exhausted: page.exhausted };
+  return { entries: page.items.map(entryOfItem), lastReadSeq: page.lastReadKey ? seqOfSortKey(page.lastReadKey.sk as string) : null, exhausted: page.exhausted };
 };

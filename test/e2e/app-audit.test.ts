@@ -2,11 +2,14 @@
  * GET /app/api/audit (docs/web-api.md): the organisation's audit chain for owners and admins,
  * newest first, with each entry's hash link, filtered by type, request, member and days.
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportPublicKey, generateIdentityPair } from '../../web/crypto/identity.ts';
 import type { AuditRow } from '../../web/app/pages/audit.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
 import { expectError } from '../support/shapes.ts';
+import { createShareAs } from '../support/shares.ts';
+import { keys } from '../../lambdas/store/keys.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 let service: TestService;
@@ -41,7 +44,8 @@ describe('GET /app/api/audit', () => {
     expect(seqs).toEqual([...seqs].sort((a, b) => b - a));
     expect(page.data[0]).toEqual({
       seq: expect.any(Number), type: 'request.revoked', occurred_at: expect.any(String), actor: { type: 'api', label: expect.any(String), id: expect.any(String) },
-      request_id: requestIds[0], details: expect.any(Object), prev_hash: expect.stringMatching(/^[0-9a-f]{64}$/), hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      request_id: requestIds[0], share_id: null, member: null, details: expect.any(Object), prev_hash: expect.stringMatching(/^[0-9a-f]{64}$/), hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      hash_matches: true,
     });
     for (let i = 0; i + 1 < page.data.length; i++) expect(page.data[i].prev_hash).toBe(page.data[i + 1].hash);
   });
@@ -71,6 +75,42 @@ describe('GET /app/api/audit', () => {
     }
     const reads = await owner.call('GET', '/app/api/audit?view=api_reads&to=9999-12-31');
     expect(reads.status, reads.text).toBe(200);
+  });
+
+  it('names the member or the share an entry is about; an entry about a request names only the request', async () => {
+    const added = await owner.call('POST', '/app/api/members', { body: { name: 'Dee Audit', email: `dee-${org.orgId.slice(-6)}@example.com` } });
+    expect(added.status, added.text).toBe(201);
+    const deeId = added.body.member.membership_id as string;
+    expect((await owner.call('POST', `/app/api/members/${deeId}/disable`)).status).toBe(200);
+    const [disabled] = (await audit('?type=member.disabled')).data;
+    expect(disabled).toMatchObject({ request_id: null, share_id: null, member: { membership_id: deeId, name: 'Dee Audit', email: `dee-${org.orgId.slice(-6)}@example.com` } });
+
+    const share = await createShareAs(owner);
+    const [created] = (await audit('?type=share.created')).data;
+    expect(created).toMatchObject({ share_id: share.id, request_id: null, member: null });
+
+    // A member who acts on a request is its actor, not what the entry is about.
+    expect((await owner.call('POST', `/app/api/requests/${requestIds[1]}/revoke`)).status).toBe(200);
+    const revoked = (await audit(`?request_id=${requestIds[1]}&type=request.revoked`)).data[0];
+    expect(revoked).toMatchObject({ request_id: requestIds[1], member: null, actor: { type: 'member', id: org.owner.id } });
+  });
+
+  it('shows an entry edited in the table after it was chained: its hash no longer matches its content, though its links hold', async () => {
+    const [entry] = (await audit(`?request_id=${requestIds[2]}&type=request.created`)).data;
+    await service.deps.db.send(
+      new UpdateCommand({
+        TableName: service.deps.tableName,
+        Key: keys.auditEntry(org.orgId, entry.seq),
+        UpdateExpression: 'SET actor.label = :label',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':label': 'Someone else' },
+      }),
+    );
+    const rows = (await audit('?limit=200')).data;
+    const edited = rows.find((row) => row.seq === entry.seq)!;
+    expect(edited).toMatchObject({ actor: { label: 'Someone else' }, hash: entry.hash, hash_matches: false });
+    expect(rows.filter((row) => !row.hash_matches).map((row) => row.seq)).toEqual([entry.seq]);
+    expect(rows.find((row) => row.seq === entry.seq + 1)?.prev_hash).toBe(entry.hash);
   });
 
   it('filters by the acting member', async () => {

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPresent, expectEveryControlNamed, expectNoSeriousAxeViolations, launch, signInInBrowser } from '../support/browser.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { auditEntries } from '../support/shapes.ts';
+import { keys } from '../../lambdas/store/keys.ts';
 
 /** The audit log page as an admin uses it, by keyboard: filters, the hash links, the exports; and its API reads tab. */
 const haveChromium = chromiumPresent();
@@ -65,7 +68,7 @@ describe.skipIf(!haveChromium)('the audit log page', () => {
     const csv = await download(page, 'export-csv');
     expect(csv.name).toBe('audit-log.csv');
     const lines = csv.text.trim().split(/\r\n/);
-    expect(lines[0]).toBe('seq,occurred_at,type,actor_type,actor_label,request_id,details,prev_hash,hash');
+    expect(lines[0]).toBe('seq,occurred_at,type,actor_type,actor_label,request_id,share_id,member_id,member_email,details,prev_hash,hash,hash_matches');
     expect(lines).toHaveLength(3);
     expect(lines.slice(1).every((line) => line.includes(',request.created,'))).toBe(true);
     const json = await download(page, 'export-json');
@@ -75,6 +78,30 @@ describe.skipIf(!haveChromium)('the audit log page', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
     await page.goto(`${service.appUrl}/app/audit?from=2000-01-01&to=2000-01-01`);
     await page.waitForSelector('#no-entries');
+    await expectNoSeriousAxeViolations(page);
+    await context.close();
+  }, 120_000);
+
+  it('marks an entry edited in the table after it was chained, whose links still hold', async () => {
+    const first = (await auditEntries(service, org.orgId)).find((entry) => entry.type === 'request.created')!;
+    await service.deps.db.send(
+      new UpdateCommand({
+        TableName: service.deps.tableName,
+        Key: keys.auditEntry(org.orgId, first.seq as number),
+        UpdateExpression: 'SET actor.label = :label',
+        ExpressionAttributeValues: { ':label': 'Someone else' },
+      }),
+    );
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signInInBrowser(page, service.appUrl, service.outboxDir, org.owner.email);
+    await page.goto(`${service.appUrl}/app/audit`);
+    await page.waitForSelector('#audit-log');
+    const edited = page.locator(`#audit-log tr[data-seq="${first.seq}"] td.chain`);
+    expect(await edited.getAttribute('data-content')).toBe('edited');
+    expect(await edited.textContent()).toContain('edited: its content does not match its hash');
+    const marks = await page.locator('#audit-log td.chain').evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-content')));
+    expect(marks.filter((mark) => mark === 'edited')).toHaveLength(1);
     await expectNoSeriousAxeViolations(page);
     await context.close();
   }, 120_000);

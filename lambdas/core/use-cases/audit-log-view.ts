@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { hashMatchesContent } from '../audit-hash.ts';
 import { requireManager, type MemberCaller } from '../member-access.ts';
 import type { AuditEntry } from '../ports.ts';
 import { parseOrThrow, queryDay, ulidString } from '../validation.ts';
@@ -37,6 +38,17 @@ const auditLogQuery = z.strictObject({
 });
 
 /**
+ * The member an entry is about (added, disabled, their role or key changed), as the entry recorded
+ * them. On an entry about a request, `data.member` is the member who acted, whom `actor` names.
+ */
+const memberOfEntry = (entry: AuditEntry) => {
+  if (entry.requestId) return null;
+  const member = (entry.data as { member?: { membership_id?: unknown; name?: unknown; email?: unknown } } | null)?.member;
+  if (!member || typeof member.membership_id !== 'string') return null;
+  return { membership_id: member.membership_id, name: typeof member.name === 'string' ? member.name : null, email: typeof member.email === 'string' ? member.email : null };
+};
+
+/**
  * GET /app/api/audit (owners and admins): the organisation's audit chain, newest first, with each
  * entry's hash link, filtered by type, request, acting member and days (UTC). One call reads at
  * most AUDIT_LOG_MAX_READ stored entries; `next_before` goes on from where it stopped.
@@ -65,10 +77,13 @@ export const auditLogView = async (deps: { auditReader: { read(query: AuditLogQu
       type: entry.type,
       occurred_at: entry.occurredAt,
       actor: { type: entry.actor.type, label: entry.actor.label, id: entry.actor.id ?? null },
-      request_id: entry.requestId,
+      request_id: entry.requestId ?? null,
+      share_id: entry.shareId ?? null,
+      member: memberOfEntry(entry),
       details: (entry.data as { details?: unknown } | null)?.details ?? {},
       prev_hash: entry.prevHash,
       hash: entry.hash,
+      hash_matches: hashMatchesContent(entry),
     })),
     has_more: nextBefore !== null,
     next_before: nextBefore === null ? null : String(nextBefore),

@@ -30,9 +30,14 @@ export interface AuditRow {
   occurred_at: string;
   actor: { type: string; label: string | null; id: string | null };
   request_id: string | null;
+  share_id: string | null;
+  /** The member the entry is about (added, disabled, a role or key changed). */
+  member: { membership_id: string; name: string | null; email: string | null } | null;
   details: Record<string, unknown>;
   prev_hash: string;
   hash: string;
+  /** Whether the entry's content is still what its hash was made of (false: edited after it was chained). */
+  hash_matches: boolean;
 }
 
 const FILTERS = ['type', 'request_id', 'member_id', 'from', 'to'] as const;
@@ -40,11 +45,11 @@ const FILTERS = ['type', 'request_id', 'member_id', 'from', 'to'] as const;
 const short = (hash: string) => `${hash.slice(0, 8)}…`;
 const actorText = (actor: AuditRow['actor']) => (actor.label ? `${actor.label} (${actor.type})` : actor.type);
 
-const CSV_HEADER = ['seq', 'occurred_at', 'type', 'actor_type', 'actor_label', 'request_id', 'details', 'prev_hash', 'hash'];
+const CSV_HEADER = ['seq', 'occurred_at', 'type', 'actor_type', 'actor_label', 'request_id', 'share_id', 'member_id', 'member_email', 'details', 'prev_hash', 'hash', 'hash_matches'];
 const csvOf = (rows: AuditRow[]) =>
   toCsv(
     CSV_HEADER,
-    rows.map((r) => [r.seq, r.occurred_at, r.type, r.actor.type, r.actor.label, r.request_id, r.details, r.prev_hash, r.hash]),
+    rows.map((r) => [r.seq, r.occurred_at, r.type, r.actor.type, r.actor.label, r.request_id, r.share_id, r.member?.membership_id ?? null, r.member?.email ?? null, r.details, r.prev_hash, r.hash, String(r.hash_matches)]),
   );
 
 /**
@@ -58,6 +63,14 @@ const requestCell = (requestId: string, type: string) => {
   const download = h('button', { type: 'button', class: 'link-button', 'data-certificate': requestId, 'aria-label': `Download the custody certificate of request ${requestId} (PDF)` }, 'Certificate');
   download.addEventListener('click', () => busy(download, () => downloadCertificate('requests', requestId, 'pdf')));
   return h('span', { class: 'cell-actions' }, link, ' · ', download);
+};
+
+/** What the entry is about: a request (with its certificate once ended), a share, or a member. */
+const aboutCell = (row: AuditRow) => {
+  if (row.request_id) return requestCell(row.request_id, row.type);
+  if (row.share_id) return h('a', { href: `/app/shares/${row.share_id}` }, 'Share');
+  if (row.member) return h('span', {}, row.member.name ?? 'Member', row.member.email ? h('span', { class: 'sub' }, row.member.email) : null);
+  return '—';
 };
 
 export const auditPage = async (app: AppContext) => {
@@ -106,7 +119,14 @@ export const auditPage = async (app: AppContext) => {
   const linkCell = (row: AuditRow, older: AuditRow | undefined) => {
     const linked = older && older.seq === row.seq - 1 ? String(older.hash === row.prev_hash) : 'unknown';
     const words = linked === 'true' ? `links to #${row.seq - 1}` : linked === 'false' ? `does not match #${row.seq - 1}` : `previous ${short(row.prev_hash)}`;
-    return h('td', { class: 'chain', 'data-linked': linked }, h('code', { title: row.hash }, short(row.hash)), h('span', { class: 'sub' }, words));
+    return h(
+      'td',
+      { class: 'chain', 'data-linked': linked, 'data-content': row.hash_matches ? 'matches' : 'edited' },
+      h('code', { title: row.hash }, short(row.hash)),
+      h('span', { class: 'sub' }, words),
+      // An entry edited in the table keeps its links; its own hash no longer fits its content.
+      row.hash_matches ? null : h('span', { class: 'sub tampered' }, 'edited: its content does not match its hash'),
+    );
   };
   const renderRows = (rows: AuditRow[]) =>
     replaceChildren(
@@ -119,7 +139,7 @@ export const auditPage = async (app: AppContext) => {
           h('td', { class: 'nowrap' }, formatTime(row.occurred_at, 'short')),
           h('th', { scope: 'row' }, trailText(row.type), trailText(row.type) === row.type ? null : h('span', { class: 'sub' }, row.type)),
           h('td', {}, actorText(row.actor)),
-          h('td', {}, row.request_id ? requestCell(row.request_id, row.type) : '—'),
+          h('td', {}, aboutCell(row)),
           linkCell(row, rows[index + 1]),
         ),
       ),
@@ -128,10 +148,10 @@ export const auditPage = async (app: AppContext) => {
 
   return auditViewPage({
     tab: 'chain',
-    intro: 'Every change in your organisation, in one chain: each entry holds the hash of the one before, so a removed or edited entry shows. Custody certificates are on each ended request’s page.',
+    intro: 'Every change in your organisation, in one chain: each entry’s hash is made of its content and of the hash of the one before, so a removed or edited entry shows. Custody certificates are on each ended request’s page.',
     form,
     exports: exportButtons<AuditRow>(app, query, { name: 'audit-log', csv: csvOf, json: (all) => ({ entries: all }) }),
-    table: { id: 'audit-log', caption: 'Audit entries, newest first, with each entry’s hash and its link to the one before', columns: ['#', 'When', 'What', 'Who', 'Request', 'Hash link'], body },
+    table: { id: 'audit-log', caption: 'Audit entries, newest first, with each entry’s hash and its link to the one before', columns: ['#', 'When', 'What', 'Who', 'About', 'Hash link'], body },
     empty: rows.length === 0 ? { id: 'no-entries', text: 'No entries match these filters.' } : null,
     older,
   });

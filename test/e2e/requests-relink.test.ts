@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../lambdas/core/clock.ts';
+import { seal } from '../../web/crypto/envelope.ts';
+import { fingerprintOf } from '../../web/crypto/identity.ts';
 import { relinkResult } from '../../lambdas/http/openapi/objects.ts';
 import { withLaggingIndexes } from '../support/lagging-indexes.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
@@ -320,5 +322,34 @@ describe('unrecoverable', () => {
     expect((await readOwn()).unrecoverable).toBe(false);
     const entries = await auditEntriesOfRequest(service, own.orgId, id);
     expect(entries.map((entry) => entry.type)).toEqual(expect.arrayContaining(['request.unrecoverable', 'request.recoverable']));
+  });
+
+  it('is true from the moment a credential arrives sealed only to recipients who were disabled before the subject sent it', async () => {
+    const own = await service.createOrganisation({ name: 'Disabled Before Submission Org' });
+    const created = await service.call('POST', '/requests', {
+      key: own.key,
+      body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [own.member.email], verification_mode: 'none' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id: string = created.body.request.id;
+    const owner = await MemberBrowser.signIn(service, own.owner.email);
+    expect((await owner.call('POST', `/app/api/members/${own.member.id}/disable`)).status).toBe(200);
+    // A disabled recipient does not stop the subject: the member may be enabled again.
+    expect((await readIn(own, id)).needs_relink).toBe(false);
+
+    const token = tokenOf(created.body.link);
+    const described = await subjectCall(token, 'GET', '/subject/request');
+    expect(described.status, described.text).toBe(200);
+    const sealTo = await Promise.all(
+      described.body.recipients.map(async (r: { membership_id: string; public_key: string }) => ({ membershipId: r.membership_id, publicKey: r.public_key, fingerprint: await fingerprintOf(r.public_key) })),
+    );
+    const { envelope } = await seal(JSON.stringify({ credential: 'Sealed-to-a-disabled-member-1' }), sealTo, id);
+    const submitted = await subjectCall(token, 'POST', '/subject/submit', { envelope, attachments: [] });
+    expect(submitted.status, submitted.text).toBe(200);
+
+    expect(await readIn(own, id)).toMatchObject({ status: 'submitted', unrecoverable: true });
+    const entry = (await auditEntriesOfRequest(service, own.orgId, id)).find((e) => e.type === 'request.unrecoverable');
+    expect(entry?.actor).toMatchObject({ type: 'system', label: 'recipient check at submission' });
+    expect(entry?.data.details).toEqual({ reason: 'recipients_disabled', recipients: [{ membership_id: own.member.id, label: own.member.name, problem: 'disabled' }] });
   });
 });

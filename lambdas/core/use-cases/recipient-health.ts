@@ -84,3 +84,23 @@ export const recipientHealthChange = (
     ? change({ ...current, unrecoverable, updatedAt: at }, 'request.unrecoverable', unrecoverableDetails(checks))
     : change({ ...current, unrecoverable, updatedAt: at }, 'request.recoverable', { reason: 'recipient_can_open_again' });
 };
+
+/** Who flags a credential that arrived sealed to recipients who cannot open it. */
+export const SUBMISSION_CHECK_ACTOR: Actor = { type: 'system', label: 'recipient check at submission' };
+
+/**
+ * Right after a submission: a credential sealed only to recipients who cannot open it (each
+ * disabled before the subject sent it, or their key replaced meanwhile) is flagged
+ * `unrecoverable` at once, with its event, as a later member change would flag it. Without this,
+ * no member change comes, and the requester never hears that nobody can open what arrived.
+ * Answers the request as it now stands.
+ */
+export const flagIfUnrecoverable = async (deps: Pick<RecipientHealthDeps, 'requests' | 'directory' | 'clock' | 'urls'>, submitted: HandoffRequest) => {
+  const members = await membersById(deps.directory, submitted.orgId);
+  return applyChange(
+    deps.requests,
+    async () => (await deps.requests.get(submitted.id)) ?? submitted,
+    (current) => recipientHealthChange(deps, current, members, SUBMISSION_CHECK_ACTOR),
+    (current, change) => change?.after ?? current,
+  );
+};

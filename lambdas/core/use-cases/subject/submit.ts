@@ -9,6 +9,7 @@ import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_HEADER_BYTES, MAX_ATTACHMENTS } fr
 import { assertLinkUsable } from './describe.ts';
 import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
 import { closeIfTicketClosed } from '../tickets/closed-before-submission.ts';
+import { flagIfUnrecoverable } from '../recipient-health.ts';
 
 const base64 = (max: number) => z.string().check(z.maxLength(max, 'Too large.'), z.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Must be base64.'));
 /**
@@ -74,7 +75,8 @@ export const submitCredential = async (deps: SubjectDeps, holder: LinkHolder, ra
     (_current, change) => change!.after,
   );
   await syncExpirySchedule(deps, request); // now due at record_expires_at
-  // The subject is told what they did; the organisation's trail says what the closed ticket did to it.
-  await closeIfTicketClosed(deps, holder.org, request);
+  // The subject is told what they did; the organisation's trail says whether anyone can open it,
+  // and what the closed ticket did to it.
+  await closeIfTicketClosed(deps, holder.org, await flagIfUnrecoverable(deps, request));
   return { status: request.status, submitted_at: request.submittedAt, record_expires_at: request.recordExpiresAt };
 };

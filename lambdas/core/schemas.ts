@@ -4,6 +4,12 @@ import { queryInteger, ulidString } from './validation.ts';
 
 const email = () => z.email('Must be an email address.').check(z.maxLength(254));
 
+/**
+ * A ticket reference a record quotes: trimmed, as an inbound post's ticket id is
+ * (inbound/mapping.ts), so a helpdesk's status for the ticket finds it; blank is refused.
+ */
+export const quotedTicketRef = () => z.string().check(z.trim(), z.minLength(1, 'Must be 1 to 120 characters.'), z.maxLength(120, 'Must be at most 120 characters.'));
+
 /** POST /requests body. Required-ness of justification and recipients is checked after presets apply. */
 export const createRequestBody = z.strictObject({
   subject_name: z.string().check(z.trim(), z.minLength(2, 'Must be 2 to 120 characters.'), z.maxLength(120, 'Must be 2 to 120 characters.')),
@@ -16,8 +22,7 @@ export const createRequestBody = z.strictObject({
   client_id: z.nullish(ulidString()),
   preset: z.nullish(z.string().check(z.minLength(1), z.maxLength(40, 'Must be at most 40 characters.'))),
   template_id: z.nullish(ulidString()),
-  // Trimmed, as an inbound post's ticket id is (inbound/mapping.ts): a helpdesk's status for the ticket must find it.
-  ticket_ref: z.nullish(z.string().check(z.trim(), z.minLength(1, 'Must be 1 to 120 characters.'), z.maxLength(120, 'Must be at most 120 characters.'))),
+  ticket_ref: z.nullish(quotedTicketRef()),
   // http(s) only: the web application shows it as a link, and a javascript: URL would run there.
   ticket_url: z.nullish(z.url({ protocol: /^https?$/, message: 'Must be an http or https URL.' }).check(z.maxLength(2048))),
   ticket_integration_id: z.nullish(ulidString()),

@@ -184,6 +184,11 @@ describe('POST /app/api/shares', () => {
     });
   });
 
+  it('stores a ticket reference trimmed, as a status for the ticket names it', async () => {
+    const created = await share(undefined, { ticket_ref: ' SH-9 ' });
+    expect(created.answer.body.share.ticket_ref).toBe('SH-9');
+  });
+
   it('defaults: one view, 24 hours, no label or ticket', async () => {
     const created = await share();
     expect(created.answer.body.share).toMatchObject({
@@ -211,6 +216,7 @@ describe('POST /app/api/shares', () => {
       [{ ...base, label: 'x'.repeat(121) }, ['label']],
       [{ ...base, ticket_ref: 'x'.repeat(121) }, ['ticket_ref']],
       [{ ...base, ticket_ref: '' }, ['ticket_ref']],
+      [{ ...base, ticket_ref: '   ' }, ['ticket_ref']],
       [{ ...base, colour: 'red' }, ['colour']],
       [{ ...base, envelope: { ...envelope, ciphertext: 'not base64!' } }, ['envelope.ciphertext']],
       [{ ...base, envelope: { ...envelope, recipients: [envelope.recipients[0], envelope.recipients[0]] } }, ['envelope.recipients']],
@@ -479,7 +485,7 @@ describe('expiry', () => {
     expect((await shareEntries(created.id)).at(-1)).toMatchObject({
       type: 'share.expired',
       shareId: created.id,
-      actor: { type: 'system', label: null },
+      actor: { type: 'system', label: 'expiry' },
       data: { share: { status: 'expired' }, details: { reason: 'expired' } },
     });
     expectError(await tom.call('POST', `/app/api/shares/${created.id}/purge`), 409, 'illegal_transition');

@@ -142,7 +142,7 @@ describe('share lifecycle', () => {
         requestId: null,
         clientId: null,
         occurredAt: clock.now().toISOString(),
-        actor: { type: 'system', label: null },
+        actor: { type: 'system', label: 'expiry' },
         data: { share: { id: created.id, status: 'expired', end_reason: 'expired' }, details: { reason: 'expired' } },
       });
       // A repeated trigger changes nothing; the link is gone for the recipient.
@@ -264,7 +264,9 @@ describe('share lifecycle', () => {
         const answer = await markStatus(ticket, status);
         expect(answer.body.matched.shares).toEqual([kept.id]);
       }
-      expect(await types(kept.id)).toEqual(['share.created']);
+      // Each status it took is on its trail, as on a request's.
+      expect(await types(kept.id)).toEqual(['share.created', 'ticket.status_received', 'ticket.status_received', 'ticket.status_received']);
+      expect((await entriesOf(kept.id)).slice(1).map((entry) => (entry.data.details as { status: string }).status)).toEqual(['resolved', 'open', 'pending']);
       await setPolicy({ closeStatuses: ['resolved', 'closed'], gracePeriodMinutes: 0 });
     });
 
@@ -277,8 +279,16 @@ describe('share lifecycle', () => {
       expect(answer.body.matched).toEqual({ ticket_links: 0, requests: [], shares: [created.id] });
       expect(await envelopeOf(created.id)).toBeDefined();
       expect(await read(created.id)).toMatchObject({ status: 'active', end_reason: null });
-      expect(await types(created.id)).toEqual(['share.created']);
-      expect((await certificateOf(created.id)).final).toBe(false);
+      // The untrusted close is on the share's trail, and so on its certificate, which is not final.
+      expect(await types(created.id)).toEqual(['share.created', 'ticket.status_received']);
+      expect((await entriesOf(created.id)).at(-1)).toMatchObject({
+        shareId: created.id,
+        actor: { type: 'api' },
+        data: { details: { ticket_ref: ticket, status: 'closed', channel: 'api_key', channel_name: 'Helpdesk sync', verified: false, trusted: false, action: 'recorded' } },
+      });
+      const certificate = await certificateOf(created.id);
+      expect(certificate.final).toBe(false);
+      expect(JSON.stringify(certificate)).toContain('ticket.status_received');
     });
 
     it('integration_id or a client-scoped key matches no share, and destroys none', async () => {
@@ -337,7 +347,8 @@ describe('share lifecycle', () => {
       const ignored = await post(untrustedTicket, 'Closed');
       expect(ignored.status, ignored.text).toBe(202);
       expect(await envelopeOf(kept.id)).toBeDefined();
-      expect(await types(kept.id)).toEqual(['share.created']);
+      expect(await types(kept.id)).toEqual(['share.created', 'ticket.status_received']);
+      expect((await entriesOf(kept.id)).at(-1)?.data.details).toMatchObject({ status: 'closed', status_word: 'closed', channel: 'integration', trusted: false, action: 'recorded' });
 
       await setPolicy({ trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 });
       const ticket = `T-${Date.now()}-${++seq}`;

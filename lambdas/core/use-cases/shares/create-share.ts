@@ -5,6 +5,7 @@ import { newId } from '../../ids.ts';
 import { memberActor, type MemberCaller } from '../../member-access.ts';
 import { SHARE_LIMITS, toShareView, type Share } from '../../share.ts';
 import { fieldErrorsOf } from '../../validation.ts';
+import { quotedTicketRef } from '../../schemas.ts';
 import { shareAuditEntry } from './share-audit.ts';
 import type { ShareDeps } from './share-ports.ts';
 
@@ -34,7 +35,7 @@ export const createShareBody = z.strictObject({
   envelope: shareEnvelope,
   sealed_to_fingerprint: fingerprint,
   label: z.nullish(z.string().check(z.trim(), z.maxLength(SHARE_LIMITS.label.max))),
-  ticket_ref: z.nullish(z.string().check(z.minLength(1), z.maxLength(120))),
+  ticket_ref: z.nullish(quotedTicketRef()),
   expires_in_minutes: z._default(
     z.number().check(z.int(), z.gte(SHARE_LIMITS.expiresInMinutes.min), z.lte(SHARE_LIMITS.expiresInMinutes.max)),
     SHARE_LIMITS.expiresInMinutes.default,

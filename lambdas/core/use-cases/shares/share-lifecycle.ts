@@ -5,7 +5,7 @@ import { sha256Hex } from '../../hashing.ts';
 import type { Actor } from '../../model.ts';
 import type { DuePaging } from '../../ports.ts';
 import { ended, isShareLive, toShareView, viewed, type Share, type ShareEndReason } from '../../share.ts';
-import { shareAuditEntry, SYSTEM_ACTOR } from './share-audit.ts';
+import { SHARE_EXPIRY_ACTOR, shareAuditEntry } from './share-audit.ts';
 import type { ShareDeps } from './share-ports.ts';
 
 const MAX_RACES = 20;
@@ -74,7 +74,7 @@ export const endShare = async (
   deps: ShareDeps,
   shareId: string,
   reason: ShareEndReason,
-  actor: Actor = SYSTEM_ACTOR,
+  actor: Actor = SHARE_EXPIRY_ACTOR,
   details: Record<string, unknown> = {},
 ): Promise<Share | null> => {
   let share = await deps.shares.get(shareId);

@@ -11,6 +11,39 @@ import type { ApiEvent, ApiResult } from './types.ts';
  */
 export const UNKNOWN_QUERY_PARAMETER = 'Unknown query parameter.';
 
+/**
+ * What the parsed query hides: a parameter given twice (the gateway joins its values with commas,
+ * so `?ticket_ref=A&ticket_ref=B` would read as the reference `A,B`) and escapes that are not UTF-8
+ * (`%ff`, read as U+FFFD), each refused on the parameter it is in, as a body's are.
+ */
+export const refuseMisreadQuery = (event: Pick<ApiEvent, 'rawQueryString'>) => {
+  const errors: Record<string, string[]> = {};
+  const seen = new Set<string>();
+  for (const part of (event.rawQueryString ?? '').split('&')) {
+    if (!part) continue;
+    const split = part.indexOf('=');
+    const [rawName, rawValue] = split < 0 ? [part, ''] : [part.slice(0, split), part.slice(split + 1)];
+    const name = decodedOrNull(rawName);
+    if (name === null) {
+      errors.query = ['Must be UTF-8 text (a parameter name holds bytes that are not UTF-8).'];
+      continue;
+    }
+    if (decodedOrNull(rawValue) === null) errors[name] = ['Must be UTF-8 text (it holds bytes that are not UTF-8).'];
+    else if (seen.has(name)) errors[name] = ['Give this parameter once.'];
+    seen.add(name);
+  }
+  if (Object.keys(errors).length > 0) throw validationFailed(errors);
+};
+
+/** A form-encoded component decoded, or null when its escapes are not UTF-8. */
+const decodedOrNull = (component: string) => {
+  try {
+    return decodeURIComponent(component.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+};
+
 /** 422 naming every query parameter of a call to an operation that defines none. */
 export const refuseQueryParameters = (event: Pick<ApiEvent, 'queryStringParameters'>) => {
   const names = Object.keys(event.queryStringParameters ?? {});

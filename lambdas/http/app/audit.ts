@@ -13,7 +13,7 @@ import { sessionHandler } from './session-handler.ts';
  */
 export const createHandler = (deps: AppDeps) => {
   const readers = { clock: deps.clock, auditReader: new DynamoAuditReader(deps.db, deps.tableName), apiReadReader: new DynamoApiReadReader(deps.db, deps.tableName) };
-  return sessionHandler(deps, async ({ caller, event }) => json(200, await auditViews(readers, caller, event.queryStringParameters ?? {})));
+  return sessionHandler(deps, async ({ caller, event }) => json(200, await auditViews(readers, caller, event.queryStringParameters ?? {})), { readsQuery: true });
 };
 
 export const handler = lazyHandler(() => createHandler(wiring()));

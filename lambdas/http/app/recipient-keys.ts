@@ -7,6 +7,6 @@ import { sessionHandler } from './session-handler.ts';
 
 /** GET /app/api/recipient-keys?recipients=<emails>&teams=<ids>: the public keys a new request's commitment is computed from. */
 export const createHandler = (deps: AppDeps) =>
-  sessionHandler(deps, async ({ caller, event }) => json(200, await recipientKeys(deps, caller, event.queryStringParameters ?? {})));
+  sessionHandler(deps, async ({ caller, event }) => json(200, await recipientKeys(deps, caller, event.queryStringParameters ?? {})), { readsQuery: true });
 
 export const handler = lazyHandler(() => createHandler(wiring()));

@@ -8,6 +8,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import { idempotency, withReplayScope } from '../middleware/idempotency.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { refuseAnyBody } from '../no-body.ts';
+import { refuseMisreadQuery, refuseQueryParameters } from '../query-rule.ts';
 import { respond } from '../middleware/respond.ts';
 import { withHeaders } from '../responses.ts';
 import type { ApiEvent, ApiLambda, ApiMiddleware, ApiResult, ApiState } from '../types.ts';
@@ -138,6 +139,12 @@ export interface SessionEndpointOptions {
   idempotent?: { secretFields: readonly string[] } | false;
   /** A POST that takes no body (no-body.ts), as the API's revoke, complete and relink. */
   takesNoBody?: boolean;
+  /**
+   * The endpoint reads query parameters (and parses them with a strict schema of its own). Any
+   * other endpoint refuses every parameter, 422 by name, as `/v1` does (query-rule.ts), so a
+   * misspelt filter never passes silently.
+   */
+  readsQuery?: boolean;
 }
 
 /** A member's Idempotency-Keys are theirs alone: no other member's, organisation's or API key's call replays them. */
@@ -167,6 +174,8 @@ export const sessionHandler = (
     .use(handOver)
     .handler(async (event, context) => {
       const { member: caller, body, prepareReplay } = context as MemberContext;
+      if (options.readsQuery) refuseMisreadQuery(event);
+      else refuseQueryParameters(event);
       if (options.takesNoBody) refuseAnyBody(body);
       return handle({ caller: caller!, body, event, deps: member, prepareReplay: prepareReplay! });
     });

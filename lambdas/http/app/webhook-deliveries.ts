@@ -33,7 +33,7 @@ export const createHandler = (appDeps: AppDeps) => {
     // A delivery of another subscription or organisation, or none: no place in this list to go on from.
     if (!page) throw fieldError('before', NOT_A_CURSOR);
     return json(200, { object: 'list', data: page.deliveries.map(deliveryView), has_more: page.nextBefore !== null, next_before: page.nextBefore });
-  });
+  }, { readsQuery: true });
 };
 
 export const handler = lazyHandler(() => createHandler(wiring()));

@@ -97,7 +97,7 @@ export const createHandler = (appDeps: AppDeps): ApiLambda => {
         ? await issueRequestCertificate(deps, viewer, (await findMemberRequest(deps.requests, caller, id)).request)
         : await issueShareCertificate(deps, viewer, await findMemberShare(deps, caller, id));
     return answer(issued, format);
-  });
+  }, { readsQuery: true });
   return ((event: ApiEvent, context: Context) => (event.rawPath.startsWith('/app/') ? app : api)(event, context)) as ApiLambda;
 };
 

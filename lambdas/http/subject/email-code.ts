@@ -7,6 +7,6 @@ import { lazyHandler } from '../lazy-handler.ts';
 import { linkHandler } from './link-handler.ts';
 
 /** POST /subject/email-code (docs/web-api.md) */
-export const createHandler = (deps: AppDeps) => linkHandler(deps, (subjectDeps, holder) => sendEmailCode(subjectDeps, holder), 202);
+export const createHandler = (deps: AppDeps) => linkHandler(deps, (subjectDeps, holder) => sendEmailCode(subjectDeps, holder), 202, { takesNoBody: true });
 
 export const handler = lazyHandler(() => createHandler(wiring({ ...sesEmail(), ...kmsCodeKey() })));

@@ -6,6 +6,8 @@ import { isCurrentLink, linkClosed } from '#core/subject-flow.ts';
 import type { LinkHolder, SubjectDeps } from '#core/use-cases/subject/subject-context.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { jsonBody } from '../middleware/json-body.ts';
+import { refuseAnyBody } from '../no-body.ts';
+import { refuseQueryParameters } from '../query-rule.ts';
 import { respond } from '../middleware/respond.ts';
 import { json } from '../responses.ts';
 import type { ApiEvent, ApiLambda, ApiMiddleware, ApiResult, ApiState } from '../types.ts';
@@ -29,11 +31,15 @@ const linkToken = (deps: AppDeps): ApiMiddleware => ({
 
 type LinkContext = Context & { link?: LinkHolder; body?: unknown };
 
-/** Subject endpoints: errors as everywhere, the link token instead of an API key, a JSON body, one use case. */
+/**
+ * Subject endpoints: errors as everywhere, the link token instead of an API key, a JSON body (none,
+ * with `takesNoBody`: any member answers 422), no query parameters (422 by name), one use case.
+ */
 export const linkHandler = (
   deps: AppDeps,
   run: (deps: SubjectDeps, holder: LinkHolder, body: unknown) => Promise<unknown>,
   status = 200,
+  options: { takesNoBody?: boolean } = {},
 ): ApiLambda =>
   middy<ApiEvent, ApiResult, Error, Context, ApiState>()
     .use(respond(deps.logger))
@@ -46,7 +52,9 @@ export const linkHandler = (
         context.body = request.internal.body;
       },
     })
-    .handler(async (_event, context) => {
+    .handler(async (event, context) => {
       const { link, body } = context as LinkContext;
+      refuseQueryParameters(event);
+      if (options.takesNoBody) refuseAnyBody(body);
       return json(status, await run(deps, link!, body), { 'Cache-Control': 'no-store' });
     });

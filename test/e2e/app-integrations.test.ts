@@ -121,6 +121,8 @@ describe('integrations in the member app', () => {
     expectError(bad, 422, 'validation_failed', ['name', 'recipe']);
     expectError(await connect('integration-connect-3', { client_id: '0'.repeat(26) }), 422, 'validation_failed', ['client_id']);
     expectError(await connect('integration-connect-4', { extra: true }), 422, 'validation_failed', ['extra']);
+    // Blank is no recipe: null connects the generic mapping.
+    expectError(await connect('integration-connect-4b', { recipe: '' }), 422, 'validation_failed', ['recipe']);
     expect((await admin.call('GET', '/app/api/integrations')).body.data).toHaveLength(1);
   });
 

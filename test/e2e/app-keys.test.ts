@@ -147,6 +147,10 @@ describe('POST /app/api/keys', () => {
     expectError(await create(admin, { name: ' ', scopes: ['requests:read'] }), 422, 'validation_failed', ['name']);
     expectError(await create(admin, { name: 'Elsewhere', scopes: ['requests:read'], client_id: '01hzzzzzzzzzzzzzzzzzzzzzzz' }), 422, 'validation_failed', ['client_id']);
     expectError(await create(admin, { name: 'Odd', scopes: ['requests:read'], expires_at: 'next week' }), 422, 'validation_failed', ['expires_at']);
+    // Blank is never read as the widest setting: an allowlist of blanks is not "any address", a blank expiry not "never".
+    const blanks = await create(admin, { name: 'Blank', scopes: ['requests:read'], allowlist: ['', ' '], expires_at: '' });
+    expectError(blanks, 422, 'validation_failed', ['allowlist', 'expires_at']);
+    expect(blanks.body.errors.allowlist).toEqual(['Entries must not be blank.']);
     expectError(await create(admin, { name: 'Extra', scopes: ['requests:read'], hash: 'x' }), 422, 'validation_failed', ['hash']);
     expect((await listed()).data.length).toBe(before);
   });

@@ -230,6 +230,8 @@ describe('templates and presets', () => {
     expect((await item(keys.client(org.orgId, client.id)))!.defaultPreset).toBeNull();
 
     expectError(await admin.call('POST', '/app/api/default-preset', { body: { preset: 'no-such-preset' } }), 422, 'validation_failed', ['preset']);
+    // Blank names no preset: null clears the default.
+    expectError(await admin.call('POST', '/app/api/default-preset', { body: { preset: '' } }), 422, 'validation_failed', ['preset']);
     expectError(await admin.call('POST', '/app/api/default-preset', { body: { client_id: '01h00000000000000000000002', preset: 'vpn-reset' } }), 422, 'validation_failed', ['client_id']);
     expectError(await plain.call('POST', '/app/api/default-preset', { body: { preset: null } }), 403, 'forbidden');
     expectError(await admin.call('POST', '/app/api/default-preset', { body: { preset: null }, csrf: false }), 403, 'forbidden');

@@ -80,14 +80,18 @@ export const createApiKey = async (deps: ApiKeyDeps, actor: Actor, input: ApiKey
     if (!(SCOPES as readonly string[]).includes(scope)) add('scopes', `Unknown scope ${JSON.stringify(scope)}; one of ${SCOPES.join(', ')}.`);
   }
 
-  const allowlist = [...new Set((input.allowlist ?? []).map((entry) => entry.trim()).filter(Boolean))];
+  // A blank entry is refused, never dropped: an allowlist of only blanks would read as "any address".
+  const entries = (input.allowlist ?? []).map((entry) => entry.trim());
+  if (entries.some((entry) => entry === '')) add('allowlist', 'Entries must not be blank.');
+  const allowlist = [...new Set(entries.filter(Boolean))];
   if (allowlist.length > MAX_ALLOWLIST_ENTRIES) add('allowlist', `At most ${MAX_ALLOWLIST_ENTRIES} entries.`);
   for (const entry of allowlist) {
     if (!allowlistEntry(entry)) add('allowlist', `${JSON.stringify(entry)} is not an IP address or CIDR block (for example 203.0.113.7, 198.51.100.0/24 or 2001:db8::/32).`);
   }
 
   let expiresAt: string | null = null;
-  if (input.expiresAt) {
+  // Blank is refused, never read as "never expires": null says that.
+  if (input.expiresAt !== null && input.expiresAt !== undefined) {
     const instant = instantOf(input.expiresAt.trim());
     if (!instant) add('expires_at', 'Must be an ISO 8601 date (2030-12-31) or date-time with its offset (2030-12-31T17:00:00Z).');
     else if (instant.getTime() <= deps.clock.now().getTime()) add('expires_at', 'Must be in the future.');

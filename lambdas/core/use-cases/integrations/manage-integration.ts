@@ -76,7 +76,8 @@ export const connectIntegration = async (
   ]);
   if (!org) throw notFound('No such organisation.');
   if (input.clientId && !client) errors.client_id = ['No such client.'];
-  if (input.recipe && !isRecipeName(input.recipe)) errors.recipe = [`Must be one of ${Object.keys(RECIPES).join(', ')}.`];
+  // Blank is no recipe name: null (or nothing) connects the generic mapping.
+  if (input.recipe !== null && input.recipe !== undefined && !isRecipeName(input.recipe)) errors.recipe = [`Must be one of ${Object.keys(RECIPES).join(', ')}.`];
   fail(errors);
   const recipe = input.recipe ? RECIPES[input.recipe as RecipeName] : null;
   const at = deps.clock.now().toISOString();

@@ -56,7 +56,7 @@ const presetBody = z.strictObject({
 const defaultPresetBody = z.strictObject({
   client_id: z.nullish(ulidString()),
   /** Null clears the default. */
-  preset: z.nullable(z.string('Must be a preset slug, or null.').check(z.maxLength(40, 'Must be at most 40 characters.'))),
+  preset: z.nullable(z.string('Must be a preset slug, or null.').check(z.minLength(1, 'Must be a preset slug, or null.'), z.maxLength(40, 'Must be at most 40 characters.'))),
 });
 
 const refuseIfAny = (errors: FieldErrors) => {
@@ -151,7 +151,7 @@ const saveOnce = async (deps: SettingsDeps, actor: Actor, orgId: string, body: z
 export const setDefaultPreset = async (deps: SettingsDeps, actor: Actor, orgId: string, rawBody: unknown) => {
   const body = parseOrThrow(defaultPresetBody, rawBody ?? {});
   const clientId = body.client_id ?? null;
-  const slug = body.preset || null;
+  const slug = body.preset;
   const [org, preset, client] = await Promise.all([
     requireOrganisation(deps, orgId),
     slug && PRESET_SLUG.test(slug) ? deps.directory.getPreset(orgId, slug) : null,

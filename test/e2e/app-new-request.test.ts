@@ -69,6 +69,11 @@ describe('GET /app/api/recipient-keys', () => {
     const unknown = await tech.call('GET', '/app/api/recipient-keys?recipients=nobody@example.com');
     expectError(unknown, 422, 'validation_failed');
     expect(unknown.body.errors['recipients.0'][0]).toContain('nobody@example.com');
+    // More than a request can take is refused as creating refuses it.
+    const many = Array.from({ length: 65 }, (_, i) => `r${i}@example.com`).join(',');
+    const tooMany = await tech.call('GET', `/app/api/recipient-keys?recipients=${many}`);
+    expectError(tooMany, 422, 'validation_failed', ['recipients']);
+    expect(tooMany.body.errors.recipients).toEqual(['Must list 1 to 64 recipients.']);
     expectError(await service.call('GET', '/app/api/recipient-keys?recipients=a@example.com'), 401, 'unauthenticated');
   });
 });
@@ -109,6 +114,12 @@ describe('POST /app/api/requests', () => {
     expect(Object.keys(malformed.body.errors)).toEqual(['commit']);
     const missing = await tech.call('POST', '/app/api/requests', { body: body() });
     expect(Object.keys(missing.body.errors)).toEqual(['commit']);
+    // A body that is no object is named as every endpoint names it, not as a missing commitment.
+    for (const notAnObject of [[], 'x', 1, true]) {
+      const refusedBody = await tech.call('POST', '/app/api/requests', { body: notAnObject });
+      expectError(refusedBody, 422, 'validation_failed', ['body']);
+      expect(refusedBody.body.errors.body).toEqual(['Must be an object.']);
+    }
     const requester = await tech.call('POST', '/app/api/requests', { body: body({ commit: forOtherSet, requester: colleagueEmail }) });
     expect(requester.body.errors.requester).toEqual([expect.stringContaining('signed-in member')]);
     expect(await requestCount()).toBe(before);

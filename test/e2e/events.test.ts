@@ -359,6 +359,12 @@ describe('GET /events: validation and access', () => {
     expectError(answer, 422, 'validation_failed', [field]);
   });
 
+  it('says how long a cursor may be: a string of 16 digits is digits, but longer than any cursor', async () => {
+    const answer = await service.call('GET', '/events?since=9999999999999999', { key: org.events });
+    expectError(answer, 422, 'validation_failed', ['since']);
+    expect(answer.body.errors.since).toEqual(['Must be a string of 1 to 15 digits (a previous next_cursor).']);
+  });
+
   it('accepts limit 1 and 200, and several types', async () => {
     await feed(org.events, '?limit=1');
     await feed(org.events, '?limit=200&since=0&types=request.created,request.completed,ping');

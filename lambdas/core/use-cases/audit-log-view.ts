@@ -33,7 +33,7 @@ const auditLogQuery = z.strictObject({
   member_id: z.optional(ulidString()),
   from: z.optional(queryDay()),
   to: z.optional(queryDay()),
-  before: z.optional(z.string().check(z.regex(/^[0-9]{1,15}$/, 'Must be a string of digits (a previous next_before).'))),
+  before: z.optional(z.string().check(z.regex(/^[0-9]{1,15}$/, 'Must be a string of 1 to 15 digits (a previous next_before).'))),
   limit: pageLimit(50),
 });
 

@@ -9,7 +9,7 @@ export const EVENT_FEED_MAX_READ = 1000;
 /** GET /events query. */
 export const listEventsQuery = z.strictObject({
   // At most 15 digits: far beyond any sequence number, and still an exact JavaScript number.
-  since: z._default(z.string().check(z.regex(/^[0-9]{1,15}$/, 'Must be a string of digits (a previous next_cursor).')), '0'),
+  since: z._default(z.string().check(z.regex(/^[0-9]{1,15}$/, 'Must be a string of 1 to 15 digits (a previous next_cursor).')), '0'),
   types: z.optional(
     z.pipe(
       z.string(),

@@ -22,8 +22,10 @@ const COMMIT = /^[A-Za-z0-9_-]{22}$/;
 
 /** POST /app/api/requests: the API's create body with `commit`; the signed-in member is the requester. */
 export const memberCreateRequest = (deps: CreateRequestDeps, caller: MemberCaller, rawBody: unknown, options: Pick<CreateOptions, 'prepared'> = {}) => {
-  const body = rawBody && typeof rawBody === 'object' && !Array.isArray(rawBody) ? (rawBody as Record<string, unknown>) : {};
-  const { commit, ...rest } = body;
+  // Named as every other body is: a body that is no object has no `commit` to be wrong.
+  const body = rawBody ?? {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw validationFailed({ body: ['Must be an object.'] });
+  const { commit, ...rest } = body as Record<string, unknown>;
   const errors: FieldErrors = {};
   if (typeof commit !== 'string' || !COMMIT.test(commit)) {
     errors.commit = ['Required: the recipient commitment this browser computed, 22 base64url characters.'];
@@ -38,13 +40,18 @@ export const memberCreateRequest = (deps: CreateRequestDeps, caller: MemberCalle
   );
 };
 
-const emailList = z.pipe(
-  z.string().check(z.maxLength(64 * 320)),
-  z.transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean)),
-);
+/** A comma-separated list of at most 64, as creating takes them (none: the page asks before any is typed). */
+const commaList = (maxChars: number, tooMany: string) =>
+  z.pipe(
+    z.string().check(z.maxLength(maxChars)),
+    z.pipe(
+      z.transform((text: string) => text.split(',').map((part) => part.trim()).filter(Boolean)),
+      z.array(z.string()).check(z.maxLength(64, tooMany)),
+    ),
+  );
 const recipientKeysQuery = z.strictObject({
-  recipients: z.optional(emailList),
-  teams: z.optional(z.pipe(z.string().check(z.maxLength(64 * 27)), z.transform((text) => text.split(',').filter(Boolean)))),
+  recipients: z.optional(commaList(64 * 320, 'Must list 1 to 64 recipients.')),
+  teams: z.optional(commaList(64 * 27, 'At most 64 teams.')),
 });
 
 /**

@@ -50,6 +50,8 @@ describe('POST /app/api/requests/{id}/revoke and /relink', () => {
     const first = await owner.call('POST', `/app/api/requests/${id}/relink`, { headers });
     expect(first.status, first.text).toBe(200);
     expect(first.body.link).toMatch(/\/r\/[A-Za-z0-9_-]{43}#/);
+    // The new link's commitment is the service's, whoever made the request: the note says so, not "created through the API".
+    expect(first.body.commitment).toEqual({ computed_by: 'server', note: expect.stringContaining('commitment of this new link was computed by the service') });
     const again = await owner.call('POST', `/app/api/requests/${id}/relink`, { headers });
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotency-replayed')).toBe('true');

@@ -124,6 +124,8 @@ describe.skipIf(!haveChromium)('revoke and relink on the request page', () => {
     }
     await openRequestPage(created.id);
     await page.waitForSelector('#needs-relink');
+    // The trail says which of the two it was: the notice names that one alone.
+    expect(await page.textContent('#needs-relink')).toContain('It was locked after too many wrong codes. Send a new link.');
     await expectStateUsable(page);
     await askFor('relink');
     await tabTo(page, 'confirm-relink');

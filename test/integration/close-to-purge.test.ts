@@ -81,7 +81,7 @@ describe('close-to-purge', () => {
       status: 'closed',
       matched: { ticket_links: 1, requests: [request.id], shares: [] },
       verified: false,
-      note: 'Recorded the status on 1 request; nothing was destroyed because the organisation does not trust unverified ticket statuses (policy option trustUnverifiedWebhooks is off).',
+      note: 'Recorded the status on 1 request; nothing was destroyed because the organisation does not trust unverified ticket statuses (the ticket policy\u2019s trust_unverified_webhooks, \u201cTrust unverified ticket webhooks\u201d in the application, is off).',
     });
     const shown = await read(request.id);
     expect(shown).toMatchObject({ status: 'submitted', purge_reason: null, ticket: { ref: ticket, status: 'closed' } });

@@ -139,7 +139,7 @@ describe('markTicketStatus: the acceptance', () => {
     const acceptance = await markTicketStatus(deps(), makeCaller(), 'INC-42', { status: 'closed', integration_id: null });
     expect(acceptance.matched).toEqual({ ticket_links: 1, requests: [id(1)], shares: [] });
     expect(acceptance.note).toBe(
-      'Recorded the status on 1 request; nothing was destroyed because the organisation does not trust unverified ticket statuses (policy option trustUnverifiedWebhooks is off).',
+      'Recorded the status on 1 request; nothing was destroyed because the organisation does not trust unverified ticket statuses (the ticket policy\u2019s trust_unverified_webhooks, \u201cTrust unverified ticket webhooks\u201d in the application, is off).',
     );
     expect(requests.items.get(id(1))!.status).toBe('submitted');
   });

@@ -52,7 +52,7 @@ describe('ticketStatusNote', () => {
     [['recorded', 'recorded'], 'resolved', policy(), '2 requests'],
   ] as Array<[TicketAction[], TicketStatus, Policy['ticket'], string]>)('an untrusted close: %j %s', (actions, status, ticketPolicy, requests) => {
     expect(ticketStatusNote(outcome(actions, { trusted: false }), status, ticketPolicy)).toBe(
-      `Recorded the status on ${requests}; nothing was destroyed because the organisation does not trust unverified ticket statuses (policy option trustUnverifiedWebhooks is off).`,
+      `Recorded the status on ${requests}; nothing was destroyed because the organisation does not trust unverified ticket statuses (the ticket policy\u2019s trust_unverified_webhooks, \u201cTrust unverified ticket webhooks\u201d in the application, is off).`,
     );
   });
 

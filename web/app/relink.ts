@@ -11,7 +11,7 @@ import { busy, h, say, sayError } from '../shared/dom.ts';
 import { postThenRender } from './actions.ts';
 import { confirmAction } from './confirm-action.ts';
 import type { AppContext } from './context.ts';
-import type { RequestView } from './shapes.ts';
+import type { AuditEntry, RequestView } from './shapes.ts';
 import { newIdempotencyKey, shownOnce } from './shown-once.ts';
 
 const waiting = (request: RequestView) => request.status === 'pending' || request.status === 'opened';
@@ -63,15 +63,19 @@ export const relinkControls = (app: AppContext, request: RequestView) => {
   return [confirm];
 };
 
+/** What made the link unusable, as its trail says: the newest entry that did (a new link clears the flag, so it is after any). */
+const UNUSABLE_BECAUSE: Record<string, string> = {
+  'request.link_locked': 'It was locked after too many wrong codes. Send a new link.',
+  'request.needs_relink': 'A recipient\u2019s key changed since it was made, so the subject\u2019s page refuses to encrypt. Send a new link.',
+};
+const unusableBecause = (trail: AuditEntry[]) =>
+  UNUSABLE_BECAUSE[trail.filter((entry) => entry.type in UNUSABLE_BECAUSE).sort((a, b) => b.seq - a.seq)[0]?.type ?? ''] ??
+  'It was locked after too many wrong codes, or a recipient\u2019s key changed since it was made. Send a new link.';
+
 /** Why the request needs attention: its link cannot lead to a submission, or nobody can open what it holds. */
-export const relinkNotices = (request: RequestView) => [
+export const relinkNotices = (request: RequestView, trail: AuditEntry[]) => [
   request.needs_relink && waiting(request)
-    ? h(
-        'p',
-        { id: 'needs-relink', class: 'notice' },
-        h('strong', {}, 'This link can no longer be used. '),
-        'It was locked after too many wrong codes, or a recipient\u2019s key changed since it was made, so the subject\u2019s page refuses to encrypt. Send a new link.',
-      )
+    ? h('p', { id: 'needs-relink', class: 'notice' }, h('strong', {}, 'This link can no longer be used. '), unusableBecause(trail))
     : null,
   request.unrecoverable && request.status === 'submitted'
     ? h(

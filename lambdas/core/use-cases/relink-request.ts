@@ -12,9 +12,15 @@ import { relink, relinkCause } from '../request-state.ts';
 import { requestAuditEntry, sealingRecord } from '../request-audit.ts';
 import { toRequestView, type PublicUrls, type RequestView } from '../request-view.ts';
 import { isLocked } from '../subject-flow.ts';
-import { challengeCodeHash, COMMITMENT_NOTE } from './create-request.ts';
+import { challengeCodeHash } from './create-request.ts';
 import type { Caller } from '../caller.ts';
 import { apiParty, type EndingParty } from './end-request.ts';
+
+/** However the request was made, a new link's commitment is the service's, over the recipients' keys as they are now. */
+export const RELINK_COMMITMENT_NOTE =
+  'The recipient commitment of this new link was computed by the service from the recipients\' current keys. ' +
+  'It lets the subject\'s browser detect later changes to the recipient set, but does not protect against a ' +
+  'compromised server when the link was made.';
 
 export interface RelinkDeps extends ExpiryScheduling {
   requests: Pick<HandoffRepository, 'get' | 'relink'>;
@@ -110,7 +116,7 @@ export const relinkRequest = (deps: RelinkDeps, party: RelinkParty, requestId: s
       commit,
       challenge_code: challengeCode,
       excluded_recipients: excluded,
-      commitment: { computed_by: 'server', note: COMMITMENT_NOTE },
+      commitment: { computed_by: 'server', note: RELINK_COMMITMENT_NOTE },
     };
     const details = {
       cause,

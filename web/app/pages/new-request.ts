@@ -148,7 +148,7 @@ export const newRequestPage = async (app: AppContext) => {
         ? presetsNotIncluded('preset-plan-note')
         : null,
     options.templates.length ? field('Template', template) : null,
-    field('The link stays valid for', ttl),
+    field('Keep the credential for', ttl, 'Counted from when the subject sends it; then it is destroyed, whether or not it was revealed.'),
     field('How the subject proves who they are', verification),
     h('div', { class: 'check' }, attachments, h('label', { for: 'allow-attachments' }, 'Let the subject attach files')),
     field('Sending the link', delivery),

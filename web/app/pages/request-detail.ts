@@ -109,7 +109,7 @@ export const requestDetailPage = async (app: AppContext, id: string) => {
     {},
     h('h1', {}, `Request for ${request.subject.name}`),
     h('p', {}, statusBadge(request.status)),
-    ...relinkNotices(request),
+    ...relinkNotices(request, audit),
     keyNotice,
     relinkedSection(request.id),
     facts('request-facts', [

@@ -24,7 +24,7 @@ const requestNote = (outcome: TicketStatusOutcome, status: TicketStatus, policy:
     return `Recorded the status on ${requests(recorded)}; nothing was destroyed yet.${verifying}`;
   }
   if (recorded === outcome.changed.length && countsAsClosed(status, policy) && !outcome.trusted) {
-    return `Recorded the status on ${requests(recorded)}; nothing was destroyed because the organisation does not trust unverified ticket statuses (policy option trustUnverifiedWebhooks is off).`;
+    return `Recorded the status on ${requests(recorded)}; nothing was destroyed because the organisation does not trust unverified ticket statuses (the ticket policy\u2019s trust_unverified_webhooks, \u201cTrust unverified ticket webhooks\u201d in the application, is off).`;
   }
   if (recorded === outcome.changed.length && (status === 'resolved' || status === 'closed') && !countsAsClosed(status, policy)) {
     return `Recorded the status on ${requests(recorded)}; the organisation's policy does not count ${status} as closed, so nothing was destroyed.`;

@@ -82,8 +82,7 @@ const main = async () => {
     ORG: demo.orgId,
     CLIENT: demo.clientId,
     INTEGRATION: integration.id,
-    WEBHOOK_URL: integration.webhookUrl,
-    TRIGGER_URL: integration.triggerUrl,
+    ...(integration.state === 'rotated_elsewhere' ? {} : { WEBHOOK_URL: integration.webhookUrl, TRIGGER_URL: integration.triggerUrl }),
   });
 
   process.stdout.write(
@@ -99,9 +98,16 @@ const main = async () => {
       `  API base URL:  ${service.baseUrl}`,
       `  Demo API key:  ${secret}`,
       `                 (all scopes; ${issued ? 'issued now' : 'the same as last time'}, kept in ${join(dataDir, DEMO_KEY_FILE)} until revoked)`,
-      `  Trigger URL:   ${integration.triggerUrl}`,
-      `  Webhook URL:   ${integration.webhookUrl}`,
-      `                 (the integration "${DEMO_INTEGRATION_NAME}"; ${integration.issued ? 'made now' : 'the same as last time'}, kept in ${join(dataDir, DEMO_INTEGRATION_FILE)} until rotated)`,
+      ...(integration.state === 'rotated_elsewhere'
+        ? [
+            `  Trigger and webhook URLs: rotated in the application or with the CLI since the last start; the ones shown then`,
+            `                 work (the service keeps only their hashes). Delete ${join(dataDir, DEMO_INTEGRATION_FILE)} to have the next start make new ones.`,
+          ]
+        : [
+            `  Trigger URL:   ${integration.triggerUrl}`,
+            `  Webhook URL:   ${integration.webhookUrl}`,
+            `                 (the integration "${DEMO_INTEGRATION_NAME}"; ${integration.state === 'made' ? 'made now' : 'the same as last time'}, kept in ${join(dataDir, DEMO_INTEGRATION_FILE)} until rotated)`,
+          ]),
       `  Shell:         . ${shellFile}  (sets APP, BASE, KEY, ORG, CLIENT, INTEGRATION, WEBHOOK_URL and TRIGGER_URL for the docs' shell examples)`,
       '',
       'Try the API:',

@@ -15,13 +15,21 @@ interface KeptSecrets {
   trigger: string;
 }
 
-export interface DemoIntegration {
-  id: string;
-  webhookUrl: string;
-  triggerUrl: string;
-  /** New URLs were made at this start (the old ones, if any, no longer work). */
-  issued: boolean;
-}
+export type DemoIntegration =
+  | {
+      id: string;
+      webhookUrl: string;
+      triggerUrl: string;
+      /** `made`: new URLs at this start (the old ones, if any, no longer work); `kept`: the same as last time. */
+      state: 'made' | 'kept';
+    }
+  | {
+      id: string;
+      webhookUrl: null;
+      triggerUrl: null;
+      /** Rotated in the application or with the CLI since they were kept: the URLs shown then work, and no start replaces them. */
+      state: 'rotated_elsewhere';
+    };
 
 const readKept = (file: string): KeptSecrets | null => {
   try {
@@ -40,7 +48,9 @@ const secretOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
  * that a saved script (and `.data/demo.env`) keeps working, as the demo API key does: the URLs'
  * secrets are kept in DEMO_INTEGRATION_FILE under the data folder and nowhere else. The
  * integration is connected when the demo has none (or it is gone), and its secrets rotated when
- * the file is missing or names URLs that no longer work (rotated in the app or with the CLI).
+ * the file is missing or unreadable. When the file names URLs that no longer work, someone rotated
+ * them in the app or with the CLI and was shown the new ones, which a helpdesk may already use: a
+ * start leaves them alone and says so (deleting the file has the next start make new ones).
  */
 export const demoIntegration = async (deps: IntegrationDeps, orgId: string, integrationId: string | undefined, dataDir: string): Promise<DemoIntegration> => {
   const file = join(dataDir, DEMO_INTEGRATION_FILE);
@@ -50,8 +60,9 @@ export const demoIntegration = async (deps: IntegrationDeps, orgId: string, inte
   });
   const integration = integrationId ? await deps.integrations.get(orgId, integrationId) : null;
   const kept = readKept(file);
-  if (integration && kept?.integration_id === integration.id && sha256Hex(kept.webhook) === integration.secretHashes.status && sha256Hex(kept.trigger) === integration.secretHashes.trigger) {
-    return { id: integration.id, ...urlsOf(kept), issued: false };
+  if (integration && kept?.integration_id === integration.id) {
+    const current = sha256Hex(kept.webhook) === integration.secretHashes.status && sha256Hex(kept.trigger) === integration.secretHashes.trigger;
+    return current ? { id: integration.id, ...urlsOf(kept), state: 'kept' } : { id: integration.id, webhookUrl: null, triggerUrl: null, state: 'rotated_elsewhere' };
   }
   const made = integration
     ? await rotateIntegrationSecrets(deps, OPERATOR_ACTOR, orgId, integration.id)
@@ -59,5 +70,5 @@ export const demoIntegration = async (deps: IntegrationDeps, orgId: string, inte
   const secrets: KeptSecrets = { integration_id: made.integration.id, webhook: secretOf(made.webhook_url), trigger: secretOf(made.trigger_url) };
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
-  return { id: made.integration.id, ...urlsOf(secrets), issued: true };
+  return { id: made.integration.id, ...urlsOf(secrets), state: 'made' };
 };

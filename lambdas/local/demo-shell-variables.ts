@@ -16,10 +16,10 @@ export interface DemoShellVariables {
   ORG: string;
   /** The demo's client (Acme Ltd). */
   CLIENT: string;
-  /** The demo's ticketing integration, and its two URLs. */
+  /** The demo's ticketing integration, and its two URLs (left out when they were rotated elsewhere: only whoever rotated them has them). */
   INTEGRATION: string;
-  WEBHOOK_URL: string;
-  TRIGGER_URL: string;
+  WEBHOOK_URL?: string;
+  TRIGGER_URL?: string;
 }
 
 /** Written at every start, as the address may change with PORT; docs/examples/typed-client.ts reads KEY from that shell. */
@@ -27,7 +27,7 @@ export const writeDemoShellVariables = (dataDir: string, variables: DemoShellVar
   const lines = [
     '# The docs\' shell examples\' variables for the running `npm start`, written at every start.',
     '# Load them in a shell at the repository\'s root:  . .data/demo.env',
-    ...shellExports({ ...variables }),
+    ...shellExports(Object.fromEntries(Object.entries(variables).filter((entry): entry is [string, string] => entry[1] !== undefined))),
   ];
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, DEMO_ENV_FILE);

@@ -205,6 +205,7 @@ describe('templates and presets', () => {
     ['an unknown template', { defaults: { template_id: '01h00000000000000000000001' } }, ['defaults.template_id']],
     ['an unknown delivery', { defaults: { delivery: { method: 'pigeon' } } }, ['defaults.delivery.method']],
     ['a fallback requester who is no member', { fallback_requester: 'nobody@example.com' }, ['fallback_requester']],
+    ['a recipient who is no member', { defaults: { recipients: ['nobody@example.com'] } }, ['defaults.recipients.0']],
   ])('refuses %s: 422 by field', async (_, extra, fields) => {
     expectError(await admin.call('POST', '/app/api/presets', { body: preset({ slug: 'other', ...extra }) }), 422, 'validation_failed', fields);
     expect(await item(keys.preset(org.orgId, 'other'))).toBeUndefined();

@@ -99,8 +99,9 @@ const keptDefaults = (defaults: z.infer<typeof presetDefaults> | undefined): Pre
 /**
  * Creates the preset, or replaces the one with this slug. Besides each field's own rule, its TTL
  * must be one of the policy's options, its verification at least the policy's minimum, its
- * template one of the organisation's and its fallback requester a member: a preset that no
- * request could use is refused when it is saved, not when a ticket needs it.
+ * template one of the organisation's, and its recipients and fallback requester members: a
+ * preset that no request could use is refused when it is saved, not when a ticket needs it.
+ * (A recipient without a key yet is allowed: they may set one up before the preset is used.)
  */
 export const savePreset = (deps: SettingsDeps, actor: Actor, orgId: string, rawBody: unknown) => {
   const body = parseOrThrow(presetBody, rawBody ?? {});
@@ -114,7 +115,7 @@ const saveOnce = async (deps: SettingsDeps, actor: Actor, orgId: string, body: z
     requireOrganisation(deps, orgId),
     deps.directory.getPreset(orgId, body.slug),
     defaults.template_id ? deps.directory.getTemplate(orgId, defaults.template_id) : null,
-    fallbackRequester ? deps.directory.listMembers(orgId) : [],
+    fallbackRequester || defaults.recipients?.length ? deps.directory.listMembers(orgId) : [],
   ]);
   requirePlan(org, 'presets');
   const { policy } = org;
@@ -129,6 +130,10 @@ const saveOnce = async (deps: SettingsDeps, actor: Actor, orgId: string, body: z
   if (fallbackRequester && !members.some((member) => member.email === fallbackRequester)) {
     errors.fallback_requester = [`No member has the email ${fallbackRequester}.`];
   }
+  // A recipient who is no member could never receive: every request using the preset would be refused.
+  (defaults.recipients ?? []).forEach((email, index) => {
+    if (!members.some((member) => member.email === email.trim().toLowerCase())) errors[`defaults.recipients.${index}`] = [`No member has the email ${email}.`];
+  });
   refuseIfAny(errors);
 
   const preset: Preset = {

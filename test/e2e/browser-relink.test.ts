@@ -152,6 +152,12 @@ describe.skipIf(!haveChromium)('revoke and relink on the request page', () => {
     await openRequestPage(id);
     await page.waitForSelector('#unrecoverable');
     expect(await page.textContent('#unrecoverable')).toContain('No recipient can open this credential any more');
+    // The trail says who and why in words, never as stored JSON or codes.
+    const entry = await page.textContent('#audit li[data-type="request.unrecoverable"]');
+    expect(entry).toContain(`${org.owner.name} (key replaced)`);
+    expect(entry).toContain(`${org.member.name} (disabled)`);
+    expect(entry).toContain('reason: recipients keys replaced or disabled');
+    expect(entry).not.toContain('membership_id');
     await expectStateUsable(page);
   });
 });

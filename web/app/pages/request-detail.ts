@@ -45,10 +45,25 @@ const VERIFICATION_TEXT: Record<string, string> = {
 
 const actorText = (actor: AuditEntry['actor']) => (actor ? (actor.label ? `${actor.label} (${actor.type})` : actor.type) : 'system');
 
+/** A stored code (`completed_by_member`) in words; anything else as it is. */
+const CODE = /^[a-z]+(?:_[a-z]+)+$/;
+/** A detail's value in words: a code without underscores, a list item by item, a recipient (or member) by label and problem. */
+const valueText = (value: unknown): string => {
+  if (typeof value === 'string') return CODE.test(value) ? value.replace(/_/g, ' ') : value;
+  if (Array.isArray(value)) return value.map(valueText).join(', ');
+  if (value && typeof value === 'object') {
+    const { label, name, problem } = value as { label?: unknown; name?: unknown; problem?: unknown };
+    const who = typeof label === 'string' ? label : typeof name === 'string' ? name : null;
+    if (who) return typeof problem === 'string' ? `${who} (${valueText(problem)})` : who;
+    return JSON.stringify(value);
+  }
+  return String(value);
+};
+
 const detailsText = (details: AuditEntry['details']) =>
   Object.entries(details ?? {})
     .filter(([, value]) => value !== null && value !== undefined && value !== '')
-    .map(([name, value]) => `${name.replace(/_/g, ' ')}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
+    .map(([name, value]) => `${name.replace(/_/g, ' ')}: ${valueText(value)}`)
     .join('; ');
 
 /**

@@ -184,6 +184,9 @@ describe.skipIf(!haveChromium)('requests sent before the technician set up their
     await tech.goto(`${appUrl()}/app/requests/${early.request.id}`);
     await tech.waitForSelector('#sealed-key-notice');
     expect(await tech.locator('#sealed-key-notice').textContent()).toMatch(/^This credential is sealed to the key an operator made for you .* so it cannot be opened here/);
+    // Their own key is in this browser already: the notice does not send them to set one up.
+    expect(await tech.locator('#sealed-key-notice').textContent()).toContain('Your own key, in this browser, came after this request');
+    expect(await tech.locator('#sealed-key-notice').textContent()).not.toContain('Set up your own key');
     expect(await tech.locator('#reveal').count()).toBe(0);
     await expectNoSeriousAxeViolations(tech);
     await shot(tech, 'first-handoff-11-sealed-to-the-seed-key');
@@ -191,7 +194,7 @@ describe.skipIf(!haveChromium)('requests sent before the technician set up their
     // Still waiting: its link cannot lead to a submission any more (the key changed); a new link seals it to the new key.
     await tech.goto(`${appUrl()}/app/requests/${waiting.request.id}`);
     await tech.waitForSelector('#sealed-key-notice');
-    expect(await tech.locator('#sealed-key-notice').textContent()).toMatch(/^When submitted, this credential will be sealed to the key an operator made for you .* then give this request a new link/);
+    expect(await tech.locator('#sealed-key-notice').textContent()).toMatch(/^When submitted, this credential will be sealed to the key an operator made for you .* give it a new link, which seals the credential to your own key/);
     expect(await tech.locator('#relink').count()).toBe(1);
   });
 });

@@ -18,6 +18,18 @@ export interface SealedKeyFacts {
   submitted: boolean;
 }
 
+/** What to do about a request sealed to the operator's key: set up a key of one's own first, unless this browser holds it already. */
+const operatorKeyAdvice = (submitted: boolean, ownKeyHere: boolean) => {
+  if (ownKeyHere) {
+    return submitted
+      ? ['Your own key, in this browser, came after this request, so it cannot open this one: ask for the credential again with a new request, then complete this one to destroy it.']
+      : ['Your own key, in this browser, came after this request: give it a new link, which seals the credential to your own key.'];
+  }
+  return submitted
+    ? ['Set up your own key on the My key page (it replaces the operator’s key at once); requests sent to you from then on can be opened in this browser.']
+    : ['Set up your own key on the My key page (it replaces the operator’s key at once), then give this request a new link: the new link seals the credential to your own key.'];
+};
+
 /** Why this browser cannot open the request, as a notice (#sealed-key-notice); null when it can. */
 export const sealedKeyNotice = ({ sealedTo: { fingerprint: sealedTo, made_by: madeBy }, inBrowser, submitted }: SealedKeyFacts) => {
   if (inBrowser === sealedTo) return null;
@@ -28,9 +40,7 @@ export const sealedKeyNotice = ({ sealedTo: { fingerprint: sealedTo, made_by: ma
         `${what} the key an operator made for you `,
         fingerprintCode(sealedTo),
         ', whose private half is in a file on their machine, never in a browser, so it cannot be opened here. ',
-        submitted
-          ? 'Set up your own key on the My key page (it replaces the operator’s key at once); requests sent to you from then on can be opened in this browser.'
-          : 'Set up your own key on the My key page (it replaces the operator’s key at once), then give this request a new link: the new link seals the credential to your own key.',
+        ...operatorKeyAdvice(submitted, inBrowser !== null),
       ]
     : [
         `${what} your key `,

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../lambdas/core/ids.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
+import { createRequestIn } from '../support/requests.ts';
 import { expectError } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
@@ -20,14 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-const createRequest = async () => {
-  const answer = await service.call('POST', '/requests', {
-    key: org.key,
-    body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [org.owner.email] },
-  });
-  expect(answer.status, answer.text).toBe(201);
-  return answer.body.request.id as string;
-};
+const createRequest = async () => (await createRequestIn(service, org)).request.id;
 
 const BODY = { reason: 'customer asked', notify: true };
 

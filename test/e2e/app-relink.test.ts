@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemberBrowser } from '../support/member-browser.ts';
+import { createRequestIn } from '../support/requests.ts';
 import { auditEntriesOfRequest, expectError } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
@@ -22,14 +23,7 @@ beforeAll(async () => {
 afterAll(() => service?.stop());
 
 /** A request only the owner receives: Tom, a plain member, is neither recipient nor requester. */
-const createRequest = async () => {
-  const answer = await service.call('POST', '/requests', {
-    key: org.key,
-    body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [org.owner.email] },
-  });
-  expect(answer.status, answer.text).toBe(201);
-  return answer.body.request.id as string;
-};
+const createRequest = async () => (await createRequestIn(service, org)).request.id;
 
 describe('POST /app/api/requests/{id}/revoke and /relink', () => {
   it('revokes as the member, audited with the member, then 409 on a second revoke', async () => {

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemberBrowser } from '../support/member-browser.ts';
+import { createRequestIn } from '../support/requests.ts';
 import { expectError } from '../support/shapes.ts';
 import { createShareAs } from '../support/shares.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
@@ -40,16 +41,12 @@ describe('a share recipient’s endpoints', () => {
 
 describe('the subject’s endpoints', () => {
   it('refuse a member sent to open or to ask for a code, and any query parameter; the link stays pending', async () => {
-    const created = await service.call('POST', '/requests', {
-      key: org.key,
-      body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [org.owner.email], verification_mode: 'none' },
-    });
-    expect(created.status, created.text).toBe(201);
-    const headers = { 'X-Link-Token': new URL(created.body.link).pathname.split('/').pop()! };
+    const created = await createRequestIn(service, org, { verification_mode: 'none' });
+    const headers = { 'X-Link-Token': new URL(created.link).pathname.split('/').pop()! };
     expectError(await service.call('POST', '/subject/open', { body: { opened: true }, headers }), 422, 'validation_failed', ['opened']);
     expectError(await service.call('POST', '/subject/email-code', { body: [1], headers }), 422, 'validation_failed');
     expectError(await service.call('GET', '/subject/request?lang=en', { headers }), 422, 'validation_failed', ['lang']);
-    expect((await service.call('GET', `/requests/${created.body.request.id}`, { key: org.key })).body.status).toBe('pending');
+    expect((await service.call('GET', `/requests/${created.request.id}`, { key: org.key })).body.status).toBe('pending');
     expect((await service.call('POST', '/subject/open', { headers })).status).toBe(200);
   });
 });

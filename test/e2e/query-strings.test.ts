@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemberBrowser } from '../support/member-browser.ts';
+import { createRequestIn } from '../support/requests.ts';
 import { expectError } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
@@ -22,17 +23,13 @@ afterAll(() => service?.stop());
 
 describe('query strings', () => {
   it('a parameter given twice is refused on it, never joined into one value', async () => {
-    const created = await service.call('POST', '/requests', {
-      key: org.key,
-      body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [org.owner.email], ticket_ref: 'JA,JB' },
-    });
-    expect(created.status, created.text).toBe(201);
+    const created = await createRequestIn(service, org, { ticket_ref: 'JA,JB' });
     const body = expectError(await service.call('GET', '/requests?ticket_ref=JA&ticket_ref=JB', { key: org.key }), 422, 'validation_failed', ['ticket_ref']);
     expect(body.errors.ticket_ref).toEqual(['Give this parameter once.']);
     expectError(await owner.call('GET', '/app/api/audit?type=request.created&type=request.revoked'), 422, 'validation_failed', ['type']);
     // Given once, the comma is the reference's own.
     const listed = await service.call('GET', '/requests?ticket_ref=JA%2CJB', { key: org.key });
-    expect(listed.body.data.map((request: { id: string }) => request.id)).toEqual([created.body.request.id]);
+    expect(listed.body.data.map((request: { id: string }) => request.id)).toEqual([created.request.id]);
   });
 
   it('escapes that are not UTF-8 are refused on their parameter', async () => {

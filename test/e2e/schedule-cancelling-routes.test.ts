@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExpiryScheduler } from '../../lambdas/core/ports.ts';
 import { SCHEDULE_CANCELLING_ROUTES } from '../../lib/route-rights.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
+import { createRequestIn } from '../support/requests.ts';
 import { forceRequestState } from '../support/shapes.ts';
 import { createShareAs } from '../support/shares.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
@@ -29,14 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-const createRequest = async () => {
-  const answer = await service.call('POST', '/requests', {
-    key: org.key,
-    body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [org.owner.email] },
-  });
-  expect(answer.status, answer.text).toBe(201);
-  return answer.body.request.id as string;
-};
+const createRequest = async () => (await createRequestIn(service, org)).request.id;
 
 /** What `action` asked of the scheduler, after it answered `status`. */
 const scheduling = async (action: () => Promise<{ status: number; text: string }>, status: number) => {

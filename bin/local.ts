@@ -108,7 +108,7 @@ const main = async () => {
             `  Webhook URL:   ${integration.webhookUrl}`,
             `                 (the integration "${DEMO_INTEGRATION_NAME}"; ${integration.state === 'made' ? 'made now' : 'the same as last time'}, kept in ${join(dataDir, DEMO_INTEGRATION_FILE)} until rotated)`,
           ]),
-      `  Shell:         . ${shellFile}  (sets APP, BASE, KEY, ORG, CLIENT, INTEGRATION, WEBHOOK_URL and TRIGGER_URL for the docs' shell examples)`,
+      `  Shell:         . ${shellFile}  (sets APP, BASE, KEY, ORG, CLIENT, INTEGRATION${integration.state === 'rotated_elsewhere' ? '' : ', WEBHOOK_URL and TRIGGER_URL'} for the docs' shell examples)`,
       '',
       'Try the API:',
       `  curl -s -H "Authorization: Bearer ${secret}" ${service.baseUrl}/ping`,

@@ -12,9 +12,8 @@ import type { AppDeps } from './app-deps.ts';
  */
 
 /**
- * Each helpdesk call's limit: a token and a post fit, with the worker's start, inside the reply
- * invocation's 8.5 seconds (lambda-ticket-replier.ts), and a read that takes longer is retried
- * later anyway.
+ * Each helpdesk call's limit: a token and a post fit inside the reply invocation's 7 seconds
+ * (lambda-ticket-replier.ts), and a read that takes longer is retried later anyway.
  */
 export const HELPDESK_CALL_TIMEOUT_MS = 3_000;
 

@@ -1,15 +1,11 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 
 /**
- * How long a creating function waits for the worker's reply: longer than the worker's worst case,
- * so that a reply reported failed was not posted after all. The worker's helpdesk calls take at
- * most 6 seconds (a token and a post of 3 seconds each, or a post answered within 2 seconds, a
- * 1-second wait and its one repeat), which leaves 2.5 seconds for a cold start, the integration's
- * read and opening its credentials; and 1.5 seconds of the API functions' 10-second timeout for
- * the request's own work. A reply that still overruns may yet be posted; the caller is told it
- * failed and has the link to send another way.
+ * How long a creating function waits for the worker's reply: inside the API functions' 10-second
+ * timeout with room for the request's own work. A reply still running then may yet be posted;
+ * the caller is told it failed and has the link to send another way.
  */
-export const REPLY_INVOCATION_TIMEOUT_MS = 8_500;
+export const REPLY_INVOCATION_TIMEOUT_MS = 7_000;
 import type { TicketReplier, TicketReplyInput, TicketReplyResult } from '#core/use-cases/ticket-reply.ts';
 
 /** The direct invocation the ticket-check worker answers with a reply's result (workers/ticket-check.ts). */

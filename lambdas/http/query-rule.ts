@@ -1,4 +1,5 @@
 import { validationFailed } from '#core/errors.ts';
+import { UNKNOWN_QUERY_PARAMETER } from '#core/query-words.ts';
 import { errorResponse } from './responses.ts';
 import type { ApiEvent, ApiResult } from './types.ts';
 
@@ -9,7 +10,7 @@ import type { ApiEvent, ApiResult } from './types.ts';
  * so a misspelt `?limt=5` never passes silently. This module holds no validator, so the functions
  * that take no parameters (the public documents) stay small.
  */
-export const UNKNOWN_QUERY_PARAMETER = 'Unknown query parameter.';
+export { UNKNOWN_QUERY_PARAMETER };
 
 /**
  * What the parsed query hides: a parameter given twice (the gateway joins its values with commas,
@@ -17,7 +18,8 @@ export const UNKNOWN_QUERY_PARAMETER = 'Unknown query parameter.';
  * (`%ff`, read as U+FFFD), each refused on the parameter it is in, as a body's are.
  */
 export const refuseMisreadQuery = (event: Pick<ApiEvent, 'rawQueryString'>) => {
-  const errors: Record<string, string[]> = {};
+  // A Map: a parameter's name is the caller's text, and may be `__proto__`.
+  const errors = new Map<string, string[]>();
   const seen = new Set<string>();
   for (const part of (event.rawQueryString ?? '').split('&')) {
     if (!part) continue;
@@ -25,14 +27,14 @@ export const refuseMisreadQuery = (event: Pick<ApiEvent, 'rawQueryString'>) => {
     const [rawName, rawValue] = split < 0 ? [part, ''] : [part.slice(0, split), part.slice(split + 1)];
     const name = decodedOrNull(rawName);
     if (name === null) {
-      errors.query = ['Must be UTF-8 text (a parameter name holds bytes that are not UTF-8).'];
+      errors.set('query', ['Must be UTF-8 text (a parameter name holds bytes that are not UTF-8).']);
       continue;
     }
-    if (decodedOrNull(rawValue) === null) errors[name] = ['Must be UTF-8 text (it holds bytes that are not UTF-8).'];
-    else if (seen.has(name)) errors[name] = ['Give this parameter once.'];
+    if (decodedOrNull(rawValue) === null) errors.set(name, ['Must be UTF-8 text (it holds bytes that are not UTF-8).']);
+    else if (seen.has(name)) errors.set(name, ['Give this parameter once.']);
     seen.add(name);
   }
-  if (Object.keys(errors).length > 0) throw validationFailed(errors);
+  if (errors.size > 0) throw validationFailed(Object.fromEntries(errors));
 };
 
 /** A form-encoded component decoded, or null when its escapes are not UTF-8. */

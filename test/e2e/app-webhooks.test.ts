@@ -232,7 +232,7 @@ describe('paging a webhook’s deliveries', () => {
       expectError(await admin.call('GET', `${path}?limit=${limit}`), 422, 'validation_failed', ['limit']);
     }
     const unknown = expectError(await admin.call('GET', `${path}?page=2&cursor=x`), 422, 'validation_failed', ['cursor', 'page']);
-    expect(unknown.errors.page).toEqual(['Unknown field.']);
+    expect(unknown.errors.page).toEqual(['Unknown query parameter.']);
     expectError(await admin.call('GET', `${path}?before=x&limit=0`), 422, 'validation_failed', ['before', 'limit']);
     // A well-formed id that names no delivery at all has no place in the list either.
     expectError(await admin.call('GET', `${path}?before=01j0000000000000000000000x`), 422, 'validation_failed', ['before']);

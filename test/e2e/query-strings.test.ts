@@ -47,7 +47,24 @@ describe('query strings', () => {
       const body = expectError(await owner.call('GET', `${path}?limt=5`), 422, 'validation_failed', ['limt']);
       expect(body.errors.limt, path).toEqual(['Unknown query parameter.']);
     }
-    // The endpoints that take parameters still take theirs.
+    // The endpoints that take parameters still take theirs, and name an unknown one as /v1 does.
     expect((await owner.call('GET', '/app/api/audit?limit=5')).status).toBe(200);
+    expect(expectError(await owner.call('GET', '/app/api/audit?limt=5'), 422, 'validation_failed', ['limt']).errors.limt).toEqual(['Unknown query parameter.']);
+    // So do sign-in and session, which anyone may call.
+    expectError(await service.call('POST', '/app/api/sign-in?next=/app', { body: { email: 'someone@example.com' } }), 422, 'validation_failed', ['next']);
+  });
+
+  it('a refused query is judged before the Idempotency-Key is claimed: the corrected call is made, not answered the refusal', async () => {
+    const headers = { 'Idempotency-Key': `query-then-fixed-${Date.now()}` };
+    const body = { name: 'Query Client' };
+    expectError(await owner.call('POST', '/app/api/clients?dry_run=1', { body, headers }), 422, 'validation_failed', ['dry_run']);
+    const made = await owner.call('POST', '/app/api/clients', { body, headers });
+    expect(made.status, made.text).toBe(201);
+    expect(made.headers.get('idempotency-replayed')).toBeNull();
+  });
+
+  it('a parameter named __proto__ is named like any other', async () => {
+    const body = expectError(await owner.call('GET', '/app/api/audit?__proto__=a&__proto__=b'), 422, 'validation_failed', ['__proto__']);
+    expect(body.errors.__proto__).toEqual(['Give this parameter once.']);
   });
 });

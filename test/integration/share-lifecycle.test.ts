@@ -270,6 +270,15 @@ describe('share lifecycle', () => {
       await setPolicy({ closeStatuses: ['resolved', 'closed'], gracePeriodMinutes: 0 });
     });
 
+    it('a burst of statuses for a ticket a share quotes is recorded on it, each one, as a burst on a request is', async () => {
+      const ticket = ref();
+      const created = await createShareAs(tom, { ticket_ref: ticket });
+      const answers = await Promise.all(Array.from({ length: 8 }, () => markStatus(ticket, 'open')));
+      for (const answer of answers) expect(answer.status, answer.text).toBe(202);
+      expect((await types(created.id)).filter((type) => type === 'ticket.status_received')).toHaveLength(8);
+      expect(await read(created.id)).toMatchObject({ status: 'active' });
+    });
+
     it('with trust-unverified off a close destroys nothing but still lists the share', async () => {
       await setPolicy({ trustUnverifiedWebhooks: false, gracePeriodMinutes: 0 });
       const ticket = ref();

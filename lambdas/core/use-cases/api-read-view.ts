@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { UNKNOWN_QUERY_PARAMETER } from '../query-words.ts';
 import { API_READ_RETENTION_DAYS, type ApiRead } from '../api-reads.ts';
 import type { Clock } from '../clock.ts';
 import { requireManager, type MemberCaller } from '../member-access.ts';
@@ -53,7 +54,7 @@ export const apiReadView = async (
   rawQuery: unknown,
 ) => {
   requireManager(caller, 'read the audit log');
-  const query = parseOrThrow(apiReadQuery, rawQuery ?? {});
+  const query = parseOrThrow(apiReadQuery, rawQuery ?? {}, UNKNOWN_QUERY_PARAMETER);
   const retentionStart = deps.clock.now().getTime() - API_READ_RETENTION_DAYS * 86_400_000;
   const days = dayRange(query);
   const page = await deps.apiReadReader.read({

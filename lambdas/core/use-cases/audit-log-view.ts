@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { UNKNOWN_QUERY_PARAMETER } from '../query-words.ts';
 import { hashMatchesContent } from '../audit-hash.ts';
 import { requireManager, type MemberCaller } from '../member-access.ts';
 import type { AuditEntry } from '../ports.ts';
@@ -55,7 +56,7 @@ const memberOfEntry = (entry: AuditEntry) => {
  */
 export const auditLogView = async (deps: { auditReader: { read(query: AuditLogQuery): Promise<AuditLogPage> } }, caller: MemberCaller, rawQuery: unknown) => {
   requireManager(caller, 'read the audit log');
-  const query = parseOrThrow(auditLogQuery, rawQuery ?? {});
+  const query = parseOrThrow(auditLogQuery, rawQuery ?? {}, UNKNOWN_QUERY_PARAMETER);
   const page = await deps.auditReader.read({
     orgId: caller.org.id,
     beforeSeq: query.before === undefined ? Number.MAX_SAFE_INTEGER : Number(query.before),

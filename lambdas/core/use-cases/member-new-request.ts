@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { UNKNOWN_QUERY_PARAMETER } from '../query-words.ts';
 import { validationFailed, type FieldErrors } from '../errors.ts';
 import { byName, clientChoices, memberActor, type MemberCaller } from '../member-access.ts';
 import { VERIFICATION_MODES, type Client, type Member, type Preset, type Team, type Template } from '../model.ts';
@@ -60,7 +61,7 @@ const recipientKeysQuery = z.strictObject({
  * browser computes the fingerprint and the commitment from. Errors as creating would give them.
  */
 export const recipientKeys = async (deps: { directory: Directory }, caller: MemberCaller, query: unknown) => {
-  const parsed = parseOrThrow(recipientKeysQuery, query ?? {});
+  const parsed = parseOrThrow(recipientKeysQuery, query ?? {}, UNKNOWN_QUERY_PARAMETER);
   const teamIds = parsed.teams ?? [];
   const badTeam = teamIds.findIndex((id) => !ulidString().safeParse(id).success);
   if (badTeam >= 0) throw validationFailed({ [`teams.${badTeam}`]: ['Not a team id.'] });

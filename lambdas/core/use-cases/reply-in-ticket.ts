@@ -9,9 +9,9 @@ export interface ReplyInTicketDeps {
   clock: Clock;
 }
 
-/** The longest Retry-After the one repeat waits for; longer, the caller gets the link back instead (the creating function waits 8.5 seconds in all, lambda-ticket-replier.ts). */
+/** The longest Retry-After the one repeat waits for; longer, the caller gets the link back instead (the creating function waits 7 seconds in all). */
 const MAX_WAIT_SECONDS = 1;
-/** A first attempt that took longer leaves no room for a repeat inside the caller's wait. */
+/** A first attempt that took longer leaves no room for a repeat inside the caller's 7 seconds. */
 const REPEAT_ONLY_WITHIN_MS = 2_000;
 
 /**

@@ -105,6 +105,19 @@ const requireCsrf = (): ApiMiddleware => ({
   },
 });
 
+/**
+ * `/v1`'s query rule (query-rule.ts): an endpoint that reads no parameters refuses any; one that
+ * reads them refuses one given twice or not UTF-8, and parses the rest itself. Before the
+ * Idempotency-Key is claimed, as in api-handler.ts: the key's fingerprint covers the body, not
+ * the query, so a refused query kept as the key's answer would be replayed to the corrected call.
+ */
+const queryRule = (readsQuery: boolean): ApiMiddleware => ({
+  before: (request) => {
+    if (readsQuery) refuseMisreadQuery(request.event);
+    else refuseQueryParameters(request.event);
+  },
+});
+
 type MemberContext = Context & { member?: MemberCaller; body?: unknown; prepareReplay?: (response: ApiResult) => void };
 
 const handOver: ApiMiddleware = {
@@ -170,12 +183,11 @@ export const sessionHandler = (
     .use(authenticateSession(member))
     .use(requireCsrf())
     .use(jsonBody())
+    .use(queryRule(options.readsQuery === true))
     .use(replays)
     .use(handOver)
     .handler(async (event, context) => {
       const { member: caller, body, prepareReplay } = context as MemberContext;
-      if (options.readsQuery) refuseMisreadQuery(event);
-      else refuseQueryParameters(event);
       if (options.takesNoBody) refuseAnyBody(body);
       return handle({ caller: caller!, body, event, deps: member, prepareReplay: prepareReplay! });
     });
@@ -199,6 +211,7 @@ export const publicAppHandler = (
     .use(respond(deps.logger))
     .use(sameOrigin(deps))
     .use(jsonBody())
+    .use(queryRule(false))
     .use(handOver)
     .handler(async (event, context) => handle({ body: (context as MemberContext).body, event, deps: member }));
 };

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { fieldError } from '#core/errors.ts';
 import { pageLimit } from '#core/use-cases/newest-first-page.ts';
-import { parseOrThrow, ulidString } from '#core/validation.ts';
+import { ulidString } from '#core/validation.ts';
+import { parseQuery } from '../query-schema.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { withWebhookStore } from '../../store-wiring.ts';
 import { wiring } from '../../wiring.ts';
@@ -28,7 +29,7 @@ export const createHandler = (appDeps: AppDeps) => {
   const deps = withWebhookStore(appDeps);
   return sessionHandler(deps, async ({ caller, event }) => {
     const { manager, subscription } = await managedWebhook(deps, caller, event);
-    const query = parseOrThrow(deliveriesQuery, event.queryStringParameters ?? {});
+    const query = parseQuery(deliveriesQuery, event);
     const page = await webhookActionDeps(deps).deliveries.listForWebhook({ orgId: manager.orgId, webhookId: subscription.id, limit: query.limit, before: query.before });
     // A delivery of another subscription or organisation, or none: no place in this list to go on from.
     if (!page) throw fieldError('before', NOT_A_CURSOR);

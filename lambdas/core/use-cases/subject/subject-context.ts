@@ -14,6 +14,8 @@ export interface SubjectDeps extends ExpiryScheduling {
   urls: PublicUrls;
   /** The emailed and challenge codes are stored, and checked, as keyed hashes under it. */
   codeKey: CodeKey;
+  /** Where a follow-up that failed after the change was stored is told. */
+  logger?: { warn(message: string, extra: Record<string, unknown>): void };
 }
 
 /** The request the link token opened, and its organisation. */

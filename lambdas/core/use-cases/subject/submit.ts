@@ -75,8 +75,13 @@ export const submitCredential = async (deps: SubjectDeps, holder: LinkHolder, ra
     (_current, change) => change!.after,
   );
   await syncExpirySchedule(deps, request); // now due at record_expires_at
-  // The subject is told what they did; the organisation's trail says whether anyone can open it,
-  // and what the closed ticket did to it.
-  await closeIfTicketClosed(deps, holder.org, await flagIfUnrecoverable(deps, request));
+  // The subject is told what they did; the organisation's trail says what the closed ticket did to
+  // it, and whether anyone can open it. Both follow the stored submission: the close comes first, as
+  // it destroys; a failed check is only logged (the next member change judges the request again),
+  // never turned into an error for a credential already stored.
+  const closed = await closeIfTicketClosed(deps, holder.org, request);
+  await flagIfUnrecoverable(deps, closed).catch((error: unknown) =>
+    deps.logger?.warn('The recipient check after a submission failed', { requestId: request.id, error: error instanceof Error ? error.message : String(error) }),
+  );
   return { status: request.status, submitted_at: request.submittedAt, record_expires_at: request.recordExpiresAt };
 };

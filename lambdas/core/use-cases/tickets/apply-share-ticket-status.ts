@@ -4,8 +4,7 @@ import { shareAuditEntry } from '../shares/share-audit.ts';
 import { endShare } from '../shares/share-lifecycle.ts';
 import type { ShareDeps } from '../shares/share-ports.ts';
 import type { TicketStatusInput } from './apply-ticket-status.ts';
-
-const MAX_RACES = 3;
+import { MAX_STATUS_RACES, statusRaceBackoff } from './status-races.ts';
 
 /**
  * A status that leaves the share as it was is still recorded on it (`ticket.status_received`, as
@@ -20,7 +19,8 @@ const recordShareStatus = async (deps: ShareDeps, share: Share, input: TicketSta
       await deps.shares.update(current, current, [shareAuditEntry(current, input.channel.actor, 'ticket.status_received', details)], false);
       return;
     } catch (error) {
-      if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
+      if (!(error instanceof WriteConflict) || race >= MAX_STATUS_RACES) throw error;
+      await statusRaceBackoff(race);
       current = await deps.shares.get(share.id);
     }
   }

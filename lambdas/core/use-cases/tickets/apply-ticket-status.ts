@@ -9,6 +9,7 @@ import { toRequestView, type PublicUrls, type RequestView } from '../../request-
 import { KeyedQueue } from '../../keyed-queue.ts';
 import type { ShareDeps } from '../shares/share-ports.ts';
 import { applyTicketStatusToShares } from './apply-share-ticket-status.ts';
+import { MAX_STATUS_RACES, statusRaceBackoff } from './status-races.ts';
 import { countsAsClosed, decideTicketChange, TICKET_CLOSED, type TicketAction, type TicketDecision } from '../../ticket-lifecycle.ts';
 import type { IntegrationRepository } from '../../integration.ts';
 import { ticketCheckKey, type TicketCheck, type TicketCheckQueue } from '../../ticket-check.ts';
@@ -82,13 +83,6 @@ export interface TicketStatusOutcome {
   shares: string[];
 }
 
-/**
- * A helpdesk can post a burst of statuses for one ticket (every edit of it re-sends the status), and
- * each takes the request's version in turn: enough rounds for a burst of that size to settle, with
- * jittered waits so the losers spread out.
- */
-const MAX_RACES = 30;
-const backoff = (race: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** race)));
 
 /** Whether `request`'s ticket is the one this status is about, for this channel and scope. */
 const matches = (request: HandoffRequest, input: TicketStatusInput) => {
@@ -221,8 +215,8 @@ const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, 
       await syncSchedules(deps, before, decision);
       return decision;
     } catch (error) {
-      if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
-      await backoff(race);
+      if (!(error instanceof WriteConflict) || race >= MAX_STATUS_RACES) throw error;
+      await statusRaceBackoff(race);
       readAgain = true;
       before = await deps.requests.get(first.id);
     }

@@ -74,7 +74,7 @@ describe('createApiKey', () => {
       name: '  Helpdesk  ',
       scopes: ['requests:write', 'requests:read', 'requests:read'],
       clientId: CLIENT_ID,
-      allowlist: [' 203.0.113.7 ', '', '2001:db8::/32', '203.0.113.7'],
+      allowlist: [' 203.0.113.7 ', '2001:db8::/32', '203.0.113.7'],
       expiresAt: '2030-12-31T17:00:00+01:00',
     }));
     expect(secret).toMatch(/^chs_live_[A-Za-z0-9_-]{43}$/);
@@ -146,6 +146,11 @@ describe('createApiKey', () => {
     const { apiKey } = await createApiKey(deps, OPERATOR_ACTOR, input({ allowlist: good }));
     expect(apiKey.allowlist).toEqual(good);
     expect(addressAllowed('10.1.2.3', ['10.0.0.0/8'])).toBe(true);
+  });
+
+  it('refuses a blank allowlist entry or a blank expiry, never reading either as the widest setting', async () => {
+    expect(await refusal({ allowlist: ['203.0.113.7', ' '] })).toEqual({ allowlist: ['Entries must not be blank.'] });
+    expect(Object.keys(await refusal({ expiresAt: '' }))).toEqual(['expires_at']);
   });
 
   it('refuses more than 100 allowlist entries', async () => {

@@ -3,7 +3,8 @@ import { eventId } from '#core/events.ts';
 import { isId } from '#core/ids.ts';
 import { normaliseIdentityKey } from '#core/fingerprint.ts';
 import { PLANS, ROLES } from '#core/model.ts';
-import type { Plan, Role } from '#core/model.ts';
+import type { ApiKey, Plan, Role } from '#core/model.ts';
+import { apiKeyView } from '#core/use-cases/api-keys.ts';
 import type { AdminStore } from '#store/admin-store.ts';
 import { generateDemoIdentityKey } from '#local/demo-identity.ts';
 import type { CommandContext } from './target.ts';
@@ -36,6 +37,12 @@ export const text = (flags: Flags, name: string) => {
   return value;
 };
 const optionalText = (flags: Flags, name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+/** Keys as the member application shows them (never the hash): snake_case, the client by name, the state now. */
+const keyViews = async (admin: AdminStore, orgId: string, apiKeys: ApiKey[]) => {
+  const clients = new Map((await admin.directory.listClients(orgId)).map((client) => [client.id, client]));
+  return apiKeys.map((apiKey) => apiKeyView(apiKey, clients, new Date()));
+};
+
 const list = (value: string | undefined) => (value ? value.split(',').map((v) => v.trim()).filter(Boolean) : undefined);
 const oneOf = <T extends string>(value: string, allowed: readonly T[], name: string): T => {
   if (!allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
@@ -294,15 +301,14 @@ export const COMMANDS: Record<string, Command> = {
         allowlist: list(optionalText(f, 'allow')) ?? [],
         expiresAt: optionalText(f, 'expires') ?? null,
       });
-      const { hash: _hash, ...shown } = apiKey;
-      return { key: secret, note: 'Shown once: store it now.', ...shown };
+      return { key: secret, note: 'Shown once: store it now.', ...(await keyViews(admin, apiKey.orgId, [apiKey]))[0] };
     },
   },
   'list-keys': {
     summary: "list an organisation's API keys (never the keys themselves)",
     usage: '--org ORG_ID',
     examples: [`--org ${EXAMPLE.org}`],
-    run: async (admin, f) => (await admin.apiKeys.listForOrganisation(text(f, 'org'))).map(({ hash: _hash, ...shown }) => shown),
+    run: async (admin, f) => keyViews(admin, text(f, 'org'), await admin.apiKeys.listForOrganisation(text(f, 'org'))),
   },
   'revoke-key': {
     summary: 'revoke an API key by id or prefix (refused from the next call on)',

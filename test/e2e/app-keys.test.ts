@@ -162,6 +162,17 @@ describe('POST /app/api/keys', () => {
     const unknownScope = await runAdminCli(service.deps.tableName, 'create-key', ['--org', org.orgId, '--name', 'Wide', '--scopes', 'admin:everything']);
     expect(unknownScope.code).toBe(1);
     expect(unknownScope.stderr).toContain('scopes: Unknown scope "admin:everything"');
+
+    // What the CLI prints of a key is what the application shows of it: the same fields, in snake_case, never the hash.
+    const made = await runAdminCli(service.deps.tableName, 'create-key', ['--org', org.orgId, '--name', 'From the CLI', '--scopes', 'requests:read', '--client', org.defaultClientId]);
+    expect(made.code, made.stderr).toBe(0);
+    const printed = JSON.parse(made.stdout);
+    expect(Object.keys(printed).sort()).toEqual(['key', 'note', ...KEY_FIELDS].sort());
+    expect(printed).toMatchObject({ object: 'api_key', name: 'From the CLI', state: 'active', client: { id: org.defaultClientId, name: expect.any(String) } });
+    const keysListed = await runAdminCli(service.deps.tableName, 'list-keys', ['--org', org.orgId]);
+    expect(keysListed.code, keysListed.stderr).toBe(0);
+    const shown = (JSON.parse(keysListed.stdout) as Array<Record<string, unknown>>).find((key) => key.id === printed.id)!;
+    expect(shown).toEqual((await listed()).data.find((key: { id: string }) => key.id === printed.id));
   }, 60_000);
 
   it('needs the CSRF header', async () => {

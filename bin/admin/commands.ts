@@ -5,6 +5,8 @@ import { normaliseIdentityKey } from '#core/fingerprint.ts';
 import { PLANS, ROLES } from '#core/model.ts';
 import type { ApiKey, Plan, Role } from '#core/model.ts';
 import { apiKeyView } from '#core/use-cases/api-keys.ts';
+import { identityKeyView } from '#core/member-access.ts';
+import { presetView } from '#core/use-cases/organisation/presets.ts';
 import type { AdminStore } from '#store/admin-store.ts';
 import { generateDemoIdentityKey } from '#local/demo-identity.ts';
 import type { CommandContext } from './target.ts';
@@ -123,7 +125,8 @@ export const COMMANDS: Record<string, Command> = {
       const memberId = await memberIdByEmailOrId(admin, orgId, text(f, 'member'));
       const result = await admin.setIdentityKey(orgId, memberId, key);
       await refresh(orgId, memberId);
-      return result;
+      // As the application shows a member's key (snake_case).
+      return identityKeyView(result);
     },
   },
   'approve-key': {
@@ -219,9 +222,9 @@ export const COMMANDS: Record<string, Command> = {
       `--org ${EXAMPLE.org} --slug vpn --name "VPN password" --template ${EXAMPLE.template} --requester-from-ticket true --fallback-requester ann@acme.example`,
     ],
     // The flags become the body the member application's presets page sends; the rule judges both alike.
-    run: (admin, f) => {
+    run: async (admin, f) => {
       const delivery = optionalText(f, 'delivery');
-      return admin.putPreset(text(f, 'org'), {
+      return presetView(await admin.putPreset(text(f, 'org'), {
         slug: text(f, 'slug'),
         name: text(f, 'name'),
         defaults: {
@@ -235,7 +238,7 @@ export const COMMANDS: Record<string, Command> = {
         },
         requester_from_ticket: bool(f['requester-from-ticket']),
         fallback_requester: optionalText(f, 'fallback-requester') ?? null,
-      });
+      }));
     },
   },
   'set-policy': {

@@ -426,6 +426,15 @@ describe('integration-activity', () => {
   });
 });
 
+describe('identity keys', () => {
+  it('set-identity-key prints the key as the application shows it: its fingerprint, state and maker', async () => {
+    const file = join(dataDir, 'cli-member-key.pem');
+    const done = await cli('set-identity-key', ['--org', org.orgId, '--member', org.member.email, '--generate-key', file, '--app-url', service.appUrl]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toEqual({ fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), state: 'replaced_pending_approval', made_by: 'operator' });
+  });
+});
+
 describe('presets and policy', () => {
   it('save-preset --requester-from-ticket true --fallback-requester EMAIL is stored on the preset item', async () => {
     const done = await cli('save-preset', [
@@ -436,6 +445,15 @@ describe('presets and policy', () => {
       '--fallback-requester', org.member.email.toUpperCase(),
     ]);
     expect(done.code, done.stderr).toBe(0);
+    // Printed as the application shows a preset (GET /app/api/presets), snake_case.
+    expect(JSON.parse(done.stdout)).toEqual({
+      slug: 'ticket-preset',
+      name: 'Ticket preset',
+      defaults: {},
+      requester_from_ticket: true,
+      fallback_requester: org.member.email.toLowerCase(),
+      created_at: expect.any(String),
+    });
     expect(await getItem(keys.preset(org.orgId, 'ticket-preset'))).toMatchObject({
       kind: 'preset',
       slug: 'ticket-preset',

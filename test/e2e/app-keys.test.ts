@@ -172,7 +172,7 @@ describe('POST /app/api/keys', () => {
     const keysListed = await runAdminCli(service.deps.tableName, 'list-keys', ['--org', org.orgId]);
     expect(keysListed.code, keysListed.stderr).toBe(0);
     const shown = (JSON.parse(keysListed.stdout) as Array<Record<string, unknown>>).find((key) => key.id === printed.id)!;
-    expect(shown).toEqual((await listed()).data.find((key: { id: string }) => key.id === printed.id));
+    expect(shown).toEqual((await listed()).data.find((key) => key.id === printed.id));
   }, 60_000);
 
   it('needs the CSRF header', async () => {

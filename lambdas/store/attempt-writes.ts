@@ -22,6 +22,13 @@ export const healthyChange = (nowIso: string, answeredQuickly: boolean): Outcome
   values: { ':now': nowIso, ':null': null },
 });
 
+/** A failure: the subscription is failing from now, unless it is failing already (it keeps its start). */
+export const failingChange = (nowIso: string): OutcomeChange => ({
+  expression: 'SET failingSince = :now',
+  values: { ':now': nowIso, ':null': null },
+  condition: ' AND (attribute_not_exists(failingSince) OR failingSince = :null)',
+});
+
 /** The delivery's part of an outcome, on condition that the attempt `claimed` is still its latest and it is still pending. */
 export const deliveryOutcomeWrite = (tableName: string, claimed: Delivery, change: OutcomeChange) =>
   ({

@@ -12,7 +12,7 @@ import { keys } from './keys.ts';
 import { INDEXES } from './table.ts';
 import { createDeliveries } from './delivery-creation.ts';
 import { DELIVERY_SHARDS, deliveryKey, dueSort, newDeliveryPut } from './delivery-keys.ts';
-import { deliveredChange, deliveryOutcomeWrite, healthyChange, subscriptionOutcomeWrite, type OutcomeChange } from './attempt-writes.ts';
+import { deliveredChange, deliveryOutcomeWrite, failingChange, healthyChange, subscriptionOutcomeWrite, type OutcomeChange } from './attempt-writes.ts';
 import { recordDeliveredTogether, type DeliveredOutcome } from './delivered-together.ts';
 import { webhookDeliveryPage, type DeliveryPage, type DeliveryPageQuery } from './webhook-delivery-pages.ts';
 
@@ -221,16 +221,16 @@ export class DeliveryStore {
   }
 
   /**
-   * A failed attempt with retries left: notes why on the delivery and, if the subscription was not
-   * failing yet, sets its `failing_since`, in one transaction. False when the attempt is stale.
+   * A failed attempt with retries left: notes why on the delivery and, if the subscription is not
+   * failing now, sets its `failing_since`, in one transaction. False when the attempt is stale.
+   * Judged by the subscription as it is at the write, not as the attempt read it: another
+   * delivery's success may have cleared `failing_since` while this attempt ran.
    */
-  async retrying(claimed: Delivery, outcome: { status: number | null; error: string }, subscription: WebhookTarget, nowIso: string) {
+  async retrying(claimed: Delivery, outcome: { status: number | null; error: string }, nowIso: string) {
     return this.recordAttempt(
       claimed,
       { expression: 'SET lastStatus = :code, lastError = :error', values: { ':code': outcome.status, ':error': outcome.error } },
-      subscription.failingSince
-        ? null
-        : { expression: 'SET failingSince = :now', values: { ':now': nowIso, ':null': null }, condition: ' AND (attribute_not_exists(failingSince) OR failingSince = :null)' },
+      failingChange(nowIso),
     );
   }
 
@@ -269,7 +269,7 @@ export class DeliveryStore {
    * The last attempt failed: the delivery is failed, audited (`webhook.delivery_failed`) and the
    * subscription marked failing, in one transaction. False when another worker finished it first.
    */
-  async failed(delivery: Delivery, attempts: number, outcome: { status: number | null; error: string }, subscription: WebhookTarget, nowIso: string) {
+  async failed(delivery: Delivery, attempts: number, outcome: { status: number | null; error: string }, nowIso: string) {
     const deliveryWrite: TransactItem = {
       Update: {
         TableName: this.tableName,
@@ -280,15 +280,8 @@ export class DeliveryStore {
         ExpressionAttributeValues: { ':failed': 'failed', ':pending': 'pending', ':attempts': attempts, ':code': outcome.status, ':error': outcome.error },
       },
     };
-    const subscriptionWrite: TransactItem = {
-      Update: {
-        TableName: this.tableName,
-        Key: keys.webhook(delivery.orgId, delivery.webhookId),
-        UpdateExpression: 'SET failingSince = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':now': nowIso },
-      },
-    };
+    // Not failing now (whatever the attempt read: a success may have cleared it meanwhile); failing already, it keeps its start.
+    const subscriptionWrite: TransactItem = subscriptionOutcomeWrite(this.tableName, delivery, failingChange(nowIso));
     const input = {
       orgId: delivery.orgId,
       type: 'webhook.delivery_failed',
@@ -306,14 +299,12 @@ export class DeliveryStore {
         },
       },
     };
-    const writes = subscription.failingSince ? [deliveryWrite] : [deliveryWrite, subscriptionWrite];
     try {
-      await this.audit.append(input, writes);
+      await this.audit.append(input, [deliveryWrite, subscriptionWrite]);
       return true;
     } catch (error) {
       if (!(error instanceof WriteConflict)) throw error;
-      if (writes.length === 1) return false;
-      // The subscription went away meanwhile, or the delivery was finished: try the delivery alone.
+      // The subscription is failing already (or went away), or the delivery was finished: try the delivery alone.
       try {
         await this.audit.append(input, [deliveryWrite]);
         return true;

@@ -110,7 +110,7 @@ export const deliverOne = async (
   }
   if (delivery.attempts >= MAX_ATTEMPTS) {
     // A worker died after claiming the last attempt: it counts as failed.
-    const failed = await deps.deliveries.failed(delivery, delivery.attempts, { status: delivery.lastStatus, error: delivery.lastError ?? 'no answer recorded' }, subscription, now.toISOString());
+    const failed = await deps.deliveries.failed(delivery, delivery.attempts, { status: delivery.lastStatus, error: delivery.lastError ?? 'no answer recorded' }, now.toISOString());
     return failed ? 'failed' : 'finished';
   }
   // A slow subscription's delivery, or one moved to the slow lane before (its attempt is given back
@@ -168,15 +168,18 @@ export const deliverOne = async (
     if (answeredQuickly && subscription.slowSince) await deps.deliveries.answeredQuickly(delivery.orgId, delivery.webhookId).catch(() => undefined);
   };
   if (attempt >= MAX_ATTEMPTS) {
-    await deps.deliveries.failed(claimed, attempt, outcome, subscription, doneAt);
+    await deps.deliveries.failed(claimed, attempt, outcome, doneAt);
     await backToFastLane();
     deps.logger.warn('webhook delivery failed for good', { deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, status: outcome.status });
     return 'failed';
   }
-  await deps.deliveries.retrying(claimed, outcome, subscription, doneAt);
+  await deps.deliveries.retrying(claimed, outcome, doneAt);
   await backToFastLane();
   const retryLane = answeredQuickly && !delivery.movedToSlowLane ? 'fast' : lane;
-  await deps.queue.send(delivery.id, Math.min(retryDelay, MAX_QUEUE_DELAY_SECONDS), routeIn(retryLane));
+  // The delay runs from the attempt's start, as its claim recorded (retryAt), not from its end: an
+  // attempt that waited out the receiver's timeout does not push every later one back by it.
+  const untilRetry = Math.max(0, Math.ceil((Date.parse(retryAt) - Date.parse(doneAt)) / 1000));
+  await deps.queue.send(delivery.id, Math.min(untilRetry, MAX_QUEUE_DELAY_SECONDS), routeIn(retryLane));
   deps.logger.info('webhook attempt failed; retry scheduled', { deliveryId: delivery.id, attempt, status: outcome.status, retryAt });
   return 'retry';
 };

@@ -89,6 +89,48 @@ describe('delivery worker', () => {
     expect((await store.due(new Date(clock.now().getTime() + 86_400_000).toISOString())).map((due) => due.id)).not.toContain(deliveryId);
   });
 
+  it('runs each delay from the attempt before\u2019s start, also when that attempt waited out the receiver\u2019s timeout', async () => {
+    const subscription = await putSubscription(service, org.orgId);
+    const { sent, queue } = recordingQueue(clock);
+    const starts: number[] = [];
+    // A receiver that never answers: each attempt ends at the 10-second timeout.
+    const http: DeliverDeps['http'] = {
+      post: async () => {
+        starts.push(clock.now().getTime());
+        clock.set(clock.now().getTime() + 10_000);
+        if (starts.length < 4) throw Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' });
+        return { status: 200 };
+      },
+    };
+    const deps: DeliverDeps = { clock, logger: quietLogger, deliveries: store, queue, http, sealer: service.deps.sealer };
+    const { deliveryId } = await fanOutEvent(subscription, queue);
+    expect((await drain(deps, sent)).at(-1)).toBe('delivered');
+    expect(starts.slice(1).map((at, i) => (at - starts[i]!) / 1000)).toEqual([60, 300, 1_800]);
+    expect(await store.get(deliveryId)).toMatchObject({ status: 'delivered', attempts: 4 });
+  });
+
+  it('marks the subscription failing after a failure, though another delivery\u2019s success cleared failing_since while the attempt ran', async () => {
+    const subscription = await putSubscription(service, org.orgId, { failingSince: new Date(clock.now().getTime() - 3_600_000).toISOString() });
+    const { sent, queue } = recordingQueue(clock);
+    const first = await fanOutEvent(subscription, queue);
+    const second = await fanOutEvent(subscription, queue);
+    let deps: DeliverDeps;
+    // The first delivery's attempt read the subscription as failing; while it waits for its receiver,
+    // the second delivery succeeds and clears failing_since; then the first one's receiver answers 500.
+    const http: DeliverDeps['http'] = {
+      post: async (request) => {
+        if (request.headers['X-Service-Delivery'] === second.deliveryId) return { status: 204 };
+        expect(await deliverOne(deps, second.deliveryId)).toBe('delivered');
+        expect((await store.subscription(org.orgId, subscription.id))!.failingSince).toBeNull();
+        return { status: 500 };
+      },
+    };
+    deps = { clock, logger: quietLogger, deliveries: store, queue, http, sealer: service.deps.sealer };
+    expect(await deliverOne(deps, first.deliveryId)).toBe('retry');
+    expect(sent.length).toBeGreaterThan(0);
+    expect((await store.subscription(org.orgId, subscription.id))!.failingSince).toBe(clock.now().toISOString());
+  });
+
   it('sends the body as GET /events shows it, with the headers SPEC.md lists, signed with every valid secret', async () => {
     const current = `whsec_${Buffer.from('current-secret-0123456789').toString('base64')}`;
     const old = `whsec_${Buffer.from('old-secret-0123456789abcd').toString('base64')}`;

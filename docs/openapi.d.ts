@@ -541,7 +541,7 @@ export interface components {
             occurred_at: string;
             organisation_id: string;
             client_id: string | null;
-            /** @description The `since` cursor value that includes this event. */
+            /** @description The `since` cursor value that includes this event: a feed read with `since` at or after it has had it (`since` is exclusive, so `next_cursor` after this event is its `seq`); resume with `since` one less to read it again. */
             seq: number | null;
             data: {
                 request?: components["schemas"]["Request"];

@@ -179,6 +179,7 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // Webhooks (owners and admins): the subscriptions as /v1/webhooks reads and writes them; a ping or
   // redelivery puts its delivery with its audit entry (the worker sends it); a rotation replaces the secrets.
   appWebhooks: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
+  appWebhook: MEMBER,
   appCreateWebhook: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#'] } }),
   appDeleteWebhook: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { DeleteItem: ['ORG#'] } }),
   appPingWebhook: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['DELIVERY#'] } }),

@@ -56,6 +56,8 @@ export const ROUTES = {
   appCreateTeam: { name: 'appCreateTeam', method: 'POST', path: '/app/api/teams', scope: 'session', entry: 'lambdas/http/app/create-team.ts' },
   appChangeTeam: { name: 'appChangeTeam', method: 'POST', path: '/app/api/teams/{id}', scope: 'session', entry: 'lambdas/http/app/change-team.ts' },
   appWebhooks: { name: 'appWebhooks', method: 'GET', path: '/app/api/webhooks', scope: 'session', entry: 'lambdas/http/app/webhooks.ts' },
+  // Where POST /app/api/webhooks' Location leads: one subscription, served by the list's function.
+  appWebhook: { name: 'appWebhook', method: 'GET', path: '/app/api/webhooks/{id}', scope: 'session', entry: 'lambdas/http/app/webhooks.ts' },
   appCreateWebhook: { name: 'appCreateWebhook', method: 'POST', path: '/app/api/webhooks', scope: 'session', entry: 'lambdas/http/app/create-webhook.ts' },
   appDeleteWebhook: { name: 'appDeleteWebhook', method: 'POST', path: '/app/api/webhooks/{id}/delete', scope: 'session', entry: 'lambdas/http/app/delete-webhook.ts' },
   appPingWebhook: { name: 'appPingWebhook', method: 'POST', path: '/app/api/webhooks/{id}/ping', scope: 'session', entry: 'lambdas/http/app/ping-webhook.ts' },

@@ -120,8 +120,12 @@ export const redeliverEvent = async (deps: WebhookActionDeps, actor: Actor, orgI
   if (!event) throw new WebhookActionTargetMissing(`organisation ${orgId} has no event ${eventIdText}`);
   if (!isEventType(event.type)) throw new WebhookActionRefused(`${eventIdText} is a ${event.type} audit entry, not an event`);
   const subscription = await activeSubscriptionOf(deps, orgId, webhookId);
-  // A receiver gets only the types it subscribed to, redelivered or not (a test ping excepted).
-  if (event.type !== 'ping' && !subscription.events.includes(event.type)) {
+  // A receiver gets only the types it subscribed to, redelivered or not; a test ping goes only to
+  // the subscription it tests, whose id it names.
+  if (event.type === 'ping') {
+    const tested = (event.data as { details?: { webhook_id?: unknown } } | null)?.details?.webhook_id;
+    if (tested !== subscription.id) throw new WebhookActionRefused(`${eventIdText} is a test ping of another webhook: a ping goes only to the webhook it tests`);
+  } else if (!subscription.events.includes(event.type)) {
     throw new WebhookActionRefused(`webhook ${webhookId} does not take ${event.type} events`);
   }
   // A client-scoped subscription gets only its client's events, redelivered or not.

@@ -73,6 +73,10 @@ describe('webhooks in the member app', () => {
     const mine = listed.body.data.filter((w: { id: string }) => w.id === created.body.id);
     expect(mine).toHaveLength(1);
     expect(Object.keys(mine[0]).sort()).toEqual([...WEBHOOK_KEYS].sort());
+    // The creation's Location leads to the subscription as the list shows it, never its secret.
+    const located = await admin.call('GET', new URL(created.headers.get('location')!).pathname);
+    expect(located.status, located.text).toBe(200);
+    expect(located.body).toEqual(mine[0]);
 
     const audited = (await auditEntries(service, org.orgId)).filter((e) => e.type === 'webhook.created' && e.data.details.webhook_id === created.body.id);
     expect(audited).toHaveLength(1);
@@ -143,6 +147,7 @@ describe('webhooks in the member app', () => {
     const deleted = await admin.call('POST', `/app/api/webhooks/${id}/delete`);
     expect(deleted.status, deleted.text).toBe(204);
     expect((await admin.call('GET', '/app/api/webhooks')).body.data.map((w: { id: string }) => w.id)).not.toContain(id);
+    expectError(await admin.call('GET', `/app/api/webhooks/${id}`), 404, 'not_found');
     expectError(await admin.call('POST', `/app/api/webhooks/${id}/delete`), 404, 'not_found');
     expectError(await admin.call('POST', `/app/api/webhooks/${id}/ping`), 404, 'not_found');
     expectError(await admin.call('GET', `/app/api/webhooks/${id}/deliveries`), 404, 'not_found');
@@ -161,6 +166,7 @@ describe('webhooks in the member app', () => {
     const someId = (await admin.call('GET', '/app/api/webhooks')).body.data[0].id;
     const calls: Array<[string, string, unknown?]> = [
       ['GET', '/app/api/webhooks'],
+      ['GET', `/app/api/webhooks/${someId}`],
       ['POST', '/app/api/webhooks', { url: `${receiver.url}/x`, events: ['request.created'] }],
       ['POST', `/app/api/webhooks/${someId}/delete`],
       ['POST', `/app/api/webhooks/${someId}/ping`],

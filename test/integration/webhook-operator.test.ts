@@ -205,6 +205,8 @@ describe('redeliver-event', () => {
     const open = await putSubscription(service, org.orgId, { url: `${receiverUrl}/hook` });
     const otherTypes = await putSubscription(service, org.orgId, { url: `${receiverUrl}/hook`, events: ['member.disabled'] });
     const { entry } = await deliveredEvent(open);
+    // A test ping of `open`: it names the webhook it tests, and goes to no other.
+    const ping = await pingWebhook(deps, OPERATOR_ACTOR, org.orgId, open.id);
     received.length = 0;
     const nonEvent = (await auditEntries(service, org.orgId)).find((e) => e.type === 'organisation.created')!;
     const before = (await auditEntries(service, org.orgId)).length;
@@ -218,6 +220,7 @@ describe('redeliver-event', () => {
       [eventId(entry.seq), inactive.id, /not active/],
       [eventId(entry.seq), scopedElsewhere.id, new RegExp(`not an event of client ${other.id}`)],
       [eventId(entry.seq), otherTypes.id, /does not take request\.created events/],
+      [ping.event_id, otherTypes.id, /a test ping of another webhook/],
     ];
     for (const [event, webhook, message] of cases) {
       await expect(redeliverEvent(deps, OPERATOR_ACTOR, org.orgId, event, webhook), `${event} to ${webhook}`).rejects.toThrow(message);

@@ -112,6 +112,10 @@ export const listWebhooks = async (deps: Pick<WebhookDeps, 'webhooks'>, manager:
   return { object: 'list' as const, data: all.filter((subscription) => visibleTo(manager, subscription)).map(toWebhookView) };
 };
 
+/** One subscription this manager may see, as the list shows it; 404 otherwise. */
+export const readWebhook = async (deps: Pick<WebhookDeps, 'webhooks'>, manager: WebhookManager, webhookId: string) =>
+  toWebhookView(await visibleWebhook(deps, manager, webhookId));
+
 /** DELETE /webhooks/{id}: unsubscribes; 404 when there is no such subscription this manager may see. */
 export const deleteWebhook = async (deps: Pick<WebhookDeps, 'webhooks'>, manager: WebhookManager, webhookId: string) => {
   const subscription = await visibleWebhook(deps, manager, webhookId);

@@ -1,16 +1,23 @@
-import { listWebhooks, memberWebhookManager } from '#core/use-cases/webhooks.ts';
+import { listWebhooks, memberWebhookManager, readWebhook } from '#core/use-cases/webhooks.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { withWebhookStore } from '../../store-wiring.ts';
 import { wiring } from '../../wiring.ts';
 import { lazyHandler } from '../lazy-handler.ts';
 import { json } from '../responses.ts';
-import { sessionHandler } from './session-handler.ts';
+import { pathIdOf, sessionHandler } from './session-handler.ts';
 
-/** GET /app/api/webhooks (owners and admins): the organisation's subscriptions, as GET /v1/webhooks lists them. */
+/**
+ * GET /app/api/webhooks (owners and admins): the organisation's subscriptions, as GET /v1/webhooks
+ * lists them; GET /app/api/webhooks/{id}: one of them (where a creation's `Location` leads).
+ */
 export const createHandler = (appDeps: AppDeps) => {
   // The webhook subscriptions' store is added by the functions that read it (store-wiring.ts).
   const deps = withWebhookStore(appDeps);
-  return sessionHandler(deps, async ({ caller }) => json(200, await listWebhooks(deps, memberWebhookManager(caller))));
+  return sessionHandler(deps, async ({ caller, event }) => {
+    const manager = memberWebhookManager(caller);
+    if (event.pathParameters?.id === undefined) return json(200, await listWebhooks(deps, manager));
+    return json(200, await readWebhook(deps, manager, pathIdOf(event, 'webhook')));
+  });
 };
 
 export const handler = lazyHandler(() => createHandler(wiring()));

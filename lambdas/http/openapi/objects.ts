@@ -173,7 +173,7 @@ export const eventObject = named(
     occurred_at: dateTime(),
     organisation_id: ulid(),
     client_id: z.nullable(ulid()),
-    seq: noted('The `since` cursor value that includes this event.', z.nullable(z.int())),
+    seq: noted('The `since` cursor value that includes this event: a feed read with `since` at or after it has had it (`since` is exclusive, so `next_cursor` after this event is its `seq`); resume with `since` one less to read it again.', z.nullable(z.int())),
     data: z.strictObject({
       request: z.optional(requestObject),
       member: z.optional(z.strictObject({ membership_id: ulid(), name: z.nullable(z.string()), email: z.nullable(email()) })),

@@ -18,7 +18,7 @@ import type { DynamoApiKeys } from '#store/api-keys.ts';
 import type { DynamoCertificateSource } from '#store/certificate-source.ts';
 import type { DynamoEventFeed } from '#store/event-feed.ts';
 import type { DynamoWebhooks } from '#store/webhooks.ts';
-import { replyInTicket } from '#core/use-cases/reply-in-ticket.ts';
+import { replyWithinBudget } from '#workers/ticket-check.ts';
 import type { TicketReplier, TicketReplyInput, TicketReplyResult } from '#core/use-cases/ticket-reply.ts';
 import type { HelpdeskConnector } from '#core/helpdesk.ts';
 import type { HelpdeskWaits } from '#core/helpdesk-waits.ts';
@@ -263,7 +263,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     sweep: functions.worker('sweep', createSweepWorker(deps)),
     ticketCheck: functions.worker('ticketCheck', (check: TicketCheck) => runTicketCheck(deps, check)),
     reconcile: functions.worker('reconcile', createReconcileWorker(withHelpdeskLinks(deps))),
-    ticketReply: functions.worker('ticketCheck', (input: TicketReplyInput) => replyInTicket(deps, input)),
+    ticketReply: functions.worker('ticketCheck', (input: TicketReplyInput) => replyWithinBudget(deps, input)),
     recordApiReads: functions.worker('recordApiReads', (reads: ApiRead[]) => apiReadStore.storeAll(reads)),
   };
   const server = createGateway(deps, {

@@ -3,8 +3,9 @@ import { runTicketCheck, type VerifyTicketDeps } from '#core/use-cases/tickets/v
 import type { TicketCheckMessage } from '#adapters/sqs-ticket-checks.ts';
 import type { TicketCheckQueue } from '#core/ticket-check.ts';
 import type { ReplyInvocation } from '#adapters/lambda-ticket-replier.ts';
-import { replyInTicket } from '#core/use-cases/reply-in-ticket.ts';
-import type { TicketReplyResult } from '#core/use-cases/ticket-reply.ts';
+import { REPLY_WORK_BUDGET_MS, replyInTicket, type ReplyInTicketDeps } from '#core/use-cases/reply-in-ticket.ts';
+import type { TicketReplyInput, TicketReplyResult } from '#core/use-cases/ticket-reply.ts';
+import { withHelpdeskDeadline } from '#adapters/helpdesks/call-deadline.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { withHelpdesks } from '../helpdesk-wiring.ts';
 import { withTicketChecks } from '../ticket-check-wiring.ts';
@@ -23,6 +24,10 @@ const isMessage = (value: unknown): value is TicketCheckMessage => {
     (message.notBefore === undefined || typeof message.notBefore === 'number')
   );
 };
+
+/** A reply in a ticket whose helpdesk calls all end within the reply's budget. */
+export const replyWithinBudget = (deps: ReplyInTicketDeps, input: TicketReplyInput) =>
+  withHelpdeskDeadline(Date.now() + REPLY_WORK_BUDGET_MS, () => replyInTicket(deps, input));
 
 const parse = (body: string): unknown => {
   try {
@@ -52,7 +57,7 @@ export function createHandler(
   const checks = checkQueueHandler(deps);
   return async (event) => {
     if (!isReplyInvocation(event)) return checks(event as SQSEvent);
-    const result = await replyInTicket(deps, event.replyInTicket);
+    const result = await replyWithinBudget(deps, event.replyInTicket);
     deps.logger.info('ticket reply', { orgId: event.replyInTicket.orgId, integrationId: event.replyInTicket.integrationId, status: result.status, attempts: result.attempts });
     return result;
   };

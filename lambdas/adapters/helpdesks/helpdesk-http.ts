@@ -1,3 +1,4 @@
+import { callTimeoutMs } from './call-deadline.ts';
 import { systemClock, type Clock } from '#core/clock.ts';
 import { HelpdeskCallFailed, type HelpdeskFailureReason } from '#core/helpdesk.ts';
 import { pinnedFetch } from './pinned-fetch.ts';
@@ -111,9 +112,12 @@ export class HelpdeskHttp {
 
   /** One call, no retry. Answers a 2xx's status and parsed body; throws HelpdeskCallFailed otherwise. */
   async send(call: HelpdeskCall): Promise<HelpdeskAnswer> {
-    const signal = AbortSignal.timeout(this.timeoutMs);
     const fail = (reason: HelpdeskFailureReason, details?: ConstructorParameters<typeof HelpdeskCallFailed>[2]) =>
       new HelpdeskCallFailed(reason, call.call, details);
+    // Within a deadline (call-deadline.ts), a call that could not end by it is not sent at all.
+    const timeoutMs = callTimeoutMs(this.timeoutMs);
+    if (timeoutMs <= 0) throw fail('timeout');
+    const signal = AbortSignal.timeout(timeoutMs);
     const noAnswer = (error: unknown) =>
       // Refused, reset or unresolvable: the helpdesk could not be reached, which a later attempt may mend.
       signal.aborted ? fail('timeout') : fail('unavailable', { cause: error });

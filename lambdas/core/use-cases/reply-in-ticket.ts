@@ -9,6 +9,14 @@ export interface ReplyInTicketDeps {
   clock: Clock;
 }
 
+/**
+ * How long a reply's helpdesk calls may run in all, from the worker's start (call-deadline.ts
+ * enforces it on every call): inside the creating function's 7-second wait
+ * (lambda-ticket-replier.ts), with room for a cold start and opening the credentials, so the
+ * worker answers before its caller stops waiting and a post is never made after "failed" was said.
+ */
+export const REPLY_WORK_BUDGET_MS = 5_000;
+
 /** The longest Retry-After the one repeat waits for; longer, the caller gets the link back instead (the creating function waits 7 seconds in all). */
 const MAX_WAIT_SECONDS = 1;
 /** A first attempt that took longer leaves no room for a repeat inside the caller's 7 seconds. */

@@ -29,16 +29,22 @@ const MAX_PER_STATUS = 2_000;
 export const refreshRecipientHealth = async (deps: RecipientHealthDeps, orgId: string, memberId: string, actor: Actor) => {
   const members = await membersById(deps.directory, orgId);
   const affected = await liveRequestsReceivedBy(deps, orgId, memberId);
-  for (const request of affected) {
-    await applyChange(
-      deps.requests,
-      async () => (await deps.requests.get(request.id)) ?? request,
-      (current) => recipientHealthChange(deps, current, members, actor),
-      () => undefined,
-    );
-  }
+  for (const request of affected) await applyRecipientHealth(deps, request, members, actor);
   return affected.length;
 };
+
+/**
+ * `request` judged by what its recipients are now (`members`), the change recipientHealthChange
+ * decides written with its entry (read again and judged afresh on a lost race). Answers the
+ * request as it now stands.
+ */
+export const applyRecipientHealth = (deps: Pick<RecipientHealthDeps, 'requests' | 'clock' | 'urls'>, request: HandoffRequest, members: MembersById, actor: Actor) =>
+  applyChange(
+    deps.requests,
+    async () => (await deps.requests.get(request.id)) ?? request,
+    (current) => recipientHealthChange(deps, current, members, actor),
+    (current, change) => change?.after ?? current,
+  );
 
 const liveRequestsReceivedBy = async (deps: RecipientHealthDeps, orgId: string, memberId: string) => {
   const found: HandoffRequest[] = [];
@@ -96,11 +102,5 @@ export const SUBMISSION_CHECK_ACTOR: Actor = { type: 'system', label: 'recipient
  * Answers the request as it now stands.
  */
 export const flagIfUnrecoverable = async (deps: Pick<RecipientHealthDeps, 'requests' | 'directory' | 'clock' | 'urls'>, submitted: HandoffRequest) => {
-  const members = await membersById(deps.directory, submitted.orgId);
-  return applyChange(
-    deps.requests,
-    async () => (await deps.requests.get(submitted.id)) ?? submitted,
-    (current) => recipientHealthChange(deps, current, members, SUBMISSION_CHECK_ACTOR),
-    (current, change) => change?.after ?? current,
-  );
+  return applyRecipientHealth(deps, submitted, await membersById(deps.directory, submitted.orgId), SUBMISSION_CHECK_ACTOR);
 };

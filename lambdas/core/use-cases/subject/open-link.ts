@@ -2,7 +2,7 @@ import { checkRecipients, keysChangedSinceCommit, membersById, type MembersById 
 import type { Actor, HandoffRequest } from '../../model.ts';
 import { open } from '../../subject-flow.ts';
 import { applyChange } from '../apply-change.ts';
-import { recipientHealthChange } from '../recipient-health.ts';
+import { applyRecipientHealth } from '../recipient-health.ts';
 import { assertLinkUsable, describeForSubject } from './describe.ts';
 import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
 
@@ -32,10 +32,5 @@ export const openLink = async (deps: SubjectDeps, holder: LinkHolder) => {
  */
 const flagIfUnusable = async (deps: SubjectDeps, request: HandoffRequest, members: MembersById) => {
   if (request.needsRelink || !keysChangedSinceCommit(checkRecipients(request, members))) return request;
-  return applyChange(
-    deps.requests,
-    async () => (await deps.requests.get(request.id)) ?? request,
-    (current) => recipientHealthChange(deps, current, members, RECIPIENT_CHECK),
-    (current, change) => change?.after ?? current,
-  );
+  return applyRecipientHealth(deps, request, members, RECIPIENT_CHECK);
 };

@@ -7,7 +7,8 @@ const MIN_PAGE = 100;
 /**
  * A filtered Query read page after page until `limit + 1` items matched (one more than asked, so
  * the caller knows there are more) or `maxRead` stored items were evaluated, matching or not: the
- * work of one call does not grow with the partition. `lastReadKey` is where it stopped reading.
+ * work of one call does not grow with the partition. `lastReadKey` is where it stopped reading,
+ * `read` how many stored items it evaluated.
  */
 export const boundedQuery = async (db: Documents, input: Omit<QueryCommandInput, 'Limit' | 'ExclusiveStartKey'>, limit: number, maxRead: number) => {
   const items: Array<Record<string, unknown>> = [];
@@ -23,7 +24,7 @@ export const boundedQuery = async (db: Documents, input: Omit<QueryCommandInput,
     start = page.LastEvaluatedKey;
     if (start) lastReadKey = start;
   } while (start && items.length <= limit && read < maxRead);
-  return { items: items.slice(0, limit + 1), lastReadKey, exhausted: !start };
+  return { items: items.slice(0, limit + 1), lastReadKey, exhausted: !start, read };
 };
 
 /** The sequence number in an audit entry's sort key (`SEQ#000000000042`). */

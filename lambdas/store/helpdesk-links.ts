@@ -1,4 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { boundedQuery } from './bounded-query.ts';
 import { decodeTime, ulid } from 'ulid';
 import type { RequestStatus } from '#core/model.ts';
 import type { HelpdeskLinks } from '#core/use-cases/tickets/reconcile-tickets.ts';
@@ -39,26 +40,25 @@ export class DynamoHelpdeskLinks implements HelpdeskLinks {
       if (!edges) continue;
       const start = startAt(edges[0], edges[1]);
       let read = 0;
-      for (const range of [{ condition: '>= :start' }, { condition: '< :start' }]) {
-        let exclusiveStart: Record<string, unknown> | undefined;
-        do {
-          const page = await this.db.send(
-            new QueryCommand({
-              TableName: this.tableName,
-              IndexName: INDEXES.byStatus.indexName,
-              KeyConditionExpression: `${INDEXES.byStatus.partitionKey} = :partition AND ${INDEXES.byStatus.sortKey} ${range.condition}`,
-              FilterExpression: '#ticket.#integration = :integration AND attribute_type(#ticket.#external, :string)',
-              ExpressionAttributeNames: { '#ticket': 'ticket', '#integration': 'integrationId', '#external': 'externalId' },
-              ExpressionAttributeValues: { ':partition': partition, ':start': start, ':integration': integrationId, ':string': 'S' },
-              ProjectionExpression: '#ticket.#external',
-              Limit: limit - read,
-              ExclusiveStartKey: exclusiveStart,
-            }),
-          );
-          read += page.ScannedCount ?? 0;
-          for (const item of page.Items ?? []) tickets.add((item.ticket as { externalId: string }).externalId);
-          exclusiveStart = page.LastEvaluatedKey;
-        } while (exclusiveStart && read < limit);
+      for (const condition of ['>= :start', '< :start']) {
+        // What is left of the bound, as both the matches asked for and the items read: every match is kept.
+        const left = limit - read;
+        const page = await boundedQuery(
+          this.db,
+          {
+            TableName: this.tableName,
+            IndexName: INDEXES.byStatus.indexName,
+            KeyConditionExpression: `${INDEXES.byStatus.partitionKey} = :partition AND ${INDEXES.byStatus.sortKey} ${condition}`,
+            FilterExpression: '#ticket.#integration = :integration AND attribute_type(#ticket.#external, :string)',
+            ExpressionAttributeNames: { '#ticket': 'ticket', '#integration': 'integrationId', '#external': 'externalId' },
+            ExpressionAttributeValues: { ':partition': partition, ':start': start, ':integration': integrationId, ':string': 'S' },
+            ProjectionExpression: '#ticket.#external',
+          },
+          left,
+          left,
+        );
+        read += page.read;
+        for (const item of page.items) tickets.add((item.ticket as { externalId: string }).externalId);
         if (read >= limit) break;
       }
     }

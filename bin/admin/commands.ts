@@ -6,12 +6,16 @@ import { PLANS, ROLES } from '#core/model.ts';
 import type { ApiKey, Plan, Role } from '#core/model.ts';
 import { apiKeyView } from '#core/use-cases/api-keys.ts';
 import { identityKeyView } from '#core/member-access.ts';
-import { presetView } from '#core/use-cases/organisation/presets.ts';
+import { managedMemberView } from '#core/use-cases/member-keys.ts';
+import { policyView } from '#core/use-cases/organisation/policy.ts';
+import { presetView, templateView } from '#core/use-cases/organisation/presets.ts';
 import type { AdminStore } from '#store/admin-store.ts';
 import { generateDemoIdentityKey } from '#local/demo-identity.ts';
 import type { CommandContext } from './target.ts';
 import { recipientRefresher } from './request-commands.ts';
 import { EXAMPLE } from './example-values.ts';
+import { rateLimitsView } from '#core/rate-limits-view.ts';
+import { clientOfOrganisation, newOrganisationView, teamOfOrganisation } from './record-views.ts';
 
 export type Flags = Record<string, string | string[] | boolean | undefined>;
 
@@ -95,7 +99,7 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'create an organisation (with its default client)',
     usage: '--name NAME [--plan free|team|business]',
     examples: ['--name "Acme IT" --plan team'],
-    run: (admin, f) => admin.createOrganisation({ name: text(f, 'name'), plan: oneOf(optionalText(f, 'plan') ?? 'team', PLANS, 'plan') as Plan }),
+    run: async (admin, f) => newOrganisationView(await admin.createOrganisation({ name: text(f, 'name'), plan: oneOf(optionalText(f, 'plan') ?? 'team', PLANS, 'plan') as Plan })),
   },
   'add-member': {
     summary: 'add a member, optionally with an identity key',
@@ -104,14 +108,16 @@ export const COMMANDS: Record<string, Command> = {
       `--org ${EXAMPLE.org} --name "Ann Admin" --email ann@acme.example --role admin --generate-key .data/keys/ann.pem`,
       `--org ${EXAMPLE.org} --name "Bob Tech" --email bob@acme.example --public-key bob-public.pem`,
     ],
-    run: (admin, f) =>
-      admin.addMember({
-        orgId: text(f, 'org'),
-        name: text(f, 'name'),
-        email: text(f, 'email'),
-        role: oneOf(optionalText(f, 'role') ?? 'member', ROLES, 'role') as Role,
-        identityKey: identityKeyFrom(f),
-      }),
+    run: async (admin, f) =>
+      managedMemberView(
+        await admin.addMember({
+          orgId: text(f, 'org'),
+          name: text(f, 'name'),
+          email: text(f, 'email'),
+          role: oneOf(optionalText(f, 'role') ?? 'member', ROLES, 'role') as Role,
+          identityKey: identityKeyFrom(f),
+        }),
+      ),
   },
   'set-identity-key': {
     summary: "register or replace a member's identity key (a replacement awaits approval)",
@@ -185,7 +191,10 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'create a client',
     usage: '--org ORG_ID --name NAME',
     examples: [`--org ${EXAMPLE.org} --name "Customer Ltd"`],
-    run: (admin, f) => admin.createClient(text(f, 'org'), text(f, 'name')),
+    run: async (admin, f) => {
+      const orgId = text(f, 'org');
+      return clientOfOrganisation(admin, orgId, await admin.createClient(orgId, text(f, 'name')));
+    },
   },
   'create-team': {
     summary: 'create a team of members',
@@ -195,7 +204,7 @@ export const COMMANDS: Record<string, Command> = {
       const orgId = text(f, 'org');
       const refs = list(optionalText(f, 'members')) ?? [];
       const ids = await Promise.all(refs.map((ref) => memberIdByEmailOrId(admin, orgId, ref)));
-      return admin.createTeam(orgId, text(f, 'name'), ids);
+      return teamOfOrganisation(admin, orgId, await admin.createTeam(orgId, text(f, 'name'), ids));
     },
   },
   'rename-team': {
@@ -204,14 +213,14 @@ export const COMMANDS: Record<string, Command> = {
     examples: [`--org ${EXAMPLE.org} --team "Service desk" --name "Service desk (EU)"`, `--org ${EXAMPLE.org} --team ${EXAMPLE.team} --name "Night shift"`],
     run: async (admin, f) => {
       const orgId = text(f, 'org');
-      return admin.renameTeam(orgId, await teamIdByIdOrName(admin, orgId, text(f, 'team')), text(f, 'name'));
+      return teamOfOrganisation(admin, orgId, await admin.renameTeam(orgId, await teamIdByIdOrName(admin, orgId, text(f, 'team')), text(f, 'name')));
     },
   },
   'create-template': {
     summary: 'create a request template',
     usage: '--org ORG_ID --name NAME [--justification TEXT]',
     examples: [`--org ${EXAMPLE.org} --name "VPN reset" --justification "Needed to set up your VPN"`],
-    run: (admin, f) => admin.createTemplate(text(f, 'org'), text(f, 'name'), optionalText(f, 'justification') ?? null),
+    run: async (admin, f) => templateView(await admin.createTemplate(text(f, 'org'), text(f, 'name'), optionalText(f, 'justification') ?? null)),
   },
   'save-preset': {
     summary: 'create or replace a preset (saved request defaults; Team plan and above)',
@@ -265,7 +274,7 @@ export const COMMANDS: Record<string, Command> = {
         },
         rotation_signal: bool(f['rotation-signal']),
       });
-      return policy;
+      return policyView(policy);
     },
   },
   'set-plan': {
@@ -284,7 +293,7 @@ export const COMMANDS: Record<string, Command> = {
     run: async (admin, f) => {
       const limits = { perKeyPerMinute: integer(text(f, 'per-key'), 'per-key')!, perOrgPerMinute: integer(text(f, 'per-org'), 'per-org')! };
       await admin.setRateLimits(text(f, 'org'), limits);
-      return limits;
+      return rateLimitsView(limits);
     },
   },
   'create-key': {
@@ -318,8 +327,8 @@ export const COMMANDS: Record<string, Command> = {
     usage: '--org ORG_ID --key KEY_ID_OR_PREFIX',
     examples: [`--org ${EXAMPLE.org} --key chs_live_Xk3p9Q`, `--org ${EXAMPLE.org} --key ${EXAMPLE.apiKey}`],
     run: async (admin, f) => {
-      const { hash: _hash, ...shown } = await admin.revokeApiKey(text(f, 'org'), text(f, 'key'));
-      return { revoked: true, ...shown };
+      const orgId = text(f, 'org');
+      return { revoked: true, ...(await keyViews(admin, orgId, [await admin.revokeApiKey(orgId, text(f, 'key'))]))[0] };
     },
   },
 };

@@ -5,6 +5,7 @@ import type { Organisation } from '#core/model.ts';
 import { clientView } from '#core/use-cases/organisation/member-app.ts';
 import { policyView } from '#core/use-cases/organisation/policy.ts';
 import { presetView } from '#core/use-cases/organisation/presets.ts';
+import { rateLimitsView } from '#core/rate-limits-view.ts';
 import type { AdminStore } from '#store/admin-store.ts';
 import { DynamoIntegrations } from '#store/integrations.ts';
 import { listOrganisations } from '#store/organisation-list.ts';
@@ -94,7 +95,7 @@ export const DISCOVERY_COMMANDS: Record<string, Command> = {
         status,
         created_at: org.createdAt,
         policy: policyView(org.policy),
-        rate_limits: { per_key_per_minute: org.rateLimits.perKeyPerMinute, per_org_per_minute: org.rateLimits.perOrgPerMinute },
+        rate_limits: rateLimitsView(org.rateLimits),
         default_client_id: org.defaultClientId,
         default_preset: org.defaultPreset ?? null,
         member_count: members.length,

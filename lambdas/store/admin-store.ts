@@ -30,6 +30,7 @@ import * as clients from '#core/use-cases/organisation/clients.ts';
 import * as members from '#core/use-cases/organisation/members.ts';
 import * as teams from '#core/use-cases/organisation/teams.ts';
 import { changePolicy, policyView } from '#core/use-cases/organisation/policy.ts';
+import { rateLimitsView } from '#core/rate-limits-view.ts';
 import * as settings from '#core/use-cases/organisation/presets.ts';
 import { DynamoOrganisationSettings } from './organisation-settings.ts';
 import type { Documents } from './dynamo.ts';
@@ -234,7 +235,7 @@ export class AdminStore {
 
   async setRateLimits(orgId: string, rateLimits: RateLimits) {
     await this.requireOrganisation(orgId);
-    await this.change(orgId, 'organisation.rate_limits_changed', { details: { ...rateLimits } }, [
+    await this.change(orgId, 'organisation.rate_limits_changed', { details: rateLimitsView(rateLimits) }, [
       this.setFields(keys.organisation(orgId), { rateLimits }),
     ]);
   }

@@ -54,9 +54,11 @@ export const WEBHOOK_SEALING_ROUTES: readonly string[] = ['createWebhook', 'appC
 export const INTEGRATION_SEALING_ROUTES: readonly string[] = ['appConfigureIntegration'];
 
 /**
- * The routes that hash or check a six-digit code: creating a request (its challenge code, also
- * in the member app and through a ticket trigger), giving one a new link (a new challenge code),
- * sending the subject an email code, and checking what the subject typed.
+ * The routes that MAC with the code key: those that hash or check a six-digit code (creating a
+ * request, its challenge code, also in the member app and through a ticket trigger; giving one a
+ * new link, a new challenge code; sending the subject an email code; checking what the subject
+ * typed), and the member application's two that take a secret in their body (an integration's
+ * signing secret, a helpdesk's credentials), whose Idempotency-Key fingerprint it keys.
  */
 export const CODE_HASH_ROUTES: readonly string[] = [
   'createRequest',
@@ -66,6 +68,8 @@ export const CODE_HASH_ROUTES: readonly string[] = [
   'appRelinkRequest',
   'subjectEmailCode',
   'subjectVerify',
+  'appConfigureIntegration',
+  'appConnectHelpdesk',
 ];
 
 /** The routes that sign custody certificates (one function: the certificate handler). */

@@ -1,7 +1,9 @@
+import type { HelpdeskCallFailed } from './helpdesk.ts';
+
 /**
  * Until when an integration's helpdesk asked not to be called (its Retry-After on a 429 or a 503):
- * every read of that integration's tickets waits for it, whichever check or reconciliation run
- * would make the read (store/helpdesk-waits.ts).
+ * every call to that helpdesk through the integration waits for it, whichever check,
+ * reconciliation run or reply in a ticket would make the call (store/helpdesk-waits.ts).
  */
 export interface HelpdeskWaits {
   /** The time asked for, if it is still ahead of `now`; null otherwise. */
@@ -9,3 +11,9 @@ export interface HelpdeskWaits {
   /** Notes the time asked for; an earlier one never shortens a later one. */
   hold(integrationId: string, until: string): Promise<void>;
 }
+
+/** The time a refused call asked to be left alone until (its Retry-After on a 429 or a 503), if it asked; null otherwise. */
+export const askedWaitUntil = (error: HelpdeskCallFailed, now: Date): string | null =>
+  error.retryAfterSeconds !== undefined && (error.reason === 'rate_limited' || error.reason === 'unavailable')
+    ? new Date(now.getTime() + error.retryAfterSeconds * 1000).toISOString()
+    : null;

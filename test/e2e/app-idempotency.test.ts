@@ -9,6 +9,8 @@
  * keeps working, and one member's or organisation's key never replays another's answer.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import canonicalize from 'canonicalize';
+import { sha256Hex } from '../../lambdas/core/hashing.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import { routeList, type Route } from '../../lambdas/http/routes.ts';
 import { latestSignInToken, MemberBrowser, requestSignIn, sessionCookieOf, signInEmailsTo, startSession } from '../support/member-browser.ts';
@@ -199,6 +201,29 @@ describe('answers with secrets', () => {
 
     expect((await post(owner, `/app/api/requests/${requestId}/complete`, undefined)).status).toBe(200);
     expect(JSON.stringify(await scanTable(service))).not.toContain(marker);
+  });
+});
+
+describe('bodies that hold a secret', () => {
+  it("an integration's signing secret and a helpdesk's credentials replay, and the table holds no plain hash of the body that carried them", async () => {
+    const connected = await post(owner, '/app/api/integrations', { name: 'Secret body desk' }, uniqueKey('connect'));
+    expect(connected.status, connected.text).toBe(201);
+    const id = connected.body.integration.id as string;
+    const calls = [
+      { path: `/app/api/integrations/${id}`, body: { auth: { mode: 'hmac', secret: `summer-password-${newId()}` } } },
+      { path: `/app/api/integrations/${id}/helpdesk`, body: { adapter: 'zendesk', helpdesk_url: 'https://acme.zendesk.com', client_id: 'handoff', client_secret: `winter-password-${newId()}` } },
+    ];
+    for (const { path, body } of calls) {
+      const { first, key } = await expectReplays(owner, path, body);
+      expect(first.status, first.text).toBe(200);
+      const another = await post(owner, path, { ...body, ...('auth' in body ? { auth: { ...body.auth, secret: 'autumn-password-0123456789' } } : { client_secret: 'autumn-password-0123456789' }) }, key);
+      expectError(another, 422, 'idempotency_key_reused');
+      // What anyone reading the table could try a dictionary of passwords against: a SHA-256 of the body.
+      const plainFingerprint = sha256Hex(`POST ${path}\n${canonicalize(body)}`);
+      const fingerprints = (await scanTable(service)).filter((item) => item.kind === 'idempotency').map((item) => item.fingerprint);
+      expect(fingerprints.length).toBeGreaterThan(0);
+      expect(fingerprints).not.toContain(plainFingerprint);
+    }
   });
 });
 

@@ -292,6 +292,20 @@ describe.each(VERIFIED_CLOSE_HELPDESKS)('a verified close with %s', (label, star
     const [latest] = await integrationActivity(service.deps, org.orgId, integrationId);
     expect(latest).toMatchObject({ url: 'helpdesk', ticket_id: refused });
     expect(latest!.reason).toMatch(/^Posting the request link in the ticket failed/);
+    // The refusal's Retry-After holds every call to the helpdesk (helpdesk-wait.test.ts) until it has passed.
+    clock.advance(wait * 1000);
+  });
+
+  it('ticket_reply answered 200 with a web page, not the API\'s JSON (a sign-in page, a proxy), answers failed with the link, never sent', async () => {
+    const id = ticket();
+    helpdesk.open(id);
+    helpdesk.answerNextReply({ status: 200, raw: '<!doctype html><title>Sign in</title><form action="/login"></form>' });
+    const created = await createWithReply(id);
+    expect(created.delivery).toEqual({ id: expect.any(String), method: 'ticket_reply', status: 'failed', reason: expect.stringMatching(/not as its API does/) });
+    expect(created.link).toBeTruthy();
+    expect(helpdesk.comments(id)).toEqual([]);
+    const failed = (await auditEntriesOfRequest(service, org.orgId, created.request.id)).find((entry) => entry.type === 'request.link_post_failed');
+    expect(failed?.data.details).toMatchObject({ helpdesk: helpdesk.name, failure: 'unexpected_answer', attempts: 1 });
   });
 
   it('checks a ticket for the operator, and keeps the connection\'s credentials out of every answer and table item', async () => {

@@ -255,7 +255,7 @@ describe('inbound generic ticket webhook (real clock)', () => {
     const CHALLENGE = {
       header: 'SharedHeader realm="inbound"',
       hmac: 'Signature realm="inbound", header="X-Service-Signature"',
-      'hub-sha256': 'Signature realm="inbound", header="X-Hub-Signature-256"',
+      'hub-sha256': 'Signature realm="inbound", header="X-Hub-Signature"',
       'hub-sha1': 'Signature realm="inbound", header="X-Hub-Signature"',
       zendesk: 'Signature realm="inbound", header="X-Zendesk-Webhook-Signature"',
     };

@@ -229,9 +229,10 @@ describe('AutotaskHelpdesk.replyPublicly', () => {
     expect(fake.statusOf(99105)).toBe(5);
   });
 
-  it('tolerates an answer without an item id, or one that is not JSON, since the 2xx proves the note', async () => {
+  it("tolerates an answer without an item id; a 2xx that is not JSON (a web page where the API's answer should be) proves nothing: an unexpected_answer", async () => {
     fake.answerNext('notes', { status: 200, body: {} }, { status: 201, raw: 'Created' }, { status: 200 });
-    for (const text of ['a', 'b', 'c']) expect(await adapter().replyPublicly('99101', text)).toEqual({});
+    expect(await adapter().replyPublicly('99101', 'a')).toEqual({});
+    for (const text of ['b', 'c']) expect(await failure(adapter().replyPublicly('99101', text))).toMatchObject({ reason: 'unexpected_answer', call: AUTOTASK_CALLS.createNote });
     expect(fake.callsTo('notes')).toHaveLength(3);
   });
 

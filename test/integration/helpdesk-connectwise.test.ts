@@ -194,9 +194,10 @@ describe('ConnectWiseHelpdesk.replyPublicly', () => {
     expect(fake.statusOf(3104)).toEqual({ statusName: '>Closed', closed: true });
   });
 
-  it('tolerates an answer without an id, or one that is not JSON, since the 2xx proves the note', async () => {
+  it("tolerates an answer without an id; a 2xx that is not JSON (a web page where the API's answer should be) proves nothing: an unexpected_answer", async () => {
     fake.answerNext('notes', { status: 201, body: { text: 'x' } }, { status: 201, raw: 'Created' }, { status: 200 });
-    for (const text of ['a', 'b', 'c']) expect(await adapter().replyPublicly('3101', text)).toEqual({});
+    expect(await adapter().replyPublicly('3101', 'a')).toEqual({});
+    for (const text of ['b', 'c']) expect(await failure(adapter().replyPublicly('3101', text))).toMatchObject({ reason: 'unexpected_answer', call: CONNECTWISE_CALLS.addNote });
     expect(fake.callsTo('notes')).toHaveLength(3);
   });
 

@@ -218,9 +218,10 @@ describe('FreshdeskHelpdesk.replyPublicly', () => {
     expect(fake.statusOf(1005)).toBe(5);
   });
 
-  it('tolerates an answer without an id, or one that is not JSON, since the 201 proves the reply', async () => {
+  it("tolerates an answer without an id; a 2xx that is not JSON (a web page where the API's answer should be) proves nothing: an unexpected_answer", async () => {
     fake.answerNext('reply', { status: 201, body: { body: 'x' } }, { status: 201, raw: 'Created' }, { status: 201 });
-    for (const text of ['a', 'b', 'c']) expect(await adapter().replyPublicly('1002', text)).toEqual({});
+    expect(await adapter().replyPublicly('1002', 'a')).toEqual({});
+    for (const text of ['b', 'c']) expect(await failure(adapter().replyPublicly('1002', text))).toMatchObject({ reason: 'unexpected_answer', call: FRESHDESK_CALLS.replyTicket });
     expect(fake.callsTo('reply')).toHaveLength(3);
   });
 

@@ -133,9 +133,10 @@ describe('FreshserviceHelpdesk.replyPublicly', () => {
     expect(fake.statusOf(405)).toBe(5);
   });
 
-  it("tolerates an answer without the conversation's id (Freshdesk's bare shape included), or one that is not JSON, since the 201 proves the reply", async () => {
+  it("tolerates an answer without the conversation's id (Freshdesk's bare shape included); a 2xx that is not JSON (a web page where the API's answer should be) proves nothing: an unexpected_answer", async () => {
     fake.answerNext('reply', { status: 201, body: { id: 77, body: 'x' } }, { status: 201, body: { conversation: { body: 'x' } } }, { status: 201, raw: 'Created' }, { status: 201 });
-    for (const text of ['a', 'b', 'c', 'd']) expect(await adapter().replyPublicly('402', text)).toEqual({});
+    for (const text of ['a', 'b']) expect(await adapter().replyPublicly('402', text)).toEqual({});
+    for (const text of ['c', 'd']) expect(await failure(adapter().replyPublicly('402', text))).toMatchObject({ reason: 'unexpected_answer', call: FRESHSERVICE_CALLS.replyTicket });
     expect(fake.callsTo('reply')).toHaveLength(4);
   });
 });

@@ -351,7 +351,7 @@ describe('HaloPsaHelpdesk.replyPublicly', () => {
     expect(reply).toEqual({ commentId: String(posted.id) });
   });
 
-  it('tolerates an answer that names no action, one that is not JSON, and reads an array of one', async () => {
+  it("tolerates an answer that names no action and reads an array of one; a 2xx that is not JSON (a web page where the API's answer should be) proves nothing: an unexpected_answer", async () => {
     fake.answerNext(
       'actions',
       { status: 201, body: { ...WEBHOOK_SAMPLE.action, id: 77 } },
@@ -363,7 +363,8 @@ describe('HaloPsaHelpdesk.replyPublicly', () => {
     );
     expect(await adapter().replyPublicly('1234', 'a')).toEqual({ commentId: '77' });
     expect(await adapter().replyPublicly('1234', 'b')).toEqual({ commentId: '78' });
-    for (const note of ['c', 'd', 'e', 'f']) expect(await adapter().replyPublicly('1234', note)).toEqual({});
+    for (const note of ['c', 'd']) expect(await adapter().replyPublicly('1234', note)).toEqual({});
+    for (const note of ['e', 'f']) expect(await failure(adapter().replyPublicly('1234', note))).toMatchObject({ reason: 'unexpected_answer', call: HALOPSA_CALLS.addAction });
     expect(fake.callsTo('actions')).toHaveLength(6);
   });
 

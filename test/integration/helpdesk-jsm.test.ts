@@ -332,7 +332,7 @@ describe('JiraServiceManagementHelpdesk.replyPublicly', () => {
     expect(fake.comments('ITSM-5').map((comment) => comment.body)).toEqual(['after closing']);
   });
 
-  it('tolerates an answer that names no comment, one with added fields, and one that is not JSON, since the 201 proves the reply', async () => {
+  it("tolerates an answer that names no comment and one with added fields; a 2xx that is not JSON (a web page where the API's answer should be) proves nothing: an unexpected_answer", async () => {
     const example = helpdeskSample('jsm-create-request-comment.response.json');
     const { id: _, ...withoutId } = example;
     fake.answerNext(
@@ -346,7 +346,8 @@ describe('JiraServiceManagementHelpdesk.replyPublicly', () => {
     );
     expect(await adapter().replyPublicly('ITSM-1', 'a')).toEqual({ commentId: '1000' });
     expect(await adapter().replyPublicly('ITSM-1', 'b')).toEqual({ commentId: '10042' });
-    for (const text of ['c', 'd', 'e', 'f']) expect(await adapter().replyPublicly('ITSM-1', text)).toEqual({});
+    for (const text of ['c', 'd']) expect(await adapter().replyPublicly('ITSM-1', text)).toEqual({});
+    for (const text of ['e', 'f']) expect(await failure(adapter().replyPublicly('ITSM-1', text))).toMatchObject({ reason: 'unexpected_answer', call: JSM_CREATE_COMMENT });
     expect(fake.callsTo('comment')).toHaveLength(6);
   });
 

@@ -265,10 +265,11 @@ describe('ServiceNowHelpdesk.replyPublicly', () => {
     expect(fake.fieldsOf('INC0010007')).toEqual({ state: '7' });
   });
 
-  it('tolerates an answer that is the whole record, empty or not JSON, since the 200 proves the comment', async () => {
+  it("tolerates an answer that is the whole record; an empty one, or a 2xx that is not JSON (a web page where the API's answer should be) proves nothing: an unexpected_answer", async () => {
     const sysId = fake.sysIdOf('INC0010001')!;
     fake.answerNext('update', { status: 200, body: helpdeskSample('servicenow-get-incident.response.json') }, { status: 200 }, { status: 200, raw: 'OK' });
-    for (const text of ['a', 'b', 'c']) expect(await adapter().replyPublicly(sysId, text)).toEqual({});
+    expect(await adapter().replyPublicly(sysId, 'a')).toEqual({});
+    for (const text of ['b', 'c']) expect(await failure(adapter().replyPublicly(sysId, text))).toMatchObject({ reason: 'unexpected_answer', call: SERVICENOW_CALLS.patchRecord });
     expect(fake.callsTo('update')).toHaveLength(3);
   });
 

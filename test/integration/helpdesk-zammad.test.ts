@@ -286,13 +286,14 @@ describe('ZammadHelpdesk.replyPublicly', () => {
     expect(fake.stateOf('31005')).toBe('closed');
   });
 
-  it('tolerates the vendor answer, one without an id and one that is not JSON, since the 201 proves the article', async () => {
+  it("tolerates the vendor answer and one without an id; a 2xx that is not JSON (a web page where the API's answer should be) proves nothing: an unexpected_answer", async () => {
     const example = helpdeskSample('zammad-create-article.response.json');
     const { id: _, ...withoutId } = example;
     fake.answerNext('articles', { status: 201, body: example }, { status: 201, body: withoutId }, { status: 201, raw: 'Created' });
     const zammad = adapter();
     expect(await zammad.replyPublicly('31001', 'a')).toEqual({ commentId: '33' });
-    for (const text of ['b', 'c']) expect(await zammad.replyPublicly('31001', text)).toEqual({});
+    expect(await zammad.replyPublicly('31001', 'b')).toEqual({});
+    expect(await failure(zammad.replyPublicly('31001', 'c'))).toMatchObject({ reason: 'unexpected_answer', call: ZAMMAD_CALLS.createArticle });
   });
 
   it('answers not_found for an unknown number, and refuses a reference that is not one, posting nothing', async () => {

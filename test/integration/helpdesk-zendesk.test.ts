@@ -260,11 +260,12 @@ describe('ZendeskHelpdesk.replyPublicly', () => {
     expect(reply).toEqual({ commentId: String(posted.id) });
   });
 
-  it('tolerates an answer that names no comment, and one that is not JSON, since the 200 proves the reply', async () => {
-    fake.answerNext('update', { status: 200, body: helpdeskSample('zendesk-update-ticket.response.json') }, { status: 200, raw: 'OK' });
+  it("reads the comment's id from the vendor's answer and tolerates one that names none; a 2xx that is not JSON (a web page where the API's answer should be) proves nothing: an unexpected_answer", async () => {
+    fake.answerNext('update', { status: 200, body: helpdeskSample('zendesk-update-ticket.response.json') }, { status: 200, body: { ticket: { id: 35436 } } }, { status: 200, raw: 'OK' });
     // The vendor's example audit has a Comment event.
     expect(await adapter().replyPublicly('35436', 'a')).toEqual({ commentId: '206091192547' });
     expect(await adapter().replyPublicly('35436', 'b')).toEqual({});
+    expect(await failure(adapter().replyPublicly('35436', 'c'))).toMatchObject({ reason: 'unexpected_answer', status: 200, call: 'Zendesk UpdateTicket' });
   });
 
   it('refused on a closed ticket (422) is an unexpected_answer, not retried', async () => {

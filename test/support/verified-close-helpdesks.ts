@@ -36,6 +36,8 @@ export interface Helpdesk {
   close(id: string): void;
   failNextRead(status: 429 | 503, retryAfterSeconds: number): void;
   failNextReply(status: 503, retryAfterSeconds: number): void;
+  /** Scripts the next reply's answer as given (a 200 that is a web page, not the API's). */
+  answerNextReply(answer: ScriptedAnswer): void;
   /** The ticket's comments (Halo: actions) as the customer would see them. */
   comments(id: string): Array<{ text: string; public: boolean }>;
   readsOf(id: string): number;
@@ -57,6 +59,12 @@ const refusing =
   (status: number, wait: number) =>
     fake.answerNext(endpoint, { status, headers: { 'Retry-After': String(wait) }, body });
 
+/** The scripts of a vendor's reply endpoint: a refusal with its error `body`, or any answer. */
+const replyScripts = <E extends string>(fake: { answerNext(endpoint: E, ...answers: ScriptedAnswer[]): void }, endpoint: E, body: unknown = {}) => ({
+  failNextReply: refusing(fake, endpoint, body),
+  answerNextReply: (answer: ScriptedAnswer) => fake.answerNext(endpoint, answer),
+});
+
 /** The fake's calls as kinds the test names alike for every vendor. */
 const checkedCalls = <E extends string>(history: readonly HelpdeskCall<E>[], kinds: Record<E, CheckedCall['kind']>): CheckedCall[] =>
   history.map((call) => ({
@@ -77,7 +85,7 @@ export const zendeskHelpdesk = async (now: () => number): Promise<Helpdesk> => {
     open: (id) => fake.setTicket(id, 'open'),
     close: (id) => fake.setTicket(id, 'closed'),
     failNextRead: refusing(fake, 'show'),
-    failNextReply: refusing(fake, 'update'),
+    ...replyScripts(fake, 'update'),
     comments: (id) => fake.comments(id).map((comment) => ({ text: comment.body, public: comment.public })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'show' && call.path.endsWith(`/${id}`)).length,
     contractProblems: () => zendeskContractProblems(fake.history),
@@ -99,7 +107,7 @@ export const jiraHelpdesk = async (now: () => number): Promise<Helpdesk> => {
     open: (id) => fake.setRequest(id, 'In Progress', 'INDETERMINATE'),
     close: (id) => fake.setRequest(id, 'Closed', 'DONE'),
     failNextRead: refusing(fake, 'request'),
-    failNextReply: refusing(fake, 'comment'),
+    ...replyScripts(fake, 'comment'),
     comments: (id) => fake.comments(id).map((comment) => ({ text: comment.body, public: comment.public })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'request' && call.path.endsWith(`/${id}`)).length,
     contractProblems: () => jsmContractProblems(fake.history),
@@ -121,7 +129,7 @@ export const halopsaHelpdesk = async (now: () => number): Promise<Helpdesk> => {
     open: (id) => fake.setTicket(Number(id), { statusId: 2, closed: false }),
     close: (id) => fake.setTicket(Number(id), { statusId: 9, closed: true }),
     failNextRead: refusing(fake, 'ticket'),
-    failNextReply: refusing(fake, 'actions'),
+    ...replyScripts(fake, 'actions'),
     comments: (id) => fake.actions(Number(id)).map((action) => ({ text: action.note, public: !action.hiddenfromuser })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'ticket' && call.path.endsWith(`/${id}`)).length,
     contractProblems: () => haloPsaContractProblems(fake.history, { clientId: credentials.client_id }),
@@ -144,7 +152,7 @@ export const servicenowHelpdesk = async (): Promise<Helpdesk> => {
     close: (id) => void fake.setIncident(id, '7'),
     // Tickets are linked by number, so every read is the Table API query by number.
     failNextRead: (status, wait) => (status === 429 ? fake.rateLimitNext('query', wait) : refusing(fake, 'query')(status, wait)),
-    failNextReply: refusing(fake, 'update'),
+    ...replyScripts(fake, 'update'),
     comments: (id) => fake.journal(id).map((entry) => ({ text: entry.text, public: entry.field === 'comments' })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'query' && call.path.includes(`number%3D${id}&`)).length,
     contractProblems: () => serviceNowContractProblems(fake.history),
@@ -167,7 +175,7 @@ export const zammadHelpdesk = async (): Promise<Helpdesk> => {
     close: (id) => void fake.setTicket(id, 'closed'),
     // The number's search and the states list come first, once: the read that reads the state is the show.
     failNextRead: refusing(fake, 'show', { error: 'failed' }),
-    failNextReply: refusing(fake, 'articles', { error: 'failed' }),
+    ...replyScripts(fake, 'articles', { error: 'failed' }),
     comments: (id) => fake.articles(id).map((article) => ({ text: article.body, public: article.internal === false })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'show' && call.path.endsWith(`/${fake.idOf(id)}`)).length,
     contractProblems: () => zammadContractProblems(fake.history),
@@ -199,7 +207,7 @@ const freshworksHelpdesk = async (
     open: (id) => fake.setTicket(id, 2),
     close: (id) => fake.setTicket(id, 5),
     failNextRead: refusing(fake, 'view', { message: 'failed' }),
-    failNextReply: refusing(fake, 'reply', { message: 'failed' }),
+    ...replyScripts(fake, 'reply', { message: 'failed' }),
     // The reply's HTML holds the link as the text of an anchor, so the text is found in it as in the others.
     comments: (id) => fake.conversations(id).map((conversation) => ({ text: conversation.body, public: !conversation.private })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'view' && call.path.endsWith(`/${id}`)).length,
@@ -226,7 +234,7 @@ export const connectwiseHelpdesk = async (): Promise<Helpdesk> => {
     open: (id) => fake.setTicket(id, 'In Progress', false),
     close: (id) => fake.setTicket(id, '>Closed', true),
     failNextRead: refusing(fake, 'ticket', { code: 'Failed', message: 'failed' }),
-    failNextReply: refusing(fake, 'notes', { code: 'Failed', message: 'failed' }),
+    ...replyScripts(fake, 'notes', { code: 'Failed', message: 'failed' }),
     // A Discussion note is the customer-facing thread; Internal Analysis is not.
     comments: (id) => fake.notes(id).map((note) => ({ text: note.text, public: note.detailDescriptionFlag && !note.internalAnalysisFlag })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'ticket' && call.path.includes(`/tickets/${id}?`)).length,
@@ -250,7 +258,7 @@ export const autotaskHelpdesk = async (): Promise<Helpdesk> => {
     close: (id) => fake.setTicket(id, 5),
     failNextRead: refusing(fake, 'ticket', { errors: ['failed'] }),
     // A reply reads the note picklists first: the post that fails is the note's.
-    failNextReply: refusing(fake, 'notes', { errors: ['failed'] }),
+    ...replyScripts(fake, 'notes', { errors: ['failed'] }),
     // Published to All Autotask Users (1 in the fake's picklist) is what the customer sees.
     comments: (id) => fake.notes(id).map((note) => ({ text: note.description, public: note.publish === 1 })),
     readsOf: (id) => fake.history.filter((call) => call.endpoint === 'ticket' && call.path.endsWith(`/Tickets/${id}`)).length,

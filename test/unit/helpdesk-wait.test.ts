@@ -1,13 +1,15 @@
 /**
- * A helpdesk's Retry-After holds for every read of the integration's tickets, not only the read
+ * A helpdesk's Retry-After holds for every call to it through the integration, not only the call
  * that met it: a check of another ticket, queued by a new status or made by the reconciliation
- * meanwhile, does not call the helpdesk before then, and is queued again for when it may.
+ * meanwhile, does not call the helpdesk before then, and is queued again for when it may; a post
+ * of a request's link it refused holds the reads too, and a post during a wait is not sent.
  */
 import { describe, expect, it } from 'vitest';
 import { HelpdeskCallFailed } from '../../lambdas/core/helpdesk.ts';
 import type { Integration } from '../../lambdas/core/integration.ts';
 import type { TicketCheck } from '../../lambdas/core/ticket-check.ts';
 import { runTicketCheck } from '../../lambdas/core/use-cases/tickets/verify-ticket.ts';
+import { replyInTicket } from '../../lambdas/core/use-cases/reply-in-ticket.ts';
 import { makeOrg, makeRequest } from './support/fakes.ts';
 
 const ORG = '01horg0000000000000000wait';
@@ -60,5 +62,62 @@ describe('the helpdesk\u2019s Retry-After', () => {
     now += 90_000;
     await runTicketCheck(deps as never, check('200'));
     expect(reads).toEqual(['100', '200']);
+  });
+
+  it('is kept by a post of the link the helpdesk refused, and keeps later posts and reads from it until it has passed', async () => {
+    let now = Date.parse('2026-11-27T10:00:00Z');
+    let waitUntil: string | null = null;
+    const calls: string[] = [];
+    const activity: string[] = [];
+    const deps = {
+      clock: { now: () => new Date(now) },
+      integrations: {
+        get: async () => ({ id: INTEGRATION, orgId: ORG, name: 'Zendesk', clientId: null, helpdesk: { adapter: 'zendesk' } }) as unknown as Integration,
+        recordActivity: async (_id: string, entry: { reason: string }) => void activity.push(entry.reason),
+      },
+      helpdeskWaits: {
+        until: async (_id: string, at: Date) => (waitUntil && Date.parse(waitUntil) > at.getTime() ? waitUntil : null),
+        hold: async (_id: string, until: string) => void (waitUntil = until),
+      },
+      directory: { getOrganisation: async () => makeOrg({ id: ORG }) },
+      requests: {
+        findByTicket: async (_org: string, externalId: string) => [makeRequest({ orgId: ORG, status: 'submitted', ticket: { ref: null, url: null, externalId, integrationId: INTEGRATION, status: null } as never })],
+      },
+      helpdesks: {
+        adapterFor: async () => ({
+          replyPublicly: async (externalId: string) => {
+            calls.push(`reply ${externalId}`);
+            // ServiceNow's rate-limit answer asks for an hour; longer than a post waits, so it fails at once.
+            throw new HelpdeskCallFailed('rate_limited', 'Zendesk UpdateTicket', { status: 429, retryAfterSeconds: 3600 });
+          },
+          readTicket: async (externalId: string) => {
+            calls.push(`read ${externalId}`);
+            // Made, which is what this test asks; what it answers is the verified-close tests' business.
+            throw new HelpdeskCallFailed('unavailable', 'Zendesk ShowTicket', { status: 500 });
+          },
+        }),
+      },
+      ticketChecks: { enqueue: async () => undefined },
+    };
+    const reply = (externalId: string) => replyInTicket(deps as never, { orgId: ORG, integrationId: INTEGRATION, externalId, text: 'Your link' });
+
+    expect(await reply('100')).toMatchObject({ status: 'failed', failure: 'rate_limited', attempts: 1 });
+    expect(waitUntil).toBe('2026-11-27T11:00:00.000Z');
+
+    now += 60_000;
+    expect(await reply('200')).toEqual({
+      status: 'failed',
+      failure: 'rate_limited',
+      attempts: 0,
+      reason: 'the helpdesk asked not to be called before 2026-11-27T11:00:00.000Z (its Retry-After), so nothing was sent.',
+    });
+    expect(await runTicketCheck(deps as never, { orgId: ORG, integrationId: INTEGRATION, externalId: '300', attempt: 0 })).toMatchObject({ kind: 'failed', reason: 'rate_limited', retryAfterSeconds: 3540 });
+    expect(calls).toEqual(['reply 100']);
+    expect(activity).toHaveLength(2);
+    expect(activity[1]).toMatch(/^Posting the request link in the ticket failed: the helpdesk asked not to be called before/);
+
+    now += 3_540_000;
+    await runTicketCheck(deps as never, { orgId: ORG, integrationId: INTEGRATION, externalId: '300', attempt: 0 });
+    expect(calls).toEqual(['reply 100', 'read 300']);
   });
 });

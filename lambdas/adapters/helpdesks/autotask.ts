@@ -98,8 +98,8 @@ export class AutotaskHelpdesk implements HelpdeskAdapter {
     const { publish, noteType } = await this.#notePicklistValues();
     // The note alone, in plain text (the API takes no Rich Text): no status, no resolution, no time entry.
     const json = { ticketID, title: AUTOTASK_NOTE_TITLE, description: text, noteType, publish };
-    // A 2xx proves the note was added; its body only tells the note's id.
-    const { body } = await this.#http.send({ call, method: 'POST', url: `${this.#ticketUrl(ticketID)}/Notes`, headers: this.#headers, json, answer: 'optional' });
+    // A 2xx with the API's JSON proves the note was added (helpdesk-http.ts); its body tells the note's id.
+    const { body } = await this.#http.send({ call, method: 'POST', url: `${this.#ticketUrl(ticketID)}/Notes`, headers: this.#headers, json });
     const commentId = answeredId(isJsonObject(body) ? body.itemId : undefined);
     return commentId === undefined ? {} : { commentId };
   }

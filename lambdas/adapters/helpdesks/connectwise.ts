@@ -89,8 +89,8 @@ export class ConnectWiseHelpdesk implements HelpdeskAdapter {
   async replyPublicly(externalId: string, text: string): Promise<HelpdeskReply> {
     const call = CONNECTWISE_CALLS.addNote;
     const id = int32TicketIdOf(externalId, call);
-    // A 2xx proves the note was added; its body only tells the note's id.
-    const { body } = await this.#http.send({ call, method: 'POST', url: `${this.#ticketUrl(id)}/notes`, headers: this.#headers, json: noteOf(text), answer: 'optional' });
+    // A 2xx with the API's JSON proves the note was added (helpdesk-http.ts); its body tells the note's id.
+    const { body } = await this.#http.send({ call, method: 'POST', url: `${this.#ticketUrl(id)}/notes`, headers: this.#headers, json: noteOf(text) });
     const commentId = answeredId(isJsonObject(body) ? body.id : undefined);
     return commentId === undefined ? {} : { commentId };
   }

@@ -101,8 +101,8 @@ export class FreshworksHelpdesk implements HelpdeskAdapter {
     const id = this.#ticketIdOf(externalId, call);
     // The body alone: no cc or bcc, no sender address (the agent's default), and nothing that sets a status.
     const json = { body: plainTextAsHtml(text) };
-    // A 201 proves the reply was added; its body only tells the conversation's id.
-    const { body } = await this.#http.send({ call, method: 'POST', url: `${this.#ticketUrl(id)}/reply`, headers: this.#headers(), json, answer: 'optional' });
+    // A 201 with the API's JSON proves the reply was added (helpdesk-http.ts); its body tells the conversation's id.
+    const { body } = await this.#http.send({ call, method: 'POST', url: `${this.#ticketUrl(id)}/reply`, headers: this.#headers(), json });
     const commentId = answeredId(recordOf(body, this.#product.wrappedIn?.conversation)?.id);
     return commentId === undefined ? {} : { commentId };
   }

@@ -109,8 +109,8 @@ export class HaloPsaHelpdesk implements HelpdeskAdapter {
     // per instance: one the instance lacks could fail the reply), not `sendemail` or `new_status`,
     // which vendor examples set and a reply must leave to the instance's own rules.
     const json = [{ ticket_id: ticketId, note: text, hiddenfromuser: false }];
-    // A 2xx proves the action was added; its body only tells the action's id.
-    const { body } = await this.#http.sendWithToken({ call, method: 'POST', url: `${this.#origin}/api/Actions`, json, answer: 'optional' }, this.#tokens);
+    // A 2xx with the API's JSON proves the action was added (helpdesk-http.ts); its body tells the action's id.
+    const { body } = await this.#http.sendWithToken({ call, method: 'POST', url: `${this.#origin}/api/Actions`, json }, this.#tokens);
     const commentId = actionIdIn(body);
     return commentId === undefined ? {} : { commentId };
   }

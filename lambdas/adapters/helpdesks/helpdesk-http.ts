@@ -26,12 +26,6 @@ export interface HelpdeskCall {
    * helpdesks take in no other form). Not together with `json`.
    */
   form?: Record<string, string>;
-  /**
-   * `required` (default): a 2xx without a JSON body is an `unexpected_answer`. `optional`: it answers
-   * `body: undefined`, for writes whose success the status already proves, so an odd body does not
-   * make a caller repeat a reply that was posted.
-   */
-  answer?: 'required' | 'optional';
 }
 
 export interface HelpdeskAnswer {
@@ -157,8 +151,10 @@ export class HelpdeskHttp {
     }
     // A body cut off by the deadline can end as if complete (a tee'd or wrapped stream): it is not an answer.
     if (signal.aborted) throw fail('timeout');
+    // Every call's answer is JSON, a write's too: the vendors answer the comment or record they made.
+    // A 2xx that is not (a web page, a proxy's, a sign-in page) proves nothing was read or written.
     const body = text === null ? undefined : parseJson(text);
-    if (body === undefined && call.answer !== 'optional') throw fail('unexpected_answer', { status: response.status });
+    if (body === undefined) throw fail('unexpected_answer', { status: response.status });
     return { status: response.status, body };
   }
 

@@ -116,14 +116,13 @@ export class JiraServiceManagementHelpdesk implements HelpdeskAdapter {
     const ref = requestRefOf(externalId, JSM_CREATE_COMMENT);
     // `public: true` is the customer-visible reply; JSM refuses a comment without `public` (400).
     const json = { body: text, public: true };
-    // A 201 proves the comment was added; its body only tells the comment's id.
+    // A 201 with the API's JSON proves the comment was added (helpdesk-http.ts); its body tells the comment's id.
     const { body } = await this.#http.send({
       call: JSM_CREATE_COMMENT,
       method: 'POST',
       url: `${this.#requestUrl(ref)}/comment`,
       headers: this.#headers(),
       json,
-      answer: 'optional',
     });
     const commentId = answeredId(isJsonObject(body) ? body.id : undefined);
     return commentId === undefined ? {} : { commentId };

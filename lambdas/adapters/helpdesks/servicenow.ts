@@ -96,9 +96,9 @@ export class ServiceNowHelpdesk implements HelpdeskAdapter {
     // The PATCH names the record by sys_id only: a number is looked up first.
     const sysId = ref.field === 'sys_id' ? ref.value : (await this.#find(ref)).incident.sys_id;
     // Only the customer-visible journal field; the answer is asked to carry the sys_id alone, as the
-    // whole incident is not needed. A 200 proves the comment was added; the answer names no entry.
+    // whole incident is not needed. A 200 with the API's JSON proves the comment was added; it names no entry.
     const url = `${this.#origin}/api/now/table/incident/${sysId}?${new URLSearchParams({ sysparm_fields: 'sys_id' })}`;
-    await this.#http.send({ call, method: 'PATCH', url, headers: this.#headers(), json: { comments: text }, answer: 'optional' });
+    await this.#http.send({ call, method: 'PATCH', url, headers: this.#headers(), json: { comments: text } });
     return {};
   }
 

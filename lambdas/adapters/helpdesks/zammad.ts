@@ -87,8 +87,8 @@ export class ZammadHelpdesk implements HelpdeskAdapter {
     // A note the customer sees (internal: false) as plain text: unlike an email article it sends
     // nothing by itself and needs no recipient. Nothing here names a state or a time unit.
     const json = { ticket_id: ticketId, body: text, content_type: 'text/plain', type: 'note', internal: false, sender: 'Agent' };
-    // A 201 proves the article was added; its body only tells the article's id.
-    const { body } = await this.#http.send({ call, method: 'POST', url: `${this.#origin}/api/v1/ticket_articles`, headers: this.#headers(), json, answer: 'optional' });
+    // A 201 with the API's JSON proves the article was added (helpdesk-http.ts); its body tells the article's id.
+    const { body } = await this.#http.send({ call, method: 'POST', url: `${this.#origin}/api/v1/ticket_articles`, headers: this.#headers(), json });
     const commentId = answeredId(isJsonObject(body) ? body.id : undefined);
     return commentId === undefined ? {} : { commentId };
   }

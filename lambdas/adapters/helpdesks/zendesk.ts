@@ -98,8 +98,8 @@ export class ZendeskHelpdesk implements HelpdeskAdapter {
     const id = ticketIdOf(externalId, UPDATE_TICKET);
     // Only the comment: the vendor's example also sets status, which a reply must never change.
     const json = { ticket: { comment: { body: text, public: true } } };
-    // A 2xx proves the comment was added; its body only tells the comment's id.
-    const { body } = await this.#http.sendWithToken({ call: UPDATE_TICKET, method: 'PUT', url: this.#ticketUrl(id), json, answer: 'optional' }, this.#tokens);
+    // A 2xx with the API's JSON proves the comment was added (helpdesk-http.ts); its body tells the comment's id.
+    const { body } = await this.#http.sendWithToken({ call: UPDATE_TICKET, method: 'PUT', url: this.#ticketUrl(id), json }, this.#tokens);
     const commentId = commentIdIn(body);
     return commentId === undefined ? {} : { commentId };
   }

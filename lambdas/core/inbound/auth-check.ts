@@ -123,7 +123,8 @@ const checkHub = (input: InboundAuthInput, algorithm: 'sha256' | 'sha1'): AuthOu
 const SIGNATURE_HEADERS: Partial<Record<InboundAuthMode, string>> = {
   hmac: 'X-Service-Signature',
   zendesk: 'X-Zendesk-Webhook-Signature',
-  'hub-sha256': 'X-Hub-Signature-256',
+  // Jira sends sha256 under X-Hub-Signature (X-Hub-Signature-256, GitHub's, is read too).
+  'hub-sha256': 'X-Hub-Signature',
   'hub-sha1': 'X-Hub-Signature',
 };
 

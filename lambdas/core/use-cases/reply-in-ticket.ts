@@ -1,11 +1,14 @@
 import { HelpdeskCallFailed, type HelpdeskConnector } from '../helpdesk.ts';
 import type { Clock } from '../clock.ts';
+import { askedWaitUntil, type HelpdeskWaits } from '../helpdesk-waits.ts';
 import type { IntegrationRepository } from '../integration.ts';
-import type { TicketReplyInput, TicketReplyResult } from './ticket-reply.ts';
+import type { TicketReplyFailure, TicketReplyInput, TicketReplyResult } from './ticket-reply.ts';
 
 export interface ReplyInTicketDeps {
   integrations: Pick<IntegrationRepository, 'get' | 'recordActivity'>;
   helpdesks: HelpdeskConnector;
+  /** A helpdesk that asked to be left alone (its Retry-After) gets no post until then, and a post it refuses so holds its reads too. */
+  helpdeskWaits: HelpdeskWaits;
   clock: Clock;
 }
 
@@ -31,6 +34,15 @@ const repeatable = (error: HelpdeskCallFailed) =>
   (error.reason === 'rate_limited' || error.status === 503) && (error.retryAfterSeconds ?? 1) <= MAX_WAIT_SECONDS;
 
 /**
+ * What a failed post says. A 2xx the adapter cannot read (a web page, a proxy's, a sign-in page
+ * where the API's JSON should be) is no proof of a comment: it is a failure, and says what to do.
+ */
+const failureText = (error: HelpdeskCallFailed) =>
+  error.reason === 'unexpected_answer' && error.status !== undefined && error.status < 300
+    ? `${error.message}: it answered, but not as its API does, so the comment cannot be taken as posted; look in the ticket before giving the subject the link another way`
+    : error.message;
+
+/**
  * Posts `text` as a public comment on the ticket through the integration's helpdesk, once more
  * after a short wait when the helpdesk refused it for its rate limit or an outage. A post that
  * failed is listed in the integration's activity view with the reason, beside the failed reads.
@@ -39,7 +51,19 @@ const repeatable = (error: HelpdeskCallFailed) =>
 export const replyInTicket = async (deps: ReplyInTicketDeps, input: TicketReplyInput): Promise<TicketReplyResult> => {
   const integration = await deps.integrations.get(input.orgId, input.integrationId);
   const adapter = integration ? await deps.helpdesks.adapterFor(integration).catch(() => null) : null;
-  if (!adapter) return { status: 'failed', reason: 'The integration is not connected to its helpdesk.', failure: 'not_connected', attempts: 0 };
+  if (!integration || !adapter) return { status: 'failed', reason: 'The integration is not connected to its helpdesk.', failure: 'not_connected', attempts: 0 };
+  const failed = async (reason: string, failure: TicketReplyFailure, attempts: number): Promise<TicketReplyResult> => {
+    await deps.integrations.recordActivity(integration.id, {
+      at: deps.clock.now().toISOString(),
+      purpose: 'helpdesk',
+      reason: `Posting the request link in the ticket failed: ${reason}. The link was given back to the caller.`,
+      ticketId: input.externalId,
+      statusWord: null,
+    });
+    return { status: 'failed', reason: `${reason}.`, failure, attempts };
+  };
+  const waitUntil = await deps.helpdeskWaits.until(integration.id, deps.clock.now());
+  if (waitUntil) return failed(`the helpdesk asked not to be called before ${waitUntil} (its Retry-After), so nothing was sent`, 'rate_limited', 0);
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {
     try {
@@ -51,14 +75,9 @@ export const replyInTicket = async (deps: ReplyInTicketDeps, input: TicketReplyI
         await new Promise((resolve) => setTimeout(resolve, (error.retryAfterSeconds ?? 1) * 1000));
         continue;
       }
-      await deps.integrations.recordActivity(integration!.id, {
-        at: deps.clock.now().toISOString(),
-        purpose: 'helpdesk',
-        reason: `Posting the request link in the ticket failed: ${error.message}. The link was given back to the caller.`,
-        ticketId: input.externalId,
-        statusWord: null,
-      });
-      return { status: 'failed', reason: `${error.message}.`, failure: error.reason, attempts: attempt };
+      const asked = askedWaitUntil(error, deps.clock.now());
+      if (asked) await deps.helpdeskWaits.hold(integration.id, asked);
+      return failed(failureText(error), error.reason, attempt);
     }
   }
 };

@@ -13,9 +13,10 @@ export interface TicketReplyInput {
   text: string;
 }
 
+export type TicketReplyFailure = HelpdeskFailureReason | 'not_connected';
 export type TicketReplyResult =
   | { status: 'sent'; commentId?: string; attempts: number }
-  | { status: 'failed'; reason: string; failure: HelpdeskFailureReason | 'not_connected'; attempts: number };
+  | { status: 'failed'; reason: string; failure: TicketReplyFailure; attempts: number };
 
 /**
  * Posts a comment through the integration's helpdesk (reply-in-ticket.ts), in the one function

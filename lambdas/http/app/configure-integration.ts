@@ -1,8 +1,9 @@
 import { memberConfigureIntegration } from '#core/use-cases/integrations/member-integrations.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
-import { kmsSealing } from '../../deployed/kms-sealing.ts';
+import { sealingSecretBodies } from '../../deployed/sealing-secret-bodies.ts';
 import { lazyHandler } from '../lazy-handler.ts';
+import { keyedJsonFingerprint } from '../middleware/idempotency.ts';
 import { json } from '../responses.ts';
 import { pathIdOf, sessionHandler } from './session-handler.ts';
 
@@ -11,6 +12,11 @@ import { pathIdOf, sessionHandler } from './session-handler.ts';
  * makes them (mapping, status map, hardening, default preset, rate limit, name, recipe, enabled).
  */
 export const createHandler = (deps: AppDeps) =>
-  sessionHandler(deps, async ({ caller, event, body }) => json(200, await memberConfigureIntegration(deps, caller, pathIdOf(event, 'integration'), body)));
+  sessionHandler(
+    deps,
+    async ({ caller, event, body }) => json(200, await memberConfigureIntegration(deps, caller, pathIdOf(event, 'integration'), body)),
+    // The body holds a secret: its Idempotency-Key fingerprint is keyed, never a plain hash of it.
+    { idempotent: { secretFields: [], fingerprintOf: keyedJsonFingerprint(deps.codeKey) } },
+  );
 
-export const handler = lazyHandler(() => createHandler(wiring(kmsSealing())));
+export const handler = lazyHandler(() => createHandler(wiring(sealingSecretBodies())));

@@ -5,7 +5,7 @@ import { isId } from '#core/ids.ts';
 import { SESSION_SECONDS, type MemberCaller } from '#core/member-access.ts';
 import { csrfMatches, resolveSession } from '#core/use-cases/member-sign-in.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { idempotency, withReplayScope } from '../middleware/idempotency.ts';
+import { idempotency, withReplayScope, type IdempotencyOptions } from '../middleware/idempotency.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { refuseAnyBody } from '../no-body.ts';
 import { refuseMisreadQuery, refuseQueryParameters } from '../query-rule.ts';
@@ -146,10 +146,11 @@ export interface SessionEndpointOptions {
   /**
    * Every POST takes an `Idempotency-Key` as the API's do (SPEC.md's idempotency rules), with no
    * option needed. `secretFields` names the answer's fields shown once: null in every replay, so
-   * never stored. `false` only where a replay can mean nothing (sign-out ends the very session a
-   * replay would need).
+   * never stored. `fingerprintOf` replaces the body's plain SHA-256 fingerprint: a body that holds a
+   * secret the service seals is fingerprinted with keyedJsonFingerprint. `false` only where a
+   * replay can mean nothing (sign-out ends the very session a replay would need).
    */
-  idempotent?: { secretFields: readonly string[] } | false;
+  idempotent?: { secretFields: readonly string[]; fingerprintOf?: IdempotencyOptions['fingerprintOf'] } | false;
   /** A POST that takes no body (no-body.ts), as the API's revoke, complete and relink. */
   takesNoBody?: boolean;
   /**
@@ -175,7 +176,15 @@ export const sessionHandler = (
   const replays =
     options.idempotent === false
       ? []
-      : [idempotency(deps.idempotency, { secretFields: options.idempotent?.secretFields, ownerOf: memberScope, commits: deps.commits, replayHeaders: NO_STORE })];
+      : [
+          idempotency(deps.idempotency, {
+            secretFields: options.idempotent?.secretFields,
+            ownerOf: memberScope,
+            commits: deps.commits,
+            replayHeaders: NO_STORE,
+            fingerprintOf: options.idempotent?.fingerprintOf,
+          }),
+        ];
   const chain = middy<ApiEvent, ApiResult, Error, Context, ApiState>()
     .use(memberAnswers({ clearCookieOn401: true }))
     .use(respond(deps.logger))

@@ -1,5 +1,6 @@
 import canonicalize from 'canonicalize';
 import { ApiError, conflict, fieldError, idempotencyKeyReused } from '#core/errors.ts';
+import type { CodeKey } from '#core/code-key.ts';
 import { sha256Hex } from '#core/hashing.ts';
 import type { DynamoIdempotency, StoredResponse } from '#store/idempotency.ts';
 import type { IdempotentCommits } from '#store/idempotent-commit.ts';
@@ -20,14 +21,24 @@ export interface IdempotencyOptions {
   ownerOf?: (state: ApiState) => string;
   /** Where an endpoint's prepared answer waits to be stored with its change (none: after it, as a 5xx releases). */
   commits?: Pick<IdempotentCommits, 'claimed' | 'prepare'>;
-  /** What "the same body" means: by default the method, the path and the canonical JSON body. */
-  fingerprintOf?: (request: ApiRequest) => string;
+  /** What "the same body" means: by default a SHA-256 of the method, the path and the canonical JSON body. */
+  fingerprintOf?: (request: ApiRequest) => string | Promise<string>;
   /** Headers every replay carries that the stored answer cannot (an outer middleware's, skipped by a replay). */
   replayHeaders?: Record<string, string>;
 }
 
-const jsonFingerprint = (request: ApiRequest) =>
-  sha256Hex(`${request.event.requestContext.http.method} ${request.event.rawPath}\n${canonicalize(request.internal.body ?? null)}`);
+const fingerprintText = (request: ApiRequest) =>
+  `${request.event.requestContext.http.method} ${request.event.rawPath}\n${canonicalize(request.internal.body ?? null)}`;
+const jsonFingerprint = (request: ApiRequest) => sha256Hex(fingerprintText(request));
+
+/**
+ * The fingerprint of a body that holds a secret the service seals (a helpdesk's credentials, an
+ * integration's signing secret): an HMAC under the code key (a KMS HMAC key deployed, which never
+ * leaves KMS), not a plain SHA-256, which anyone reading the table or a backup could try a
+ * dictionary of passwords against. Its message names its purpose, apart from a code's.
+ */
+export const KEYED_FINGERPRINT_PREFIX = 'idempotency fingerprint\n';
+export const keyedJsonFingerprint = (codeKey: CodeKey) => (request: ApiRequest) => codeKey.mac(`${KEYED_FINGERPRINT_PREFIX}${fingerprintText(request)}`);
 
 /**
  * SPEC.md's idempotency rules 1 to 3 for every POST: the same key and body replays the first
@@ -62,7 +73,7 @@ export const idempotency = (
       if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
         throw fieldError('Idempotency-Key', `Must be 1 to ${MAX_KEY_LENGTH} characters.`);
       }
-      const started = await store.start(ownerOf(request.internal), key, fingerprintOf(request));
+      const started = await store.start(ownerOf(request.internal), key, await fingerprintOf(request));
       if (started.outcome === 'mismatch') throw idempotencyKeyReused();
       if (started.outcome === 'in_progress') throw stillProcessing(started.lockedForMs);
       if (started.outcome === 'replay') {

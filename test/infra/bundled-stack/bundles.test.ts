@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FALLBACK_ENTRY } from '../../../lambdas/http/routes.ts';
 import { CODE_HASH_ROUTES, REPO_ROOT, WEB_ASSETS_DIR } from '../../../lib/api-functions.ts';
 import { KEYED_CODE_PREFIX } from '../../../lambdas/core/codes.ts';
+import { KEYED_FINGERPRINT_PREFIX } from '../../../lambdas/http/middleware/idempotency.ts';
 import { API_READ_RECORDER_ENTRY } from '../../../lib/api-read-records.ts';
 import { EXPIRE_ENTRY, SWEEP_ENTRY } from '../../../lib/expiry.ts';
 import { sdkClientsOfEntry } from '../../../lib/function-clients.ts';
@@ -151,19 +152,20 @@ describe('bundles', () => {
     }
   });
 
-  it('hash six-digit codes exactly in the functions given the code key: the code for it, its wiring and CODE_HASH_ROUTES agree', () => {
+  it('MAC with the code key (six-digit codes, a secret body\'s Idempotency-Key fingerprint) exactly in the functions given it: the code for it, its wiring and CODE_HASH_ROUTES agree', () => {
     const seen = entries().map((entry) => {
       const code = readFileSync(bundleOf(functionIdOfEntry(entry)), 'utf8');
       return {
         routes: rowsOf(entry).map((route) => route.name).join('+'),
-        // The prefix of every keyed code hash (lambdas/core/codes.ts): the code can hash or check a code.
-        hashesCodes: code.includes(KEYED_CODE_PREFIX),
+        // The prefix of every keyed code hash (lambdas/core/codes.ts): the code can hash or check a code;
+        // or of a keyed fingerprint (middleware/idempotency.ts): it fingerprints a body holding a secret.
+        hashesCodes: code.includes(KEYED_CODE_PREFIX) || code.includes(KEYED_FINGERPRINT_PREFIX.trim()),
         // What the deployed code key reads (lambdas/deployed/kms-code-key.ts): the handler wires the key.
         wiresTheKey: code.includes("'CODE_HASH_KEY_ID'") || code.includes('"CODE_HASH_KEY_ID"'),
         listed: rowsOf(entry).some((route) => CODE_HASH_ROUTES.includes(route.name)),
       };
     });
-    expect(seen.filter((bundle) => bundle.hashesCodes).map((bundle) => bundle.routes)).toContain('createRequest');
+    expect(seen.filter((bundle) => bundle.hashesCodes).map((bundle) => bundle.routes)).toEqual(expect.arrayContaining(['createRequest', 'appConnectHelpdesk', 'appConfigureIntegration']));
     for (const bundle of seen) expect(bundle, bundle.routes).toEqual({ ...bundle, wiresTheKey: bundle.hashesCodes, listed: bundle.hashesCodes });
   });
 

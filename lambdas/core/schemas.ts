@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { DELIVERY_METHODS, REQUEST_STATUSES, VERIFICATION_MODES } from './model.ts';
+import { BROKEN_ESCAPE_MESSAGE, uriOfText } from './uri.ts';
 import { queryInteger, ulidString } from './validation.ts';
 
 const email = () => z.email('Must be an email address.').check(z.maxLength(254));
@@ -24,7 +25,14 @@ export const createRequestBody = z.strictObject({
   template_id: z.nullish(ulidString()),
   ticket_ref: z.nullish(quotedTicketRef()),
   // http(s) only: the web application shows it as a link, and a javascript: URL would run there.
-  ticket_url: z.nullish(z.url({ protocol: /^https?$/, message: 'Must be an http or https URL.' }).check(z.maxLength(2048))),
+  // Kept as a URL by RFC 3986 too (uri.ts), as the answers' `format: uri` says.
+  ticket_url: z.nullish(
+    z.url({ protocol: /^https?$/, message: 'Must be an http or https URL.' }).check(
+      z.maxLength(2048, 'Must be at most 2,048 characters.'),
+      z.refine((value) => uriOfText(value) !== null, BROKEN_ESCAPE_MESSAGE),
+      z.overwrite((value) => uriOfText(value) ?? value),
+    ),
+  ),
   ticket_integration_id: z.nullish(ulidString()),
   ticket_external_id: z.nullish(z.string().check(z.trim(), z.minLength(1, 'Must be 1 to 64 characters.'), z.maxLength(64, 'Must be at most 64 characters.'))),
   ttl_minutes: z.optional(z.number().check(z.int('Must be an integer.'), z.gte(5, 'Must be 5 to 43200.'), z.lte(43200, 'Must be 5 to 43200.'))),
@@ -38,7 +46,8 @@ export type CreateRequestBody = z.infer<typeof createRequestBody>;
 export const listRequestsQuery = z.strictObject({
   status: z.optional(z.enum(REQUEST_STATUSES)),
   client_id: z.optional(ulidString()),
-  ticket_ref: z.optional(z.string().check(z.minLength(1), z.maxLength(120, 'Must be at most 120 characters.'))),
+  // Trimmed as a request's ticket_ref is kept, so the reference as entered finds it.
+  ticket_ref: z.optional(quotedTicketRef()),
   limit: z._default(queryInteger(1, 100), 50),
   cursor: z.optional(ulidString()),
 });

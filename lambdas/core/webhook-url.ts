@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { BROKEN_ESCAPE_MESSAGE, uriOf } from './uri.ts';
 
 /**
  * Where webhook deliveries may go: https to a public host. Checked when a subscription is made
@@ -90,7 +91,7 @@ const NUMERIC_LABEL = /^(0x[0-9a-f]*|[0-9]+)$/i;
  * Checks a subscription URL: https only, no credentials in it, and a public host. The URL is
  * parsed by WHATWG rules first (as the delivery's fetch will), which already turns numeric host
  * forms such as 2130706433, 0x7f000001, 0177.0.0.1 and 127.1 into dotted quads; the normalised
- * host is then judged. Answers the normalised URL, or the reason for refusing it.
+ * host is then judged. Answers the normalised URL (uri.ts), or the reason for refusing it.
  */
 export const checkWebhookUrl = (input: string, options: WebhookUrlOptions = {}): WebhookUrlCheck => {
   let url: URL;
@@ -100,20 +101,23 @@ export const checkWebhookUrl = (input: string, options: WebhookUrlOptions = {}):
     return { ok: false, reason: 'Must be an absolute https URL.' };
   }
   if (url.username || url.password) return { ok: false, reason: 'Must not contain a user name or password.' };
+  // As it is stored and shown: a URL by RFC 3986 too (uri.ts).
+  const href = uriOf(url);
+  if (href === null) return { ok: false, reason: BROKEN_ESCAPE_MESSAGE };
   const host = url.hostname.toLowerCase();
 
   if (options.allowLoopback && (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHost(host)) {
-    return { ok: true, url: url.href };
+    return { ok: true, url: href };
   }
   if (url.protocol !== 'https:') return { ok: false, reason: 'Must be an https URL.' };
   if (!host) return { ok: false, reason: 'Must name a host.' };
 
   // An IP literal: bracketed IPv6, or IPv4 as WHATWG parsing left it.
   if (host.startsWith('[')) {
-    return isPublicAddress(host) ? { ok: true, url: url.href } : { ok: false, reason: 'Must not point to a private, loopback or reserved address.' };
+    return isPublicAddress(host) ? { ok: true, url: href } : { ok: false, reason: 'Must not point to a private, loopback or reserved address.' };
   }
   if (ipaddr.IPv4.isValidFourPartDecimal(host)) {
-    return isPublicAddress(host) ? { ok: true, url: url.href } : { ok: false, reason: 'Must not point to a private, loopback or reserved address.' };
+    return isPublicAddress(host) ? { ok: true, url: href } : { ok: false, reason: 'Must not point to a private, loopback or reserved address.' };
   }
 
   const name = host.endsWith('.') ? host.slice(0, -1) : host;
@@ -128,5 +132,5 @@ export const checkWebhookUrl = (input: string, options: WebhookUrlOptions = {}):
   if (labels.length < 2 || labels.some((label) => label === '')) {
     return { ok: false, reason: 'Must be a fully qualified public host name.' };
   }
-  return { ok: true, url: url.href };
+  return { ok: true, url: href };
 };

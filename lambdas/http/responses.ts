@@ -2,13 +2,23 @@ import { ApiError } from '#core/errors.ts';
 import type { ApiResult } from './types.ts';
 import { unavailableError } from './unavailable.ts';
 
+/**
+ * On every answer, JSON, pages, files and redirects alike: browsers keep to HTTPS for the
+ * service's host a year from any answer (deployed the API is HTTPS only; a browser ignores the
+ * header over plain http, as locally), and never read an answer as another type than it says.
+ */
+export const TRANSPORT_HEADERS: Readonly<Record<string, string>> = {
+  'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
+  'X-Content-Type-Options': 'nosniff',
+};
+
 export const json = (statusCode: number, body: unknown, headers: Record<string, string> = {}): ApiResult => ({
   statusCode,
-  headers: { 'Content-Type': 'application/json', ...headers },
+  headers: { 'Content-Type': 'application/json', ...TRANSPORT_HEADERS, ...headers },
   body: body === undefined ? '' : JSON.stringify(body),
 });
 
-export const noContent = (): ApiResult => ({ statusCode: 204, headers: {}, body: '' });
+export const noContent = (): ApiResult => ({ statusCode: 204, headers: { ...TRANSPORT_HEADERS }, body: '' });
 
 /**
  * SPEC.md's error body. A transient failure of the table (throttled, contended, no answer) is a

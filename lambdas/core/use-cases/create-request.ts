@@ -1,6 +1,7 @@
 import { apiActor, type Caller } from '../caller.ts';
 import { addMinutes, type Clock } from '../clock.ts';
 import type { CodeKey } from '../code-key.ts';
+import { characterCount } from '../characters.ts';
 import { codeHash, newSixDigitCode } from '../codes.ts';
 import { recipientCommitment } from '../commitment.ts';
 import { forbidden, validationFailed, type FieldErrors } from '../errors.ts';
@@ -108,7 +109,7 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
 
   const justification = merged.justification ?? template?.justification ?? undefined;
   if (!justification) addError('justification', 'Required.');
-  else if (justification.length < 10 || justification.length > 1000) addError('justification', 'Must be 10 to 1000 characters.');
+  else if (characterCount(justification) < 10 || characterCount(justification) > 1000) addError('justification', 'Must be 10 to 1000 characters.');
 
   if (emails.length === 0 && !(body.teams?.length) ) addError('recipients', 'Required: 1 to 64 recipient emails.');
 

@@ -18,6 +18,7 @@ import { apiHandler } from '../api-handler.ts';
 import { namedById } from '../middleware/read-trail.ts';
 import { parseQuery } from '../query-schema.ts';
 import { sessionHandler } from '../app/session-handler.ts';
+import { TRANSPORT_HEADERS, withHeaders } from '../responses.ts';
 import type { ApiEvent, ApiLambda, ApiResult } from '../types.ts';
 
 /**
@@ -52,7 +53,7 @@ const answer = async (issued: IssuedCertificate, format: 'json' | 'pdf'): Promis
   if (format === 'json') {
     return {
       statusCode: 200,
-      headers: { 'Cache-Control': 'no-store', 'Content-Type': 'application/json', 'Content-Disposition': `inline; filename="${name}.json"` },
+      headers: { ...TRANSPORT_HEADERS, 'Cache-Control': 'no-store', 'Content-Type': 'application/json', 'Content-Disposition': `inline; filename="${name}.json"` },
       body: issued.json,
     };
   }
@@ -60,7 +61,7 @@ const answer = async (issued: IssuedCertificate, format: 'json' | 'pdf'): Promis
   const pdf = await renderCertificatePdf(issued.certificate, issued.json);
   return {
     statusCode: 200,
-    headers: { 'Cache-Control': 'no-store', 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${name}.pdf"` },
+    headers: { ...TRANSPORT_HEADERS, 'Cache-Control': 'no-store', 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${name}.pdf"` },
     body: pdf.toString('base64'),
     isBase64Encoded: true,
   };
@@ -98,7 +99,9 @@ export const createHandler = (appDeps: AppDeps): ApiLambda => {
         : await issueShareCertificate(deps, viewer, await findMemberShare(deps, caller, id));
     return answer(issued, format);
   }, { readsQuery: true });
-  return ((event: ApiEvent, context: Context) => (event.rawPath.startsWith('/app/') ? app : api)(event, context)) as ApiLambda;
+  // Every answer no-store, its refusals too (a member's answers are already): a certificate is the organisation's record.
+  const apiNeverCached = async (event: ApiEvent, context: Context) => withHeaders(await api(event, context), { 'Cache-Control': 'no-store' });
+  return ((event: ApiEvent, context: Context) => (event.rawPath.startsWith('/app/') ? app(event, context) : apiNeverCached(event, context))) as ApiLambda;
 };
 
 let built: ApiLambda | undefined;

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import { wiring } from '../../wiring.ts';
 import { signerOf } from '../../certificate-signing.ts';
 import { queryRefusal } from '../query-rule.ts';
-import { errorResponse } from '../responses.ts';
+import { errorResponse, TRANSPORT_HEADERS } from '../responses.ts';
 import type { ApiEvent, ApiResult } from '../types.ts';
 
 /**
@@ -19,7 +19,7 @@ export const createHandler = (deps: Pick<AppDeps, 'signingCustody' | 'db' | 'tab
     const jwks = await signerOf(deps).jwks();
     return {
       statusCode: 200,
-      headers: { 'Content-Type': 'application/jwk-set+json', 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' },
+      headers: { ...TRANSPORT_HEADERS, 'Content-Type': 'application/jwk-set+json', 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' },
       body: JSON.stringify(jwks),
     };
   } catch (error) {

@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { methodNotAllowed, notFound } from '#core/errors.ts';
-import { errorResponse } from '../responses.ts';
+import { errorResponse, TRANSPORT_HEADERS } from '../responses.ts';
 import { matchRoute } from '../routes.ts';
 import type { ApiEvent, ApiResult } from '../types.ts';
 
@@ -18,7 +18,7 @@ const LEADS_TO_APP = new Set(['/', '/app/']);
 export const createHandler = () => async (event: ApiEvent, _context?: Context): Promise<ApiResult> => {
   const method = event.requestContext.http.method;
   if (LEADS_TO_APP.has(event.rawPath) && (method === 'GET' || method === 'HEAD')) {
-    return { statusCode: 302, headers: { Location: '/app', 'Cache-Control': 'no-store' }, body: '' };
+    return { statusCode: 302, headers: { ...TRANSPORT_HEADERS, Location: '/app', 'Cache-Control': 'no-store' }, body: '' };
   }
   const match = matchRoute(method, event.rawPath);
   if ('allowed' in match && match.allowed.length > 0) return errorResponse(methodNotAllowed(match.allowed));

@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import document from '../../../docs/openapi.json' with { type: 'json' };
 import { queryRefusal } from '../query-rule.ts';
+import { TRANSPORT_HEADERS } from '../responses.ts';
 import type { ApiEvent, ApiResult } from '../types.ts';
 
 /** Serialised once per function instance: the document only changes with a deploy. */
@@ -17,7 +18,7 @@ export const createHandler = () => async (event: ApiEvent, _context?: Context): 
   if (refused) return refused;
   return {
     statusCode: 200,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' },
+    headers: { ...TRANSPORT_HEADERS, 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' },
     body: BODY,
   };
 };

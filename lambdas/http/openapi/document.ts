@@ -32,6 +32,11 @@ const HEADERS: Record<string, JsonSchema> = {
   'X-RateLimit-Remaining': { description: 'Calls left in the current minute, for the key and its organisation.', required: true, schema: { type: 'integer', minimum: 0 } },
   'X-RateLimit-Reset': { description: 'When the current window ends, in unix seconds.', required: true, schema: { type: 'integer', minimum: 0 } },
   'Retry-After': { description: 'Seconds to wait before calling again.', required: true, schema: { type: 'integer', minimum: 1 } },
+  // A component of its own: the response header is Retry-After too, sent with one of a 409's meanings only.
+  'Retry-After-Duplicate': {
+    description: 'With `conflict` for a concurrent duplicate of an Idempotency-Key: seconds until the first call answers or its claim ends. Not sent with a 409 of another meaning.',
+    schema: { type: 'integer', minimum: 1 },
+  },
   Location: { description: 'The address of the created resource: a request is read there with GET; a webhook subscription is deleted there with DELETE (it has no GET, which answers 405 with Allow).', required: true, schema: { type: 'string', format: 'uri' } },
   'Idempotency-Replayed': { description: 'Present, `true`, when this is the stored answer to an earlier call with the same Idempotency-Key.', schema: { type: 'string', const: 'true' } },
   'WWW-Authenticate': {
@@ -97,7 +102,9 @@ const withFieldNotes = (schema: JsonSchema, notes: Record<string, string> = {}, 
   return { ...schema, properties };
 };
 
-/** The headers an error status always carries. */
+const NEVER_REPLAYED_STATUSES = new Set([413, 429, 431]);
+
+/** The headers an error status carries (those listed as required, always). */
 const errorHeaders = (status: number, route: Route) => {
   const keyed = isKeyed(route);
   const headers: Record<string, JsonSchema> = {};
@@ -106,6 +113,10 @@ const errorHeaders = (status: number, route: Route) => {
   if (keyed && status === 401) headers['WWW-Authenticate'] = headerRef('WWW-Authenticate');
   if (route.scope === 'url_secret' && status === 401) headers['WWW-Authenticate'] = headerRef('WWW-Authenticate-Inbound');
   if (status === 429 || status === 503) headers['Retry-After'] = headerRef('Retry-After');
+  if (route.method === 'POST' && status === 409) headers['Retry-After'] = headerRef('Retry-After-Duplicate');
+  // A refusal made after the Idempotency-Key was claimed is kept and replayed as any answer is;
+  // those made before it (a body that is no JSON, no key, too large, over the limit) are not.
+  if (route.method === 'POST' && status >= 403 && status < 500 && !NEVER_REPLAYED_STATUSES.has(status)) headers['Idempotency-Replayed'] = headerRef('Idempotency-Replayed');
   return headers;
 };
 
@@ -283,7 +294,8 @@ const eventDelivery = () => ({
         in: 'header',
         required: true,
         deprecated: true,
-        description: 'Legacy, sent alongside: `t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.',
+        description:
+          'Legacy, sent alongside: `t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`, keyed with the whole secret string as shown (`whsec_...`, prefix included; `webhook-signature` uses its base64-decoded key). While a secret is rotated it is signed with the new secret only.',
         schema: { type: 'string' },
       },
       { name: 'X-Service-Event', in: 'header', required: true, description: 'The event type.', schema: { type: 'string', enum: [...EVENT_TYPES] } },

@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
 import { notFound } from '#core/errors.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { errorResponse } from '../responses.ts';
+import { errorResponse, TRANSPORT_HEADERS } from '../responses.ts';
 import type { ApiEvent, ApiResult } from '../types.ts';
 
 /**
@@ -26,7 +26,7 @@ export type AssetSource = () => Promise<ReadonlyMap<string, StaticAsset>>;
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-store',
   'Referrer-Policy': 'no-referrer',
-  'X-Content-Type-Options': 'nosniff',
+  ...TRANSPORT_HEADERS,
   'Content-Security-Policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
 };

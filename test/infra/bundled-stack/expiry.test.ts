@@ -205,15 +205,17 @@ describe('expiry', () => {
     }
   });
 
-  it('hashes codes with a KMS HMAC key that outlives the stack, usable (GenerateMac, HMAC-SHA-256) only by the functions that hash or check codes', () => {
+  it('hashes codes with a KMS HMAC key that outlives the stack, usable (GenerateMac, HMAC-SHA-256) only by the functions that hash or check codes or fingerprint a secret body', () => {
     const key = resources[codeHashKeyId()]!;
     expect(key.Properties.KeyUsage).toBe('GENERATE_VERIFY_MAC');
     expect(key.DeletionPolicy).toBe('Retain');
     expect(template.findOutputs('CodeHashKeyArn').CodeHashKeyArn.Value).toEqual(arn(codeHashKeyId()));
     const hashers = rolesOfRoutes(CODE_HASH_ROUTES);
     // Creating a request (by the API and in the member app), its ticket trigger, giving one a new
-    // link (by the API and in the member app), sending an email code and checking one: seven functions.
-    expect(hashers.size).toBe(7);
+    // link (by the API and in the member app), sending an email code and checking one: seven
+    // functions; and the member app's two whose body holds a secret (an integration's signing
+    // secret, a helpdesk's credentials), for their Idempotency-Key fingerprint.
+    expect(hashers.size).toBe(9);
     for (const [roleId] of ofType('AWS::IAM::Role')) {
       expect(statementsOnKey(roleId, codeHashKeyId()), roleId).toEqual(
         hashers.has(roleId)

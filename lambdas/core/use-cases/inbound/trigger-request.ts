@@ -1,4 +1,5 @@
 import { ApiError, WriteConflict } from '../../errors.ts';
+import { characterCount } from '../../characters.ts';
 import type { Interpreted } from '../../inbound/mapping.ts';
 import { integrationActor, type Integration } from '../../integration.ts';
 import type { Organisation, Preset } from '../../model.ts';
@@ -29,7 +30,6 @@ const backoff = (race: number) => new Promise((resolve) => setTimeout(resolve, M
 const MAX_PRESET = 40;
 /** SPEC.md: ticket_external_id is at most 64 characters. */
 const MAX_EXTERNAL_ID = 64;
-const characters = (text: string) => [...text].length;
 /** The justification of a request made from policy defaults, when no preset or template gives one. */
 const ticketJustification = (ticketId: string) => `Needed to work on ticket ${ticketId}.`;
 
@@ -58,7 +58,7 @@ export const triggerRequest = async (
 const decide = async (deps: TriggerDeps, org: Organisation, integration: Integration, post: Interpreted & { ticketId: string }): Promise<TriggerOutcome> => {
   const { trigger } = post;
   const client = integration.clientId ? await deps.directory.getClient(org.id, integration.clientId) : null;
-  if (trigger.preset && characters(trigger.preset) > MAX_PRESET) return failed(`The preset is longer than ${MAX_PRESET} characters.`, null);
+  if (trigger.preset && characterCount(trigger.preset) > MAX_PRESET) return failed(`The preset is longer than ${MAX_PRESET} characters.`, null);
   const slug = trigger.preset ?? integration.defaultPreset ?? client?.defaultPreset ?? org.defaultPreset ?? null;
   if (!planIncludes(org.plan, 'trigger_url')) return failed(`${planRefusal('trigger_url')} Nothing was created.`, slug);
   // A preset, named or a default, is asked of the same rule: a failed trigger with the reason, never a 403 mid-creation.
@@ -130,9 +130,9 @@ const bodyOf = (preset: Preset | null, post: Interpreted & { ticketId: string },
     ...(defaults.recipients?.length ? {} : { recipients: [requester] }),
     ...(defaults.justification || defaults.template_id ? {} : { justification: ticketJustification(post.ticketId) }),
     // Only an integration connected to its helpdesk can post to the ticket: without one, a preset that replies in the ticket creates the request unsent.
-    ...(defaults.delivery?.method === 'ticket_reply' && !(integration.helpdesk && characters(post.ticketId) <= MAX_EXTERNAL_ID) ? { delivery: { method: 'none' } } : {}),
+    ...(defaults.delivery?.method === 'ticket_reply' && !(integration.helpdesk && characterCount(post.ticketId) <= MAX_EXTERNAL_ID) ? { delivery: { method: 'none' } } : {}),
     ticket_ref: post.ticketId,
-    ...(characters(post.ticketId) <= MAX_EXTERNAL_ID ? { ticket_external_id: post.ticketId } : {}),
+    ...(characterCount(post.ticketId) <= MAX_EXTERNAL_ID ? { ticket_external_id: post.ticketId } : {}),
     ticket_integration_id: integration.id,
     ...(integration.clientId ? { client_id: integration.clientId } : {}),
   };

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { apiActor, type Caller } from '../../caller.ts';
+import { characterCount } from '../../characters.ts';
 import { validationFailed, type FieldErrors } from '../../errors.ts';
 import { MAX_TICKET_ID_LENGTH } from '../../inbound/mapping.ts';
 import { integrationInScope, UNKNOWN_INTEGRATION, type IntegrationRepository } from '../../integration.ts';
@@ -24,13 +25,14 @@ export const ticketStatusBody = z.strictObject({
 export const markTicketStatus = async (
   deps: TicketStatusDeps & { integrations: Pick<IntegrationRepository, 'get'> },
   caller: Caller,
-  ref: string,
+  rawRef: string,
   rawBody: unknown,
 ) => {
   // No prototype: the body's field errors are copied in below, and one named `__proto__` must stay a field.
   const errors: FieldErrors = Object.create(null);
-  // Characters, not UTF-16 units, as POST /requests counts ticket_ref: a ref it accepted must match here.
-  const characters = [...ref].length;
+  // Trimmed, and counted in characters, as POST /requests keeps and counts ticket_ref: a ref it accepted must match here.
+  const ref = rawRef.trim();
+  const characters = characterCount(ref);
   if (characters < 1 || characters > MAX_TICKET_REF) errors.ref = [`Must be 1 to ${MAX_TICKET_REF} characters.`];
   const parsed = ticketStatusBody.safeParse(rawBody ?? {});
   if (!parsed.success) Object.assign(errors, fieldErrorsOf(parsed.error));

@@ -487,7 +487,8 @@ describe('presets and policy', () => {
     ]);
     expect(done.code, done.stderr).toBe(0);
     const expected = { trustUnverifiedWebhooks: true, gracePeriodMinutes: 30, closeStatuses: ['closed'], revokeUnsubmittedOnClose: true };
-    expect(JSON.parse(done.stdout).ticket).toEqual(expected);
+    // Printed as the application shows a policy (snake_case), stored as the record keeps it.
+    expect(JSON.parse(done.stdout).ticket).toEqual({ trust_unverified_webhooks: true, grace_period_minutes: 30, close_statuses: ['closed'], revoke_unsubmitted_on_close: true });
     expect((await getItem(keys.organisation(org.orgId)))!.policy.ticket).toEqual(expected);
     expect((await service.admin.directory.getOrganisation(org.orgId))!.policy.ticket).toEqual(expected);
   });

@@ -346,7 +346,7 @@ describe("the operator's rename-team", () => {
     const team = await service.admin.createTeam(org.orgId, 'Service desk', [org.member.id]);
     const byName = await renameTeam('--team', 'Service desk', '--name', ' Service desk (EU) ');
     expect(byName.code, byName.stderr).toBe(0);
-    expect(JSON.parse(byName.stdout)).toMatchObject({ id: team.id, name: 'Service desk (EU)', memberIds: [org.member.id] });
+    expect(JSON.parse(byName.stdout)).toMatchObject({ id: team.id, name: 'Service desk (EU)', members: [expect.objectContaining({ membership_id: org.member.id })] });
     const byId = await renameTeam('--team', team.id, '--name', 'Help desk');
     expect(byId.code, byId.stderr).toBe(0);
     expect(await item(`TEAM#${team.id}`)).toMatchObject({ name: 'Help desk' });

@@ -124,7 +124,7 @@ describe('GET and POST /app/api/organisation/policy', () => {
     expect(refused.stderr).toMatch(/default_ttl_minutes: Must be one of the TTL options/);
     const done = await runAdminCli(service.deps.tableName, 'set-policy', ['--org', org.orgId, '--rotation-signal', 'true']);
     expect(done.code, done.stderr).toBe(0);
-    expect(JSON.parse(done.stdout).rotationSignal).toBe(true);
+    expect(JSON.parse(done.stdout).rotation_signal).toBe(true);
     expect((await lastEntry('organisation.policy_changed'))?.actor).toMatchObject({ type: 'system', label: 'operator' });
   });
 });

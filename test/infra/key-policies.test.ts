@@ -272,7 +272,11 @@ describe('the roles', () => {
     expect(holders(KEY_RIGHT_TAGS.openWebhookSecrets)).toEqual([roleOfWorker(/^webhook delivery: /)]);
     expect(holders(KEY_RIGHT_TAGS.sealIntegrationSecrets)).toEqual([roleOfRoute(ROUTES.appConfigureIntegration)]);
     expect(holders(KEY_RIGHT_TAGS.sealWebhookSecrets)).toEqual([roleOfRoute(ROUTES.createWebhook), roleOfRoute(ROUTES.appCreateWebhook), roleOfRoute(ROUTES.appRotateWebhookSecret)].sort());
-    const codeHashers = [ROUTES.createRequest, ROUTES.appCreateRequest, ROUTES.inboundTicketTrigger, ROUTES.relinkRequest, ROUTES.appRelinkRequest, ROUTES.subjectEmailCode, ROUTES.subjectVerify];
+    // Those that hash or check a code, and the member app's two whose body holds a secret (its Idempotency-Key fingerprint).
+    const codeHashers = [
+      ...[ROUTES.createRequest, ROUTES.appCreateRequest, ROUTES.inboundTicketTrigger, ROUTES.relinkRequest, ROUTES.appRelinkRequest, ROUTES.subjectEmailCode, ROUTES.subjectVerify],
+      ...[ROUTES.appConfigureIntegration, ROUTES.appConnectHelpdesk],
+    ];
     expect(holders(KEY_RIGHT_TAGS.hashCodes)).toEqual(codeHashers.map(roleOfRoute).sort());
     // The helpdesk reads (lib/helpdesk-checks.ts) and the member app's helpdesk check open an integration's helpdesk credentials; its helpdesk connection alone seals them.
     expect(holders(KEY_RIGHT_TAGS.openHelpdeskCredentials)).toEqual(

@@ -184,4 +184,22 @@ describe('the subject flow', () => {
     expect(verified.status).toBe(200);
     expect(verified.body.verification.email_passed).toBe(true);
   });
+
+  it('does not judge a code again once it has passed: a wrong one typed after spends no attempt, locks nothing and writes nothing', async () => {
+    const created = await createRequest({ verification_mode: 'challenge' });
+    expect((await subjectCall(created.token, 'POST', '/subject/open')).status).toBe(200);
+    const right = await subjectCall(created.token, 'POST', '/subject/verify', { challenge_code: created.challenge_code });
+    expect(right.status).toBe(200);
+    const before = await requestItem(created.request.id);
+    const wrongCode = created.challenge_code === '000000' ? '111111' : '000000';
+    for (let typed = 0; typed < 6; typed += 1) {
+      const again = await subjectCall(created.token, 'POST', '/subject/verify', { challenge_code: wrongCode });
+      expect(again.status, again.text).toBe(200);
+      expect(again.body.verification).toEqual(right.body.verification);
+    }
+    const after = await requestItem(created.request.id);
+    expect(after.verification).toEqual(before.verification);
+    expect(after.needsRelink).toBe(false);
+    expect((await auditTypes(created.request.id)).filter((type) => type === 'subject.verification_failed' || type === 'request.link_locked')).toEqual([]);
+  });
 });

@@ -19,7 +19,8 @@ export const verifyBody = z.strictObject({ challenge_code: z.optional(sixDigits)
 /**
  * Checks the codes the subject typed. Each wrong code uses one of MAX_FAILED_ATTEMPTS; the last
  * one locks the link (`needs_relink`). The attempt is stored before the answer, so a caller
- * cannot try again by dropping the connection.
+ * cannot try again by dropping the connection. A code already passed is not checked again: its
+ * answer is the verification as it stands, with nothing written.
  */
 export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBody: unknown) => {
   const body = parseOrThrow(verifyBody, rawBody ?? {});
@@ -36,7 +37,12 @@ export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBo
       const verification = { ...verificationOf(current) };
       const details: Record<string, unknown> = {};
       let failed = false;
-      if (body.challenge_code !== undefined) {
+      // A code that has passed is not judged again (the page may send it again after a reload): a
+      // wrong one then would spend an attempt, and could lock a link, while the answer said passed.
+      const judgesChallenge = body.challenge_code !== undefined && !verification.challengePassed;
+      const judgesEmail = body.email_code !== undefined && !verification.emailPassed;
+      if (!judgesChallenge && !judgesEmail) return null;
+      if (judgesChallenge) {
         if (challenge && storedCodeMatches(challenge, current.challengeCodeHash)) {
           verification.challengePassed = true;
           details.challenge = 'passed';
@@ -46,7 +52,7 @@ export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBo
           failed = true;
         }
       }
-      if (body.email_code !== undefined) {
+      if (judgesEmail) {
         const expired = !verification.emailCodeExpiresAt || new Date(verification.emailCodeExpiresAt) <= now;
         if (!expired && emailed && storedCodeMatches(emailed, verification.emailCodeHash)) {
           verification.emailPassed = true;

@@ -196,6 +196,8 @@ export interface TicketLink {
   statusVerified?: boolean;
   /** When the latest status arrived. */
   statusAt?: string | null;
+  /** When the helpdesk was read for the latest status, when it was verified: an older read must not overrule it. */
+  statusReadAt?: string | null;
 }
 
 export interface HandoffRequest {

@@ -21,6 +21,8 @@ export interface TicketStatusChange {
   verified: boolean;
   /** Verified, or the organisation trusts unverified statuses: only then may it destroy anything. */
   trusted: boolean;
+  /** When the helpdesk was read, for a verified status. */
+  readAt?: string;
 }
 
 export interface TicketDecision {
@@ -58,6 +60,7 @@ export const decideTicketChange = (
       status: change.status,
       statusVerified: change.verified,
       statusAt: at,
+      ...(change.readAt ? { statusReadAt: change.readAt } : {}),
     },
     updatedAt: at,
   };

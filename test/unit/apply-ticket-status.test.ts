@@ -629,4 +629,27 @@ describe('a status read from the helpdesk (verified)', () => {
     const outcome = await applyTicketStatus(deps(), helpdeskRead());
     expect(outcome.changed).toEqual([{ requestId: id(1), action: 'completed', purgeScheduledAt: null }]);
   });
+
+  it('drops a read older than the read the request holds: a close read before a reopen, applied after it, destroys nothing', async () => {
+    // Read A (closed, 09:00) and read B (open, 09:00:30) of two checks crossed: B was applied first.
+    seed(1, 'submitted', { ticket: { ref: 'INC-42', url: null, externalId: 'ext-42', integrationId: INT_A, status: 'open', statusVerified: true, statusAt: '2025-03-02T09:00:31.000Z', statusReadAt: '2025-03-02T09:00:30.000Z' } });
+    const outcome = await applyTicketStatus(deps(), helpdeskRead());
+    expect(outcome.changed).toEqual([]);
+    expect(requests.updates).toEqual([]);
+    expect(requests.items.get(id(1))!.status).toBe('submitted');
+  });
+
+  it('drops an open read older than the close read the request holds: it does not undo a purge scheduled on the newer one', async () => {
+    const held = { ref: 'INC-42', url: null, externalId: 'ext-42', integrationId: INT_A, status: 'closed' as const, statusVerified: true, statusAt: '2025-03-02T09:00:31.000Z', statusReadAt: '2025-03-02T09:00:30.000Z' };
+    seed(1, 'submitted', { ticket: held, purgeScheduledAt: '2025-03-02T10:00:30.000Z' });
+    const outcome = await applyTicketStatus(deps(), helpdeskRead({ status: 'open' }));
+    expect(outcome.changed).toEqual([]);
+    expect(requests.items.get(id(1))!.purgeScheduledAt).toBe('2025-03-02T10:00:30.000Z');
+  });
+
+  it('keeps the read time of the status it applies, for the next read to be judged by', async () => {
+    seed(1, 'submitted');
+    await applyTicketStatus(deps(), helpdeskRead({ status: 'open' }));
+    expect(requests.items.get(id(1))!.ticket).toMatchObject({ status: 'open', statusVerified: true, statusReadAt: READ_AT });
+  });
 });

@@ -202,12 +202,16 @@ const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, 
       before = await deps.requests.get(first.id);
       continue;
     }
+    // An older read of the helpdesk than the one the request holds says nothing new: dropped, so a
+    // close read before a reopen (and applied after it) cannot destroy, nor an open one undo a close.
+    if (olderThanHeldRead(input, before)) return null;
     if (reopenedSinceRead(input, before)) {
       // The ticket was reopened after the helpdesk was read: that read no longer holds. Read again.
       await deps.ticketChecks?.enqueue({ orgId: before.orgId, integrationId: before.ticket!.integrationId!, externalId: before.ticket!.externalId!, attempt: 0 }, 0);
       return null;
     }
-    const decision = decideTicketChange(before, { status: input.status, verified: input.verified, trusted }, input.org.policy.ticket, deps.clock.now());
+    const change = { status: input.status, verified: input.verified, trusted, ...(input.verification ? { readAt: input.verification.readAt } : {}) };
+    const decision = decideTicketChange(before, change, input.org.policy.ticket, deps.clock.now());
     if (!decision || unchangedRead(input, before, decision)) return null;
     const [entry, ...followUps] = auditEntries(input, trusted, decision, toRequestView(decision.after, deps.urls));
     try {
@@ -233,6 +237,10 @@ const reopenedSinceRead = (input: TicketStatusInput, before: HandoffRequest) =>
   (before.ticket?.status === 'open' || before.ticket?.status === 'pending') &&
   before.ticket.statusVerified !== true &&
   (before.ticket.statusAt ?? '') > input.verification.readAt;
+
+/** A helpdesk read made before the read whose status the request holds (two checks of one ticket whose answers cross). */
+const olderThanHeldRead = (input: TicketStatusInput, before: HandoffRequest) =>
+  input.verification !== undefined && before.ticket?.statusVerified === true && (before.ticket.statusReadAt ?? '') > input.verification.readAt;
 
 /**
  * A read of the helpdesk that finds what the request already holds as verified: nothing to

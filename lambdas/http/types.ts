@@ -18,6 +18,8 @@ export type ApiState = {
   query?: unknown;
   /** Set once this call has claimed its Idempotency-Key. */
   idempotencyKey?: string;
+  /** The token of that claim: what says the key's record is still this call's. */
+  idempotencyClaim?: string;
   /** Hands the answer to the idempotency layer before the change commits, to be stored with it. */
   prepareReplay?: (response: ApiResult) => void;
   /** A read endpoint names what it read; its read record is handed to the read log then (middleware/read-trail.ts). */

@@ -73,32 +73,42 @@ export class DynamoIdempotency {
     return { outcome: 'replay', response: Item.response as StoredResponse };
   }
 
-  async finish(apiKeyId: string, idempotencyKey: string, response: StoredResponse) {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: keys.idempotency(apiKeyId, sha256Hex(idempotencyKey)),
-        UpdateExpression: 'SET #status = :done, #response = :response REMOVE lockedUntil',
-        ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
-        ExpressionAttributeValues: { ':done': 'done', ':response': response },
-      }),
-    );
+  /**
+   * Keeps the call's answer for replays, on condition that the claim is still this call's (`claim`,
+   * the token start answered): a call that ran past its lock time has lost the key to a retry,
+   * whose answer stands (the retry may have made the change this call could not).
+   */
+  async finish(apiKeyId: string, idempotencyKey: string, claim: string, response: StoredResponse) {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.idempotency(apiKeyId, sha256Hex(idempotencyKey)),
+          UpdateExpression: 'SET #status = :done, #response = :response REMOVE lockedUntil',
+          ConditionExpression: 'claim = :claim',
+          ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
+          ExpressionAttributeValues: { ':done': 'done', ':response': response, ':claim': claim },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
   }
 
   /**
    * Releases the claim after a failure that must not be replayed (a 5xx), unless the change
    * committed with its replay meanwhile (idempotent-commit.ts): then the replay stands, and a
-   * retry gets the answer this call lost.
+   * retry gets the answer this call lost. Only this call's claim: never a retry's that took over.
    */
-  async release(apiKeyId: string, idempotencyKey: string) {
+  async release(apiKeyId: string, idempotencyKey: string, claim: string) {
     try {
       await this.db.send(
         new DeleteCommand({
           TableName: this.tableName,
           Key: keys.idempotency(apiKeyId, sha256Hex(idempotencyKey)),
-          ConditionExpression: '#status = :inProgress',
+          ConditionExpression: '#status = :inProgress AND claim = :claim',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':inProgress': 'in_progress' },
+          ExpressionAttributeValues: { ':inProgress': 'in_progress', ':claim': claim },
         }),
       );
     } catch (error) {

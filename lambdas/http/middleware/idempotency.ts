@@ -55,8 +55,8 @@ export const idempotency = (
   const keep = async (state: ApiState, response: ApiResult) => {
     const owner = ownerOf(state);
     try {
-      if (response.statusCode >= 500) await store.release(owner, state.idempotencyKey!);
-      else await store.finish(owner, state.idempotencyKey!, forReplay(response, secretFields));
+      if (response.statusCode >= 500) await store.release(owner, state.idempotencyKey!, state.idempotencyClaim!);
+      else await store.finish(owner, state.idempotencyKey!, state.idempotencyClaim!, forReplay(response, secretFields));
     } catch {
       // The table failed again while keeping the answer. The caller still gets the answer the call
       // earned (a change that was made is never reported as a failure, which would invite a second
@@ -83,6 +83,7 @@ export const idempotency = (
         );
       }
       request.internal.idempotencyKey = key;
+      request.internal.idempotencyClaim = started.claim.token;
       commits?.claimed(started.claim);
       request.internal.prepareReplay = (response: ApiResult) => commits?.prepare(forReplay(response, secretFields));
     },

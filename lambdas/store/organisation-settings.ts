@@ -17,17 +17,7 @@ export class DynamoOrganisationSettings implements OrganisationSettingsStore {
   ) {}
 
   async savePolicy(orgId: string, policy: Policy, readVersion: number, audit: AuditEntryInput) {
-    await this.audit.append(audit, [
-      {
-        Update: {
-          TableName: this.tableName,
-          Key: keys.organisation(orgId),
-          UpdateExpression: 'SET policy = :policy, policyVersion = :next',
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(policyVersion) OR policyVersion = :read)',
-          ExpressionAttributeValues: { ':policy': policy, ':next': readVersion + 1, ':read': readVersion },
-        },
-      },
-    ]);
+    await this.audit.append(audit, [this.nextPolicyVersion(orgId, readVersion, { policy })]);
   }
 
   async putTemplate(template: Template, audit: AuditEntryInput) {
@@ -42,7 +32,7 @@ export class DynamoOrganisationSettings implements OrganisationSettingsStore {
     ]);
   }
 
-  async putPreset(preset: Preset, replaces: boolean, audit: AuditEntryInput) {
+  async putPreset(preset: Preset, replaces: boolean, policyVersion: number, audit: AuditEntryInput) {
     // Saving under a slug again replaces that preset; a new one must still be new (WriteConflict
     // otherwise), so two first saves of one slug do not both say they made it.
     await this.audit.append(audit, [
@@ -53,7 +43,25 @@ export class DynamoOrganisationSettings implements OrganisationSettingsStore {
           ...(replaces ? {} : { ConditionExpression: 'attribute_not_exists(pk)' }),
         },
       },
+      this.nextPolicyVersion(preset.orgId, policyVersion),
     ]);
+  }
+
+  /**
+   * The organisation's policy version moved on from the one read (WriteConflict if another write
+   * moved it first), with the new policy when one is given. Policy changes and preset saves both
+   * move it, so each is judged against the other as it stands.
+   */
+  private nextPolicyVersion(orgId: string, readVersion: number, change: { policy?: Policy } = {}): TransactItem {
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: keys.organisation(orgId),
+        UpdateExpression: change.policy ? 'SET policy = :policy, policyVersion = :next' : 'SET policyVersion = :next',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(policyVersion) OR policyVersion = :read)',
+        ExpressionAttributeValues: { ':next': readVersion + 1, ':read': readVersion, ...(change.policy ? { ':policy': change.policy } : {}) },
+      },
+    };
   }
 
   async setDefaultPreset(orgId: string, clientId: string | null, slug: string | null, audit: AuditEntryInput) {

@@ -145,7 +145,7 @@ const saveOnce = async (deps: SettingsDeps, actor: Actor, orgId: string, body: z
     fallbackRequester,
     createdAt: existing?.createdAt ?? deps.clock.now().toISOString(),
   };
-  await deps.settings.putPreset(preset, Boolean(existing), settingsAudit(orgId, actor, 'preset.saved', { slug: preset.slug, name: preset.name, replaced: Boolean(existing) }));
+  await deps.settings.putPreset(preset, Boolean(existing), org.policyVersion ?? 0, settingsAudit(orgId, actor, 'preset.saved', { slug: preset.slug, name: preset.name, replaced: Boolean(existing) }));
   return { preset, replaced: Boolean(existing) };
 };
 

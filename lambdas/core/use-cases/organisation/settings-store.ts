@@ -14,9 +14,14 @@ export interface OrganisationSettingsStore {
   /** WriteConflict when the policy changed since `readVersion` (Organisation.policyVersion). */
   savePolicy(orgId: string, policy: Policy, readVersion: number, audit: AuditEntryInput): Promise<void>;
   putTemplate(template: Template, audit: AuditEntryInput): Promise<void>;
-  /** Creates or replaces the preset with this slug. */
-  /** `replaces`: a preset of this slug was read; when false, WriteConflict if one was made meanwhile. */
-  putPreset(preset: Preset, replaces: boolean, audit: AuditEntryInput): Promise<void>;
+  /**
+   * Creates or replaces the preset with this slug. `replaces`: a preset of this slug was read; when
+   * false, WriteConflict if one was made meanwhile. `policyVersion`: the version of the policy it
+   * was judged against; WriteConflict if the policy changed since. The save moves the version on
+   * too, so a policy change judged against the presets before it is refused (WriteConflict) and
+   * judged again: a preset and a policy saved at once never both pass on what the other replaced.
+   */
+  putPreset(preset: Preset, replaces: boolean, policyVersion: number, audit: AuditEntryInput): Promise<void>;
   /** The client's default preset (with a client), else the organisation's; null clears it. */
   setDefaultPreset(orgId: string, clientId: string | null, slug: string | null, audit: AuditEntryInput): Promise<void>;
 }

@@ -206,7 +206,8 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   appTemplates: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
   appCreateTemplate: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#'] } }),
   appPresets: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
-  appSavePreset: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { Query: ['ORG#'], PutItem: ['ORG#'] } }),
+  // The preset, and the organisation's policy version it was judged against (moved on with it).
+  appSavePreset: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { Query: ['ORG#'], PutItem: ['ORG#'], UpdateItem: ['ORG#'] } }),
   appSetDefaultPreset: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
   // Ticketing integrations (owners and admins), as the operator's commands read and write them: the
   // integration under its organisation, each URL secret's look-up put (and on rotation the old one

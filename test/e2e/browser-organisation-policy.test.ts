@@ -89,6 +89,8 @@ describe.skipIf(!haveChromium)('the organisation settings pages', () => {
     expect(await page.textContent('#policy-changes li[data-field="default_ttl_minutes"]')).toContain('1 hour');
     expect(await page.textContent('#policy-changes li[data-field="minimum_verification"]')).toContain('challenge');
     expect(await statusText(page)).toContain('2 changes');
+    // The keyboard is where it was: a button busy while the page saved keeps the focus (aria-disabled, not disabled).
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('save-policy');
     expect((await organisationItem()).policy).toMatchObject({ defaultTtlMinutes: 60, minimumVerification: 'challenge' });
     await expectAccessible(page);
 

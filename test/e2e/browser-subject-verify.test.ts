@@ -47,6 +47,19 @@ const typeCode = async (page: Page, code: string) => {
 };
 
 describe.skipIf(!haveChromium)("the subject's code step", () => {
+  it('"Enter a code first" marks the code field and puts the keyboard in it', async () => {
+    const created = await newRequest();
+    const page = await browser.newPage();
+    await page.goto(created.link);
+    await page.waitForSelector('#challenge-code');
+    await page.focus('#verify');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#error').textContent()).toBe('Enter a code first.');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('challenge-code');
+    expect(await page.locator('#challenge-code').getAttribute('aria-invalid')).toBe('true');
+    await page.close();
+  });
+
   it('accepts a spoken code typed in groups, with a space or a dash, and keeps every digit', async () => {
     for (const separator of [' ', '-', '  ']) {
       const created = await newRequest();
@@ -69,10 +82,18 @@ describe.skipIf(!haveChromium)("the subject's code step", () => {
     for (let attempt = 1; attempt <= 4; attempt++) {
       await typeCode(page, wrong);
       await expect.poll(() => page.locator('#error').textContent()).toContain(`${5 - attempt} ${5 - attempt === 1 ? 'attempt' : 'attempts'} left`);
+      // The keyboard stays in the code field, marked wrong and tied to the message and the attempts left.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('challenge-code');
+      expect(await page.locator('#challenge-code').getAttribute('aria-invalid')).toBe('true');
+      expect((await page.locator('#challenge-code').getAttribute('aria-describedby'))!.split(' ')).toEqual(expect.arrayContaining(['error', 'attempts-left']));
     }
     await typeCode(page, wrong);
     await page.waitForSelector('#link-closed[data-reason="locked"]');
     expect(await page.locator('#closed-heading').textContent()).toBe('This link is locked');
+    // The page that ends the flow says so in its title and h1, and its heading has the focus.
+    expect(await page.title()).toBe('This link is locked');
+    expect(await page.locator('h1').textContent()).toBe('This link is locked');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('closed-heading');
     expect(await page.locator('#verify').count()).toBe(0);
     expect(await page.locator('#challenge-code').count()).toBe(0);
     expect(await page.locator('body').textContent()).not.toContain('0 attempts left');

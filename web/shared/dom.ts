@@ -58,14 +58,28 @@ export const clearMessages = () => {
   byId('error').textContent = '';
 };
 
-/** Disables a button while `work` runs, so a second press cannot send twice. */
+const inFlight = new WeakMap<HTMLButtonElement, Promise<unknown>>();
+
+/**
+ * Marks a button busy while `work` runs, so a second press cannot send twice: a press meanwhile
+ * answers the work already running. The button stays focusable (aria-disabled, not disabled): a
+ * disabled button drops the keyboard's focus to the page's top, and a screen-reader user with it.
+ */
 export const busy = async <T>(button: HTMLButtonElement | null, work: () => Promise<T>): Promise<T> => {
-  if (button) button.disabled = true;
-  try {
-    return await work();
-  } finally {
-    if (button) button.disabled = false;
-  }
+  if (!button) return work();
+  const running = inFlight.get(button);
+  if (running) return running as Promise<T>;
+  const done = (async () => {
+    button.setAttribute('aria-disabled', 'true');
+    try {
+      return await work();
+    } finally {
+      button.removeAttribute('aria-disabled');
+      inFlight.delete(button);
+    }
+  })();
+  inFlight.set(button, done);
+  return done;
 };
 
 export const formatTime = (iso: string | null | undefined, style: 'medium' | 'short' = 'medium') => {

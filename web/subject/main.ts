@@ -99,6 +99,17 @@ const describe = (request: SubjectRequest) => {
 
 // --- Outcomes that end the page --------------------------------------------------------------
 
+/**
+ * A page that ends the flow says so in its title and its h1 too (a screen reader announces the
+ * title; the h1 is what a person reads first), and its heading takes the focus.
+ */
+const endPage = (heading: string) => {
+  document.title = heading;
+  byId('page-title').textContent = heading;
+  const shown = content().querySelector<HTMLElement>('h2');
+  if (shown) focusHeading(shown);
+};
+
 const showInvalid = () => {
   replaceChildren(
     content(),
@@ -110,6 +121,7 @@ const showInvalid = () => {
     ),
   );
   say('This link is not valid.');
+  endPage('This link is not valid');
 };
 
 const CLOSED_HEADINGS: Record<string, string> = {
@@ -133,6 +145,7 @@ const showClosed = (reason: string, message: string) => {
     ),
   );
   say(message);
+  endPage(CLOSED_HEADINGS[reason] ?? 'This link can no longer be used');
 };
 
 const showRefusal = (missing: boolean) => {
@@ -186,6 +199,22 @@ const verifyIntro = (request: SubjectRequest) => {
 };
 
 /** A typed code without the spaces and dashes people put in when a code is read out to them. */
+/**
+ * A code refused: the message in the alert region, each refused field marked invalid and tied to
+ * the message and the attempts left, and the first of them focused, so a keyboard or screen-reader
+ * user stays where the code is typed again.
+ */
+const refuseCodes = (ids: string[], message: string) => {
+  sayError(message);
+  const fields = ids.map((id) => document.getElementById(id)).filter((input): input is HTMLElement => input !== null);
+  for (const input of fields) {
+    input.setAttribute('aria-invalid', 'true');
+    const described = new Set([...(input.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean), 'error', 'attempts-left']);
+    input.setAttribute('aria-describedby', [...described].join(' '));
+  }
+  fields[0]?.focus();
+};
+
 const typedCode = (id: string) => (document.getElementById(id) as HTMLInputElement | null)?.value.replace(/[\s-]+/g, '') ?? '';
 
 const attemptsText = (verification: Verification) =>
@@ -244,7 +273,7 @@ const verifyStep = (request: SubjectRequest) => {
     event.preventDefault();
     const challengeCode = typedCode('challenge-code');
     const emailCode = typedCode('email-code');
-    if (!challengeCode && !emailCode) return sayError('Enter a code first.');
+    if (!challengeCode && !emailCode) return refuseCodes(['challenge-code', 'email-code'], 'Enter a code first.');
     const body: Record<string, string> = {};
     if (challengeCode) body.challenge_code = challengeCode;
     if (emailCode) body.email_code = emailCode;
@@ -269,8 +298,13 @@ const verifyStep = (request: SubjectRequest) => {
       }
       const progressed = (verification.challenge_passed && !before.challenge_passed) || (verification.email_passed && !before.email_passed);
       renderSteps(request, false);
-      if (progressed) say('That code was accepted. Now enter the other code.');
-      else sayError(`That code was not right. ${attemptsText(verification)}`.trim());
+      if (progressed) {
+        say('That code was accepted. Now enter the other code.');
+        document.querySelector<HTMLInputElement>('#verify-form input')?.focus();
+        return;
+      }
+      const wrong = [...(challengeCode && !verification.challenge_passed ? ['challenge-code'] : []), ...(emailCode && !verification.email_passed ? ['email-code'] : [])];
+      refuseCodes(wrong, `That code was not right. ${attemptsText(verification)}`.trim());
     });
   });
 

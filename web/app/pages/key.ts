@@ -154,7 +154,7 @@ const showBackup = (app: AppContext, target: HTMLElement, backup: KeyBackup) => 
     h('h3', {}, 'Your backup'),
     h('p', {}, 'Download it and keep it with your passphrase somewhere safe, such as your password manager. Without it, a new browser cannot open credentials sent to you.'),
     h('p', {}, h('a', { id: 'download-backup', href: url, download: `handoff-key-${backup.fingerprint.slice(0, 8)}.json`, class: 'button' }, 'Download the backup')),
-    h('details', {}, h('summary', {}, 'Show the backup text'), h('pre', { id: 'backup-json', class: 'backup' }, text)),
+    h('details', {}, h('summary', {}, 'Show the backup text'), h('pre', { id: 'backup-json', class: 'backup', tabindex: '0', role: 'region', 'aria-label': 'The backup text' }, text)),
   );
 };
 

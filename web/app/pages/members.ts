@@ -50,7 +50,7 @@ export const membersPage = async (app: AppContext) => {
     const id = member.membership_id;
     const actions: HTMLElement[] = [];
     if (member.identity_key?.state === 'replaced_pending_approval') {
-      const approve = h('button', { id: `approve-${id}`, type: 'button', 'aria-label': `Approve the new key of ${nameOf(member)}` }, 'Approve key');
+      const approve = h('button', { id: `approve-${id}`, type: 'button', 'aria-label': `Approve key of ${nameOf(member)}` }, 'Approve key');
       approve.addEventListener('click', () => postThenRender(app, approve, `/app/api/members/${id}/approve-key`, `The new key of ${nameOf(member)} is approved.`));
       actions.push(approve);
     }

@@ -137,6 +137,34 @@ describe.skipIf(!haveChromium)('a new request in the member application', () => 
     await expect.poll(async () => (await requestItem(requestId)).status).toBe('completed');
   }, 120_000);
 
+  it("shows the service's refusal under the field it is about, marked and tied to it, with the keyboard there", async () => {
+    await page.goto(`${service.appUrl}/app/requests/new`);
+    await page.waitForSelector('#request-form');
+    await tabTo(page, 'check-recipients');
+    await page.keyboard.press('Enter');
+    // Checked in the page first: the subject's name.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('subject-name');
+    expect(await page.getAttribute('#subject-name', 'aria-invalid')).toBe('true');
+    expect(await page.textContent('#subject-name-error')).toBe('Enter the subject’s name.');
+
+    await page.keyboard.type('Shor Tjustification');
+    await tabTo(page, 'justification');
+    await page.keyboard.type('Too short');
+    await page.check(`#recipients input[data-email="${colleagueEmail}"]`);
+    await tabTo(page, 'check-recipients');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#confirm-recipients');
+    await tabTo(page, 'create-request');
+    await page.keyboard.press('Enter');
+    // The service refused the justification: its message is under the field, which has the focus.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('justification');
+    expect(await page.getAttribute('#justification', 'aria-invalid')).toBe('true');
+    expect(await page.textContent('#justification-error')).toBe('Must be 10 to 1000 characters.');
+    expect((await page.getAttribute('#justification', 'aria-describedby'))!.split(' ')).toContain('justification-error');
+    expect(await page.getAttribute('#subject-name', 'aria-invalid')).toBeNull();
+    await expectNoSeriousAxeViolations(page);
+  }, 120_000);
+
   it('makes the subject page refuse to encrypt when a recipient key is swapped in the table afterwards', async () => {
     await page.goto(`${service.appUrl}/app/requests/new`);
     await page.waitForSelector('#request-form');

@@ -20,9 +20,10 @@
  *             a replayed create shows #request-replayed; field errors #form-errors
  */
 import { commitmentOf, fingerprintOf } from '../../crypto/identity.ts';
-import { ApiFailure, messageOf } from '../../shared/api.ts';
+import { messageOf } from '../../shared/api.ts';
 import { busy, clearMessages, field, fingerprintCode, focusHeading, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
+import { fieldMessages, refusedFields } from '../field-errors.ts';
 import { presetsNotIncluded } from '../plan-notes.ts';
 import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
 import { ttlText, VERIFICATION_TEXT } from '../request-words.ts';
@@ -126,21 +127,22 @@ export const newRequestPage = async (app: AppContext) => {
   } else if (presetNamed && options.preset_access) sayError(`No preset is called “${presetNamed}”; the form starts empty.`);
 
   const check = h('button', { id: 'check-recipients', type: 'submit' }, 'Check the recipients');
-  const errorsList = h('ul', { id: 'form-errors', class: 'errors', hidden: true });
+  const recipientsFieldset = h(
+    'fieldset',
+    { id: 'recipients', class: 'checks' },
+    h('legend', {}, 'Who can read it'),
+    h('p', { class: 'hint' }, `You (${me.email ?? me.name ?? 'the requester'}) always can, as the requester. Only members with a verified key can be chosen.`),
+    ...recipientBoxes.map((r) => r.row),
+  );
+  const teamsFieldset = teamBoxes.length ? h('fieldset', { id: 'teams', class: 'checks' }, h('legend', {}, 'Teams (optional)'), ...teamBoxes.map((t) => t.row)) : null;
   const confirmArea = h('div', { id: 'confirm-area' });
   const form = h(
     'form',
     { id: 'request-form', novalidate: true },
     h('fieldset', { class: 'checks' }, h('legend', {}, 'Who sends the credential'), field('Subject’s name', subjectName), field('Subject’s email (optional)', subjectEmail, 'Needed to email a code or the link.'), field('Subject’s phone (optional)', subjectPhone, 'Needed to text the link.')),
     field('Why it is needed', justification, 'The subject sees this. 10 to 1000 characters.'),
-    h(
-      'fieldset',
-      { id: 'recipients', class: 'checks' },
-      h('legend', {}, 'Who can read it'),
-      h('p', { class: 'hint' }, `You (${me.email ?? me.name ?? 'the requester'}) always can, as the requester. Only members with a verified key can be chosen.`),
-      ...recipientBoxes.map((r) => r.row),
-    ),
-    teamBoxes.length ? h('fieldset', { id: 'teams', class: 'checks' }, h('legend', {}, 'Teams (optional)'), ...teamBoxes.map((t) => t.row)) : null,
+    recipientsFieldset,
+    teamsFieldset,
     field('Client', client),
     presets.length
       ? field('Preset', preset, 'Fills in its defaults; you can change them.')
@@ -154,9 +156,28 @@ export const newRequestPage = async (app: AppContext) => {
     field('Sending the link', delivery),
     field('Ticket reference (optional)', ticketRef, 'Closing this ticket can destroy the credential, as your organisation’s policy says.'),
     field('Ticket link (optional)', ticketUrl),
-    errorsList,
     check,
   );
+
+  // The service's refusals, each under the control it is about (the controls this form shows).
+  const refusals = fieldMessages({
+    subject_name: subjectName,
+    subject_email: subjectEmail,
+    subject_phone: subjectPhone,
+    justification,
+    recipients: recipientsFieldset,
+    requester: recipientsFieldset,
+    ...(teamsFieldset ? { teams: teamsFieldset } : {}),
+    client_id: client,
+    ...(presets.length ? { preset } : {}),
+    ...(options.templates.length ? { template_id: template } : {}),
+    ttl_minutes: ttl,
+    verification_mode: verification,
+    allow_attachments: attachments,
+    delivery,
+    ticket_ref: ticketRef,
+    ticket_url: ticketUrl,
+  });
 
   const bodyOf = () => {
     const recipients = recipientBoxes.filter((r) => r.box.checked).map((r) => r.box.value);
@@ -179,22 +200,19 @@ export const newRequestPage = async (app: AppContext) => {
     };
   };
 
+  /** A 422's fields under their controls (the first refused one focused); any other failure in the alert region. */
   const showErrors = (failure: unknown) => {
-    const errors = failure instanceof ApiFailure ? (failure.body.errors as Record<string, string[]> | undefined) : undefined;
-    errorsList.hidden = !errors;
-    replaceChildren(errorsList, ...Object.entries(errors ?? {}).map(([name, messages]) => h('li', {}, `${name.replace(/_/g, ' ')}: ${messages.join(' ')}`)));
-    sayError(errors ? 'Some fields need attention; see the list above the button.' : messageOf(failure));
+    const errors = refusedFields(failure);
+    if (errors) refusals.show(errors);
+    else sayError(messageOf(failure));
   };
 
   let lastAttempt: { key: string; body: string } | null = null;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     clearMessages();
-    errorsList.hidden = true;
-    if (!subjectName.value.trim()) {
-      sayError('Enter the subject’s name.');
-      return subjectName.focus();
-    }
+    refusals.clear();
+    if (!subjectName.value.trim()) return refusals.show({ subject_name: ['Enter the subject’s name.'] });
     void busy(check, async () => {
       const body = bodyOf();
       let keyed: KeyedRecipient[];
@@ -215,7 +233,6 @@ export const newRequestPage = async (app: AppContext) => {
         try {
           created = await app.post<Created>('/app/api/requests', { ...body, commit }, { 'Idempotency-Key': lastAttempt.key });
         } catch (error) {
-          create.focus();
           return showErrors(error);
         }
         const result = created.link ? createdSection(created) : replayedSection(created);

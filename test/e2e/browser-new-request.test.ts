@@ -135,6 +135,10 @@ describe.skipIf(!haveChromium)('a new request in the member application', () => 
     await page.click('#complete');
     await page.click('#confirm-complete');
     await expect.poll(async () => (await requestItem(requestId)).status).toBe('completed');
+    // The page no longer shows a credential it says was destroyed.
+    await page.waitForSelector('#status:has-text("Completed")');
+    expect(await page.locator('#revealed-credential').count()).toBe(0);
+    expect(await page.textContent('main')).not.toContain(CREDENTIAL);
   }, 120_000);
 
   it("shows the service's refusal under the field it is about, marked and tied to it, with the keyboard there", async () => {
@@ -151,6 +155,14 @@ describe.skipIf(!haveChromium)('a new request in the member application', () => 
     await tabTo(page, 'justification');
     await page.keyboard.type('Too short');
     await page.check(`#recipients input[data-email="${colleagueEmail}"]`);
+    await tabTo(page, 'check-recipients');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#confirm-recipients');
+    // "Change the recipients" goes back to the choice, and the confirmation goes with it.
+    await tabTo(page, 'change-recipients');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.dataset.email)).toBe(colleagueEmail);
+    expect(await page.locator('#confirm-recipients').count()).toBe(0);
     await tabTo(page, 'check-recipients');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#confirm-recipients');

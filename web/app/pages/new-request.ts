@@ -259,7 +259,12 @@ const confirmSection = (recipients: KeyedRecipient[], create: (button: HTMLButto
   const createButton = h('button', { id: 'create-request', type: 'button' }, 'Create the request');
   createButton.addEventListener('click', () => busy(createButton, () => create(createButton)));
   const change = h('button', { id: 'change-recipients', type: 'button', class: 'secondary' }, 'Change the recipients');
-  change.addEventListener('click', () => document.getElementById('check-recipients')?.focus());
+  // Back to the choice itself: the first recipient that can be chosen, with this confirmation gone.
+  change.addEventListener('click', () => {
+    const first = document.querySelector<HTMLInputElement>('#recipients input:not([disabled])');
+    replaceChildren(document.getElementById('confirm-area')!);
+    (first ?? document.getElementById('check-recipients'))?.focus();
+  });
   return h(
     'section',
     { id: 'confirm-recipients', 'aria-labelledby': 'confirm-heading' },

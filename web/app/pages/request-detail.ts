@@ -117,6 +117,8 @@ export const requestDetailPage = async (app: AppContext, id: string) => {
   }
   actions.append(...relinkControls(app, request), ...revokeControl(app, request));
   const ended = ['completed', 'revoked', 'expired'].includes(request.status);
+  // Once the request has ended its credential is destroyed: what this visit revealed goes too.
+  if (ended && revealed.has(id)) forgetRevealed(null);
 
   const shown = revealed.get(id);
   return h(

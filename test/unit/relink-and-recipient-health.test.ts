@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Member, RequestStatus } from '../../lambdas/core/model.ts';
 import { checkRecipients, keysChangedSinceCommit, noRecipientCanOpen, unrecoverableDetails } from '../../lambdas/core/recipient-health.ts';
 import { relink, relinkCause } from '../../lambdas/core/request-state.ts';
-import { makeMember, makeRequest } from './support/fakes.ts';
+import { refreshRecipientHealth } from '../../lambdas/core/use-cases/recipient-health.ts';
+import { FakeRequestRepository, fixedClock, makeMember, makeRequest, URLS } from './support/fakes.ts';
 
 describe('relinkCause', () => {
   const at = (status: RequestStatus, submittedAt: string | null = null, needsRelink = false) => makeRequest({ status, submittedAt, needsRelink });
@@ -79,5 +80,34 @@ describe('recipient health', () => {
   it('counts a member who is gone as a replaced key', () => {
     const ann = makeMember('Ann');
     expect(checkRecipients(sealedTo([ann]), now())[0].problem).toBe('key_replaced');
+  });
+});
+
+describe('refreshing recipient health while the members change again', () => {
+  it('a member disabled and enabled again at once: the refresh of the disable ends by the members as they are now, the credential recoverable', async () => {
+    const ann = makeMember('Ann');
+    const request = makeRequest({
+      status: 'submitted',
+      submittedAt: '2025-03-01T00:00:00.000Z',
+      recipients: [{ membershipId: ann.id, label: 'Ann', fingerprint: ann.identityKey!.fingerprint }],
+    });
+    const requests = new FakeRequestRepository();
+    requests.items.set(request.id, structuredClone(request));
+    let members: Member[] = [{ ...ann, active: false }];
+    const readings: boolean[] = [];
+    const directory = {
+      listMembers: async () => {
+        const listed = structuredClone(members);
+        readings.push(listed[0]!.active);
+        // The member is enabled again as soon as the disable's refresh has read them (its refresh finds nothing to do yet).
+        members = [{ ...ann, active: true }];
+        return listed;
+      },
+    };
+    const actor = { type: 'system' as const, label: 'Recipient check' };
+    // The fake has no submit; a refresh never submits.
+    await refreshRecipientHealth({ requests: requests as never, directory, clock: fixedClock(), urls: URLS }, request.orgId, ann.id, actor);
+    expect(readings).toEqual([false, true, true]);
+    expect(requests.items.get(request.id)!.unrecoverable ?? false).toBe(false);
   });
 });

@@ -27,11 +27,30 @@ const MAX_PER_STATUS = 2_000;
  * `request.unrecoverable` is an event, so the requester's integration hears of it.
  */
 export const refreshRecipientHealth = async (deps: RecipientHealthDeps, orgId: string, memberId: string, actor: Actor) => {
-  const members = await membersById(deps.directory, orgId);
+  let members = await membersById(deps.directory, orgId);
   const affected = await liveRequestsReceivedBy(deps, orgId, memberId);
-  for (const request of affected) await applyRecipientHealth(deps, request, members, actor);
+  // The members may change again while this runs (a disable undone at once), and the refresh of
+  // that change, finding nothing written yet, changes nothing: so the members are read again at
+  // the end, and the requests judged again while they moved, so the last word is the members' now.
+  for (let round = 1; ; round++) {
+    for (const request of affected) await applyRecipientHealth(deps, request, members, actor);
+    const now = await membersById(deps.directory, orgId);
+    if (sameRecipientState(members, now) || round >= MAX_ROUNDS) break;
+    members = now;
+  }
   return affected.length;
 };
+
+/** Rounds of a refresh whose members keep changing; the next member change refreshes again anyway. */
+const MAX_ROUNDS = 3;
+
+/** Whether every member is as active, and holds the same key, in both readings. */
+const sameRecipientState = (before: MembersById, after: MembersById) =>
+  before.size === after.size &&
+  [...before].every(([id, member]) => {
+    const now = after.get(id);
+    return now !== undefined && now.active === member.active && now.identityKey?.fingerprint === member.identityKey?.fingerprint;
+  });
 
 /**
  * `request` judged by what its recipients are now (`members`), the change recipientHealthChange

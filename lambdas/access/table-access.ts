@@ -231,7 +231,8 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   jwks: { items: { Query: ['SIGNING_KEYS'] } },
 
   inboundTicketStatus: inboundUrl(TICKET_STATUS, TICKET_INDEX_READ),
-  inboundTicketTrigger: inboundUrl(REQUEST_CREATION, { items: { GetItem: ['TRIGGER#', 'REQ#'], PutItem: ['TRIGGER#'] } }),
+  // The guard, and the earlier request it replaces checked still ended in the same transaction.
+  inboundTicketTrigger: inboundUrl(REQUEST_CREATION, { items: { GetItem: ['TRIGGER#', 'REQ#'], PutItem: ['TRIGGER#'], ConditionCheckItem: ['REQ#'] } }),
 
   // The pages: built files, no table.
   pageSubject: NO_TABLE_ACCESS,

@@ -113,6 +113,11 @@ export interface TriggerGuard {
   preset: string;
   ticketId: string;
   previousRequestId: string | null;
+  /**
+   * The version of that earlier request as it was read, ended: the new request is made only if it
+   * is still that version (a relink that made it live again meanwhile refuses it, WriteConflict).
+   */
+  previousVersion: number | null;
 }
 
 export interface RequestRepository {

@@ -29,7 +29,7 @@ export class DynamoRequests implements HandoffRepository {
 
   create(request: HandoffRequest, linkTokenHash: string, audit: AuditEntryInput, guard?: TriggerGuard) {
     return this.audit.append(audit, [
-      ...(guard ? [this.guardWrite(request.id, guard)] : []),
+      ...(guard ? this.guardWrites(request.id, guard) : []),
       { Put: { TableName: this.tableName, Item: this.toRequestItem(request), ConditionExpression: 'attribute_not_exists(pk)' } },
       this.linkTokenWrite(request, linkTokenHash),
       // A request's ticket is set when it is made and never changes: noted in the index here only.
@@ -39,23 +39,31 @@ export class DynamoRequests implements HandoffRepository {
   }
 
   /** The request a ticket trigger created for (integration, preset, ticket), or null. */
-  async triggeredRequestId(guard: Omit<TriggerGuard, 'previousRequestId'>): Promise<string | null> {
+  async triggeredRequestId(guard: Omit<TriggerGuard, 'previousRequestId' | 'previousVersion'>): Promise<string | null> {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: keys.ticketTrigger(guard.orgId, guard.integrationId, guard.preset, guard.ticketId), ConsistentRead: true }),
     );
     return (Item?.requestId as string | undefined) ?? null;
   }
 
-  private guardWrite(requestId: string, guard: TriggerGuard): TransactItem {
-    return {
-      Put: {
-        TableName: this.tableName,
-        Item: { ...keys.ticketTrigger(guard.orgId, guard.integrationId, guard.preset, guard.ticketId), kind: 'ticket_trigger', requestId },
-        ...(guard.previousRequestId
-          ? { ConditionExpression: 'requestId = :previous', ExpressionAttributeValues: { ':previous': guard.previousRequestId } }
-          : { ConditionExpression: 'attribute_not_exists(pk)' }),
+  /** The guard naming the new request, and the earlier one it replaces still as it was read (ended). */
+  private guardWrites(requestId: string, guard: TriggerGuard): TransactItem[] {
+    const previousUnchanged: TransactItem[] =
+      guard.previousRequestId && guard.previousVersion !== null
+        ? [{ ConditionCheck: { TableName: this.tableName, Key: keys.request(guard.previousRequestId), ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': guard.previousVersion } } }]
+        : [];
+    return [
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: { ...keys.ticketTrigger(guard.orgId, guard.integrationId, guard.preset, guard.ticketId), kind: 'ticket_trigger', requestId },
+          ...(guard.previousRequestId
+            ? { ConditionExpression: 'requestId = :previous', ExpressionAttributeValues: { ':previous': guard.previousRequestId } }
+            : { ConditionExpression: 'attribute_not_exists(pk)' }),
+        },
       },
-    };
+      ...previousUnchanged,
+    ];
   }
 
   async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean, followUps: AuditEntryInput[] = []) {

@@ -424,6 +424,38 @@ describe('trigger URL: duplicates', () => {
     expect(audit.filter((entry) => entry.type === 'request.created' && entry.data.request?.ticket?.ref === ticket)).toHaveLength(1);
     expect(audit.filter((entry) => entry.type === 'ticket.trigger_failed' && entry.data.details?.ticket_id === ticket)).toEqual([]);
   });
+  it('a trigger racing the relink of the earlier request it replaces never leaves two live requests for the ticket', async () => {
+    const slug = await quietPreset('A trigger against a relink');
+    const integration = await connect();
+    const ticket = ticketId('RELINK');
+    const body = { ticket_id: ticket, preset: slug, subject: { name: 'Jane Doe' } };
+    expect((await post(integration, body)).status).toBe(202);
+    const earlier = await onlyRequestOf(ticket);
+    expect((await service.call('POST', `/requests/${earlier.id}/revoke`, { key: org.key })).status).toBe(200);
+
+    // The next trigger reads the earlier request as revoked; the requester relinks it before the trigger creates.
+    const requests = service.deps.requests;
+    const get = requests.get.bind(requests);
+    let relinked = false;
+    requests.get = async (id: string) => {
+      const read = await get(id);
+      if (id === earlier.id && !relinked) {
+        relinked = true;
+        const answer = await service.call('POST', `/requests/${earlier.id}/relink`, { key: org.key });
+        expect(answer.status, answer.text).toBe(200);
+      }
+      return read;
+    };
+    try {
+      const answer = await post(integration, body);
+      expect(answer.status, answer.text).toBe(202);
+    } finally {
+      requests.get = get;
+    }
+    expect(relinked).toBe(true);
+    const live = (await requestsOfTicket(ticket)).filter((request) => ['pending', 'opened', 'submitted'].includes(request.status));
+    expect(live.map((request) => request.id)).toEqual([earlier.id]);
+  });
 });
 
 describe('trigger URL: failures', () => {

@@ -11,7 +11,7 @@ import { createRequestFor, type CreateRequestDeps } from '../create-request.ts';
 export interface TriggerDeps extends CreateRequestDeps {
   directory: CreateRequestDeps['directory'] & Pick<Directory, 'getPreset'>;
   requests: CreateRequestDeps['requests'] & {
-    triggeredRequestId(guard: Omit<TriggerGuard, 'previousRequestId'>): Promise<string | null>;
+    triggeredRequestId(guard: Omit<TriggerGuard, 'previousRequestId' | 'previousVersion'>): Promise<string | null>;
   };
   audit: AuditTrail;
 }
@@ -74,16 +74,14 @@ const decide = async (deps: TriggerDeps, org: Organisation, integration: Integra
   const guardKey = { orgId: org.id, integrationId: integration.id, preset: slug ?? '', ticketId: post.ticketId };
   for (let race = 1; ; race++) {
     const previous = await deps.requests.triggeredRequestId(guardKey);
-    if (previous) {
-      const existing = await deps.requests.get(previous);
-      if (existing && LIVE.has(existing.status)) return { kind: 'duplicate', requestId: previous, preset: slug };
-    }
+    const existing = previous ? await deps.requests.get(previous) : null;
+    if (previous && existing && LIVE.has(existing.status)) return { kind: 'duplicate', requestId: previous, preset: slug };
     try {
       const result = await createRequestFor(
         deps,
         { org, clientScope: integration.clientId, actor: integrationActor(integration) },
         bodyOf(preset, post, requester, integration),
-        { triggerGuard: { ...guardKey, previousRequestId: previous } },
+        { triggerGuard: { ...guardKey, previousRequestId: previous, previousVersion: existing?.version ?? null } },
       );
       await tellRequester(deps, result, post.ticketId);
       return { kind: 'created', requestId: result.request.id, preset: slug };

@@ -64,6 +64,8 @@ describe.skipIf(!haveChromium)('the audit log page', () => {
     await page.waitForURL(/\/app\/audit\?type=request\.created/);
     await page.waitForFunction(() => Array.from(document.querySelectorAll('#audit-log tbody th')).every((cell) => cell.textContent?.includes('request.created')));
     expect(await page.locator('#audit-log tbody tr').count()).toBe(2);
+    // Filtering says what it found, in the status region.
+    expect(await page.textContent('#status')).toBe('Showing the entries that match these filters, newest first.');
 
     const csv = await download(page, 'export-csv');
     expect(csv.name).toBe('audit-log.csv');
@@ -78,6 +80,7 @@ describe.skipIf(!haveChromium)('the audit log page', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
     await page.goto(`${service.appUrl}/app/audit?from=2000-01-01&to=2000-01-01`);
     await page.waitForSelector('#no-entries');
+    expect(await page.textContent('#status')).toBe('No entries match these filters.');
     await expectNoSeriousAxeViolations(page);
     await context.close();
   }, 120_000);

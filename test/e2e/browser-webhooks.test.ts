@@ -79,6 +79,13 @@ describe.skipIf(!haveChromium)('the Webhooks page', () => {
     await tabTo(page, 'ping-webhook');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#deliveries');
+    // The page shown again keeps the keyboard on the button pressed, and says what happened.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('ping-webhook');
+    expect(await page.textContent('#status')).toContain('Test ping queued');
+    await tabTo(page, 'refresh-deliveries');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.textContent('#status')).toBe('Deliveries refreshed: the list shows them as they are now.');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('refresh-deliveries');
     const first = (await page.getAttribute('#deliveries tbody tr', 'data-delivery-id'))!;
     await waitForStatus(page, first, 'delivered');
     expect(await page.locator(`tr[data-delivery-id="${first}"]`).textContent()).toContain('HTTP 204');

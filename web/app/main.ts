@@ -144,6 +144,8 @@ let renderCount = 0;
 
 const render = async (options: RenderOptions = {}) => {
   const mine = ++renderCount;
+  // A page shown again keeps the keyboard where it was (focusKept, below).
+  const focused = document.activeElement instanceof HTMLElement && content().contains(document.activeElement) ? document.activeElement.id : null;
   for (const url of objectUrls) URL.revokeObjectURL(url);
   objectUrls = [];
   if (!options.keepMessages) clearMessages();
@@ -180,6 +182,7 @@ const render = async (options: RenderOptions = {}) => {
     if (heading) {
       document.title = `${heading.textContent} · Credential Handoff`;
       if (options.focus) focusHeading(heading);
+      else if (focused !== null) focusKept(focused, heading);
     }
   } catch (error) {
     if (error instanceof ApiFailure && error.status === 401) {
@@ -191,6 +194,17 @@ const render = async (options: RenderOptions = {}) => {
     replaceChildren(content(), h('h1', {}, 'Something went wrong'), h('p', {}, link('/app/requests', 'Back to my requests')));
     sayError(messageOf(error));
   }
+};
+
+/**
+ * After a page is shown again in place (an action done, a list refreshed), the focus goes back to
+ * the control of the same id, or, when that control is gone (a Complete button once completed),
+ * to the page's heading: never to the top of the page, where a screen reader would start over.
+ */
+const focusKept = (id: string, heading: HTMLElement) => {
+  const again = id ? document.getElementById(id) : null;
+  if (again && content().contains(again)) again.focus();
+  else focusHeading(heading);
 };
 
 const renderNav = (current: string | null) => {

@@ -13,7 +13,7 @@
  *   #audit-log (table; rows tr[data-seq], a link's cell .chain[data-linked="true|false|unknown"])
  *   #no-entries #load-older #export-csv #export-json; button[data-certificate="<request id>"] on an entry that ended its request
  */
-import { busy, field, formatTime, h, replaceChildren } from '../../shared/dom.ts';
+import { busy, field, formatTime, h, replaceChildren, say } from '../../shared/dom.ts';
 import { ENDING_TYPES } from '../../../lambdas/core/custody/custody-facts.ts';
 import { auditViewPage, exportButtons, toCsv } from '../audit-log-parts.ts';
 import { downloadCertificate } from '../certificate-download.ts';
@@ -85,6 +85,8 @@ export const auditPage = async (app: AppContext) => {
     app.get<LogPage<AuditRow>>(`/app/api/audit?${query()}`),
     app.get<{ data: Member[] }>('/app/api/members').then((answer) => answer.data).catch(() => [] as Member[]),
   ]);
+  // Filters applied (the page is shown afresh, its heading focused): say what they found.
+  if (query().size > 0) say(first.data.length === 0 ? 'No entries match these filters.' : `Showing the entries that match these filters, newest first${first.has_more ? '; older ones below' : ''}.`);
 
   const type = h('input', { id: 'filter-type', name: 'type', type: 'text', spellcheck: 'false', autocomplete: 'off', value: filters.get('type') ?? '' });
   const request = h('input', { id: 'filter-request', name: 'request_id', type: 'text', spellcheck: 'false', autocomplete: 'off', maxlength: 26, value: filters.get('request_id') ?? '' });

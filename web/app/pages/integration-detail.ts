@@ -34,7 +34,12 @@ const URL_TEXT: Record<ActivityEntry['url'], string> = { webhook: 'Webhook URL',
 
 const activitySection = (app: AppContext, entries: ActivityEntry[]) => {
   const refresh = h('button', { id: 'refresh-activity', type: 'button', class: 'secondary' }, 'Refresh');
-  refresh.addEventListener('click', () => busy(refresh, () => app.render({ keepMessages: true })));
+  refresh.addEventListener('click', () =>
+    busy(refresh, async () => {
+      await app.render({ keepMessages: true });
+      say('Activity refreshed: the list shows it as it is now.');
+    }),
+  );
   const row = (entry: ActivityEntry) =>
     h(
       'tr',

@@ -126,7 +126,12 @@ export const webhookDetailPage = async (app: AppContext, id: string) => {
   const ping = h('button', { id: 'ping-webhook', type: 'button' }, 'Send a test ping');
   ping.addEventListener('click', () => postThenRender(app, ping, `/app/api/webhooks/${id}/ping`, 'Test ping queued. Its delivery is listed below; refresh to see how it went.'));
   const refresh = h('button', { id: 'refresh-deliveries', type: 'button', class: 'secondary' }, 'Refresh');
-  refresh.addEventListener('click', () => busy(refresh, () => app.render({ keepMessages: true })));
+  refresh.addEventListener('click', () =>
+    busy(refresh, async () => {
+      await app.render({ keepMessages: true });
+      say('Deliveries refreshed: the list shows them as they are now.');
+    }),
+  );
   const remove = confirmAction({
     id: 'delete-webhook',
     label: 'Delete this webhook',

@@ -47,6 +47,25 @@ const typeCode = async (page: Page, code: string) => {
 };
 
 describe.skipIf(!haveChromium)("the subject's code step", () => {
+  it('an empty credential is refused on its field: marked, described by the message, with the keyboard in it', async () => {
+    const created = await newRequest();
+    const page = await browser.newPage();
+    await page.goto(created.link);
+    await page.waitForSelector('#challenge-code');
+    await typeCode(page, created.challenge_code);
+    await page.waitForSelector('#credential');
+    await page.focus('#submit');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#error').textContent()).toBe('Enter the password or secret first.');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('credential');
+    expect(await page.locator('#credential').getAttribute('aria-invalid')).toBe('true');
+    expect((await page.locator('#credential').getAttribute('aria-describedby'))!.split(' ')).toContain('error');
+    // Typing takes the mark away.
+    await page.keyboard.type('x');
+    expect(await page.locator('#credential').getAttribute('aria-invalid')).toBeNull();
+    await page.close();
+  });
+
   it('"Enter a code first" marks the code field and puts the keyboard in it', async () => {
     const created = await newRequest();
     const page = await browser.newPage();

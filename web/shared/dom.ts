@@ -53,6 +53,19 @@ export const sayError = (message: string) => {
   byId('status').textContent = '';
   byId('error').textContent = message;
 };
+/**
+ * A refusal about one control: the message in the alert region, the control marked invalid and
+ * described by it, and the focus there (until it is changed, when the mark goes).
+ */
+export const refuseField = (control: HTMLElement, message: string, alsoDescribedBy: string[] = []) => {
+  sayError(message);
+  control.setAttribute('aria-invalid', 'true');
+  const described = new Set([...(control.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean), 'error', ...alsoDescribedBy]);
+  control.setAttribute('aria-describedby', [...described].join(' '));
+  control.addEventListener('input', () => control.removeAttribute('aria-invalid'), { once: true });
+  control.focus();
+};
+
 export const clearMessages = () => {
   byId('status').textContent = '';
   byId('error').textContent = '';

@@ -26,7 +26,7 @@ import { seal, sealAttachment, type SealedAttachment } from '../crypto/envelope.
 import { encryptionNotice } from './encryption-notice.ts';
 import { commitmentOf, fingerprintOf } from '../crypto/identity.ts';
 import { ApiFailure, call, messageOf } from '../shared/api.ts';
-import { busy, byId, clearMessages, facts, field, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../shared/dom.ts';
+import { busy, byId, clearMessages, facts, field, focusHeading, formatTime, h, refuseField, replaceChildren, say, sayError } from '../shared/dom.ts';
 
 type VerificationMode = 'none' | 'challenge' | 'email_otp' | 'either' | 'both';
 
@@ -207,12 +207,8 @@ const verifyIntro = (request: SubjectRequest) => {
 const refuseCodes = (ids: string[], message: string) => {
   sayError(message);
   const fields = ids.map((id) => document.getElementById(id)).filter((input): input is HTMLElement => input !== null);
-  for (const input of fields) {
-    input.setAttribute('aria-invalid', 'true');
-    const described = new Set([...(input.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean), 'error', 'attempts-left']);
-    input.setAttribute('aria-describedby', [...described].join(' '));
-  }
-  fields[0]?.focus();
+  // The last refused first, so the focus ends on the first.
+  for (const input of fields.reverse()) refuseField(input, message, ['attempts-left']);
 };
 
 const typedCode = (id: string) => (document.getElementById(id) as HTMLInputElement | null)?.value.replace(/[\s-]+/g, '') ?? '';
@@ -343,11 +339,7 @@ const credentialStep = (request: SubjectRequest) => {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    if (!credential.value) {
-      sayError('Enter the password or secret first.');
-      credential.focus();
-      return;
-    }
+    if (!credential.value) return refuseField(credential, 'Enter the password or secret first.');
     const chosen = files ? Array.from(files.files ?? []) : [];
     if (chosen.length > request.limits.attachments) return sayError(`Attach at most ${request.limits.attachments} files.`);
     const tooBig = chosen.find((file) => file.size > request.limits.attachment_bytes);

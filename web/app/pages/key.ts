@@ -13,7 +13,7 @@
  */
 import { exportBackup, fingerprintOf, generateIdentityPair, importBackup, lockPrivateKey, type KeyBackup } from '../../crypto/identity.ts';
 import { ApiFailure, messageOf } from '../../shared/api.ts';
-import { busy, facts, field, fingerprintCode, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
+import { busy, facts, field, fingerprintCode, h, refuseField, replaceChildren, say, sayError } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
 import { loadKey, saveKey, type StoredKey } from '../keystore.ts';
 import { keyStateText } from '../labels.ts';
@@ -112,12 +112,10 @@ const setUpSection = (app: AppContext, replacing: Replacing) => {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (passphrase.value.length < 12) {
-      sayError('The passphrase must have at least 12 characters.');
-      return passphrase.focus();
+      return refuseField(passphrase, 'The passphrase must have at least 12 characters.');
     }
     if (passphrase.value !== confirm.value) {
-      sayError('The two passphrases are not the same.');
-      return confirm.focus();
+      return refuseField(confirm, 'The two passphrases are not the same.');
     }
     void busy(button, async () => {
       try {
@@ -177,15 +175,14 @@ const importSection = (app: AppContext) => {
       let backup: KeyBackup;
       try {
         const text = pasted.value.trim() || (file.files?.[0] ? await file.files[0].text() : '');
-        if (!text) return sayError('Choose the backup file or paste its text.');
+        if (!text) return refuseField(file, 'Choose the backup file or paste its text.');
         backup = JSON.parse(text) as KeyBackup;
         if (backup.format !== 'handoff-identity-backup/v1' || (await fingerprintOf(backup.public_key)) !== backup.fingerprint) throw new Error('not a backup');
       } catch {
         return sayError('That is not a key backup from this service.');
       }
       if (!passphrase.value) {
-        sayError('Enter the passphrase of the backup.');
-        return passphrase.focus();
+        return refuseField(passphrase, 'Enter the passphrase of the backup.');
       }
       say('Opening the backup…');
       let restored: Awaited<ReturnType<typeof importBackup>>;

@@ -13,7 +13,7 @@
  */
 import { SUBSCRIBABLE_EVENT_TYPES } from '../../../lambdas/core/events.ts';
 import { ApiFailure, messageOf } from '../../shared/api.ts';
-import { busy, clearMessages, field, focusHeading, formatTime, h, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
+import { busy, clearMessages, field, focusHeading, formatTime, h, refuseField, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
 import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
 
@@ -97,12 +97,10 @@ const createForm = (app: AppContext) => {
     clearMessages();
     const chosen = boxes.filter((box) => box.checked).map((box) => box.value);
     if (!url.value.trim()) {
-      sayError('Enter the receiver URL.');
-      return url.focus();
+      return refuseField(url, 'Enter the receiver URL.');
     }
     if (chosen.length === 0) {
-      sayError('Choose at least one event to send.');
-      return boxes[0]!.focus();
+      return refuseField(boxes[0]!, 'Choose at least one event to send.');
     }
     const body = { url: url.value.trim(), events: chosen, description: description.value.trim() || null };
     const text = JSON.stringify(body);

@@ -2,6 +2,7 @@ import type { MiddlewareObj, MiddyfiedHandler, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { ReadRecords } from '#core/api-reads.ts';
 import type { Caller } from '#core/caller.ts';
+import type { Claim } from '#store/idempotent-commit.ts';
 import type { RateCount } from '#store/rate-limiter.ts';
 
 export type ApiEvent = APIGatewayProxyEventV2;
@@ -16,10 +17,8 @@ export type ApiState = {
   body?: unknown;
   /** The query as the endpoint parsed it. */
   query?: unknown;
-  /** Set once this call has claimed its Idempotency-Key. */
-  idempotencyKey?: string;
-  /** The token of that claim: what says the key's record is still this call's. */
-  idempotencyClaim?: string;
+  /** Set once this call has claimed its Idempotency-Key: the key's record, and the token that says it is still this call's. */
+  idempotencyClaim?: Claim;
   /** Hands the answer to the idempotency layer before the change commits, to be stored with it. */
   prepareReplay?: (response: ApiResult) => void;
   /** A read endpoint names what it read; its read record is handed to the read log then (middleware/read-trail.ts). */

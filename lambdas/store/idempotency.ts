@@ -74,20 +74,20 @@ export class DynamoIdempotency {
   }
 
   /**
-   * Keeps the call's answer for replays, on condition that the claim is still this call's (`claim`,
-   * the token start answered): a call that ran past its lock time has lost the key to a retry,
-   * whose answer stands (the retry may have made the change this call could not).
+   * Keeps the call's answer for replays, on condition that the claim (what start answered) is still
+   * this call's: a call that ran past its lock time has lost the key to a retry, whose answer
+   * stands (the retry may have made the change this call could not).
    */
-  async finish(apiKeyId: string, idempotencyKey: string, claim: string, response: StoredResponse) {
+  async finish(claim: Claim, response: StoredResponse) {
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.idempotency(apiKeyId, sha256Hex(idempotencyKey)),
+          Key: claim.key,
           UpdateExpression: 'SET #status = :done, #response = :response REMOVE lockedUntil',
           ConditionExpression: 'claim = :claim',
           ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
-          ExpressionAttributeValues: { ':done': 'done', ':response': response, ':claim': claim },
+          ExpressionAttributeValues: { ':done': 'done', ':response': response, ':claim': claim.token },
         }),
       );
     } catch (error) {
@@ -100,15 +100,15 @@ export class DynamoIdempotency {
    * committed with its replay meanwhile (idempotent-commit.ts): then the replay stands, and a
    * retry gets the answer this call lost. Only this call's claim: never a retry's that took over.
    */
-  async release(apiKeyId: string, idempotencyKey: string, claim: string) {
+  async release(claim: Claim) {
     try {
       await this.db.send(
         new DeleteCommand({
           TableName: this.tableName,
-          Key: keys.idempotency(apiKeyId, sha256Hex(idempotencyKey)),
+          Key: claim.key,
           ConditionExpression: '#status = :inProgress AND claim = :claim',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':inProgress': 'in_progress', ':claim': claim },
+          ExpressionAttributeValues: { ':inProgress': 'in_progress', ':claim': claim.token },
         }),
       );
     } catch (error) {

@@ -31,20 +31,20 @@ const overtaken = async () => {
   const retry = await store.start(owner, key, 'fingerprint');
   expect(retry.outcome).toBe('started');
   if (first.outcome !== 'started' || retry.outcome !== 'started') throw new Error('not started');
-  return { owner, key, first: first.claim.token, retry: retry.claim.token };
+  return { owner, key, first: first.claim, retry: retry.claim };
 };
 
 it("a call that lost its key to a retry does not overwrite the retry's answer when it ends", async () => {
   const { owner, key, first, retry } = await overtaken();
-  await store.finish(owner, key, retry, answer(201));
-  await store.finish(owner, key, first, answer(409));
+  await store.finish(retry, answer(201));
+  await store.finish(first, answer(409));
   const replay = await store.start(owner, key, 'fingerprint');
   expect(replay).toEqual({ outcome: 'replay', response: answer(201) });
 });
 
 it("a call that lost its key to a retry does not release the retry's claim on a 5xx", async () => {
   const { owner, key, first } = await overtaken();
-  await store.release(owner, key, first);
+  await store.release(first);
   // The retry still holds the key: a third attempt is told it is being processed.
   expect((await store.start(owner, key, 'fingerprint')).outcome).toBe('in_progress');
 });

@@ -150,7 +150,7 @@ describe('the idempotency middleware after a failure', () => {
     await middleware.before!(call);
     call.error = new ProvisionedThroughputExceededException({ message: 'slow down', ...metadata });
     await middleware.onError!(call);
-    expect(keys.release).toHaveBeenCalledWith('api-key-1', 'key-1', 'claim-1');
+    expect(keys.release).toHaveBeenCalledWith({ key: { pk: 'IDEM#api-key-1#h', sk: 'IDEM' }, token: 'claim-1' });
     expect(keys.finish).not.toHaveBeenCalled();
   });
 

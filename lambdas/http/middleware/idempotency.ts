@@ -3,7 +3,7 @@ import { ApiError, conflict, fieldError, idempotencyKeyReused } from '#core/erro
 import type { CodeKey } from '#core/code-key.ts';
 import { sha256Hex } from '#core/hashing.ts';
 import type { DynamoIdempotency, StoredResponse } from '#store/idempotency.ts';
-import type { IdempotentCommits } from '#store/idempotent-commit.ts';
+import type { Claim, IdempotentCommits } from '#store/idempotent-commit.ts';
 import { errorResponse, withHeaders } from '../responses.ts';
 import type { ApiMiddleware, ApiRequest, ApiResult, ApiState } from '../types.ts';
 
@@ -52,11 +52,10 @@ export const idempotency = (
   options: IdempotencyOptions = {},
 ): ApiMiddleware => {
   const { secretFields = [], ownerOf = (state) => state.caller!.apiKey.id, commits, fingerprintOf = jsonFingerprint, replayHeaders } = options;
-  const keep = async (state: ApiState, response: ApiResult) => {
-    const owner = ownerOf(state);
+  const keep = async (claim: Claim, response: ApiResult) => {
     try {
-      if (response.statusCode >= 500) await store.release(owner, state.idempotencyKey!, state.idempotencyClaim!);
-      else await store.finish(owner, state.idempotencyKey!, state.idempotencyClaim!, forReplay(response, secretFields));
+      if (response.statusCode >= 500) await store.release(claim);
+      else await store.finish(claim, forReplay(response, secretFields));
     } catch {
       // The table failed again while keeping the answer. The caller still gets the answer the call
       // earned (a change that was made is never reported as a failure, which would invite a second
@@ -82,19 +81,17 @@ export const idempotency = (
           { ...replayHeaders, ...request.internal.rateHeaders, 'Idempotency-Replayed': 'true' },
         );
       }
-      request.internal.idempotencyKey = key;
-      request.internal.idempotencyClaim = started.claim.token;
+      request.internal.idempotencyClaim = started.claim;
       commits?.claimed(started.claim);
       request.internal.prepareReplay = (response: ApiResult) => commits?.prepare(forReplay(response, secretFields));
     },
     after: async (request) => {
-      if (request.internal.idempotencyKey) await keep(request.internal, request.response!);
+      if (request.internal.idempotencyClaim) await keep(request.internal.idempotencyClaim, request.response!);
     },
     onError: async (request) => {
-      const state = request.internal;
       // Only errors raised after the key was claimed belong to this key's record.
-      if (!state.idempotencyKey) return;
-      await keep(state, errorResponse(request.error));
+      const claim = request.internal.idempotencyClaim;
+      if (claim) await keep(claim, errorResponse(request.error));
     },
   };
 };

@@ -12,8 +12,8 @@ export interface HelpdeskWaits {
   hold(integrationId: string, until: string): Promise<void>;
 }
 
-/** The time a refused call asked to be left alone until (its Retry-After on a 429 or a 503), if it asked; null otherwise. */
-export const askedWaitUntil = (error: HelpdeskCallFailed, now: Date): string | null =>
-  error.retryAfterSeconds !== undefined && (error.reason === 'rate_limited' || error.reason === 'unavailable')
-    ? new Date(now.getTime() + error.retryAfterSeconds * 1000).toISOString()
-    : null;
+/** Holds the integration's calls for as long as a refused call asked (its Retry-After on a 429 or a 503), if it asked. */
+export const holdAsAsked = async (waits: HelpdeskWaits, integrationId: string, error: HelpdeskCallFailed, now: Date) => {
+  if (error.retryAfterSeconds === undefined || (error.reason !== 'rate_limited' && error.reason !== 'unavailable')) return;
+  await waits.hold(integrationId, new Date(now.getTime() + error.retryAfterSeconds * 1000).toISOString());
+};

@@ -1,6 +1,6 @@
 import { HelpdeskCallFailed, type HelpdeskConnector } from '../helpdesk.ts';
 import type { Clock } from '../clock.ts';
-import { askedWaitUntil, type HelpdeskWaits } from '../helpdesk-waits.ts';
+import { holdAsAsked, type HelpdeskWaits } from '../helpdesk-waits.ts';
 import type { IntegrationRepository } from '../integration.ts';
 import type { TicketReplyFailure, TicketReplyInput, TicketReplyResult } from './ticket-reply.ts';
 
@@ -75,8 +75,7 @@ export const replyInTicket = async (deps: ReplyInTicketDeps, input: TicketReplyI
         await new Promise((resolve) => setTimeout(resolve, (error.retryAfterSeconds ?? 1) * 1000));
         continue;
       }
-      const asked = askedWaitUntil(error, deps.clock.now());
-      if (asked) await deps.helpdeskWaits.hold(integration.id, asked);
+      await holdAsAsked(deps.helpdeskWaits, integration.id, error, deps.clock.now());
       return failed(failureText(error), error.reason, attempt);
     }
   }

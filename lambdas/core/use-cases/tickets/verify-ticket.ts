@@ -4,7 +4,7 @@ import type { HandoffRequest } from '../../model.ts';
 import type { Directory } from '../../ports.ts';
 import { retryDelaySeconds, type TicketCheck, type TicketCheckQueue } from '../../ticket-check.ts';
 import { applyTicketStatus, type TicketStatusDeps, type TicketStatusOutcome } from './apply-ticket-status.ts';
-import { askedWaitUntil, type HelpdeskWaits } from '../../helpdesk-waits.ts';
+import { holdAsAsked, type HelpdeskWaits } from '../../helpdesk-waits.ts';
 
 export interface VerifyTicketDeps extends TicketStatusDeps {
   integrations: Pick<IntegrationRepository, 'get' | 'recordActivity'>;
@@ -55,8 +55,7 @@ export const verifyTicket = async (deps: VerifyTicketDeps, check: TicketCheck): 
     ticket = await adapter.readTicket(check.externalId);
   } catch (error) {
     if (!(error instanceof HelpdeskCallFailed)) throw error;
-    const asked = askedWaitUntil(error, deps.clock.now());
-    if (asked) await deps.helpdeskWaits.hold(integration.id, asked);
+    await holdAsAsked(deps.helpdeskWaits, integration.id, error, deps.clock.now());
     await deps.integrations.recordActivity(integration.id, {
       at: deps.clock.now().toISOString(),
       purpose: 'helpdesk',

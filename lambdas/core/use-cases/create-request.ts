@@ -108,8 +108,9 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
   if (body.ticket_integration_id && !integrationInScope(integration, creator.clientScope)) addError('ticket_integration_id', UNKNOWN_INTEGRATION);
 
   const justification = merged.justification ?? template?.justification ?? undefined;
+  const justificationLength = justification ? characterCount(justification) : 0;
   if (!justification) addError('justification', 'Required.');
-  else if (characterCount(justification) < 10 || characterCount(justification) > 1000) addError('justification', 'Must be 10 to 1000 characters.');
+  else if (justificationLength < 10 || justificationLength > 1000) addError('justification', 'Must be 10 to 1000 characters.');
 
   if (emails.length === 0 && !(body.teams?.length) ) addError('recipients', 'Required: 1 to 64 recipient emails.');
 

@@ -75,7 +75,7 @@ const decide = async (deps: TriggerDeps, org: Organisation, integration: Integra
   for (let race = 1; ; race++) {
     const previous = await deps.requests.triggeredRequestId(guardKey);
     const existing = previous ? await deps.requests.get(previous) : null;
-    if (previous && existing && LIVE.has(existing.status)) return { kind: 'duplicate', requestId: previous, preset: slug };
+    if (existing && LIVE.has(existing.status)) return { kind: 'duplicate', requestId: existing.id, preset: slug };
     try {
       const result = await createRequestFor(
         deps,

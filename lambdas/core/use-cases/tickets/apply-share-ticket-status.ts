@@ -12,9 +12,9 @@ import { MAX_STATUS_RACES, statusRaceBackoff } from './status-races.ts';
  * Written with the share's version, so it never lands on a share ended meanwhile.
  */
 const recordShareStatus = async (deps: ShareDeps, share: Share, input: TicketStatusInput, trusted: boolean, channel: Record<string, unknown>) => {
+  const details = { ...channel, ...(input.statusWord ? { status_word: input.statusWord } : {}), verified: input.verified, trusted, action: 'recorded' };
   let current: Share | null = share;
   for (let race = 1; current && isShareLive(current); race++) {
-    const details = { ...channel, ...(input.statusWord ? { status_word: input.statusWord } : {}), verified: input.verified, trusted, action: 'recorded' };
     try {
       await deps.shares.update(current, current, [shareAuditEntry(current, input.channel.actor, 'ticket.status_received', details)], false);
       return;

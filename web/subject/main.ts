@@ -21,9 +21,11 @@
  *   #credential-form     #credential, #toggle-credential, #note, #attachments (when allowed), #submit
  *   #submitted           the success panel after submission
  *   #report-form         #report-reason, #report
+ *   #expiry-warning      alert region: the link expires in less than two minutes (expiry-watch.ts)
  */
 import { seal, sealAttachment, type SealedAttachment } from '../crypto/envelope.ts';
 import { encryptionNotice } from './encryption-notice.ts';
+import { watchExpiry } from './expiry-watch.ts';
 import { commitmentOf, fingerprintOf } from '../crypto/identity.ts';
 import { ApiFailure, call, messageOf } from '../shared/api.ts';
 import { busy, byId, clearMessages, facts, field, focusHeading, formatTime, h, refuseField, replaceChildren, say, sayError } from '../shared/dom.ts';
@@ -477,7 +479,27 @@ const main = async () => {
   if (!again || !sameRecipients(again, recipients)) return showRefusal(false);
   state.request = request;
   renderSteps(request, false);
+  if (request.link_expires_at) watchLinkExpiry(request.link_expires_at);
 };
+
+/** Warns before the link expires, and ends the page once the service says it is closed. */
+const watchLinkExpiry = (expiresAt: string) =>
+  watchExpiry({
+    expiresAt,
+    active: () => document.getElementById('verify-step') !== null || document.getElementById('credential-step') !== null,
+    show: (text) => {
+      byId('expiry-warning').textContent = text;
+    },
+    askService: async () => {
+      try {
+        await linkCall('GET', '/subject/request');
+      } catch (error) {
+        // Only the service's word that the link is gone ends the page; a dropped connection does not.
+        if (error instanceof ApiFailure && (error.status === 404 || error.status === 410)) handleFailure(error);
+      }
+    },
+    formatTime: (iso) => formatTime(iso),
+  });
 
 // A link pasted over this one that differs only after the "#" does not reload the page: start again.
 window.addEventListener('hashchange', () => location.reload());

@@ -52,6 +52,14 @@ describe.skipIf(!haveChromium)('the audit log page', () => {
     const links = await page.locator('#audit-log td.chain').evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-linked')));
     expect(links.slice(0, -1).every((linked) => linked === 'true')).toBe(true);
     expect(await rows.first().locator('th').textContent()).toContain('Revoked');
+    // The whole hash opens by keyboard, in the page, not in a hover-only tooltip.
+    const newest = (await auditEntries(service, org.orgId)).reduce((a, b) => ((a.seq as number) > (b.seq as number) ? a : b));
+    expect(await page.locator('#audit-log td.chain [title]').count()).toBe(0);
+    await page.focus('#audit-log tbody tr:first-child td.chain summary');
+    expect(await page.locator('#audit-log tbody tr:first-child .whole-hash').isVisible()).toBe(false);
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#audit-log tbody tr:first-child .whole-hash').isVisible()).toBe(true);
+    expect(await page.locator('#audit-log tbody tr:first-child .whole-hash').textContent()).toBe(newest.hash);
     // The entry that ended a request offers its custody certificate, and only that one does.
     expect(await page.locator('button[data-certificate]').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-certificate')))).toEqual([revokedId]);
     const [certificate] = await Promise.all([page.waitForEvent('download'), page.focus(`button[data-certificate="${revokedId}"]`).then(() => page.keyboard.press('Enter'))]);

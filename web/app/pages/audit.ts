@@ -124,7 +124,14 @@ export const auditPage = async (app: AppContext) => {
     return h(
       'td',
       { class: 'chain', 'data-linked': linked, 'data-content': row.hash_matches ? 'matches' : 'edited' },
-      h('code', { title: row.hash }, short(row.hash)),
+      // The whole hash by keyboard and screen reader too, not in a hover-only tooltip; folded,
+      // since 64 hex digits on every row are read out and crowd a narrow screen.
+      h(
+        'details',
+        { class: 'hash' },
+        h('summary', { 'aria-label': `${short(row.hash)} (show the whole hash)` }, h('code', {}, short(row.hash))),
+        h('code', { class: 'whole-hash' }, row.hash),
+      ),
       h('span', { class: 'sub' }, words),
       // An entry edited in the table keeps its links; its own hash no longer fits its content.
       row.hash_matches ? null : h('span', { class: 'sub tampered' }, 'edited: its content does not match its hash'),

@@ -106,6 +106,9 @@ describe.skipIf(!haveChromium)('the sign-in link in a browser', () => {
     const page = await (await browser.newContext()).newPage();
     await signInInBrowser(page, service.appUrl, service.outboxDir, org.member.email);
     expect(await signedInEmail(page)).toBe(org.member.email);
+    // Arriving from the email, the page says as whom, and the landing page's heading has the focus.
+    expect(await page.textContent('#status')).toBe(`Signed in as ${org.member.email} to Victim MSP.`);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
     await page.context().close();
   });
 });

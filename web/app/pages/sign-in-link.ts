@@ -10,7 +10,7 @@
  * Stable hooks for automated tests: #confirm-sign-in #not-me
  */
 import { ApiFailure, messageOf } from '../../shared/api.ts';
-import { busy, byId, focusHeading, h, replaceChildren, sayError } from '../../shared/dom.ts';
+import { busy, byId, focusHeading, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
 import { keepNote, takeNote } from '../fresh-note.ts';
 import { takeReturn } from '../return-to.ts';
@@ -33,7 +33,10 @@ const signIn = async (app: AppContext, token: string) => {
   const answer = await app.post<Me>('/app/api/session', { token });
   app.signedIn(answer);
   await app.refreshMe().catch(() => undefined);
-  app.navigate(takeReturn(), { replace: true, focus: false });
+  // Arriving from an email, a screen-reader user hears where they are and as whom: the landing
+  // page's heading takes the focus and the status region says who is signed in.
+  say(`Signed in as ${answer.member.email ?? answer.member.name ?? 'a member'} to ${answer.organisation.name}.`);
+  app.navigate(takeReturn(), { replace: true, focus: true, keepMessages: true });
 };
 
 /** Who is signed in in this browser now, if anyone (the link would replace that session). */

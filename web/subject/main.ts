@@ -27,47 +27,10 @@ import { seal, sealAttachment, type SealedAttachment } from '../crypto/envelope.
 import { encryptionNotice } from './encryption-notice.ts';
 import { watchExpiry } from './expiry-watch.ts';
 import { commitmentOf, fingerprintOf } from '../crypto/identity.ts';
-import { ApiFailure, call, messageOf } from '../shared/api.ts';
+import { ApiFailure } from '../shared/api.ts';
 import { busy, byId, clearMessages, facts, field, focusHeading, formatTime, h, refuseField, replaceChildren, say, sayError } from '../shared/dom.ts';
-
-type VerificationMode = 'none' | 'challenge' | 'email_otp' | 'either' | 'both';
-
-interface Verification {
-  passed: boolean;
-  challenge_passed: boolean;
-  email_passed: boolean;
-  attempts_left: number;
-}
-
-interface SubjectRequest {
-  id: string;
-  status: string;
-  organisation: { name: string };
-  client: { name: string } | null;
-  requester: { name: string | null; email: string | null };
-  subject: { name: string };
-  justification: string;
-  verification_mode: VerificationMode;
-  verification: Verification;
-  allow_attachments: boolean;
-  limits: { attachments: number; attachment_bytes: number };
-  link_expires_at: string | null;
-  recipients: Array<{ membership_id: string; label: string; public_key: string }>;
-}
-
-interface Recipient {
-  membershipId: string;
-  fingerprint: string;
-  publicKey: string;
-  label: string;
-}
-
-const content = () => byId('content');
-
-const state: { token: string; request: SubjectRequest | null; recipients: Recipient[] } = { token: '', request: null, recipients: [] };
-
-const linkCall = <T>(method: 'GET' | 'POST', path: string, body?: unknown) =>
-  call<T>(method, path, { body, headers: { 'X-Link-Token': state.token } });
+import { content, linkCall, state, type Recipient, type SubjectRequest, type Verification } from './link.ts';
+import { handleFailure, reportSection, showClosed, showInvalid, showRefusal, showSubmitted } from './outcomes.ts';
 
 const tokenFromPath = (pathname: string) => {
   const match = /^\/r\/([^/]+)\/?$/.exec(pathname);
@@ -78,6 +41,7 @@ const tokenFromPath = (pathname: string) => {
     return '';
   }
 };
+
 
 const commitmentFromFragment = (hash: string) => hash.replace(/^#/, '').replace(/^c=/, '').trim();
 
@@ -97,85 +61,6 @@ const describe = (request: SubjectRequest) => {
       ['Link valid until', request.link_expires_at ? formatTime(request.link_expires_at) : null],
     ]),
   );
-};
-
-// --- Outcomes that end the page --------------------------------------------------------------
-
-/**
- * A page that ends the flow says so in its title and its h1 too (a screen reader announces the
- * title; the h1 is what a person reads first), and its heading takes the focus.
- */
-const endPage = (heading: string) => {
-  document.title = heading;
-  byId('page-title').textContent = heading;
-  const shown = content().querySelector<HTMLElement>('h2');
-  if (shown) focusHeading(shown);
-};
-
-const showInvalid = () => {
-  replaceChildren(
-    content(),
-    h(
-      'section',
-      { id: 'link-invalid', 'aria-labelledby': 'invalid-heading' },
-      h('h2', { id: 'invalid-heading' }, 'This link is not valid'),
-      h('p', {}, 'Check that you opened the whole link from the message you received. If it still does not work, ask the person who sent it for a new link.'),
-    ),
-  );
-  say('This link is not valid.');
-  endPage('This link is not valid');
-};
-
-const CLOSED_HEADINGS: Record<string, string> = {
-  submitted: 'The credential has already been sent',
-  completed: 'This request is finished',
-  revoked: 'This request was withdrawn',
-  expired: 'This link has expired',
-  locked: 'This link is locked',
-  replaced: 'This link was replaced by a newer one',
-};
-
-const showClosed = (reason: string, message: string) => {
-  replaceChildren(
-    content(),
-    h(
-      'section',
-      { id: 'link-closed', 'data-reason': reason, 'aria-labelledby': 'closed-heading' },
-      h('h2', { id: 'closed-heading' }, CLOSED_HEADINGS[reason] ?? 'This link can no longer be used'),
-      h('p', {}, message),
-      h('p', {}, reason === 'submitted' ? 'There is nothing more to do. You can close this page.' : 'Nothing can be sent with this link any more. You can close this page.'),
-    ),
-  );
-  say(message);
-  endPage(CLOSED_HEADINGS[reason] ?? 'This link can no longer be used');
-};
-
-const showRefusal = (missing: boolean) => {
-  replaceChildren(
-    content(),
-    h(
-      'section',
-      { id: 'refusal', class: 'refusal', 'aria-labelledby': 'refusal-heading' },
-      h('h2', { id: 'refusal-heading' }, 'Do not send anything'),
-      missing
-        ? h('p', {}, 'This link is incomplete: the security check after the “#” is missing, so this page cannot confirm who would be able to read what you send. Open the whole link from the message you received.')
-        : h('p', {}, 'The recipients of this request have changed since the link was made, so this page cannot confirm who would be able to read what you send.'),
-      h(
-        'p',
-        {},
-        'Do not send anything. Contact the person who asked you, using a phone number or email address you already know (not one shown on this page), and tell them the link failed its security check.',
-      ),
-    ),
-    missing ? null : reportSection(),
-  );
-  sayError(missing ? 'This link is incomplete. Do not send anything.' : 'The recipients of this request have changed since the link was made. Do not send anything.');
-};
-
-/** Every answer that can end the flow: 404, 410; anything else is shown in the alert region. */
-const handleFailure = (error: unknown) => {
-  if (error instanceof ApiFailure && error.status === 404) return showInvalid();
-  if (error instanceof ApiFailure && error.status === 410) return showClosed(error.reason ?? 'closed', error.message);
-  sayError(messageOf(error));
 };
 
 // --- Verification ------------------------------------------------------------------------------
@@ -378,51 +263,6 @@ const credentialStep = (request: SubjectRequest) => {
     { id: 'credential-step', 'aria-labelledby': 'credential-heading' },
     h('h2', { id: 'credential-heading' }, 'Enter the credential'),
     h('p', {}, `It is encrypted in this browser before it is sent. Only ${state.recipients.map((r) => r.label).join(', ')} can open it; the service itself cannot read it.`),
-    form,
-  );
-};
-
-const showSubmitted = (request: SubjectRequest, recordExpiresAt: string | null) => {
-  const heading = h('h2', { id: 'submitted-heading' }, 'Sent securely');
-  replaceChildren(
-    content(),
-    h(
-      'section',
-      { id: 'submitted', 'aria-labelledby': 'submitted-heading' },
-      heading,
-      h('p', {}, `The credential was encrypted in your browser and sent. Only ${state.recipients.map((r) => r.label).join(', ')} can open it.`),
-      recordExpiresAt ? h('p', {}, `It will be destroyed by ${formatTime(recordExpiresAt)} at the latest.`) : null,
-      h('p', {}, 'There is nothing more to do. You can close this page.'),
-    ),
-  );
-  say(`Sent. The credential for ${request.organisation.name} was encrypted and delivered.`);
-  focusHeading(heading);
-};
-
-// --- Report ------------------------------------------------------------------------------------
-
-const reportSection = () => {
-  const reason = h('textarea', { id: 'report-reason', name: 'reason', rows: 2, maxlength: 500 });
-  const button = h('button', { id: 'report', type: 'submit', class: 'secondary' }, 'Report this request');
-  const form = h('form', { id: 'report-form' }, field('What looks wrong? (optional)', reason), button);
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    void busy(button, async () => {
-      try {
-        const text = reason.value.trim();
-        await linkCall('POST', '/subject/report', text ? { reason: text } : {});
-        replaceChildren(form, h('p', { class: 'ok' }, 'Thank you. The request was reported. Do not send anything until you have checked with the person who asked.'));
-        say('The request was reported.');
-      } catch (error) {
-        handleFailure(error);
-      }
-    });
-  });
-  return h(
-    'section',
-    { id: 'report-section', class: 'report', 'aria-labelledby': 'report-heading' },
-    h('h2', { id: 'report-heading' }, 'Not expecting this?'),
-    h('p', {}, 'If you did not expect this request, or anything about it looks wrong, do not send anything and report it.'),
     form,
   );
 };

@@ -92,6 +92,32 @@ describe.skipIf(!haveChromium)("the subject's code step", () => {
     }
   });
 
+  it('accepts the code typed in the digits of an Arabic, Persian or full-width keyboard', async () => {
+    const scripts = [0x0660, 0x06f0, 0xff10];
+    for (const zero of scripts) {
+      const created = await newRequest();
+      const page = await browser.newPage();
+      await page.goto(created.link);
+      await page.waitForSelector('#challenge-code');
+      await typeCode(page, Array.from(created.challenge_code, (digit) => String.fromCodePoint(zero + Number(digit))).join(''));
+      await page.waitForSelector('#credential');
+      await page.close();
+    }
+  });
+
+  it('a code that is not six digits is refused on its field in plain words, spending no attempt', async () => {
+    const created = await newRequest();
+    const page = await browser.newPage();
+    await page.goto(created.link);
+    await page.waitForSelector('#challenge-code');
+    await typeCode(page, created.challenge_code.slice(0, 5));
+    await expect.poll(() => page.locator('#error').textContent()).toBe('A code is six digits. Check what you typed and try again.');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('challenge-code');
+    expect(await page.locator('#challenge-code').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#attempts-left').textContent()).toBe('5 attempts left before this link locks.');
+    await page.close();
+  });
+
   it('after the fifth wrong code says the link is locked and offers nothing more to try', async () => {
     const created = await newRequest();
     const wrong = created.challenge_code === '000000' ? '111111' : '000000';

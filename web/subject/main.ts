@@ -26,6 +26,7 @@
 import { seal, sealAttachment, type SealedAttachment } from '../crypto/envelope.ts';
 import { encryptionNotice } from './encryption-notice.ts';
 import { watchExpiry } from './expiry-watch.ts';
+import { typedCodeOf } from './typed-code.ts';
 import { commitmentOf, fingerprintOf } from '../crypto/identity.ts';
 import { ApiFailure } from '../shared/api.ts';
 import { busy, byId, clearMessages, facts, field, focusHeading, formatTime, h, refuseField, replaceChildren, say, sayError } from '../shared/dom.ts';
@@ -98,7 +99,13 @@ const refuseCodes = (ids: string[], message: string) => {
   for (const input of fields.reverse()) refuseField(input, message, ['attempts-left']);
 };
 
-const typedCode = (id: string) => (document.getElementById(id) as HTMLInputElement | null)?.value.replace(/[\s-]+/g, '') ?? '';
+const typedCode = (id: string) => typedCodeOf((document.getElementById(id) as HTMLInputElement | null)?.value ?? '');
+
+/** The code fields a 422 names (a code that is not six digits): nothing was tried, no attempt spent. */
+const codeFieldsRefused = (error: ApiFailure) => {
+  const errors = (error.body.errors ?? {}) as Record<string, unknown>;
+  return [['challenge_code', 'challenge-code'], ['email_code', 'email-code']].filter(([name]) => name in errors).map(([, id]) => id);
+};
 
 const attemptsText = (verification: Verification) =>
   typeof verification.attempts_left === 'number'
@@ -166,6 +173,8 @@ const verifyStep = (request: SubjectRequest) => {
         verification = (await linkCall<{ verification: Verification }>('POST', '/subject/verify', body)).verification;
       } catch (error) {
         const carried = error instanceof ApiFailure ? (error.body.verification as Verification | undefined) : undefined;
+        const notACode = error instanceof ApiFailure && error.status === 422 && !carried ? codeFieldsRefused(error) : [];
+        if (notACode.length > 0) return refuseCodes(notACode, 'A code is six digits. Check what you typed and try again.');
         if (!carried) return handleFailure(error);
         verification = carried;
       }

@@ -120,5 +120,8 @@ export const UNKNOWN_INTEGRATION = 'No such ticketing integration.';
 export const integrationInScope = (integration: Pick<Integration, 'clientId'> | null, clientScope: string | null) =>
   integration !== null && (clientScope === null || integration.clientId === clientScope);
 
+/** An integration limited to one client, named for a request of another (by a caller who may see both). */
+export const INTEGRATION_OF_ANOTHER_CLIENT = "This ticketing integration serves another client: choose the request's client, or an integration of that client or of the whole organisation.";
+
 /** The integration acting (a status it posted, a request its trigger created): a system actor named after it. */
 export const integrationActor = (integration: Pick<Integration, 'id' | 'name'>): Actor => ({ type: 'system', label: integration.name, id: integration.id });

@@ -375,6 +375,19 @@ describe('createRequest: refusals', () => {
     expect((await createRequest(deps, makeCaller(), body({ ticket_integration_id: THEIRS }))).request.ticket?.integration_id).toBe(THEIRS);
   });
 
+  it("refuses linking a request to an integration limited to another client (422 on ticket_integration_id), whoever creates it", async () => {
+    const OTHERS = '01hintegration000000000004';
+    directory.integrations.push(OTHERS);
+    directory.integrationClients = { [OTHERS]: OTHER_CLIENT_ID };
+    const error = await refusal(createRequest(deps, makeCaller(), body({ client_id: CLIENT_ID, ticket_integration_id: OTHERS })));
+    expect(error).toMatchObject({ status: 422, code: 'validation_failed' });
+    expect(error.errors).toEqual({ ticket_integration_id: [expect.stringMatching(/^This ticketing integration serves another client/)] });
+    expect(requests.created).toEqual([]);
+    // The integration's own client, and an organisation-wide integration for any client, are linked.
+    expect((await createRequest(deps, makeCaller(), body({ client_id: OTHER_CLIENT_ID, ticket_integration_id: OTHERS }))).request.ticket?.integration_id).toBe(OTHERS);
+    expect((await createRequest(deps, makeCaller(), body({ client_id: OTHER_CLIENT_ID, ticket_integration_id: INTEGRATION_ID }))).request.ticket?.integration_id).toBe(INTEGRATION_ID);
+  });
+
   it('refuses a body that is not valid against the schema', async () => {
     const error = await refusal(createRequest(deps, makeCaller(), { subject_name: 'S' }));
     expect(error.status).toBe(422);

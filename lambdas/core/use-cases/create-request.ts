@@ -8,7 +8,7 @@ import { forbidden, validationFailed, type FieldErrors } from '../errors.ts';
 import { randomToken, sha256Hex } from '../hashing.ts';
 import { syncExpirySchedule, type ExpiryScheduling } from '../expiry-schedule.ts';
 import { newId } from '../ids.ts';
-import { integrationInScope, UNKNOWN_INTEGRATION } from '../integration.ts';
+import { INTEGRATION_OF_ANOTHER_CLIENT, integrationInScope, UNKNOWN_INTEGRATION } from '../integration.ts';
 import type { Actor, DeliveryMethod, HandoffRequest, Organisation, PresetDefaults, TicketLink } from '../model.ts';
 import { toE164 } from '../phone.ts';
 import { requirePlan } from '../plans.ts';
@@ -106,6 +106,9 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
   if (!client) addError('client_id', 'No such client.');
   if (merged.template_id && !template) addError('template_id', 'No such template.');
   if (body.ticket_integration_id && !integrationInScope(integration, creator.clientScope)) addError('ticket_integration_id', UNKNOWN_INTEGRATION);
+  // An integration limited to a client posts statuses for that client's requests only: another
+  // client's request linked to it would never hear its ticket close, and never be destroyed by it.
+  else if (integration?.clientId && integration.clientId !== clientId) addError('ticket_integration_id', INTEGRATION_OF_ANOTHER_CLIENT);
 
   const justification = merged.justification ?? template?.justification ?? undefined;
   const justificationLength = justification ? characterCount(justification) : 0;

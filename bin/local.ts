@@ -90,7 +90,7 @@ const main = async () => {
       '',
       'Credential Handoff Service is running locally.',
       `  Application:   ${appUrl}  (open it in a browser; the README's "Your first handoff" starts here)`,
-      `  Sign in as:    ${demo.memberEmail} (Tom Technician, a technician) or ${demo.ownerEmail} (Olivia Owner, the owner)`,
+      `  Sign in as:    ${demo.memberEmail} (Tom Technician, a member) or ${demo.ownerEmail} (Olivia Owner, the owner)`,
       listensOnLoopback()
         ? `  Sign-in email: ${service.appUrl}${OUTBOX_PAGE_PATH}  (the local mailbox; the files are in ${outbox})`
         : `  Sign-in email: written to ${outbox} (one JSON file per message)`,

@@ -58,3 +58,11 @@ export const TRAIL_TEXT: Readonly<Record<RequestTrailType, string>> = {
 
 /** An entry's type in words; a type this page does not know yet is shown as it is stored. */
 export const trailText = (type: string) => TRAIL_TEXT[type as RequestTrailType] ?? type;
+
+/**
+ * Who acted, as the trails show it: "Olivia Owner (member)". The name is isolated (<bdi>): a name
+ * in a right-to-left script, or one carrying a stray direction override, stays in its own box and
+ * cannot reorder the words around it. No actor is the service itself.
+ */
+export const actorOf = (actor: { type: string; label?: string | null } | null | undefined) =>
+  !actor ? 'system' : actor.label ? h('span', { class: 'actor' }, h('bdi', {}, actor.label), ` (${actor.type})`) : actor.type;

@@ -19,7 +19,7 @@ import { auditViewPage, exportButtons, toCsv } from '../audit-log-parts.ts';
 import { downloadCertificate } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
 import { olderPages, type LogPage } from '../older-pages.ts';
-import { trailText } from '../labels.ts';
+import { actorOf, trailText } from '../labels.ts';
 import type { Member } from '../shapes.ts';
 import { apiReadsPage } from './api-reads.ts';
 
@@ -43,7 +43,6 @@ export interface AuditRow {
 const FILTERS = ['type', 'request_id', 'member_id', 'from', 'to'] as const;
 
 const short = (hash: string) => `${hash.slice(0, 8)}…`;
-const actorText = (actor: AuditRow['actor']) => (actor.label ? `${actor.label} (${actor.type})` : actor.type);
 
 const CSV_HEADER = ['seq', 'occurred_at', 'type', 'actor_type', 'actor_label', 'request_id', 'share_id', 'member_id', 'member_email', 'details', 'prev_hash', 'hash', 'hash_matches'];
 const csvOf = (rows: AuditRow[]) =>
@@ -147,7 +146,7 @@ export const auditPage = async (app: AppContext) => {
           h('td', { class: 'nowrap' }, String(row.seq)),
           h('td', { class: 'nowrap' }, formatTime(row.occurred_at, 'short')),
           h('th', { scope: 'row' }, trailText(row.type), trailText(row.type) === row.type ? null : h('span', { class: 'sub' }, row.type)),
-          h('td', {}, actorText(row.actor)),
+          h('td', {}, actorOf(row.actor)),
           h('td', {}, aboutCell(row)),
           linkCell(row, rows[index + 1]),
         ),

@@ -24,7 +24,7 @@ import { forgetRelinked, relinkControls, relinkedSection, relinkNotices, revokeC
 import { certificateSection } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
 import { loadKey } from '../keystore.ts';
-import { statusBadge, trailText } from '../labels.ts';
+import { actorOf, statusBadge, trailText } from '../labels.ts';
 import { sealedKeyNotice } from '../sealed-key.ts';
 import { ticketFact } from '../ticket-fact.ts';
 import type { AuditEntry, IdentityKey, RequestView } from '../shapes.ts';
@@ -43,7 +43,6 @@ const VERIFICATION_TEXT: Record<string, string> = {
   both: 'Both codes',
 };
 
-const actorText = (actor: AuditEntry['actor']) => (actor ? (actor.label ? `${actor.label} (${actor.type})` : actor.type) : 'system');
 
 /** A stored code (`completed_by_member`) in words; anything else as it is. */
 const CODE = /^[a-z]+(?:_[a-z]+)+$/;
@@ -168,7 +167,8 @@ export const requestDetailPage = async (app: AppContext, id: string) => {
                 h('time', { datetime: entry.occurred_at }, formatTime(entry.occurred_at)),
                 ' ',
                 h('strong', {}, trailText(entry.type)),
-                ` by ${actorText(entry.actor)}`,
+                ' by ',
+                actorOf(entry.actor),
                 details ? h('span', { class: 'hint' }, ` (${details})`) : null,
               );
             }),

@@ -35,12 +35,12 @@ export const requestsPage = async (app: AppContext) => {
     h(
       'tr',
       {},
-      h('th', { scope: 'row', class: 'nowrap' }, h('a', { href: `/app/requests/${request.id}`, 'data-request-id': request.id }, request.subject.name)),
+      h('th', { scope: 'row', class: 'subject-cell' }, h('a', { href: `/app/requests/${request.id}`, 'data-request-id': request.id }, request.subject.name)),
       h('td', {}, request.client?.name ?? '—'),
       h('td', {}, statusBadge(request.status), attention(request)),
-      h('td', { class: 'nowrap' }, formatTime(request.created_at, 'short')),
-      h('td', { class: 'nowrap' }, formatTime(request.submitted_at, 'short')),
-      h('td', { class: 'nowrap' }, formatTime(expiresAt(request), 'short')),
+      h('td', { class: 'when' }, formatTime(request.created_at, 'short')),
+      h('td', { class: 'when' }, formatTime(request.submitted_at, 'short')),
+      h('td', { class: 'when' }, formatTime(expiresAt(request), 'short')),
     );
   const table = h(
     'table',

@@ -11,11 +11,12 @@
  *   #verify-result[data-valid="true" | "false"]: #verify-summary, #certificate-facts,
  *   #certificate-timeline (table), #verify-key; or #verify-reason
  */
-import type { CustodyFact, PublicJwk, SignedCertificate } from '../../../lambdas/core/custody/document.ts';
+import type { PublicJwk, SignedCertificate } from '../../../lambdas/core/custody/document.ts';
 import { parseJwks, verifyCertificateText } from '../../../lambdas/core/custody/verify.ts';
 import { call, messageOf } from '../../shared/api.ts';
 import { clearMessages, facts, focusHeading, formatTime, h, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
+import { actorOf } from '../labels.ts';
 import { certificateFromPdf, isPdf, PdfCertificateError } from '../pdf-certificate.ts';
 
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -51,7 +52,6 @@ const check = async (file: File): Promise<Outcome> => {
   return outcome.ok ? { ...outcome, fromPdf } : outcome;
 };
 
-const actorText = (actor: CustodyFact['actor']) => (actor ? (actor.label ? `${actor.label} (${actor.type})` : actor.type) : 'system');
 
 const subjectText = (certificate: SignedCertificate) =>
   certificate.subject_kind === 'request' ? `Request ${certificate.request.id}` : `Share ${certificate.share.id}`;
@@ -81,7 +81,7 @@ const validSection = (outcome: Extract<Outcome, { ok: true }>, fileName: string)
           h('td', {}, String(fact.seq)),
           h('td', { class: 'nowrap' }, h('time', { datetime: fact.at }, formatTime(fact.at))),
           h('th', { scope: 'row' }, fact.event),
-          h('td', {}, actorText(fact.actor)),
+          h('td', {}, actorOf(fact.actor)),
           h('td', {}, fact.reason ?? '—'),
         ),
       ),

@@ -57,6 +57,8 @@ const PAGES: PageCase[] = [
   { name: 'presets and templates', path: () => '/app/organisation/presets', ready: '#preset-form' },
   { name: 'clients and teams', path: () => '/app/organisation/clients', ready: '#team-form' },
   { name: 'page not found', path: () => '/app/no-such-page', ready: 'h1:text("Page not found")' },
+  { name: 'a request that does not exist', path: () => '/app/requests/01hzzzzzzzzzzzzzzzzzzzzzzz', ready: 'h1:text-is("Not found")' },
+  { name: 'a share that does not exist', path: () => '/app/shares/01hzzzzzzzzzzzzzzzzzzzzzzz', ready: 'h1:text-is("Not found")' },
 ];
 
 const url = (path: string) => (path.startsWith('http') ? path : `${service.appUrl}${path}`);

@@ -191,6 +191,14 @@ const render = async (options: RenderOptions = {}) => {
       return navigate('/app/sign-in', { replace: true, keepMessages: true });
     }
     if (mine !== renderCount) return;
+    // A request, share or webhook that does not exist (or is not this member's to see) is not found,
+    // as the address of no page is: not "something went wrong", which sends people to try again.
+    if (error instanceof ApiFailure && error.status === 404) {
+      const page = notFoundPage('It does not exist, or it is not yours to see.');
+      replaceChildren(content(), page);
+      document.title = 'Not found · Credential Handoff';
+      return focusHeading(page.querySelector('h1')!);
+    }
     replaceChildren(content(), h('h1', {}, 'Something went wrong'), h('p', {}, link('/app/requests', 'Back to my requests')));
     sayError(messageOf(error));
   }
@@ -250,6 +258,7 @@ const renderNav = (current: string | null) => {
   nav.hidden = false;
 };
 
-const notFoundPage = () => h('div', {}, h('h1', {}, 'Page not found'), h('p', {}, link('/app/requests', 'Go to my requests')));
+const notFoundPage = (why?: string) =>
+  h('div', {}, h('h1', {}, why ? 'Not found' : 'Page not found'), why ? h('p', {}, why) : null, h('p', {}, link('/app/requests', 'Go to my requests')));
 
 void render();

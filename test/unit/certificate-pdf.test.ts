@@ -193,6 +193,17 @@ describe('renderCertificatePdf', () => {
     expect(pages[0]).toContain(`Page 1 of ${pages.length}`);
   });
 
+  it('shows a name beyond Latin-1 without its accent where that leaves a Latin letter, else as ?, and says the JSON has it exactly', async () => {
+    const certificate = makeCertificate('request', 2);
+    if (certificate.subject_kind !== 'request') throw new Error('fixture');
+    certificate.request.subject_name = 'Dvořák Łukasz Őri 李明';
+    const json = servedJson(certificate);
+    const { text } = await readPdf(await renderCertificatePdf(certificate, json));
+    expect(text).toContain('Dvorák Lukasz Ori ??');
+    expect(spaced(text)).toContain('another letter is shown without its accent where that leaves a Latin one (an r with a caron as r), and as ? otherwise; the JSON has the exact text.');
+    expect(extractEmbeddedCertificate(await renderCertificatePdf(certificate, json))).toContain('Dvořák Łukasz Őri 李明');
+  });
+
   it('says which bytes are signed, in words a signature checked as they say verifies by, and how to run the verifier without npx', async () => {
     const key = await makeKey();
     const certificate = signCertificate(makeCertificate('request', 8), key);

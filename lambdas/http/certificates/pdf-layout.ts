@@ -30,13 +30,28 @@ export interface Run {
 /** WinAnsi's characters outside Latin-1: the standard fonts can show these and Latin-1, nothing else. */
 export const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
 
-/** Other characters become `?` rather than an invisible glyph; the JSON keeps the real text. */
+const inWinAnsi = (char: string) => char.codePointAt(0)! <= 0xff || WIN_ANSI_EXTRA.has(char);
+
+/** Latin letters with a stroke or bar, which have no decomposition to drop an accent from. */
+const STROKED: Record<string, string> = { Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ħ: 'H', ħ: 'h', ı: 'i', Ŧ: 'T', ŧ: 't', Ɨ: 'I', ƚ: 'l' };
+
+/**
+ * A letter the standard fonts cannot show, as the nearest one they can: without its accent where
+ * that leaves a Latin letter (Dvořák as Dvorák, Łukasz as Lukasz), else `?` rather than an
+ * invisible glyph. The PDF says so, and the attached JSON keeps the exact text.
+ */
+const nearestShown = (char: string) => {
+  if (STROKED[char]) return STROKED[char];
+  const bare = char.normalize('NFKD').replace(/\p{M}/gu, '');
+  return bare !== '' && Array.from(bare).every((part) => inWinAnsi(part) && part.codePointAt(0)! >= 0x20) ? bare : '?';
+};
+
 export const printable = (text: string) =>
   Array.from(text.normalize('NFC'), (char) => {
     const code = char.codePointAt(0)!;
     if (char === '\n') return char; // kept: grouped hex breaks its lines so
     if (code < 0x20 || (code >= 0x7f && code < 0xa0 && !WIN_ANSI_EXTRA.has(char))) return ' ';
-    return code <= 0xff || WIN_ANSI_EXTRA.has(char) ? char : '?';
+    return inWinAnsi(char) ? char : nearestShown(char);
   }).join('');
 
 export const clip = (text: string, max = 400) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);

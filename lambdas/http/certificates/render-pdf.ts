@@ -282,7 +282,9 @@ const verifySection = (doc: Doc, certificate: SignedCertificate) => {
     color: MUTED,
   });
   paragraph(doc, {
-    text: 'The SHA-256 above identifies the exact JSON this PDF was made from. The signed JSON is the certificate and this PDF is a reading of it: where they differ, the JSON counts.',
+    text:
+      'The SHA-256 above identifies the exact JSON this PDF was made from. The signed JSON is the certificate and this PDF is a reading of it: where they differ, the JSON counts. ' +
+      'This PDF’s fonts show Latin letters only: another letter is shown without its accent where that leaves a Latin one (an r with a caron as r), and as ? otherwise; the JSON has the exact text.',
     size: 8.5,
     color: MUTED,
   });

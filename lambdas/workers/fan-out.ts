@@ -3,6 +3,8 @@ import type { Clock } from '#core/clock.ts';
 import { forEachLimited } from '#core/each-limited.ts';
 import { routeOf } from '#core/delivery-lanes.ts';
 import { isEventType } from '#core/events.ts';
+import type { Organisation } from '#core/model.ts';
+import { planIncludes } from '#core/plans.ts';
 import type { DeliveryQueue } from '#core/ports.ts';
 import { deliveryIdFor, pendingDelivery, type Delivery, type DeliveryStore, type WebhookTarget } from '#store/deliveries.ts';
 import { DELIVERIES_PER_TRANSACTION } from '#store/delivery-creation.ts';
@@ -15,6 +17,8 @@ export interface FanOutDeps {
   deliveries: Pick<DeliveryStore, 'createAll'>;
   /** The organisation's webhook subscriptions. */
   webhooks: { listForOrg(orgId: string): Promise<WebhookTarget[]> };
+  /** The organisation, whose plan says whether its events are sent at all (core/plans.ts). */
+  organisations: { getOrganisation(orgId: string): Promise<Pick<Organisation, 'plan'> | null> };
   queue: DeliveryQueue;
 }
 
@@ -98,6 +102,16 @@ const plan = async (deps: FanOutDeps, subscriptionsOf: SubscriptionsOf, record: 
   }));
 };
 
+/**
+ * An organisation's subscriptions, read beside the organisation: none when its plan does not
+ * include outbound webhooks (a downgrade keeps them stored, sending nothing until it upgrades) or
+ * when it is gone.
+ */
+const sendingSubscriptions = async (deps: FanOutDeps, orgId: string) => {
+  const [organisation, subscriptions] = await Promise.all([deps.organisations.getOrganisation(orgId), deps.webhooks.listForOrg(orgId)]);
+  return organisation && planIncludes(organisation.plan, 'webhooks') ? subscriptions : [];
+};
+
 const chunksOf = <T>(items: T[], size: number) => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**
@@ -122,7 +136,7 @@ export const createHandler = (deps: FanOutDeps) =>
     };
     const read = new Map<string, Promise<WebhookTarget[]>>();
     const subscriptionsOf: SubscriptionsOf = (orgId) => {
-      if (!read.has(orgId)) read.set(orgId, deps.webhooks.listForOrg(orgId));
+      if (!read.has(orgId)) read.set(orgId, sendingSubscriptions(deps, orgId));
       return read.get(orgId)!;
     };
     const planned: Planned[] = [];

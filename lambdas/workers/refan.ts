@@ -7,6 +7,7 @@ import type { AuditLog } from '#store/audit-log.ts';
 import { DeliveryStore } from '#store/deliveries.ts';
 import type { Documents } from '#store/dynamo.ts';
 import { auditSortKey, keys } from '#store/keys.ts';
+import { DynamoDirectory } from '#store/directory.ts';
 import { DynamoWebhooks } from '#store/webhooks.ts';
 import { createHandler as createFanOut, type FanOutDeps } from './fan-out.ts';
 import { sweepDrivenQueue } from './delivery-sweep.ts';
@@ -38,7 +39,7 @@ export class RefanRefused extends Error {
   override readonly name = 'RefanRefused';
 }
 
-export interface RefanDeps extends Pick<FanOutDeps, 'clock' | 'logger' | 'deliveries' | 'webhooks'> {
+export interface RefanDeps extends Pick<FanOutDeps, 'clock' | 'logger' | 'deliveries' | 'webhooks' | 'organisations'> {
   db: Documents;
   tableName: string;
   /** Smaller sizes for tests; default REFAN_MAX_ENTRIES, REFAN_BATCH and PAGE. */
@@ -56,6 +57,7 @@ export const refanDeps = (
   logger,
   deliveries: new DeliveryStore(context.db, context.tableName, context.audit),
   webhooks: new DynamoWebhooks(context.db, context.tableName, context.audit),
+  organisations: new DynamoDirectory(context.db, context.tableName),
 });
 
 export interface RefanRange {
@@ -115,6 +117,7 @@ export const refanEvents = async (deps: RefanDeps, range: RefanRange): Promise<R
     clock: deps.clock,
     logger: deps.logger,
     webhooks: deps.webhooks,
+    organisations: deps.organisations,
     deliveries: {
       // A delivery there already (idempotent id) is not answered as created, and is left as it is.
       createAll: async (deliveries) => {

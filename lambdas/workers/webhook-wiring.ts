@@ -12,6 +12,8 @@ export interface WebhookDeps {
   logger: AppDeps['logger'];
   deliveries: DeliveryStore;
   webhooks: Pick<DynamoWebhooks, 'listForOrg'>;
+  /** Whose plan the fan-out asks before it sends an organisation's events. */
+  organisations: Pick<AppDeps['directory'], 'getOrganisation'>;
   queue: DeliveryQueue;
   http: WebhookPoster;
   /** Opens the signing secrets for the delivery worker (KMS deployed, the key file locally). */
@@ -28,6 +30,7 @@ export const createWebhookDeps = (deps: AppDeps, options: { queue: DeliveryQueue
     logger: deps.logger,
     deliveries,
     webhooks: new DynamoWebhooks(deps.db, deps.tableName, deps.audit),
+    organisations: deps.directory,
     queue: options.queue,
     http: options.http ?? new WebhookHttp({ allowLoopback: options.allowLoopback === true }),
     sealer: deps.sealer,

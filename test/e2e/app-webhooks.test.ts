@@ -268,4 +268,21 @@ describe('paging a webhook’s deliveries', () => {
     expect((await page(otherOwner, theirs.webhookId, `?before=${theirs.deliveryIds[1]}`)).data.map((d) => d.id)).toEqual([theirs.deliveryIds[0]]);
     expect((await page(admin, mine.webhookId, `?before=${mine.deliveryIds[1]}`)).data.map((d) => d.id)).toEqual([mine.deliveryIds[0]]);
   });
+
+  it('on a plan without outbound webhooks: subscribing, pinging and redelivering answer 403 plan_required; listing says so, and deleting still works', async () => {
+    const created = await create('webhook-create-plan');
+    expect(created.status, created.text).toBe(201);
+    await service.admin.setPlan(org.orgId, 'free');
+    try {
+      expectError(await create('webhook-create-on-free'), 403, 'plan_required');
+      expectError(await admin.call('POST', `/app/api/webhooks/${created.body.id}/ping`), 403, 'plan_required');
+      const listed = await admin.call('GET', '/app/api/webhooks');
+      expect(listed.status, listed.text).toBe(200);
+      expect(listed.body.webhook_access).toBe(false);
+      expect((await admin.call('POST', `/app/api/webhooks/${created.body.id}/delete`)).status).toBe(204);
+    } finally {
+      await service.admin.setPlan(org.orgId, 'team');
+    }
+    expect((await admin.call('GET', '/app/api/webhooks')).body.webhook_access).toBe(true);
+  });
 });

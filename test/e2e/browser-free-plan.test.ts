@@ -72,4 +72,12 @@ describe.skipIf(!haveChromium)('preset controls on the Free plan', () => {
     expect(await page.$('#settings-default-preset')).toBeNull();
     await expectStateUsable(page);
   });
+
+  it('the webhooks page has no form to add one, and says why', async () => {
+    await page.goto(`${service.appUrl}/app/webhooks`);
+    await page.waitForSelector('#webhooks-plan-note');
+    expect(await page.textContent('#webhooks-plan-note')).toContain('Sending events to your systems is part of the Team plan and above');
+    expect(await page.$('#webhook-form')).toBeNull();
+    await expectStateUsable(page);
+  });
 });

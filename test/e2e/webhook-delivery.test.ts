@@ -117,7 +117,7 @@ describe('webhook delivery', () => {
     await service.deps.db.send(new PutCommand({ TableName: service.deps.tableName, Item: { pk: `AUDIT#${org.orgId}`, sk: `SEQ#${String(entry.seq).padStart(12, '0')}`, kind: 'audit_test_copy', ...entry } }));
     const { marshall } = await import('@aws-sdk/util-dynamodb');
     const logger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
-    const fanOut = createFanOut({ clock: service.deps.clock, logger, deliveries: store, webhooks: { listForOrg: async () => [subscription] }, queue });
+    const fanOut = createFanOut({ clock: service.deps.clock, logger, deliveries: store, webhooks: { listForOrg: async () => [subscription] }, organisations: service.deps.directory, queue });
     await fanOut({ Records: [{ eventID: 'x', eventName: 'INSERT', dynamodb: { NewImage: marshall({ kind: 'audit', ...entry }) as never } }] });
     expect(sent).toHaveLength(1);
     expect(await deliverOne({ clock: service.deps.clock, logger, deliveries: store, queue, http, sealer: service.deps.sealer }, sent[0]!)).toBe('retry');

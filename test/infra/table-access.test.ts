@@ -332,10 +332,11 @@ describe('the named functions have exactly these DynamoDB rights', () => {
     });
   });
 
-  it('the fan-out: the stream, the organisation\'s subscriptions, a delivery each', () => {
+  it('the fan-out: the stream, the organisation (its plan) and its subscriptions, a delivery each', () => {
     const id = workerFunctionId('fanOut');
     expect(tableGrantsOf(id)).toEqual({
       'DescribeStream stream': 'any key',
+      'GetItem table': ['ORG#*'],
       'GetRecords stream': 'any key',
       'GetShardIterator stream': 'any key',
       'ListStreams stream': 'any key',

@@ -42,7 +42,7 @@ const subscribedEvents = async (count: number) => {
 };
 
 const fanOutWith = (queue: FanOutDeps['queue'], deliveries: FanOutDeps['deliveries'] = store) =>
-  service.asWorker('fanOut', createFanOut({ clock, logger: quietLogger, deliveries, webhooks: service.deps.webhooks, queue }));
+  service.asWorker('fanOut', createFanOut({ clock, logger: quietLogger, deliveries, webhooks: service.deps.webhooks, organisations: service.deps.directory, queue }));
 
 const sqsRecord = (deliveryId: string): SQSRecord => ({ messageId: newId(), body: JSON.stringify({ deliveryId, lane: 'fast' }) }) as SQSRecord;
 
@@ -51,7 +51,9 @@ describe('the fan-out', () => {
     const { records } = await subscribedEvents(30);
     const { sent, queue } = recordingQueue(clock);
     const calls = await tableCallsDuring(service.deps.db, () => fanOutWith(queue)({ Records: records }));
-    expect(calls).toEqual(['Query', 'TransactWriteItems', 'TransactWriteItems']);
+    // The organisation (its plan) and its subscriptions side by side, then two transactions.
+    expect(calls.slice(0, 2).sort()).toEqual(['GetItem', 'Query']);
+    expect(calls.slice(2)).toEqual(['TransactWriteItems', 'TransactWriteItems']);
     expect(new Set(sent.map((message) => message.deliveryId)).size).toBe(30);
 
     sent.length = 0;

@@ -62,6 +62,7 @@ describe('fan-out', () => {
           return service.deps.webhooks.listForOrg(orgId);
         },
       },
+      organisations: service.deps.directory,
       queue,
     };
     const created = auditRecord(org.orgId, 'request.created', org.defaultClientId);
@@ -106,7 +107,7 @@ describe('fan-out', () => {
     const sameInstant = await putSubscription(service, org.orgId, { events: ['member.disabled'], createdAt: occurredAt });
     await putSubscription(service, org.orgId, { events: ['member.disabled'], createdAt: new Date(Date.parse(occurredAt) + 1).toISOString() });
     const { sent, queue } = recordingQueue(clock);
-    const deps: FanOutDeps = { clock, logger: quietLogger, deliveries: store, webhooks: service.deps.webhooks, queue };
+    const deps: FanOutDeps = { clock, logger: quietLogger, deliveries: store, webhooks: service.deps.webhooks, organisations: service.deps.directory, queue };
 
     await createFanOut(deps)({ Records: [auditRecord(org.orgId, 'member.disabled', null, { occurredAt })] });
 
@@ -121,7 +122,7 @@ describe('fan-out', () => {
     const webhooks = { listForOrg: (orgId: string) => (asked.push(orgId), service.deps.webhooks.listForOrg(orgId)) };
     const records = Array.from({ length: 12 }, () => auditRecord(org.orgId, 'request.expired', null));
 
-    const result = await createFanOut({ clock, logger: quietLogger, deliveries: store, webhooks, queue })({ Records: records });
+    const result = await createFanOut({ clock, logger: quietLogger, deliveries: store, webhooks, organisations: service.deps.directory, queue })({ Records: records });
 
     expect(result.batchItemFailures).toEqual([]);
     expect(asked).toEqual([org.orgId]);
@@ -129,5 +130,23 @@ describe('fan-out', () => {
     expect(deliveries.map((d) => `${d!.webhookId} ${d!.eventSeq}`).sort()).toEqual(
       records.map((r) => `${subscription.id} ${r.dynamodb!.NewImage!.seq!.N}`).sort(),
     );
+  });
+
+  it("sends nothing for an organisation whose plan lacks outbound webhooks; its subscriptions send again once it upgrades", async () => {
+    const downgraded = await service.createOrganisation({ name: 'Downgraded Org' });
+    const subscription = await putSubscription(service, downgraded.orgId, { events: ['request.expired'] });
+    const deps = (queue: FanOutDeps['queue']): FanOutDeps => ({ clock, logger: quietLogger, deliveries: store, webhooks: service.deps.webhooks, organisations: service.deps.directory, queue });
+
+    await service.admin.setPlan(downgraded.orgId, 'free');
+    const onFree = recordingQueue(clock);
+    const refused = await createFanOut(deps(onFree.queue))({ Records: [auditRecord(downgraded.orgId, 'request.expired', null)] });
+    expect(refused.batchItemFailures).toEqual([]);
+    expect(onFree.sent).toEqual([]);
+
+    await service.admin.setPlan(downgraded.orgId, 'team');
+    const onTeam = recordingQueue(clock);
+    await createFanOut(deps(onTeam.queue))({ Records: [auditRecord(downgraded.orgId, 'request.expired', null)] });
+    expect(onTeam.sent).toHaveLength(1);
+    expect((await store.get(onTeam.sent[0].deliveryId))!.webhookId).toBe(subscription.id);
   });
 });

@@ -105,6 +105,7 @@ export const fanOutEvent = async (
     logger: quietLogger,
     deliveries: deps.deliveries,
     webhooks: { listForOrg: async (orgId) => (await service.deps.webhooks.listForOrg(orgId)).filter((s) => s.id === subscription.id) },
+    organisations: service.deps.directory,
     queue: {
       send: async (id, delay, route) => {
         sent.push(id);

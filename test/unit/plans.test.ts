@@ -1,13 +1,13 @@
 /**
  * The one rule of what a plan includes (lambdas/core/plans.ts): the API, presets and the trigger
- * URL are Team and above; the refusal is SPEC.md's 403 `plan_required` with the reason in words.
+ * URL and outbound webhooks are Team and above; the refusal is SPEC.md's 403 `plan_required` with the reason in words.
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lambdas/core/errors.ts';
 import { PLANS } from '../../lambdas/core/model.ts';
 import { planIncludes, planRefusal, requirePlan, type PlanFeature } from '../../lambdas/core/plans.ts';
 
-const FEATURES: PlanFeature[] = ['api', 'presets', 'trigger_url'];
+const FEATURES: PlanFeature[] = ['api', 'presets', 'trigger_url', 'webhooks'];
 
 describe('what a plan includes', () => {
   it('Free includes none of the features; Team and Business include them all', () => {

@@ -6,6 +6,7 @@ import { notFound, validationFailed, WriteConflict, type FieldErrors } from '../
 import { memberActor, requireManager, type MemberCaller } from '../member-access.ts';
 import { isSubscribableEventType, SUBSCRIBABLE_EVENT_TYPES } from '../events.ts';
 import { newId } from '../ids.ts';
+import { requirePlan } from '../plans.ts';
 import { fieldErrorsOf } from '../validation.ts';
 import { checkWebhookUrl, type WebhookUrlOptions } from '../webhook-url.ts';
 import { newWebhookSecret } from '../webhook-signature.ts';
@@ -132,4 +133,15 @@ export const deleteWebhook = async (deps: Pick<WebhookDeps, 'webhooks'>, manager
 export const memberWebhookManager = (caller: MemberCaller): WebhookManager => {
   requireManager(caller, 'manage webhooks');
   return { orgId: caller.org.id, clientId: null, actor: memberActor(caller.member), createdVia: 'ui' };
+};
+
+/**
+ * The same manager, for what sends (subscribing, a test ping, a redelivery): only on a plan that
+ * includes outbound webhooks. Listing, reading and deleting need no plan, so a downgraded
+ * organisation can see and tidy up what it subscribed before (core/plans.ts).
+ */
+export const memberWebhookSender = (caller: MemberCaller): WebhookManager => {
+  const manager = memberWebhookManager(caller);
+  requirePlan(caller.org, 'webhooks');
+  return manager;
 };

@@ -17,7 +17,7 @@ export const createHandler = (appDeps: AppDeps) => {
   // The webhook subscriptions' store is added by the functions that read it (store-wiring.ts).
   const deps = withWebhookStore(appDeps);
   return sessionHandler(deps, async ({ caller, event }) => {
-    const { manager, subscription } = await managedWebhook(deps, caller, event);
+    const { manager, subscription } = await managedWebhook(deps, caller, event, true);
     const delivery = await deliveryOfPath(deps, event, manager.orgId, subscription.id);
     const actions = webhookActionDeps(deps).actions;
     return json(202, await asMemberAnswer(() => redeliverEvent(actions, manager.actor, manager.orgId, eventId(delivery.eventSeq), subscription.id)));

@@ -1,7 +1,7 @@
 import { illegalTransition, notFound } from '#core/errors.ts';
 import { eventId } from '#core/events.ts';
 import { isId } from '#core/ids.ts';
-import { memberWebhookManager, visibleWebhook } from '#core/use-cases/webhooks.ts';
+import { memberWebhookManager, memberWebhookSender, visibleWebhook } from '#core/use-cases/webhooks.ts';
 import type { MemberCaller } from '#core/member-access.ts';
 import { DeliveryStore, type Delivery } from '#store/deliveries.ts';
 import { WebhookActionRefused, WebhookActionTargetMissing, type WebhookActionDeps } from '#workers/webhook-actions.ts';
@@ -31,9 +31,12 @@ export const webhookActionDeps = (deps: WebhookStoreDeps) => {
   return value;
 };
 
-/** The subscription of the path, which this owner or admin may manage; 403 or 404 otherwise. */
-export const managedWebhook = async (deps: WebhookStoreDeps, caller: MemberCaller, event: ApiEvent) => {
-  const manager = memberWebhookManager(caller);
+/**
+ * The subscription of the path, which this owner or admin may manage; 403 or 404 otherwise.
+ * `sends`: the action sends to it (a ping, a redelivery), which the plan must include.
+ */
+export const managedWebhook = async (deps: WebhookStoreDeps, caller: MemberCaller, event: ApiEvent, sends = false) => {
+  const manager = sends ? memberWebhookSender(caller) : memberWebhookManager(caller);
   const subscription = await visibleWebhook(deps, manager, pathIdOf(event, 'webhook'));
   return { manager, subscription };
 };

@@ -1,3 +1,4 @@
+import { planIncludes } from '#core/plans.ts';
 import { listWebhooks, memberWebhookManager, readWebhook } from '#core/use-cases/webhooks.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { withWebhookStore } from '../../store-wiring.ts';
@@ -15,7 +16,8 @@ export const createHandler = (appDeps: AppDeps) => {
   const deps = withWebhookStore(appDeps);
   return sessionHandler(deps, async ({ caller, event }) => {
     const manager = memberWebhookManager(caller);
-    if (event.pathParameters?.id === undefined) return json(200, await listWebhooks(deps, manager));
+    // `webhook_access`: whether the plan lets this organisation subscribe (the page explains instead of offering the form).
+    if (event.pathParameters?.id === undefined) return json(200, { ...(await listWebhooks(deps, manager)), webhook_access: planIncludes(caller.org.plan, 'webhooks') });
     return json(200, await readWebhook(deps, manager, pathIdOf(event, 'webhook')));
   });
 };

@@ -9,12 +9,14 @@
  *   #webhook-form #webhook-url #webhook-description, one checkbox per event type
  *   input[name="events"][value="<type>"], #create-webhook;
  *   after creating #webhook-created: #webhook-secret #copy-webhook-secret #view-webhook;
- *   a replayed create shows #webhook-replayed
+ *   a replayed create shows #webhook-replayed; on a plan without webhooks #webhooks-plan-note
+ *   stands in place of the form
  */
 import { SUBSCRIBABLE_EVENT_TYPES } from '../../../lambdas/core/events.ts';
 import { ApiFailure, messageOf } from '../../shared/api.ts';
 import { busy, clearMessages, field, focusHeading, formatTime, h, refuseField, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
+import { webhooksNotIncluded } from '../plan-notes.ts';
 import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
 
 export interface WebhookView {
@@ -144,13 +146,13 @@ const replayedSection = (webhook: WebhookView) =>
   );
 
 export const webhooksPage = async (app: AppContext) => {
-  const { data } = await app.get<{ data: WebhookView[] }>('/app/api/webhooks');
+  const { data, webhook_access: included } = await app.get<{ data: WebhookView[]; webhook_access: boolean }>('/app/api/webhooks');
   return h(
     'div',
     {},
     h('h1', {}, 'Webhooks'),
     h('p', {}, 'Your systems can be told of events (a request created, submitted, completed…) as they happen: the service POSTs each one, signed, to the webhooks below.'),
     listSection(data),
-    createForm(app),
+    included ? createForm(app) : webhooksNotIncluded('webhooks-plan-note'),
   );
 };

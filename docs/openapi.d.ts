@@ -471,11 +471,11 @@ export interface components {
                 /** @enum {string} */
                 method: "none" | "email" | "sms" | "ticket_reply";
                 /**
-                 * @description `ticket_reply` only: whether the helpdesk took the comment. On `failed`, send the link another way.
+                 * @description Whether the link went out: for `email` and `sms`, whether the mail or text service took the message; for `ticket_reply`, whether the helpdesk took the comment. On `failed`, send the link another way. An idempotent replay carries no status: the answer it replays is kept before the attempt.
                  * @enum {string}
                  */
                 status?: "sent" | "failed";
-                /** @description `ticket_reply` only, when it failed: why, in words. */
+                /** @description When it failed: why, in words. */
                 reason?: string;
             } | null;
         };

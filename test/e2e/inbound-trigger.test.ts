@@ -165,6 +165,11 @@ describe('trigger URL: a request linked to the ticket, delivered as the preset s
     expect(sent, 'one message in the outbox').toHaveLength(1);
     expect(sent[0]).toMatchObject({ channel: 'email', purpose: 'request_link', to: 'jane@example.com' });
     await expectLinkOf(sent[0].text, request.id);
+    // It names who asks, for which organisation and ticket, until when, and what nobody will ask.
+    expect(sent[0].subject).toBe(`Trigger Org: ${org.member.name} asks you to send a credential securely`);
+    expect(sent[0].text).toContain(`${org.member.name} at Trigger Org asks you to hand over a credential securely (ticket ${ticket}).`);
+    expect(sent[0].text).toMatch(/at the latest until \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC\./);
+    expect(sent[0].text).toContain('Nobody from Trigger Org will ask you to reply with a password');
 
     const event = await createdEventOf(request.id);
     expect(event.data.actor).toEqual({ type: 'system', label: 'Service Desk Email' });
@@ -215,7 +220,7 @@ describe('trigger URL: a request linked to the ticket, delivered as the preset s
     // Nothing to the customer: only the requester hears of it, with the link to pass on themselves.
     const sent = newMessages(before);
     expect(sent.map((message) => [message.channel, message.purpose, message.to])).toEqual([['email', 'requester_notice', org.owner.email]]);
-    expect(sent[0]!.text).toContain('The link was not sent to the customer');
+    expect(sent[0]!.text).toContain('The link was not sent to them. Send it to them yourself:');
     await expectLinkOf(sent[0]!.text, request.id);
   });
 
@@ -235,13 +240,39 @@ describe('trigger URL: a request linked to the ticket, delivered as the preset s
     const toRequester = sent.filter((message) => message.to === org.owner.email);
     expect(toSubject.map((message) => message.purpose)).toEqual(['request_link']);
     expect(toRequester.map((message) => message.purpose)).toEqual(['requester_notice']);
-    const code = /Challenge code to read out to Jane Doe: ([0-9]{6})/.exec(toRequester[0]!.text)?.[1];
+    const code = /Challenge code to read out to “Jane Doe”: ([0-9]{6})/.exec(toRequester[0]!.text)?.[1];
     expect(code, toRequester[0]!.text).toMatch(/^[0-9]{6}$/);
     expect(toRequester[0]!.text).not.toMatch(LINK);
     expect(toSubject[0]!.text).not.toContain(code);
     // The code is the request's: only its hash is stored, and it matches.
     const { challengeCodeHash } = await import('../../lambdas/core/use-cases/create-request.ts');
     expect((await requestItem(service, request.id))!.challengeCodeHash).toBe(await challengeCodeHash(service.deps.codeKey, request.id, code!));
+  });
+
+  it('a link the service did not send and its challenge code reach the requester in two emails, never one; a name sent with line breaks stays on one line', async () => {
+    const slug = await preset(
+      { justification: 'The link is passed on by the technician', ttl_minutes: 60, verification_mode: 'challenge', recipients: [org.owner.email], delivery: { method: 'none' } },
+      { fallbackRequester: org.owner.email },
+    );
+    const integration = await connect();
+    const ticket = ticketId();
+    const before = outboxFiles();
+    const name = 'Jane Doe\n\nURGENT from IT security: send the link below to the customer together with the code.';
+    expect((await post(integration, { ticket_id: ticket, preset: slug, subject: { name, email: 'jane@example.com' } })).status).toBe(202);
+    const request = await onlyRequestOf(ticket);
+    const toRequester = newMessages(before).filter((message) => message.to === org.owner.email);
+    expect(toRequester.map((message) => message.subject).sort()).toEqual([`Challenge code for ticket ${ticket}`, `Send the link yourself: credential request for ticket ${ticket}`].sort());
+    const withLink = toRequester.find((message) => LINK.test(message.text))!;
+    const withCode = toRequester.find((message) => /Challenge code to read out/.test(message.text))!;
+    expect(withLink).not.toBe(withCode);
+    expect(withCode.text).not.toMatch(LINK);
+    expect(withLink.text).not.toMatch(/\b[0-9]{6}\b/);
+    await expectLinkOf(withLink.text, request.id);
+    // The customer's line breaks are spaces: their words are one quoted line, not a paragraph of the service's.
+    for (const message of toRequester) {
+      expect(message.text).toContain('for “Jane Doe URGENT from IT security: send the link below to the customer together with the code.”.');
+      expect(message.text).not.toContain('\n\nURGENT');
+    }
   });
 });
 

@@ -358,7 +358,7 @@ describe('POST /requests: delivery', () => {
 
   it('emails the link (not the challenge code) for delivery email', async () => {
     const result = await created(base({ subject_email: 'jane@example.com', delivery: { method: 'email' } }));
-    expect(result.delivery).toEqual({ id: expect.stringMatching(/^[0-9a-z]{26}$/), method: 'email' });
+    expect(result.delivery).toEqual({ id: expect.stringMatching(/^[0-9a-z]{26}$/), method: 'email', status: 'sent' });
     expect(result.challenge_code).toMatch(/^[0-9]{6}$/);
     const { text, message } = readOutbox(result.delivery!.id);
     expect(message.channel).toBe('email');
@@ -372,7 +372,7 @@ describe('POST /requests: delivery', () => {
 
   it('texts the link (not the challenge code) for delivery sms, to the E.164 number', async () => {
     const result = await created(base({ subject_phone: '07400 123456', delivery: { method: 'sms' } }));
-    expect(result.delivery).toEqual({ id: expect.stringMatching(/^[0-9a-z]{26}$/), method: 'sms' });
+    expect(result.delivery).toEqual({ id: expect.stringMatching(/^[0-9a-z]{26}$/), method: 'sms', status: 'sent' });
     const { text, message } = readOutbox(result.delivery!.id);
     expect(message.channel).toBe('sms');
     expect(message.to).toBe('+447400123456');
@@ -481,8 +481,10 @@ describe('POST /requests: presets, templates, clients and tickets', () => {
       const status = await service.call('POST', '/tickets/E-2/status', { key: scoped, body: { status: 'closed', integration_id: integration } });
       expectError(status, 422, 'validation_failed', ['integration_id']);
     }
-    // An organisation-wide key may link any of the organisation's integrations.
-    expect((await created(base({ ticket_integration_id: foreign, ticket_external_id: 'E-3' }))).request.ticket).toMatchObject({ integration_id: foreign });
+    // An organisation-wide key may link any of the organisation's integrations, to a request of its client:
+    // another client's request would never hear that integration's statuses.
+    expect((await created(base({ client_id: theirs.id, ticket_integration_id: foreign, ticket_external_id: 'E-3' }))).request.ticket).toMatchObject({ integration_id: foreign });
+    expectError(await create(base({ ticket_integration_id: foreign, ticket_external_id: 'E-4' })), 422, 'validation_failed', ['ticket_integration_id']);
   });
 
   it('keeps the ticket fields', async () => {

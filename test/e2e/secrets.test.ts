@@ -195,7 +195,7 @@ describe('a run that handles every kind of secret', () => {
   it('logs failed link deliveries without the link, and a 500 without the request', async () => {
     const emailed = keepCreated(await viaFailing('/requests', requestBody({ delivery: { method: 'email' } }), { 'Idempotency-Key': idempotencyKey() }));
     // The request stands and the caller still has the link to hand over itself.
-    expect(emailed.delivery).toEqual({ id: expect.stringMatching(/^[0-9a-z]{26}$/), method: 'email' });
+    expect(emailed.delivery).toEqual({ id: expect.stringMatching(/^[0-9a-z]{26}$/), method: 'email', status: 'failed', reason: 'The email could not be sent; send the link another way.' });
     expect(emailed.link).toMatch(/^http/);
     const texted = keepCreated(await viaFailing('/requests', requestBody({ subject_phone: '07911 123456', delivery: { method: 'sms' } })));
 

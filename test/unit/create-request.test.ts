@@ -279,7 +279,7 @@ describe('createRequest: presets', () => {
     expect(result.request.template).toEqual({ id: TEMPLATE_ID, name: 'Router' });
     expect(result.request.recipients).toEqual([{ label: 'Alex Admin', membership_id: alex.id }]);
     expect(result.request.allow_attachments).toBe(true);
-    expect(result.delivery).toEqual({ id: expect.stringMatching(/^[0-9a-z]{26}$/), method: 'email' });
+    expect(result.delivery).toEqual({ id: expect.stringMatching(/^[0-9a-z]{26}$/), method: 'email', status: 'sent' });
     expect(notifier.sent).toHaveLength(1);
   });
 
@@ -399,7 +399,7 @@ describe('createRequest: refusals', () => {
 describe('createRequest: delivery', () => {
   it('emails the link (never the challenge code) to the subject', async () => {
     const result = await createRequest(deps, makeCaller(), body({ subject_email: 'sam@customer.test', delivery: { method: 'email' } }));
-    expect(result.delivery).toEqual({ id: expect.stringMatching(/^[0-9a-z]{26}$/), method: 'email' });
+    expect(result.delivery).toEqual({ id: expect.stringMatching(/^[0-9a-z]{26}$/), method: 'email', status: 'sent' });
     expect(notifier.sent).toHaveLength(1);
     const [message] = notifier.sent;
     expect(message).toMatchObject({ channel: 'email', id: result.delivery!.id, purpose: 'request_link', to: 'sam@customer.test' });
@@ -418,7 +418,7 @@ describe('createRequest: delivery', () => {
     expect(notifier.sent[0].text).not.toContain(result.challenge_code!);
   });
 
-  it('reports a failed delivery and still returns the stored request', async () => {
+  it('reports a failed delivery, says so in the answer, and still returns the stored request', async () => {
     const boom = new Error('SES is down');
     notifier.failWith = boom;
     const onDeliveryFailure = vi.fn();
@@ -427,7 +427,8 @@ describe('createRequest: delivery', () => {
     expect(onDeliveryFailure).toHaveBeenCalledWith(boom, result.request.id);
     expect(result.request.status).toBe('pending');
     expect(result.link).toMatch(/#/);
-    expect(result.delivery).toEqual({ id: expect.any(String), method: 'email' });
+    // The caller holds the link: told the email failed, they can send it another way.
+    expect(result.delivery).toEqual({ id: expect.any(String), method: 'email', status: 'failed', reason: 'The email could not be sent; send the link another way.' });
     expect(requests.created).toHaveLength(1);
   });
 });

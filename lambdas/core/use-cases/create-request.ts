@@ -1,4 +1,5 @@
 import { apiActor, type Caller } from '../caller.ts';
+import { linkEmail, linkSms, type LinkMessageFacts } from '../messages.ts';
 import { addMinutes, type Clock } from '../clock.ts';
 import type { CodeKey } from '../code-key.ts';
 import { characterCount } from '../characters.ts';
@@ -226,7 +227,19 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
   if (delivery?.method === 'ticket_reply') {
     // The post's outcome is the answer's: the caller holds the link and can send it another way.
     Object.assign(delivery, await postLinkInTicket({ ticketReplies: deps.ticketReplies!, audit: deps.audit! }, { request, view, integration: integration as Integration, link, actor }));
-  } else if (delivery) await deliverLink(deps, request, link, delivery);
+  } else if (delivery) {
+    const facts: LinkMessageFacts = {
+      organisation: creator.org.name,
+      client: request.client.id === creator.org.defaultClientId ? null : request.client.name,
+      asker: request.requester.name,
+      justification: request.justification,
+      ticketRef: request.ticket?.ref ?? null,
+      link,
+      linkExpiresAt: request.linkExpiresAt,
+      verificationMode: request.verificationMode,
+    };
+    Object.assign(delivery, await deliverLink(deps, request, facts, delivery));
+  }
   return result;
 };
 
@@ -259,30 +272,26 @@ const ticketOf = (body: CreateRequestBody): TicketLink | null => {
   return ticket.ref || ticket.url || ticket.externalId || ticket.integrationId ? ticket : null;
 };
 
-/** Sends the link (never the challenge code: that goes out of band). */
+/**
+ * Sends the link (never the challenge code: that goes out of band), and answers whether the mail
+ * or text service took it, as a reply in the ticket is answered: a caller told `failed` still
+ * holds the link and can send it another way.
+ */
 const deliverLink = async (
   deps: CreateRequestDeps,
   request: HandoffRequest,
-  link: string,
+  facts: LinkMessageFacts,
   delivery: { id: string; method: DeliveryMethod },
-) => {
-  const asker = request.requester.name ?? 'Your IT team';
-  const text =
-    `${asker} asks you to hand over a credential securely.\n\nWhy: ${request.justification}\n\n` +
-    `Open this link to send it: ${link}\nThe link expires at ${request.linkExpiresAt}.`;
+): Promise<{ status: 'sent' } | { status: 'failed'; reason: string }> => {
   try {
     if (delivery.method === 'email' && request.subject.email) {
-      await deps.notifier.sendEmail({
-        id: delivery.id,
-        purpose: 'request_link',
-        to: request.subject.email,
-        subject: `${asker} asks you to send a credential securely`,
-        text,
-      });
+      await deps.notifier.sendEmail({ id: delivery.id, purpose: 'request_link', to: request.subject.email, ...linkEmail(facts) });
     } else if (delivery.method === 'sms' && request.subject.phone) {
-      await deps.notifier.sendSms({ id: delivery.id, purpose: 'request_link', to: request.subject.phone, text: `${asker}: send a credential securely at ${link}` });
+      await deps.notifier.sendSms({ id: delivery.id, purpose: 'request_link', to: request.subject.phone, text: linkSms(facts) });
     }
+    return { status: 'sent' };
   } catch (error) {
     deps.onDeliveryFailure(error, request.id);
+    return { status: 'failed', reason: `The ${delivery.method === 'sms' ? 'text message' : 'email'} could not be sent; send the link another way.` };
   }
 };

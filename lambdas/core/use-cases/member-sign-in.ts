@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { oneLine, readableTime } from '../messages.ts';
 import { addMinutes, type Clock } from '../clock.ts';
 import { randomToken, sha256Hex } from '../hashing.ts';
 import { newId } from '../ids.ts';
@@ -79,10 +80,12 @@ export const emailSignInLink = async (
   const expiresAt = addMinutes(now, SIGN_IN_LINK_MINUTES).toISOString();
   await deps.access.saveSignInToken(sha256Hex(token), { memberId: member.id, orgId: org.id, createdAt: now.toISOString(), expiresAt });
   const link = `${deps.urls.appUrl}/app/sign-in#token=${token}`;
+  // Names come from people: on one line each (core/messages.ts).
+  const [name, organisation] = [oneLine(member.name), oneLine(org.name)];
   const opening =
     invitation === undefined
-      ? `Hello ${member.name},\n\nOpen this link to sign in to ${org.name}:\n${link}\n\n`
-      : `Hello ${member.name},\n\n${invitation.by} invited you to ${org.name}. Open this link to sign in and set up your key:\n${link}\n\n`;
+      ? `Hello ${name},\n\nOpen this link to sign in to ${organisation}:\n${link}\n\n`
+      : `Hello ${name},\n\n${oneLine(invitation.by)} invited you to ${organisation}. Open this link to sign in and set up your key:\n${link}\n\n`;
   const expiry =
     invitation === undefined
       ? 'If you did not ask to sign in, ignore this email.'
@@ -92,8 +95,8 @@ export const emailSignInLink = async (
       id: newId(now.getTime()),
       purpose: 'sign_in',
       to: member.email,
-      subject: invitation === undefined ? `Sign in to ${org.name}` : `You are invited to ${org.name}`,
-      text: `${opening}It works once and expires in ${SIGN_IN_LINK_MINUTES} minutes (at ${expiresAt}). ${expiry}`,
+      subject: invitation === undefined ? `Sign in to ${organisation}` : `You are invited to ${organisation}`,
+      text: `${opening}It works once and expires in ${SIGN_IN_LINK_MINUTES} minutes (at ${readableTime(expiresAt)}). ${expiry}`,
     });
     return true;
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { HelpdeskFailureReason } from '../helpdesk.ts';
+import { ticketReplyText } from '../messages.ts';
 import type { Integration } from '../integration.ts';
 import type { Actor, HandoffRequest } from '../model.ts';
 import type { AuditEntryInput } from '../ports.ts';
@@ -36,17 +37,6 @@ export interface TicketReplyDeps {
 /** What the creation answer's `delivery` says of a reply in the ticket. */
 export type TicketReplyOutcome = { status: 'sent' } | { status: 'failed'; reason: string };
 
-/** The customer-visible comment: the link with its fragment, never the challenge code (that goes to the requester apart). */
-export const ticketReplyText = (request: HandoffRequest, link: string) => {
-  const asker = request.requester.name ?? 'Your IT team';
-  return (
-    `${asker} asks you to hand over a credential securely, through a one-time link.\n\n` +
-    `Why: ${request.justification}\n\n` +
-    `Open this link to send it: ${link}\n` +
-    `The link works once and expires at ${request.linkExpiresAt}. Never paste the credential into this ticket.`
-  );
-};
-
 /**
  * Posts the request's link as a public comment on its linked ticket (`delivery.method:
  * ticket_reply`) and audits the outcome either way (`request.link_posted` with the comment's id, or
@@ -61,7 +51,7 @@ export const postLinkInTicket = async (
   const externalId = request.ticket!.externalId!;
   let result: TicketReplyResult;
   try {
-    result = await deps.ticketReplies.postLink({ orgId: request.orgId, integrationId: integration.id, externalId, text: ticketReplyText(request, input.link) });
+    result = await deps.ticketReplies.postLink({ orgId: request.orgId, integrationId: integration.id, externalId, text: ticketReplyText({ asker: request.requester.name, justification: request.justification, link: input.link, linkExpiresAt: request.linkExpiresAt }) });
   } catch {
     // No answer in time: the worker may still post it, so the caller is told both.
     result = { status: 'failed', reason: 'The helpdesk did not answer in time; the comment may still appear in the ticket.', failure: 'timeout', attempts: 0 };

@@ -116,8 +116,8 @@ export const requestCreationResult = named(
       z.strictObject({
         id: ulid(),
         method: z.enum(DELIVERY_METHODS),
-        status: z.optional(noted('`ticket_reply` only: whether the helpdesk took the comment. On `failed`, send the link another way.', z.enum(['sent', 'failed']))),
-        reason: z.optional(noted('`ticket_reply` only, when it failed: why, in words.', z.string())),
+        status: z.optional(noted('Whether the link went out: for `email` and `sms`, whether the mail or text service took the message; for `ticket_reply`, whether the helpdesk took the comment. On `failed`, send the link another way. An idempotent replay carries no status: the answer it replays is kept before the attempt.', z.enum(['sent', 'failed']))),
+        reason: z.optional(noted('When it failed: why, in words.', z.string())),
       }),
     ),
   }),

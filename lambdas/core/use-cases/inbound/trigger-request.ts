@@ -1,4 +1,5 @@
 import { ApiError, WriteConflict } from '../../errors.ts';
+import { oneLine } from '../../messages.ts';
 import { characterCount } from '../../characters.ts';
 import type { Interpreted } from '../../inbound/mapping.ts';
 import { integrationActor, type Integration } from '../../integration.ts';
@@ -150,20 +151,48 @@ const reasonOf = (error: ApiError) => {
  */
 const tellRequester = async (deps: TriggerDeps, result: Awaited<ReturnType<typeof createRequestFor>>, ticketId: string) => {
   const to = result.request.requester.email;
-  // Unsent: no delivery, or a reply in the ticket that the helpdesk refused.
+  if (!to) return;
+  // Unsent: no delivery, or an email, text or reply in the ticket that failed.
   const unsentLink = result.delivery === null || result.delivery.status === 'failed' ? result.link : null;
-  if (!to || (!result.challenge_code && !unsentLink)) return;
-  const lines = [
-    `A credential request was created for ticket ${ticketId} (${result.request.subject.name}).`,
-    ...(result.challenge_code ? ['', `Challenge code to read out to ${result.request.subject.name}: ${result.challenge_code}`, 'Give it by phone or in person, never in the same message as the link.'] : []),
-    ...(unsentLink ? ['', `The link was not sent to the customer. Send it to them yourself: ${unsentLink}`] : []),
-    '',
-    `Request: ${result.request.links.app}`,
+  const subjectName = `“${oneLine(result.request.subject.name)}”`;
+  const ticket = oneLine(ticketId);
+  const request = `Request: ${result.request.links.app}`;
+  // The link and the challenge code in two emails, never one (SPEC.md): a notice forwarded to the
+  // customer, or read in a shared mailbox, does not carry both.
+  const notices = [
+    ...(unsentLink
+      ? [{
+          subject: `Send the link yourself: credential request for ticket ${ticket}`,
+          text: [
+            `A credential request was created for ticket ${ticket}, for ${subjectName}.`,
+            '',
+            `The link was not sent to them. Send it to them yourself: ${unsentLink}`,
+            ...(result.challenge_code ? ['', 'Its challenge code is in an email of its own. Give the code by phone or in person, never in a message with this link.'] : []),
+            '',
+            request,
+          ],
+        }]
+      : []),
+    ...(result.challenge_code
+      ? [{
+          subject: `Challenge code for ticket ${ticket}`,
+          text: [
+            `A credential request was created for ticket ${ticket}, for ${subjectName}.`,
+            '',
+            `Challenge code to read out to ${subjectName}: ${result.challenge_code}`,
+            'Give it by phone or in person, never in the same message as the link.',
+            '',
+            request,
+          ],
+        }]
+      : []),
   ];
-  try {
-    await deps.notifier.sendEmail({ id: newId(), purpose: 'requester_notice', to, subject: `Credential request for ticket ${ticketId}`, text: lines.join('\n') });
-  } catch (error) {
-    deps.onDeliveryFailure(error, result.request.id);
+  for (const notice of notices) {
+    try {
+      await deps.notifier.sendEmail({ id: newId(), purpose: 'requester_notice', to, subject: notice.subject, text: notice.text.join('\n') });
+    } catch (error) {
+      deps.onDeliveryFailure(error, result.request.id);
+    }
   }
 };
 

@@ -1,4 +1,5 @@
 import { addMinutes } from '../../clock.ts';
+import { codeEmail } from '../../messages.ts';
 import { codeHash, newSixDigitCode } from '../../codes.ts';
 import { ApiError, illegalTransition } from '../../errors.ts';
 import { needsSubjectEmail } from '../../policy.ts';
@@ -48,8 +49,7 @@ export const sendEmailCode = async (deps: SubjectDeps, holder: LinkHolder) => {
     id: newId(),
     purpose: 'email_code',
     to: request.subject.email!,
-    subject: `Your code for ${request.requester.name ?? 'the credential request'}`,
-    text: `Your one-time code is ${code}. It expires in ${EMAIL_CODE_LIFETIME_MINUTES} minutes.\n\nIf you did not ask for it, ignore this email.`,
+    ...codeEmail({ organisation: holder.org.name, code, lifetimeMinutes: EMAIL_CODE_LIFETIME_MINUTES }),
   });
   return { sent: true, expires_in_minutes: EMAIL_CODE_LIFETIME_MINUTES };
 };

@@ -3,7 +3,10 @@
  * listing, detail with audit trail, reveal of a really sealed envelope (opened here with the
  * member's own private key, as the browser does), and completion with purge.
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DUE_FOR_DESTRUCTION } from '../../lambdas/core/use-cases/member-requests.ts';
+import { keys } from '../../lambdas/store/keys.ts';
 import { toRequestView } from '../../lambdas/core/request-view.ts';
 import { submit } from '../../lambdas/core/subject-flow.ts';
 import { open, openAttachment, seal, sealAttachment, type Envelope, type SealedAttachment } from '../../web/crypto/envelope.ts';
@@ -215,6 +218,28 @@ describe('POST /app/api/requests/{id}/reveal', () => {
     const revoked = await service.call('POST', `/requests/${pending.id}/revoke`, { key: apiKey });
     expect(revoked.status).toBe(200);
     expectError(await rita.browser.call('POST', `/app/api/requests/${pending.id}/reveal`), 409, 'illegal_transition');
+  });
+
+  it('answers 409 once its record_expires_at or purge_scheduled_at has passed, before the worker that destroys it has run', async () => {
+    for (const deadline of ['recordExpiresAt', 'purgeScheduledAt']) {
+      const { request } = await submittedRequest();
+      // The deadline a moment ago; the expiry or purge worker has not run yet, so it is still submitted.
+      await service.deps.db.send(
+        new UpdateCommand({
+          TableName: service.deps.tableName,
+          Key: keys.request(request.id),
+          UpdateExpression: 'SET #deadline = :past',
+          ExpressionAttributeNames: { '#deadline': deadline },
+          ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+        }),
+      );
+      expect((await service.deps.requests.get(request.id))!.status).toBe('submitted');
+      const refused = await rita.browser.call('POST', `/app/api/requests/${request.id}/reveal`);
+      expectError(refused, 409, 'illegal_transition');
+      expect(refused.body.message).toBe(DUE_FOR_DESTRUCTION);
+      expect(refused.body).not.toHaveProperty('envelope');
+      expect((await rita.browser.call('GET', `/app/api/requests/${request.id}`)).body.request.reveal_count).toBe(0);
+    }
   });
 });
 

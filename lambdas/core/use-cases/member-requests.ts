@@ -6,7 +6,7 @@ import type { HandoffRequest } from '../model.ts';
 import { aRequestWhoseStatusIs } from '../model.ts';
 import type { HandoffRepository, SealedMaterial } from '../ports.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
-import { reveal } from '../subject-flow.ts';
+import { reveal, sweepDueAt } from '../subject-flow.ts';
 import { applyChange } from './apply-change.ts';
 import { completion, endRequest, revocation } from './end-request.ts';
 import { relinkRequest, type RelinkDeps, type RelinkResult } from './relink-request.ts';
@@ -77,6 +77,9 @@ export const readMemberRequest = async (deps: MemberRequestDeps, caller: MemberC
   };
 };
 
+/** A reveal refused once the credential's destruction is due. */
+export const DUE_FOR_DESTRUCTION = 'This credential is due to be destroyed (its time is up, or its ticket closed): it can no longer be revealed.';
+
 /**
  * POST /app/api/requests/{id}/reveal: hands the sealed envelope to one of its recipients, whose
  * browser opens it. The reveal is counted and audited before the material leaves; the material
@@ -91,6 +94,11 @@ export const revealRequest = async (deps: MemberRequestDeps, caller: MemberCalle
       const { request, relation } = await findMemberRequest(deps.requests, caller, requestId);
       if (!relation.recipient) throw forbidden('Only a recipient of this request can reveal its credential.');
       if (request.status !== 'submitted') throw illegalTransition(`${aRequestWhoseStatusIs(request.status)} has nothing to reveal.`);
+      // Past its record_expires_at, or its purge_scheduled_at after a ticket close, the credential
+      // is due to be destroyed: the worker that does it may run moments later, but what the
+      // request and the subject were told ("destroyed by ...") holds from that instant.
+      const destroyBy = sweepDueAt(request);
+      if (destroyBy && new Date(destroyBy) <= deps.clock.now()) throw illegalTransition(DUE_FOR_DESTRUCTION);
       // Read with the request version it belongs to: if the request changes before the reveal is
       // recorded (completed, expired), the write fails and the decision is taken again.
       material = await deps.requests.material(request.id);

@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seal } from '../../web/crypto/envelope.ts';
 import { commitmentOf, exportPublicKey, fingerprintOf, generateIdentityPair } from '../../web/crypto/identity.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { expectError } from '../support/shapes.ts';
+import { MAX_EMAIL_CODES } from '../../lambdas/core/subject-flow.ts';
+import { EMAIL_CODES_USED_UP } from '../../lambdas/core/use-cases/subject/email-code.ts';
 
 /** The subject's endpoints, driven as the link page's script drives them, with real browser crypto. */
 let service: TestService;
@@ -183,6 +186,15 @@ describe('the subject flow', () => {
     const verified = await subjectCall(created.token, 'POST', '/subject/verify', { email_code: code });
     expect(verified.status).toBe(200);
     expect(verified.body.verification.email_passed).toBe(true);
+  });
+
+  it('emails at most five codes for a link, then answers 429 with no Retry-After: waiting never helps, a new link does', async () => {
+    const created = await createRequest({ verification_mode: 'email_otp', subject_email: 'jane@example.com' });
+    for (let sent = 0; sent < MAX_EMAIL_CODES; sent += 1) expect((await subjectCall(created.token, 'POST', '/subject/email-code')).status).toBe(202);
+    const refused = await subjectCall(created.token, 'POST', '/subject/email-code');
+    expectError(refused, 429, 'rate_limited');
+    expect(refused.body.message).toBe(EMAIL_CODES_USED_UP);
+    expect(refused.headers.get('retry-after')).toBeNull();
   });
 
   it('does not judge a code again once it has passed: a wrong one typed after spends no attempt, locks nothing and writes nothing', async () => {

@@ -9,6 +9,9 @@ import { applyChange } from '../apply-change.ts';
 import { assertLinkUsable } from './describe.ts';
 import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
 
+/** The answer once the link's emailed codes are all sent. */
+export const EMAIL_CODES_USED_UP = `No more codes can be emailed for this link (at most ${MAX_EMAIL_CODES}). Ask the person who sent it for a new link.`;
+
 /**
  * Emails a one-time code to the request's subject_email. The code's hash is stored first, then the
  * message is sent; a new code replaces the previous one. At most MAX_EMAIL_CODES per request.
@@ -25,10 +28,10 @@ export const sendEmailCode = async (deps: SubjectDeps, holder: LinkHolder) => {
         throw illegalTransition('This request does not use an emailed code.');
       }
       const verification = verificationOf(current);
+      // A cap for the link's whole life (a new link starts again), not a rate: no Retry-After, as
+      // waiting never helps, and a client that honours one would ask again for ever.
       if (verification.emailCodesSent >= MAX_EMAIL_CODES) {
-        throw new ApiError(429, 'rate_limited', 'Too many codes were sent for this link. Ask the sender for a new link.', undefined, {
-          'Retry-After': '3600',
-        });
+        throw new ApiError(429, 'rate_limited', EMAIL_CODES_USED_UP);
       }
       const now = deps.clock.now();
       const after = {

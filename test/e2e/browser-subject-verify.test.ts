@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newIdentityPublicKey } from '../../lambdas/local/demo-identity.ts';
@@ -115,6 +118,36 @@ describe.skipIf(!haveChromium)("the subject's code step", () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('challenge-code');
     expect(await page.locator('#challenge-code').getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('#attempts-left').textContent()).toBe('5 attempts left before this link locks.');
+    await page.close();
+  });
+
+  it('an emailed code typed too late says so, offers a new one, and spends no attempt', async () => {
+    const created = await service.call('POST', '/requests', {
+      key: apiKey,
+      body: { subject_name: 'Sam Subject', justification: 'Mailbox password for the migration', recipients: [recipient], verification_mode: 'email_otp', subject_email: 'sam@verify.example' },
+    });
+    expect(created.status).toBe(201);
+    const page = await browser.newPage();
+    await page.goto(created.body.link);
+    await page.waitForSelector('#send-email-code');
+    const before = new Set(readdirSync(service.outboxDir));
+    await page.click('#send-email-code');
+    await expect.poll(() => readdirSync(service.outboxDir).filter((name) => !before.has(name) && name.endsWith('.json')).length).toBe(1);
+    const file = readdirSync(service.outboxDir).find((name) => !before.has(name) && name.endsWith('.json'))!;
+    const code = /(\d{6})/.exec(JSON.parse(readFileSync(join(service.outboxDir, file), 'utf8')).text)![1]!;
+    await service.deps.db.send(
+      new UpdateCommand({
+        TableName: service.deps.tableName,
+        Key: { pk: `REQ#${created.body.request.id}`, sk: 'REQ' },
+        UpdateExpression: 'SET verification.emailCodeExpiresAt = :past',
+        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+      }),
+    );
+    await page.focus('#email-code');
+    await page.keyboard.type(code);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#error').textContent()).toBe('That code has expired. Choose “Email me a code” for a new one. 5 attempts left before this link locks.');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('email-code');
     await page.close();
   });
 

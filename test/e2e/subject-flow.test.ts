@@ -6,6 +6,9 @@ import { startTestService, type TestOrganisation, type TestService } from '../su
 import { expectError } from '../support/shapes.ts';
 import { MAX_EMAIL_CODES } from '../../lambdas/core/subject-flow.ts';
 import { EMAIL_CODES_USED_UP } from '../../lambdas/core/use-cases/subject/email-code.ts';
+import { EMAILED_CODE_EXPIRED } from '../../lambdas/core/use-cases/subject/verify.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** The subject's endpoints, driven as the link page's script drives them, with real browser crypto. */
 let service: TestService;
@@ -186,6 +189,29 @@ describe('the subject flow', () => {
     const verified = await subjectCall(created.token, 'POST', '/subject/verify', { email_code: code });
     expect(verified.status).toBe(200);
     expect(verified.body.verification.email_passed).toBe(true);
+  });
+
+  it('an emailed code typed after it expired is refused without spending an attempt; a wrong one spends one', async () => {
+    const created = await createRequest({ verification_mode: 'email_otp', subject_email: 'jane@example.com' });
+    const before = new Set(readdirSync(service.outboxDir));
+    expect((await subjectCall(created.token, 'POST', '/subject/email-code')).status).toBe(202);
+    const file = readdirSync(service.outboxDir).find((name) => !before.has(name) && name.endsWith('.json'))!;
+    const code = /(\d{6})/.exec(JSON.parse(readFileSync(join(service.outboxDir, file), 'utf8')).text)![1]!;
+    // Its ten minutes are over.
+    await service.deps.db.send(
+      new UpdateCommand({
+        TableName: service.deps.tableName,
+        Key: { pk: `REQ#${created.request.id}`, sk: 'REQ' },
+        UpdateExpression: 'SET verification.emailCodeExpiresAt = :past',
+        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+      }),
+    );
+    const late = await subjectCall(created.token, 'POST', '/subject/verify', { email_code: code });
+    expect([late.status, late.body.code, Object.keys(late.body.errors)]).toEqual([422, 'validation_failed', ['email_code']]);
+    expect(late.body.errors.email_code[0]).toBe(`${EMAILED_CODE_EXPIRED} 5 attempts left.`);
+    expect(late.body.verification).toMatchObject({ passed: false, attempts_left: 5 });
+    const wrong = await subjectCall(created.token, 'POST', '/subject/verify', { email_code: code === '000000' ? '111111' : '000000' });
+    expect(wrong.body.verification).toMatchObject({ passed: false, attempts_left: 4 });
   });
 
   it('emails at most five codes for a link, then answers 429 with no Retry-After: waiting never helps, a new link does', async () => {

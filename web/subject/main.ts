@@ -169,6 +169,7 @@ const verifyStep = (request: SubjectRequest) => {
     if (emailCode) body.email_code = emailCode;
     void busy(verifyButton, async () => {
       let verification: Verification;
+      let emailedCodeExpired = false;
       try {
         verification = (await linkCall<{ verification: Verification }>('POST', '/subject/verify', body)).verification;
       } catch (error) {
@@ -177,6 +178,8 @@ const verifyStep = (request: SubjectRequest) => {
         if (notACode.length > 0) return refuseCodes(notACode, 'A code is six digits. Check what you typed and try again.');
         if (!carried) return handleFailure(error);
         verification = carried;
+        // The emailed code was the one sent but too late: no attempt was spent, a new code helps.
+        emailedCodeExpired = error instanceof ApiFailure && String((error.body.errors as Record<string, string[]> | undefined)?.email_code?.[0] ?? '').startsWith('This code has expired');
       }
       // The attempt that used the last one locked the link: nothing more can be tried here.
       if (verification.attempts_left === 0 && !verification.passed) {
@@ -196,7 +199,8 @@ const verifyStep = (request: SubjectRequest) => {
         return;
       }
       const wrong = [...(challengeCode && !verification.challenge_passed ? ['challenge-code'] : []), ...(emailCode && !verification.email_passed ? ['email-code'] : [])];
-      refuseCodes(wrong, `That code was not right. ${attemptsText(verification)}`.trim());
+      const why = emailedCodeExpired && wrong.length === 1 ? 'That code has expired. Choose “Email me a code” for a new one.' : 'That code was not right.';
+      refuseCodes(wrong, `${why} ${attemptsText(verification)}`.trim());
     });
   });
 

@@ -28,10 +28,13 @@ export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBo
   // Hashed before the request is read: the decision below is synchronous, and the hash depends only on the request id.
   const challenge = body.challenge_code === undefined ? null : await typedCode(deps.codeKey, requestId, 'challenge', body.challenge_code);
   const emailed = body.email_code === undefined ? null : await typedCode(deps.codeKey, requestId, 'email', body.email_code);
+  // The emailed code typed was the one sent, but it had expired: no guess, so no attempt spent.
+  let emailedLate = false;
   const request = await applyChange(
     deps.requests,
     async () => (await deps.requests.get(holder.request.id)) ?? holder.request,
     (current) => {
+      emailedLate = false;
       assertLinkUsable(deps, current);
       const now = deps.clock.now();
       const verification = { ...verificationOf(current) };
@@ -59,6 +62,12 @@ export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBo
           verification.emailCodeHash = null;
           verification.emailCodeExpiresAt = null;
           details.email = 'passed';
+        } else if (expired && emailed && storedCodeMatches(emailed, verification.emailCodeHash)) {
+          // A subject slow to type the code they were sent is not guessing: told to ask for a new
+          // one, without spending one of the attempts that lock the link.
+          emailedLate = true;
+          details.email = 'expired';
+          failed = true;
         } else {
           verification.failedAttempts += 1;
           details.email = expired ? 'expired' : 'failed';
@@ -73,7 +82,7 @@ export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBo
     (current, change) => change?.after ?? current,
   );
   const view = verificationView(request);
-  const failed = codesFailed(body, request);
+  const failed = codesFailed(body, request, emailedLate);
   if (Object.keys(failed).length > 0) {
     const left = view.attempts_left;
     for (const field of Object.keys(failed)) failed[field] = [`${failed[field][0]} ${left === 1 ? '1 attempt' : `${left} attempts`} left.`];
@@ -85,10 +94,13 @@ export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBo
 };
 
 /** Which of the typed codes did not pass, judged from the stored outcome. */
-const codesFailed = (body: z.infer<typeof verifyBody>, request: HandoffRequest): FieldErrors => {
+const codesFailed = (body: z.infer<typeof verifyBody>, request: HandoffRequest, emailedLate: boolean): FieldErrors => {
   const v = verificationOf(request);
   const failed: FieldErrors = {};
   if (body.challenge_code !== undefined && !v.challengePassed) failed.challenge_code = ['This code is not right.'];
-  if (body.email_code !== undefined && !v.emailPassed) failed.email_code = ['This code is not right or has expired.'];
+  if (body.email_code !== undefined && !v.emailPassed) failed.email_code = [emailedLate ? EMAILED_CODE_EXPIRED : 'This code is not right or has expired.'];
   return failed;
 };
+
+/** The emailed code typed after its ten minutes: it was right, and a new one is what helps. */
+export const EMAILED_CODE_EXPIRED = 'This code has expired: ask for a new one.';

@@ -60,6 +60,13 @@ describe.skipIf(!haveChromium)("the subject's link running out", () => {
     await page.focus('#credential');
     await page.keyboard.type('half-typed');
 
+    // Times say their zone: the emails and certificates write the same instant in UTC.
+    const validUntil = await page.evaluate(() => {
+      const label = Array.from(document.querySelectorAll('#request-summary dt')).find((dt) => dt.textContent === 'Link valid until');
+      return label?.nextElementSibling?.textContent ?? null;
+    });
+    expect(validUntil).toMatch(/^\d{1,2} \w{3} \d{4}, \d{2}:\d{2} (UTC|GMT|[A-Z]{2,5}|GMT[+-]\d{1,2})$/);
+
     // Three minutes before: nothing said yet.
     await moveTo(page, expiresAt, -3 * 60_000);
     expect(await page.locator('#expiry-warning').textContent()).toBe('');

@@ -95,10 +95,16 @@ export const busy = async <T>(button: HTMLButtonElement | null, work: () => Prom
   return done;
 };
 
+/**
+ * A time in the reader's own zone, named ("27 Nov 2026, 09:42 CET"): the same instant is written in
+ * UTC in emails, ticket comments and certificates, so a time without its zone could be read as
+ * either.
+ */
 export const formatTime = (iso: string | null | undefined, style: 'medium' | 'short' = 'medium') => {
   if (!iso) return '—';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString('en-GB', { dateStyle: style, timeStyle: 'short' });
+  const day = style === 'short' ? ({ day: '2-digit', month: '2-digit' } as const) : ({ day: 'numeric', month: 'short' } as const);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString('en-GB', { ...day, year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
 };
 
 /** A definition list from label/value pairs, skipping empty values. */

@@ -158,14 +158,15 @@ describe('createApiKey', () => {
     expect(await refusal({ allowlist: many })).toEqual({ allowlist: ['At most 100 entries.'] });
   });
 
-  it('takes an expiry in the future only, as an ISO 8601 date or date-time with its offset', async () => {
+  it('takes an expiry in the future only, as an ISO 8601 date (through its end, UTC) or date-time with its offset', async () => {
     expect(await refusal({ expiresAt: new Date(FIXED_NOW.getTime() - HOUR).toISOString() })).toEqual({ expires_at: ['Must be in the future.'] });
     expect(await refusal({ expiresAt: FIXED_NOW.toISOString() })).toEqual({ expires_at: ['Must be in the future.'] });
     for (const malformed of ['tomorrow', '2030-02-30', '2030-13-01', '2030-12-31T17:00:00', '2030-12-31T25:00Z', '31/12/2030', '1e12']) {
       expect(Object.keys(await refusal({ expiresAt: malformed })), malformed).toEqual(['expires_at']);
     }
     const { deps } = setUp();
-    expect((await createApiKey(deps, OPERATOR_ACTOR, input({ expiresAt: '2030-12-31' }))).apiKey.expiresAt).toBe('2030-12-31T00:00:00.000Z');
+    // A date alone: the key works through that day (UTC), as the application's date picker means it.
+    expect((await createApiKey(deps, OPERATOR_ACTOR, input({ expiresAt: '2030-12-31' }))).apiKey.expiresAt).toBe('2030-12-31T23:59:59.999Z');
     expect((await createApiKey(deps, OPERATOR_ACTOR, input({ expiresAt: '2030-12-31t23:59:59.999z' }))).apiKey.expiresAt).toBe('2030-12-31T23:59:59.999Z');
   });
 

@@ -63,6 +63,17 @@ const auditOf = (apiKey: ApiKey, actor: Actor, type: string, details: Record<str
   organisationAudit(apiKey.orgId, actor, type, { details: { key_id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix, ...details } });
 
 /**
+ * A key's expiry as typed: a date alone is the end of that day in UTC (the key works through the
+ * day named, as the application's date picker means its day), a date-time is that instant.
+ */
+const expiryOf = (text: string): Date | null => {
+  const instant = instantOf(text);
+  if (!instant || /[tT]/.test(text)) return instant;
+  return new Date(instant.getTime() + DAY_MS - 1);
+};
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
  * Creates a key and returns it with its secret, which is never stored and never shown again.
  * Every problem is refused at once, by field (422 `validation_failed`): the name, the scopes, the
  * client, each allowlist entry (read exactly as the API reads it when a call arrives), the expiry.
@@ -92,8 +103,8 @@ export const createApiKey = async (deps: ApiKeyDeps, actor: Actor, input: ApiKey
   let expiresAt: string | null = null;
   // Blank is refused, never read as "never expires": null says that.
   if (input.expiresAt !== null && input.expiresAt !== undefined) {
-    const instant = instantOf(input.expiresAt.trim());
-    if (!instant) add('expires_at', 'Must be an ISO 8601 date (2030-12-31) or date-time with its offset (2030-12-31T17:00:00Z).');
+    const instant = expiryOf(input.expiresAt.trim());
+    if (!instant) add('expires_at', 'Must be an ISO 8601 date (2030-12-31: the key works through that day, UTC) or date-time with its offset (2030-12-31T17:00:00Z).');
     else if (instant.getTime() <= deps.clock.now().getTime()) add('expires_at', 'Must be in the future.');
     else expiresAt = instant.toISOString();
   }

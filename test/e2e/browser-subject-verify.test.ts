@@ -1,10 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newIdentityPublicKey } from '../../lambdas/local/demo-identity.ts';
 import { chromiumPresent, launch } from '../support/browser.ts';
+import { emailedCodeSince, expireEmailedCode, outboxNow } from '../support/emailed-code.ts';
 import { startTestService, type TestService } from '../support/test-service.ts';
 
 /**
@@ -130,19 +128,11 @@ describe.skipIf(!haveChromium)("the subject's code step", () => {
     const page = await browser.newPage();
     await page.goto(created.body.link);
     await page.waitForSelector('#send-email-code');
-    const before = new Set(readdirSync(service.outboxDir));
+    const before = outboxNow(service);
     await page.click('#send-email-code');
-    await expect.poll(() => readdirSync(service.outboxDir).filter((name) => !before.has(name) && name.endsWith('.json')).length).toBe(1);
-    const file = readdirSync(service.outboxDir).find((name) => !before.has(name) && name.endsWith('.json'))!;
-    const code = /(\d{6})/.exec(JSON.parse(readFileSync(join(service.outboxDir, file), 'utf8')).text)![1]!;
-    await service.deps.db.send(
-      new UpdateCommand({
-        TableName: service.deps.tableName,
-        Key: { pk: `REQ#${created.body.request.id}`, sk: 'REQ' },
-        UpdateExpression: 'SET verification.emailCodeExpiresAt = :past',
-        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
-      }),
-    );
+    await expect.poll(() => emailedCodeSince(service, before)).toMatch(/^[0-9]{6}$/);
+    const code = emailedCodeSince(service, before)!;
+    await expireEmailedCode(service, created.body.request.id);
     await page.focus('#email-code');
     await page.keyboard.type(code);
     await page.keyboard.press('Enter');

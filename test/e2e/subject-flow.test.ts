@@ -7,8 +7,7 @@ import { expectError } from '../support/shapes.ts';
 import { MAX_EMAIL_CODES } from '../../lambdas/core/subject-flow.ts';
 import { EMAIL_CODES_USED_UP } from '../../lambdas/core/use-cases/subject/email-code.ts';
 import { EMAILED_CODE_EXPIRED } from '../../lambdas/core/use-cases/subject/verify.ts';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { emailedCodeSince, expireEmailedCode, outboxNow } from '../support/emailed-code.ts';
 
 /** The subject's endpoints, driven as the link page's script drives them, with real browser crypto. */
 let service: TestService;
@@ -193,19 +192,10 @@ describe('the subject flow', () => {
 
   it('an emailed code typed after it expired is refused without spending an attempt; a wrong one spends one', async () => {
     const created = await createRequest({ verification_mode: 'email_otp', subject_email: 'jane@example.com' });
-    const before = new Set(readdirSync(service.outboxDir));
+    const before = outboxNow(service);
     expect((await subjectCall(created.token, 'POST', '/subject/email-code')).status).toBe(202);
-    const file = readdirSync(service.outboxDir).find((name) => !before.has(name) && name.endsWith('.json'))!;
-    const code = /(\d{6})/.exec(JSON.parse(readFileSync(join(service.outboxDir, file), 'utf8')).text)![1]!;
-    // Its ten minutes are over.
-    await service.deps.db.send(
-      new UpdateCommand({
-        TableName: service.deps.tableName,
-        Key: { pk: `REQ#${created.request.id}`, sk: 'REQ' },
-        UpdateExpression: 'SET verification.emailCodeExpiresAt = :past',
-        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
-      }),
-    );
+    const code = emailedCodeSince(service, before)!;
+    await expireEmailedCode(service, created.request.id);
     const late = await subjectCall(created.token, 'POST', '/subject/verify', { email_code: code });
     expect([late.status, late.body.code, Object.keys(late.body.errors)]).toEqual([422, 'validation_failed', ['email_code']]);
     expect(late.body.errors.email_code[0]).toBe(`${EMAILED_CODE_EXPIRED} 5 attempts left.`);

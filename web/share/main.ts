@@ -24,7 +24,8 @@
 import type { Envelope } from '../crypto/envelope.ts';
 import { decodeShareFragment, openShare, sealedToOnly, ShareKeyError, type ShareKey, type SharePayload } from '../crypto/share-key.ts';
 import { ApiFailure, call, messageOf } from '../shared/api.ts';
-import { busy, byId, clearMessages, credentialField, facts, fingerprintCode, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../shared/dom.ts';
+import { credentialField } from '../shared/credential-field.ts';
+import { busy, byId, clearMessages, facts, fingerprintCode, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../shared/dom.ts';
 
 interface Described {
   status: 'active' | 'purged' | 'expired' | string;

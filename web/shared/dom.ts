@@ -132,25 +132,6 @@ export const copyText = async (text: string, done: string) => {
 };
 
 /**
- * A revealed credential: a read-only masked field, a Show/Hide toggle and a Copy button, labelled
- * "Credential". Masked by default so that a shoulder or a screen share does not read it.
- */
-export const credentialField = (id: string, credential: string) => {
-  const value = h('input', { id, type: 'password', readonly: true, autocomplete: 'off', spellcheck: 'false' });
-  value.value = credential;
-  const toggle = h('button', { id: 'toggle-credential', type: 'button', class: 'secondary', 'aria-controls': id, 'aria-pressed': 'false' }, 'Show');
-  toggle.addEventListener('click', () => {
-    const showing = value.type === 'text';
-    value.type = showing ? 'password' : 'text';
-    toggle.textContent = showing ? 'Show' : 'Hide';
-    toggle.setAttribute('aria-pressed', String(!showing));
-  });
-  const copy = h('button', { id: 'copy-credential', type: 'button', class: 'secondary' }, 'Copy');
-  copy.addEventListener('click', () => copyText(credential, 'Copied. Clear your clipboard when you are done.'));
-  return h('div', { class: 'field' }, h('label', { for: id }, 'Credential'), h('div', { class: 'with-button' }, value, toggle, copy));
-};
-
-/**
  * A table in a box that scrolls sideways on a narrow screen, so the page itself does not. The
  * box takes the keyboard focus (a scrolled region must be reachable without a mouse) and is
  * named by the table's caption.

@@ -27,6 +27,7 @@ import { seal, sealAttachment, type SealedAttachment } from '../crypto/envelope.
 import { encryptionNotice } from './encryption-notice.ts';
 import { watchExpiry } from './expiry-watch.ts';
 import { typedCodeOf } from './typed-code.ts';
+import { keepLinesOnPaste } from '../shared/credential-field.ts';
 import { commitmentOf, fingerprintOf } from '../crypto/identity.ts';
 import { ApiFailure } from '../shared/api.ts';
 import { busy, byId, clearMessages, facts, field, focusHeading, formatTime, h, refuseField, replaceChildren, say, sayError } from '../shared/dom.ts';
@@ -213,13 +214,19 @@ const formatBytes = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`;
 
 const credentialStep = (request: SubjectRequest) => {
-  const credential = h('input', { id: 'credential', name: 'credential', type: 'password', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off', required: true });
+  const input = h('input', { id: 'credential', name: 'credential', type: 'password', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off', required: true });
+  // A key or certificate of several lines, pasted, becomes a textarea that keeps them (shown: it cannot be masked).
+  let credential: HTMLInputElement | HTMLTextAreaElement = input;
   const toggle = h('button', { id: 'toggle-credential', type: 'button', class: 'secondary', 'aria-controls': 'credential', 'aria-pressed': 'false' }, 'Show');
   toggle.addEventListener('click', () => {
-    const showing = credential.type === 'text';
-    credential.type = showing ? 'password' : 'text';
+    const showing = input.type === 'text';
+    input.type = showing ? 'password' : 'text';
     toggle.textContent = showing ? 'Show' : 'Hide';
     toggle.setAttribute('aria-pressed', String(!showing));
+  });
+  keepLinesOnPaste(input, (area) => {
+    credential = area;
+    toggle.remove();
   });
   const note = h('textarea', { id: 'note', name: 'note', rows: 3, maxlength: 2000, spellcheck: 'false' });
   const files = request.allow_attachments ? h('input', { id: 'attachments', name: 'attachments', type: 'file', multiple: true }) : null;

@@ -17,7 +17,8 @@
  */
 import { open, openAttachment, type Envelope, type SealedAttachment } from '../../crypto/envelope.ts';
 import { messageOf } from '../../shared/api.ts';
-import { busy, credentialField, facts, formatTime, h, say, sayError } from '../../shared/dom.ts';
+import { credentialField } from '../../shared/credential-field.ts';
+import { busy, facts, formatTime, h, say, sayError } from '../../shared/dom.ts';
 import { postThenRender } from '../actions.ts';
 import { confirmAction } from '../confirm-action.ts';
 import { forgetRelinked, relinkControls, relinkedSection, relinkNotices, revokeControl } from '../relink.ts';

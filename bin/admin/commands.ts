@@ -137,11 +137,11 @@ export const COMMANDS: Record<string, Command> = {
   },
   'approve-key': {
     summary: "approve a member's replaced identity key",
-    usage: '--org ORG_ID --member EMAIL_OR_ID',
+    usage: '--org ORG_ID --member EMAIL_OR_ID [--fingerprint HEX (the key you checked with the member: another awaiting approval is refused)]',
     examples: [`--org ${EXAMPLE.org} --member ann@acme.example`],
     run: async (admin, f) => {
       const orgId = text(f, 'org');
-      await admin.approveIdentityKey(orgId, await memberIdByEmailOrId(admin, orgId, text(f, 'member')));
+      await admin.approveIdentityKey(orgId, await memberIdByEmailOrId(admin, orgId, text(f, 'member')), optionalText(f, 'fingerprint'));
       return { approved: true };
     },
   },

@@ -161,10 +161,16 @@ export class AdminStore {
     return identityKey;
   }
 
-  /** Verifies a replacement key, on condition that it is still the one read: never a key the member swapped in meanwhile. */
-  async approveIdentityKey(orgId: string, memberId: string) {
+  /**
+   * Verifies a replacement key, on condition that it is still the one read: never a key the member
+   * swapped in meanwhile; and, given the fingerprint checked with the member, only that key.
+   */
+  async approveIdentityKey(orgId: string, memberId: string, reviewedFingerprint?: string) {
     const member = await this.requireMember(orgId, memberId);
     if (member.identityKey?.state !== 'replaced_pending_approval') throw new Error('this member has no key awaiting approval');
+    if (reviewedFingerprint !== undefined && reviewedFingerprint.replace(/\s+/g, '').toLowerCase() !== member.identityKey.fingerprint) {
+      throw new Error(`the key awaiting approval has the fingerprint ${member.identityKey.fingerprint}, not the one given: check it with the member again`);
+    }
     const audit = organisationAudit(orgId, this.actor, 'member.key_approved', { member: memberRef(member), details: { fingerprint: member.identityKey.fingerprint } });
     await keyChangeOnce(this.identityKeys.replaceIdentityKey(member, member.identityKey, { ...member.identityKey, state: 'verified' }, audit));
   }

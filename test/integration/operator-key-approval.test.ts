@@ -56,4 +56,17 @@ describe('operator identity key changes, conditioned on the key read', () => {
     await expect(service.admin.setIdentityKey(org.orgId, org.member.id, identityKey())).rejects.toThrow(CHANGED_MEANWHILE);
     expect((await memberNow()).identityKey?.fingerprint).toBe(meanwhile.fingerprint);
   });
+
+  it('given the fingerprint checked with the member, approves only that key', async () => {
+    const checked = await service.admin.setIdentityKey(org.orgId, org.member.id, identityKey());
+    const other = await service.admin.setIdentityKey(org.orgId, org.member.id, identityKey());
+    await expect(service.admin.approveIdentityKey(org.orgId, org.member.id, checked.fingerprint)).rejects.toThrow(
+      `the key awaiting approval has the fingerprint ${other.fingerprint}, not the one given: check it with the member again`,
+    );
+    expect((await memberNow()).identityKey).toMatchObject({ fingerprint: other.fingerprint, state: 'replaced_pending_approval' });
+    // As a person reads it out: in groups, in capitals.
+    const spoken = other.fingerprint.toUpperCase().match(/.{4}/g)!.join(' ');
+    await service.admin.approveIdentityKey(org.orgId, org.member.id, spoken);
+    expect((await memberNow()).identityKey).toMatchObject({ fingerprint: other.fingerprint, state: 'verified' });
+  });
 });

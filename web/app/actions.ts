@@ -8,10 +8,10 @@ import { messageOf } from '../shared/api.ts';
 import { busy, say, sayError } from '../shared/dom.ts';
 import type { AppContext } from './context.ts';
 
-export const postThenRender = (app: AppContext, button: HTMLButtonElement, path: string, done: string) =>
+export const postThenRender = (app: AppContext, button: HTMLButtonElement, path: string, done: string, body?: unknown) =>
   busy(button, async () => {
     try {
-      await app.post(path);
+      await app.post(path, body);
       await app.render({ keepMessages: true });
       say(done);
     } catch (error) {

@@ -51,7 +51,12 @@ export const membersPage = async (app: AppContext) => {
     const actions: HTMLElement[] = [];
     if (member.identity_key?.state === 'replaced_pending_approval') {
       const approve = h('button', { id: `approve-${id}`, type: 'button', 'aria-label': `Approve key of ${nameOf(member)}` }, 'Approve key');
-      approve.addEventListener('click', () => postThenRender(app, approve, `/app/api/members/${id}/approve-key`, `The new key of ${nameOf(member)} is approved.`));
+      // The fingerprint shown on this row goes with the approval: a key registered meanwhile (another
+      // browser, or whoever holds the member's session) is refused, not approved unseen.
+      const shown = member.identity_key.fingerprint;
+      approve.addEventListener('click', () =>
+        postThenRender(app, approve, `/app/api/members/${id}/approve-key`, `The new key of ${nameOf(member)} is approved.`, { fingerprint: shown }),
+      );
       actions.push(approve);
     }
     // An admin sees no controls on an owner's row: only owners change owners.

@@ -1,0 +1,57 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPresent, expectNoSeriousAxeViolations, launch, signInInBrowser } from '../support/browser.ts';
+import { identityKey, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+
+/**
+ * Approving a member's replaced key from the Members page approves the key whose fingerprint the
+ * page showed, and no other: a key registered after the page was shown (another browser, or
+ * whoever holds the member's session) is refused, and stays awaiting approval.
+ */
+const haveChromium = chromiumPresent();
+
+let service: TestService;
+let browser: Browser;
+let page: Page;
+let org: TestOrganisation;
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  service = await startTestService();
+  org = await service.createOrganisation({ name: 'Approve MSP' });
+  browser = await launch();
+  page = await (await browser.newContext()).newPage();
+  await signInInBrowser(page, service.appUrl, service.outboxDir, org.owner.email);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+const stateOfMember = async () => (await service.deps.directory.listMembers(org.orgId)).find((m) => m.id === org.member.id)!.identityKey!;
+
+describe.skipIf(!haveChromium)('approving a replaced key', () => {
+  it('refuses when the key awaiting approval is no longer the one shown, and approves the one shown', async () => {
+    const reviewed = identityKey();
+    await service.admin.setIdentityKey(org.orgId, org.member.id, reviewed);
+    await page.goto(`${service.appUrl}/app/members`);
+    await page.waitForSelector(`#approve-${org.member.id}`);
+
+    // Another key replaces it after the page showed the first.
+    const swapped = identityKey();
+    await service.admin.setIdentityKey(org.orgId, org.member.id, swapped);
+    await page.focus(`#approve-${org.member.id}`);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#error').textContent()).not.toBe('');
+    expect(await stateOfMember()).toMatchObject({ fingerprint: swapped.fingerprint, state: 'replaced_pending_approval' });
+
+    // Shown again, the page shows the key now awaiting approval, and approving approves that one.
+    await page.goto(`${service.appUrl}/app/members`);
+    await page.waitForSelector(`#approve-${org.member.id}`);
+    await page.click(`#approve-${org.member.id}`);
+    await expect.poll(() => page.locator('#status').textContent()).toContain('is approved');
+    expect(await stateOfMember()).toMatchObject({ fingerprint: swapped.fingerprint, state: 'verified' });
+    await expectNoSeriousAxeViolations(page);
+  });
+});

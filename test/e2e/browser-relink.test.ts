@@ -151,7 +151,9 @@ describe.skipIf(!haveChromium)('revoke and relink on the request page', () => {
     expect(await page.locator('#requests tr', { has: page.locator(`a[data-request-id="${id}"]`) }).textContent()).toContain('nobody can open it');
     await openRequestPage(id);
     await page.waitForSelector('#unrecoverable');
-    expect(await page.textContent('#unrecoverable')).toContain('No recipient can open this credential any more');
+    expect(await page.textContent('#unrecoverable')).toContain('No recipient can open this credential any more, unless one still has an old key.');
+    // A replaced key may live on elsewhere: the notice does not send the reader straight to destroying it.
+    expect(await page.textContent('#unrecoverable')).toContain('A recipient who still has a key it was sealed to, in another browser or a backup, can open it there');
     // The trail says who and why in words, never as stored JSON or codes.
     const entry = await page.textContent('#audit li[data-type="request.unrecoverable"]');
     expect(entry).toContain(`${org.owner.name} (key replaced)`);

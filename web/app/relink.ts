@@ -81,8 +81,10 @@ export const relinkNotices = (request: RequestView, trail: AuditEntry[]) => [
     ? h(
         'p',
         { id: 'unrecoverable', class: 'notice' },
-        h('strong', {}, 'No recipient can open this credential any more. '),
-        'Since it was submitted, every recipient\u2019s key was replaced or their membership disabled. Complete the request to destroy it, and ask for the credential again with a new request.',
+        h('strong', {}, 'No recipient can open this credential any more, unless one still has an old key. '),
+        // A replaced key may live on in another browser or a backup (and a replacement may still
+        // await approval): destroying at once on this notice could lose a credential still readable.
+        'Since it was submitted, every recipient\u2019s key was replaced (or a replacement awaits approval) or their membership was disabled. A recipient who still has a key it was sealed to, in another browser or a backup, can open it there; enabling a disabled member again makes it openable again. If nobody can, complete the request to destroy it and ask for the credential again with a new request.',
       )
     : null,
 ];

@@ -45,8 +45,13 @@ export const sealedKeyNotice = ({ sealedTo: { fingerprint: sealedTo, made_by: ma
     : [
         `${what} your key `,
         fingerprintCode(sealedTo),
-        ...(inBrowser ? [', not to the key this browser holds ', fingerprintCode(inBrowser), '. '] : [', and this browser holds no key. ']),
-        'Import the backup of that key on the My key page to open it here.',
+        ...(inBrowser
+          ? [
+              ', not to the key this browser holds ',
+              fingerprintCode(inBrowser),
+              '. Open it in a browser that still holds that key. Importing its backup here would replace this browser\u2019s key with it: the older key would then wait for an admin\u2019s approval, and what is sealed to your current key could not be opened here.',
+            ]
+          : [', and this browser holds no key. Import the backup of that key on the My key page to open it here.']),
       ];
   return h('p', { id: 'sealed-key-notice', class: 'notice', role: 'note' }, ...lines);
 };

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPresent, expectNoSeriousAxeViolations, launch, setUpKeyInBrowser, signInInBrowser } from '../support/browser.ts';
-import { startTestService, type TestService } from '../support/test-service.ts';
+import { identityKey, startTestService, type TestService } from '../support/test-service.ts';
 
 /**
  * A request sealed to a member's key, opened in another browser that made a key of its own: the
@@ -61,5 +61,26 @@ describe.skipIf(!haveChromium)('a credential sealed to a key this browser does n
     expect(notice).toContain('Open it in a browser that still holds that key.');
     expect(notice).toContain('Importing its backup here would replace this browser’s key with it');
     await expectNoSeriousAxeViolations(other);
+  });
+
+  it("a link whose recipient's key changed unseen is flagged for a new link when its subject's page refuses it", async () => {
+    const org = await service.createOrganisation({ name: 'Unseen Change MSP' });
+    const created = await service.call('POST', '/requests', {
+      key: org.key,
+      body: { subject_name: 'Sam Subject', justification: 'Router admin password', recipients: [org.member.email], verification_mode: 'none' },
+    });
+    expect(created.status).toBe(201);
+    // The member's key is replaced and approved without the refresh that flags their requests (as a
+    // request made in the instant before a change, missed through the lagging index, stays).
+    await service.admin.setIdentityKey(org.orgId, org.member.id, identityKey());
+    await service.admin.approveIdentityKey(org.orgId, org.member.id);
+    expect((await service.call('GET', `/requests/${created.body.request.id}`, { key: org.key })).body.needs_relink).toBe(false);
+
+    const subject = await (await browser.newContext()).newPage();
+    await subject.goto(created.body.link);
+    await subject.waitForSelector('#refusal');
+    await expect.poll(async () => (await service.call('GET', `/requests/${created.body.request.id}`, { key: org.key })).body.needs_relink).toBe(true);
+    expect(await subject.locator('#credential').count()).toBe(0);
+    await subject.context().close();
   });
 });

@@ -4,9 +4,9 @@
  *
  * Loading the HTML changes nothing on the server. This script reads the link token from the path
  * (sent only in the X-Link-Token header), fetches the request, recomputes the recipient
- * commitment from the served public keys and compares it with the fragment. Only when they match
- * does it mark the link opened (POST /subject/open), ask for the verification codes and offer
- * the credential form. The credential, note and files are sealed in this browser
+ * commitment from the served public keys and compares it with the fragment, and marks the link
+ * opened (POST /subject/open). Only when they match does it ask for the verification codes and
+ * offer the credential form. The credential, note and files are sealed in this browser
  * (web/crypto/envelope.ts) to the recipients whose keys were checked; the service stores only the
  * envelope.
  *
@@ -326,7 +326,13 @@ const main = async () => {
   }
   if (!commitment) return showRefusal(true);
   const recipients = await checkedRecipients(request, commitment);
-  if (!recipients) return showRefusal(false);
+  if (!recipients) {
+    // Nothing is sealed, but the link was opened: the service, told so, checks the recipients'
+    // keys again and flags the request for a new link when one changed (a refresh it missed),
+    // so the requester hears of it rather than only this page refusing.
+    await linkCall('POST', '/subject/open').catch(() => undefined);
+    return showRefusal(false);
+  }
   state.recipients = recipients;
 
   try {

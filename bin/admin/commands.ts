@@ -160,10 +160,11 @@ export const COMMANDS: Record<string, Command> = {
   },
   'recover-org': {
     summary: 'break-glass: make EMAIL an active owner again (or add them), with an optional verified key; emits org_recovery.used',
-    usage: '--org ORG_ID --email EMAIL --reason TEXT [--name NAME] [--public-key FILE | --generate-key PRIVATE_KEY_FILE]',
+    usage: '--org ORG_ID --email EMAIL --reason TEXT [--name NAME] [--public-key FILE | --generate-key PRIVATE_KEY_FILE] [--app-url URL]',
     examples: [`--org ${EXAMPLE.org} --email nina@acme.example --reason "Ticket 4711: sole owner left" --name "Nina Owner" --generate-key .data/keys/nina.pem`],
-    run: async (admin, f) => {
+    run: async (admin, f, context) => {
       const orgId = text(f, 'org');
+      const refresh = recipientRefresher(admin, f, context);
       const { member, createdMember, entry } = await admin.recoverOrganisation({
         orgId,
         email: text(f, 'email'),
@@ -171,6 +172,9 @@ export const COMMANDS: Record<string, Command> = {
         name: optionalText(f, 'name'),
         identityKey: identityKeyFrom(f),
       });
+      // Enabled again, or given a new key: their requests' needs_relink and unrecoverable follow,
+      // as after enabling a member or setting a key.
+      if (!createdMember) await refresh(orgId, member.id);
       return {
         recovered: true,
         organisation_id: orgId,

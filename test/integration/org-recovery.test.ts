@@ -403,7 +403,8 @@ describe('disable-member', () => {
 });
 
 describe('the real CLI', () => {
-  const cli = (args: string[]) => runAdminCli(service.deps.tableName, 'recover-org', args, { DATA_DIR: scratch });
+  // A deployed table's recovery names the application's address: it works out the member's requests' flags again.
+  const cli = (args: string[]) => runAdminCli(service.deps.tableName, 'recover-org', [...args, '--app-url', 'https://handoff.example.com'], { DATA_DIR: scratch });
 
   it('recovers with exit code 0 and prints the result as JSON; refuses with exit code 1 and a message', async () => {
     const org = await newOrg('CLI Recovery Org');

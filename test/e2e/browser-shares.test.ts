@@ -199,11 +199,12 @@ describe.skipIf(!haveChromium)('shares in a browser', () => {
     const other = await makeShareKey();
     const context = await browser.newContext();
     const page = await context.newPage();
+    // Missing first: once this tab has opened the link with its key, a link without one reads as a reload.
     for (const [fragment, problem] of [
+      ['', 'missing'],
       [`#${other.fragment}`, 'mismatch'],
       ['#not-a-key', 'malformed'],
       [`#${share.key.fragment.split('.').slice(0, 2).join('.')}.${other.fragment.split('.')[2]}`, 'malformed'],
-      ['', 'missing'],
     ] as const) {
       await page.goto('about:blank');
       await page.goto(`${share.bare}${fragment}`);
@@ -219,6 +220,11 @@ describe.skipIf(!haveChromium)('shares in a browser', () => {
     await page.waitForSelector('#share-opened');
     expect(await page.inputValue('#share-credential')).toBe('second-credential-7Qx');
     expect(await page.textContent('#share-remaining')).toContain('1 more time');
+    expect(await shareOf(share.id)).toMatchObject({ status: 'active', views: 1 });
+    // A reload has no key (the page took it out of the address): it says so, not that the link was cut short.
+    await page.reload();
+    await page.waitForSelector('#refusal[data-problem="reloaded"]');
+    expect(await page.textContent('#refusal')).toContain('a reload cannot bring it back');
     expect(await shareOf(share.id)).toMatchObject({ status: 'active', views: 1 });
 
     // The member destroys it from its detail page, after confirming; the link is gone at once.

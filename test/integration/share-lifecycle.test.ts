@@ -16,6 +16,7 @@ import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
 import type { ExpiryScheduler } from '../../lambdas/core/ports.ts';
 import { connectIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
 import { createHandler as createExpireWorker } from '../../lambdas/workers/expire.ts';
+import { SHARE_EXPIRED } from '../../lambdas/core/use-cases/shares/share-lifecycle.ts';
 import { createHandler as createSweepWorker } from '../../lambdas/workers/sweep.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
 import { auditEntries, type AuditItem } from '../support/shapes.ts';
@@ -148,7 +149,9 @@ describe('share lifecycle', () => {
       // A repeated trigger changes nothing; the link is gone for the recipient.
       expect((await expire({ requestId: created.id })).outcome).toBe('share_unchanged');
       expect(await types(created.id)).toEqual(['share.created', 'share.expired']);
-      expect((await service.call('POST', '/share/open', { headers: { 'X-Share-Token': created.token } })).status).toBe(410);
+      // Told it expired, not "already opened": that would alarm the recipient that someone else had.
+      const late = await service.call('POST', '/share/open', { headers: { 'X-Share-Token': created.token } });
+      expect([late.status, late.body.code, late.body.message]).toEqual([410, 'gone', SHARE_EXPIRED]);
 
       const certificate = await certificateOf(created.id);
       expect(certificate).toMatchObject({ final: true, share: { status: 'expired' }, destruction: { destroyed: true, reason: 'expired', seq: entries[1].seq } });

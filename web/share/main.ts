@@ -99,7 +99,9 @@ const showGone = (reason: string, message?: string) => {
   say(message ?? heading);
 };
 
-const REFUSALS: Record<'missing' | 'malformed' | 'mismatch', string> = {
+const REFUSALS: Record<'missing' | 'malformed' | 'mismatch' | 'reloaded', string> = {
+  reloaded:
+    'This page took the key (after the “#”) out of its address when the link was first opened here, so that it does not stay in your browser’s history; a reload cannot bring it back. To open the credential again, open the link from the message you received once more: it works while it has views left.',
   missing: 'This link is incomplete: the key after the “#” is missing, so the credential could not be opened. Open the whole link from the message you received; some apps cut long links short.',
   malformed: 'The key after the “#” in this link is damaged or incomplete, so the credential could not be opened. Open the whole link from the message you received; some apps cut long links short.',
   mismatch: 'The key in this link is not the key this credential was sealed to. The link may have been altered. Nothing was opened.',
@@ -115,7 +117,13 @@ const showRefusal = (problem: keyof typeof REFUSALS) => {
       h('p', {}, 'Ask the person who sent it for the link again, using a phone number or email address you already know.'),
     ),
   );
-  sayError(problem === 'mismatch' ? 'The key in this link does not match. Nothing was opened.' : 'This link is incomplete. Nothing was opened.');
+  sayError(
+    problem === 'mismatch'
+      ? 'The key in this link does not match. Nothing was opened.'
+      : problem === 'reloaded'
+        ? 'Open the link from your message again. Nothing was opened.'
+        : 'This link is incomplete. Nothing was opened.',
+  );
 };
 
 const showUnreachable = (error: unknown) => {
@@ -232,6 +240,8 @@ const start = async () => {
   }
   if (described.status !== 'active' || described.views_left < 1) return showGone(described.status);
 
+  // No key, in a tab where this page took it out of the address: a reload, not a cut-short link.
+  if (!state.fragment && keyTakenHere(state.token)) return showRefusal('reloaded');
   let key: ShareKey;
   try {
     key = await decodeShareFragment(state.fragment);
@@ -242,10 +252,30 @@ const start = async () => {
   show(describeSection(described, key), false);
 };
 
+const TAKEN_NOTE = 'handoff.shareKeyTaken:';
+const noteKeyTaken = (token: string) => {
+  try {
+    sessionStorage.setItem(TAKEN_NOTE + token, '1');
+  } catch {
+    // storage refused (a private window's settings): a reload then reads as a link cut short
+  }
+};
+const keyTakenHere = (token: string) => {
+  try {
+    return sessionStorage.getItem(TAKEN_NOTE + token) === '1';
+  } catch {
+    return false;
+  }
+};
+
 state.token = tokenFromPath(location.pathname);
 state.fragment = location.hash.replace(/^#/, '');
-// The key leaves the address bar (and this page's history entry) as soon as it is read.
-if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+// The key leaves the address bar (and this page's history entry) as soon as it is read; the tab
+// remembers only that it did (never the key), to tell a reload from a link cut short.
+if (location.hash) {
+  history.replaceState(null, '', location.pathname + location.search);
+  noteKeyTaken(state.token);
+}
 // A link pasted over this one that differs only after the "#" does not reload the page: start again.
 window.addEventListener('hashchange', () => location.reload());
 start().catch(() => sayError('This page could not load. Reload it to try again.'));

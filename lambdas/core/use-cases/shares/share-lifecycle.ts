@@ -35,6 +35,9 @@ export const describeShare = async (deps: ShareDeps, token: string | undefined) 
   };
 };
 
+/** A share's link past its expiry, as its recipient is told. */
+export const SHARE_EXPIRED = 'This share has expired.';
+
 /**
  * POST /share/open: hands the ciphertext to the recipient's browser and counts the view; the last
  * allowed view destroys the ciphertext in the same transaction as its `share.revealed` and
@@ -43,8 +46,10 @@ export const describeShare = async (deps: ShareDeps, token: string | undefined) 
 export const openShare = async (deps: ShareDeps, token: string | undefined) => {
   let share = await shareOfToken(deps, token);
   for (let race = 1; ; race++) {
+    // Expired first, whether the expiry worker has ended it yet or not: told "already opened", a
+    // recipient would be alarmed that someone else had opened it.
+    if (share.status === 'expired' || (isShareLive(share) && expiredByTime(deps, share))) throw gone(SHARE_EXPIRED);
     if (!isShareLive(share)) throw gone('This share has already been opened or destroyed.');
-    if (expiredByTime(deps, share)) throw gone('This share has expired.');
     const envelope = await deps.shares.envelope(share.id);
     if (!envelope) throw gone('This share has already been opened or destroyed.');
     const at = deps.clock.now().toISOString();

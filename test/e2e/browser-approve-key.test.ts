@@ -1,7 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPresent, expectNoSeriousAxeViolations, launch, signInInBrowser } from '../support/browser.ts';
-import { identityKey, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { chromiumPresent, expectNoSeriousAxeViolations } from '../support/browser.ts';
+import { ownerInBrowser, type OwnerInBrowser } from '../support/owner-in-browser.ts';
+import { identityKey, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 /**
  * Approving a member's replaced key from the Members page approves the key whose fingerprint the
@@ -10,24 +11,18 @@ import { identityKey, startTestService, type TestOrganisation, type TestService 
  */
 const haveChromium = chromiumPresent();
 
+let world: OwnerInBrowser;
 let service: TestService;
-let browser: Browser;
-let page: Page;
 let org: TestOrganisation;
+let page: Page;
 
 beforeAll(async () => {
   if (!haveChromium) return;
-  service = await startTestService();
-  org = await service.createOrganisation({ name: 'Approve MSP' });
-  browser = await launch();
-  page = await (await browser.newContext()).newPage();
-  await signInInBrowser(page, service.appUrl, service.outboxDir, org.owner.email);
+  world = await ownerInBrowser('Approve MSP');
+  ({ service, org, page } = world);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+afterAll(() => world?.stop());
 
 const stateOfMember = async () => (await service.deps.directory.listMembers(org.orgId)).find((m) => m.id === org.member.id)!.identityKey!;
 

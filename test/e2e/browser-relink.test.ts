@@ -1,10 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPresent, expectStateUsable, launch, signInInBrowser, tabTo } from '../support/browser.ts';
+import { chromiumPresent, expectStateUsable, tabTo } from '../support/browser.ts';
 import { systemClock } from '../../lambdas/core/clock.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
 import { submitAsSubject } from '../support/submission.ts';
-import { identityKey, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { ownerInBrowser, type OwnerInBrowser } from '../support/owner-in-browser.ts';
+import { identityKey, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 /**
  * Revoke and a new link on a request's page in headless Chromium, by keyboard: each asks first
@@ -14,24 +15,18 @@ import { identityKey, startTestService, type TestOrganisation, type TestService 
  */
 const haveChromium = chromiumPresent();
 
+let world: OwnerInBrowser;
 let service: TestService;
 let org: TestOrganisation;
-let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
   if (!haveChromium) return;
-  service = await startTestService();
-  org = await service.createOrganisation({ name: 'Relink MSP' });
-  browser = await launch();
-  page = await (await browser.newContext()).newPage();
-  await signInInBrowser(page, service.appUrl, service.outboxDir, org.owner.email);
+  world = await ownerInBrowser('Relink MSP');
+  ({ service, org, page } = world);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+afterAll(() => world?.stop());
 
 const createRequest = async () => {
   const answer = await service.call('POST', '/requests', {

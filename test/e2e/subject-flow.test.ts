@@ -196,7 +196,10 @@ describe('the subject flow', () => {
     expect((await subjectCall(created.token, 'POST', '/subject/email-code')).status).toBe(202);
     const code = emailedCodeSince(service, before)!;
     await expireEmailedCode(service, created.request.id);
+    const itemBefore = await requestItem(created.request.id);
     const late = await subjectCall(created.token, 'POST', '/subject/verify', { email_code: code });
+    // Nothing written: an answer that spends nothing records nothing either.
+    expect(await requestItem(created.request.id)).toEqual(itemBefore);
     expect([late.status, late.body.code, Object.keys(late.body.errors)]).toEqual([422, 'validation_failed', ['email_code']]);
     expect(late.body.errors.email_code[0]).toBe(`${EMAILED_CODE_EXPIRED} 5 attempts left.`);
     expect(late.body.verification).toMatchObject({ passed: false, attempts_left: 5 });

@@ -68,6 +68,9 @@ export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBo
           emailedLate = true;
           details.email = 'expired';
           failed = true;
+          // Nothing to record when that is all this call did: an answer that spends nothing must not
+          // let whoever holds an old code write to the organisation's trail without end.
+          if (!judgesChallenge) return null;
         } else {
           verification.failedAttempts += 1;
           details.email = expired ? 'expired' : 'failed';

@@ -16,7 +16,6 @@ import { submit } from '../lambdas/core/subject-flow.ts';
 import type { TicketCheck, TicketCheckQueue } from '../lambdas/core/ticket-check.ts';
 import { connectHelpdesk } from '../lambdas/core/use-cases/integrations/connect-helpdesk.ts';
 import { connectIntegration } from '../lambdas/core/use-cases/integrations/manage-integration.ts';
-import { runTicketCheck } from '../lambdas/core/use-cases/tickets/verify-ticket.ts';
 import { newIdentityPublicKey } from '../lambdas/local/demo-identity.ts';
 import { startLocalService, type LocalService } from '../lambdas/local/local-service.ts';
 import { startFakeZendesk } from '../test/support/fake-zendesk.ts';
@@ -38,25 +37,34 @@ export interface HelpdeskCloseResult {
   verified: CloseFigures;
 }
 
-/** Runs each queued check at once in this process; `done(externalId)` resolves when that ticket's check has finished. */
+/**
+ * Holds each queued check until the bench asks for it: `done(externalId)` runs that ticket's check
+ * then, from the bench's own flow (as a queue's consumer would, after the post has answered), as
+ * the ticket-check worker with its table rights, never inside the function that queued it.
+ */
 const inProcessChecks = () => {
-  const finished = new Map<string, Promise<unknown>>();
-  let deps: LocalService['deps'] | null = null;
+  const queued = new Map<string, TicketCheck>();
+  let run: ((ticket: TicketCheck) => Promise<unknown>) | null = null;
   const queue: TicketCheckQueue = {
-    enqueue: async (check: TicketCheck) => {
-      finished.set(check.externalId, new Promise((resolve) => setImmediate(resolve)).then(() => runTicketCheck(deps!, check)));
+    enqueue: async (ticket: TicketCheck) => {
+      queued.set(ticket.externalId, ticket);
     },
   };
-  return { queue, attach: (service: LocalService) => (deps = service.deps), done: (externalId: string) => finished.get(externalId) ?? Promise.resolve() };
+  const done = async (externalId: string) => {
+    const ticket = queued.get(externalId);
+    queued.delete(externalId);
+    if (ticket) await run!(ticket);
+  };
+  return { queue, attach: (service: LocalService) => (run = (ticket) => service.runTicketCheck(ticket)), done };
 };
 
-export const measureHelpdeskClose = async (options: { dynamoEndpoint: string; closes: number }): Promise<HelpdeskCloseResult> => {
+export const measureHelpdeskClose = async (options: { dynamoEndpoint: string; closes: number; tableName?: string }): Promise<HelpdeskCloseResult> => {
   const checks = inProcessChecks();
   let tableCalls = 0;
   const zendesk = await startFakeZendesk({ clientId: 'bench', clientSecret: 'bench-secret-0123456789abcdef', now: () => Date.now() });
   const service = await startLocalService({
     dynamoEndpoint: options.dynamoEndpoint,
-    tableName: 'bench-helpdesk',
+    tableName: options.tableName ?? 'bench-helpdesk',
     announce: () => undefined,
     webhooks: false,
     timers: false,

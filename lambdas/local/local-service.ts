@@ -147,6 +147,8 @@ export interface LocalService {
    * after the answers (pending-api-reads.ts), as the log subscription stores them deployed.
    */
   apiReadsSettled(): Promise<void>;
+  /** Runs a ticket check as the ticket-check worker does (with its table rights), for a queue of the caller's own. */
+  runTicketCheck(check: TicketCheck): Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -291,6 +293,7 @@ export const startLocalService = async (options: LocalServiceOptions = {}): Prom
     webhooks: webhooks?.deps ?? null,
     tableAccess: functions.guard,
     apiReadsSettled: () => apiReads.settled(),
+    runTicketCheck: (check) => workers.ticketCheck(check),
     stop: async () => {
       await timers?.stop();
       await purgeTimers?.stop();

@@ -5,8 +5,8 @@
  * password field, or shown in one, such a credential arrives as one line, silently broken.
  *
  * Typing: a paste that holds a line break turns the password field into a <textarea> with the
- * same id, holding exactly what was pasted (a textarea cannot be masked, so it is shown, and the
- * page says so). Showing: a revealed credential of several lines is a read-only textarea, hidden
+ * same id, holding what was pasted, line ends as LF as a textarea keeps them (a textarea cannot
+ * be masked, so it is shown, and the page says so). Showing: a revealed credential of several lines is a read-only textarea, hidden
  * until Show, with its number of lines said in its place.
  */
 import { copyText, h, say } from './dom.ts';

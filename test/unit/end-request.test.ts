@@ -17,6 +17,9 @@ const seed = (status: RequestStatus, overrides: Partial<HandoffRequest> = {}) =>
     completedAt: null,
     purgeReason: null,
     purgeScheduledAt: null,
+    // Deadlines still ahead of the fixed clock (a request past them is expired: see below).
+    linkExpiresAt: '2025-03-05T00:00:00.000Z',
+    recordExpiresAt: '2025-03-05T00:00:00.000Z',
     version: 7,
     ...overrides,
   });
@@ -87,6 +90,38 @@ describe('completeRequest', () => {
     const error = await rejection(completeRequest(deps(), makeCaller(), ID));
     expect(error).toMatchObject({ status: 409, code: 'illegal_transition' });
     expect(requests.updates).toEqual([]);
+  });
+});
+
+describe('a request whose deadline passed before the expiry worker ran', () => {
+  const PAST = '2025-03-04T05:06:06.999Z';
+
+  it.each(['pending', 'opened'] as RequestStatus[])('a %s one past link_expires_at is recorded expired, and the revoke refused', async (status) => {
+    seed(status, { linkExpiresAt: PAST });
+    const error = await rejection(revokeRequest(deps(), makeCaller(), ID));
+    expect(error).toMatchObject({ status: 409, code: 'illegal_transition' });
+    expect(requests.updates).toHaveLength(1);
+    const [update] = requests.updates;
+    expect(update.after).toMatchObject({ status: 'expired', purgeReason: 'expired' });
+    expect(update.audit.type).toBe('request.expired');
+    expect(update.audit.data.details).toEqual({ purge_reason: 'expired', previous_status: status });
+    expect(requests.items.get(ID)!.revokedAt).toBeNull();
+  });
+
+  it('a submitted one past record_expires_at is recorded expired and purged, and the completion refused', async () => {
+    seed('submitted', { recordExpiresAt: PAST });
+    const error = await rejection(completeRequest(deps(), makeCaller(), ID));
+    expect(error).toMatchObject({ status: 409, code: 'illegal_transition' });
+    const [update] = requests.updates;
+    expect(update.after.status).toBe('expired');
+    expect(update.purgeMaterial).toBe(true);
+    expect(update.audit.type).toBe('request.expired');
+    expect(requests.items.get(ID)!.completedAt).toBeNull();
+  });
+
+  it('one a millisecond before its deadline is still revoked', async () => {
+    seed('pending', { linkExpiresAt: '2025-03-04T05:06:07.001Z' });
+    await expect(revokeRequest(deps(), makeCaller(), ID)).resolves.toMatchObject({ status: 'revoked' });
   });
 });
 

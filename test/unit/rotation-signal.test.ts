@@ -12,8 +12,11 @@ let requests: FakeRequestRepository;
 const deps = () => ({ requests, clock: fixedClock(), urls: URLS });
 const withSignal = (rotationSignal: boolean) => ({ policy: { ...structuredClone(DEFAULT_POLICY), rotationSignal } });
 
+// Deadlines ahead of the fixed clock: a request past them is expired instead (end-request.test.ts).
+const LIVE = { linkExpiresAt: '2099-01-01T00:00:00.000Z', recordExpiresAt: '2099-01-01T00:00:00.000Z' };
+
 const seed = (status: HandoffRequest['status'], overrides: Partial<HandoffRequest> = {}) => {
-  const request = makeRequest({ id: ID, status, completedAt: null, purgeReason: null, revokedAt: null, revokedReason: null, version: 3, ...overrides });
+  const request = makeRequest({ id: ID, status, completedAt: null, purgeReason: null, revokedAt: null, revokedReason: null, version: 3, ...LIVE, ...overrides });
   requests.items.set(ID, request);
   return request;
 };

@@ -7,6 +7,8 @@ import type { RequestRepository } from '../ports.ts';
 import { complete, revoke } from '../request-state.ts';
 import { requestAuditEntry } from '../request-audit.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
+import { expire } from '../subject-flow.ts';
+import { expireRequest } from './expire-request.ts';
 import { findVisibleRequest } from './read-request.ts';
 
 interface Deps extends ExpiryScheduling {
@@ -56,6 +58,12 @@ export type Prepared = (view: ReturnType<typeof toRequestView>) => void;
 export const endRequest = async (deps: Deps, party: EndingParty, requestId: string, ending: Ending, prepared?: Prepared) => {
   for (let race = 1; ; race++) {
     const before = await party.load(requestId);
+    if (expire(before, deps.clock.now())) {
+      // Its deadline passed before the expiry worker ran: it expired, and is recorded so (not as
+      // revoked or completed); the re-read then refuses the ending as for any expired request.
+      await expireRequest(deps, requestId);
+      continue;
+    }
     const at = deps.clock.now().toISOString();
     const after = ending.apply(before, at);
     const view = toRequestView(after, deps.urls);

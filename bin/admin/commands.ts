@@ -86,6 +86,22 @@ const memberIdByEmailOrId = async (admin: AdminStore, orgId: string, ref: string
  * prints the id). An id goes to the rule as it is, which refuses an unknown one as the application
  * does; two teams may share a name, and then only the id will do.
  */
+/** approve-key and refuse-key: the member's replaced key decided, only the one checked when --fingerprint is given. */
+const decideKey = async (admin: AdminStore, flags: Flags, decision: 'approve' | 'refuse') => {
+  const orgId = text(flags, 'org');
+  await admin.decideIdentityKey(orgId, await memberIdByEmailOrId(admin, orgId, text(flags, 'member')), decision, optionalText(flags, 'fingerprint'));
+  return true;
+};
+
+/** disable-member and enable-member: the change, then the member's live requests' needs_relink and unrecoverable refreshed. */
+const setActive = async (admin: AdminStore, flags: Flags, context: CommandContext, active: boolean) => {
+  const orgId = text(flags, 'org');
+  const refresh = recipientRefresher(admin, flags, context);
+  const memberId = await memberIdByEmailOrId(admin, orgId, text(flags, 'member'));
+  await admin.setMemberActive(orgId, memberId, active);
+  await refresh(orgId, memberId);
+};
+
 const teamIdByIdOrName = async (admin: AdminStore, orgId: string, ref: string) => {
   if (isId(ref)) return ref;
   const named = (await admin.directory.listTeams(orgId)).filter((team) => team.name === ref);
@@ -139,23 +155,30 @@ export const COMMANDS: Record<string, Command> = {
     summary: "approve a member's replaced identity key",
     usage: '--org ORG_ID --member EMAIL_OR_ID [--fingerprint HEX (the key you checked with the member: another awaiting approval is refused)]',
     examples: [`--org ${EXAMPLE.org} --member ann@acme.example`],
-    run: async (admin, f) => {
-      const orgId = text(f, 'org');
-      await admin.approveIdentityKey(orgId, await memberIdByEmailOrId(admin, orgId, text(f, 'member')), optionalText(f, 'fingerprint'));
-      return { approved: true };
-    },
+    run: async (admin, f) => ({ approved: await decideKey(admin, f, 'approve') }),
+  },
+  'refuse-key': {
+    summary: "refuse a member's replaced identity key (nothing is sealed to it; their next key waits for approval)",
+    usage: '--org ORG_ID --member EMAIL_OR_ID [--fingerprint HEX (only that key: another awaiting approval is left alone)]',
+    examples: [`--org ${EXAMPLE.org} --member ann@acme.example --fingerprint 3f2a...`],
+    run: async (admin, f) => ({ refused: await decideKey(admin, f, 'refuse') }),
   },
   'disable-member': {
-    summary: 'disable a member (left out of new requests)',
+    summary: 'disable a member (signed out at once, left out of new requests)',
     usage: '--org ORG_ID --member EMAIL_OR_ID [--app-url URL]',
     examples: [`--org ${EXAMPLE.org} --member bob@acme.example`, `--org ${EXAMPLE.org} --member bob@acme.example --app-url ${EXAMPLE.appUrl} --table ${EXAMPLE.table} --region ${EXAMPLE.region}`],
     run: async (admin, f, context) => {
-      const orgId = text(f, 'org');
-      const refresh = recipientRefresher(admin, f, context);
-      const memberId = await memberIdByEmailOrId(admin, orgId, text(f, 'member'));
-      await admin.setMemberActive(orgId, memberId, false);
-      await refresh(orgId, memberId);
+      await setActive(admin, f, context, false);
       return { disabled: true };
+    },
+  },
+  'enable-member': {
+    summary: 'enable a disabled member again (they can sign in and receive requests)',
+    usage: '--org ORG_ID --member EMAIL_OR_ID [--app-url URL]',
+    examples: [`--org ${EXAMPLE.org} --member bob@acme.example`],
+    run: async (admin, f, context) => {
+      await setActive(admin, f, context, true);
+      return { enabled: true };
     },
   },
   'recover-org': {

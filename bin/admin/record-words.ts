@@ -11,8 +11,8 @@ export const ORGANISATION_STATUS_TEXT: Record<OrganisationStatus, string> = { ac
 
 export const memberCountText = (all: number, active: number) => (all === active ? String(all) : `${all} (${all - active} disabled)`);
 
-/** The member's identity key: none, verified, or a replacement awaiting approval (approve-key). */
-export const identityKeyText = (key: Member['identityKey']) => (!key ? 'none' : key.state === 'replaced_pending_approval' ? 'awaiting approval' : 'verified');
+/** The member's identity key: none, verified, a replacement awaiting approval (approve-key), or refused (refuse-key). */
+export const identityKeyText = (key: Member['identityKey']) => (!key ? 'none' : key.state === 'replaced_pending_approval' ? 'awaiting approval' : key.state);
 
 const JUSTIFICATION_SHOWN = 30;
 const clipped = (text: string) => (text.length > JUSTIFICATION_SHOWN ? `${text.slice(0, JUSTIFICATION_SHOWN - 1)}…` : text);

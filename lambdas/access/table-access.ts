@@ -162,6 +162,7 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   appAudit: unionOf(MEMBER, { items: { Query: ['AUDIT#', 'APIREAD#'] } }),
   appMembers: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
   appApproveKey: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
+  appRefuseKey: unionOf(MEMBER, IDEMPOTENT, AUDITED, { items: { UpdateItem: ['ORG#'] } }),
   // Organisation settings (owners and admins). An invitation: the email index read, the member and its
   // index items put (the sign-in index under LOGIN#), the sign-in token saved. A role or state change:
   // the members read, the member updated with the owners kept checked in the same transaction.

@@ -66,7 +66,7 @@ export interface Organisation {
   ticketIndexCovered?: boolean;
 }
 
-export type IdentityKeyState = 'verified' | 'replaced_pending_approval';
+export type IdentityKeyState = 'verified' | 'replaced_pending_approval' | 'refused';
 
 export interface IdentityKey {
   /** SPKI DER of an ECDH P-256 public key, base64. */

@@ -43,7 +43,8 @@ export const ROUTES = {
   appShareCertificate: { name: 'appShareCertificate', method: 'GET', path: '/app/api/shares/{id}/certificate', scope: 'session', entry: CERTIFICATE_ENTRY },
   appAudit: { name: 'appAudit', method: 'GET', path: '/app/api/audit', scope: 'session', entry: 'lambdas/http/app/audit.ts' },
   appMembers: { name: 'appMembers', method: 'GET', path: '/app/api/members', scope: 'session', entry: 'lambdas/http/app/members.ts' },
-  appApproveKey: { name: 'appApproveKey', method: 'POST', path: '/app/api/members/{id}/approve-key', scope: 'session', entry: 'lambdas/http/app/approve-key.ts' },
+  appApproveKey: { name: 'appApproveKey', method: 'POST', path: '/app/api/members/{id}/approve-key', scope: 'session', entry: 'lambdas/http/app/replaced-key.ts' },
+  appRefuseKey: { name: 'appRefuseKey', method: 'POST', path: '/app/api/members/{id}/refuse-key', scope: 'session', entry: 'lambdas/http/app/replaced-key.ts' },
   // Organisation settings (owners and admins): members invited, their role, disabled and enabled; clients and teams.
   appInviteMember: { name: 'appInviteMember', method: 'POST', path: '/app/api/members', scope: 'session', entry: 'lambdas/http/app/invite-member.ts', sends: ['email'] },
   appMemberRole: { name: 'appMemberRole', method: 'POST', path: '/app/api/members/{id}/role', scope: 'session', entry: 'lambdas/http/app/member-role.ts' },

@@ -162,17 +162,19 @@ export class AdminStore {
   }
 
   /**
-   * Verifies a replacement key, on condition that it is still the one read: never a key the member
-   * swapped in meanwhile; and, given the fingerprint checked with the member, only that key.
+   * Verifies (approve) or refuses a replacement key, on condition that it is still the one read:
+   * never a key the member swapped in meanwhile; and, given the fingerprint checked with the
+   * member, only that key. A refused key stays on the member, so their next key waits for approval.
    */
-  async approveIdentityKey(orgId: string, memberId: string, reviewedFingerprint?: string) {
+  async decideIdentityKey(orgId: string, memberId: string, decision: 'approve' | 'refuse', reviewedFingerprint?: string) {
     const member = await this.requireMember(orgId, memberId);
     if (member.identityKey?.state !== 'replaced_pending_approval') throw new Error('this member has no key awaiting approval');
     if (reviewedFingerprint !== undefined && reviewedFingerprint.replace(/\s+/g, '').toLowerCase() !== member.identityKey.fingerprint) {
       throw new Error(`the key awaiting approval has the fingerprint ${member.identityKey.fingerprint}, not the one given: check it with the member again`);
     }
-    const audit = organisationAudit(orgId, this.actor, 'member.key_approved', { member: memberRef(member), details: { fingerprint: member.identityKey.fingerprint } });
-    await keyChangeOnce(this.identityKeys.replaceIdentityKey(member, member.identityKey, { ...member.identityKey, state: 'verified' }, audit));
+    const [state, type] = decision === 'approve' ? (['verified', 'member.key_approved'] as const) : (['refused', 'member.key_refused'] as const);
+    const audit = organisationAudit(orgId, this.actor, type, { member: memberRef(member), details: { fingerprint: member.identityKey.fingerprint } });
+    await keyChangeOnce(this.identityKeys.replaceIdentityKey(member, member.identityKey, { ...member.identityKey, state }, audit));
   }
 
   /** Enables or disables a member; a member already in that state is left alone (no second event). */

@@ -341,6 +341,43 @@ describe('identity keys', () => {
     ]);
   });
 
+  it('refuses a replaced key: never sealed to, not offered again, and the next key waits for approval too', async () => {
+    const member = await addMember('Rita Refused', 'member', true);
+    const browser = await signIn(member.email);
+    const stranger = await newPublicKey();
+    expect((await browser.call('POST', '/app/api/identity-key', { body: { public_key: stranger.publicKey } })).body.state).toBe('replaced_pending_approval');
+    // Nobody decides on their own key; a plain member decides on nobody's.
+    expectError(await browser.call('POST', `/app/api/members/${member.id}/refuse-key`), 403, 'forbidden');
+
+    const owner = await signIn(org.owner.email);
+    const other = await newPublicKey();
+    expectError(await owner.call('POST', `/app/api/members/${member.id}/refuse-key`, { body: { fingerprint: other.fingerprint } }), 409, 'illegal_transition');
+    const refused = await owner.call('POST', `/app/api/members/${member.id}/refuse-key`, { body: { fingerprint: stranger.fingerprint } });
+    expect(refused.status, refused.text).toBe(200);
+    expect(refused.body.identity_key).toEqual({ fingerprint: stranger.fingerprint, state: 'refused', made_by: 'member' });
+    expectError(await owner.call('POST', `/app/api/members/${member.id}/approve-key`, { body: { fingerprint: stranger.fingerprint } }), 409, 'illegal_transition');
+    expectError(await owner.call('POST', `/app/api/members/${member.id}/refuse-key`), 409, 'illegal_transition');
+
+    // Named in the field's error when listed by email; left out of nothing silently.
+    const listed = await createRequest([member.email, org.owner.email]);
+    expectError(listed, 422, 'validation_failed', ['recipients.0']);
+    expect(listed.body.errors['recipients.0']).toEqual([`${member.email}'s new key was refused; they must set up another.`]);
+    // The refused key offered again stays refused.
+    expect((await browser.call('POST', '/app/api/identity-key', { body: { public_key: stranger.publicKey } })).body.state).toBe('refused');
+    // A refusal never opens the way to a key verified at once: the next one waits for approval.
+    const next = await newPublicKey();
+    expect((await browser.call('POST', '/app/api/identity-key', { body: { public_key: next.publicKey } })).body.state).toBe('replaced_pending_approval');
+
+    const audit = (await service.deps.db.send(new ScanCommand({ TableName: service.deps.tableName }))).Items!
+      .filter((i) => i.kind === 'audit' && (i.data as any)?.member?.membership_id === member.id && String(i.type).startsWith('member.key_'))
+      .sort((a, b) => a.seq - b.seq);
+    expect(audit.map((i) => [i.type, i.actor.label, (i.data as any).details.fingerprint])).toEqual([
+      ['member.key_replaced', 'Rita Refused', stranger.fingerprint],
+      ['member.key_refused', 'Olivia Owner', stranger.fingerprint],
+      ['member.key_replaced', 'Rita Refused', next.fingerprint],
+    ]);
+  });
+
   it('refuses a key that is not an EC P-256 public key with 422 on public_key', async () => {
     const browser = await freshBrowser('Ben Badkey');
     for (const public_key of ['not base64 at all', Buffer.from('hello').toString('base64'), '']) {

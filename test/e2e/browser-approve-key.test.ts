@@ -1,13 +1,17 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPresent, expectNoSeriousAxeViolations } from '../support/browser.ts';
+import { chromiumPresent, expectNoSeriousAxeViolations, tabTo } from '../support/browser.ts';
 import { ownerInBrowser, type OwnerInBrowser } from '../support/owner-in-browser.ts';
 import { identityKey, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 /**
  * Approving a member's replaced key from the Members page approves the key whose fingerprint the
  * page showed, and no other: a key registered after the page was shown (another browser, or
- * whoever holds the member's session) is refused, and stays awaiting approval.
+ * whoever holds the member's session) is refused, and stays awaiting approval. A key the member
+ * cannot confirm is refused from the same row, after a confirmation.
  */
 const haveChromium = chromiumPresent();
 
@@ -47,6 +51,32 @@ describe.skipIf(!haveChromium)('approving a replaced key', () => {
     await page.click(`#approve-${org.member.id}`);
     await expect.poll(() => page.locator('#status').textContent()).toContain('is approved');
     expect(await stateOfMember()).toMatchObject({ fingerprint: swapped.fingerprint, state: 'verified' });
+    await expectNoSeriousAxeViolations(page);
+  });
+
+  it('refuses a replaced key by keyboard, after a confirmation, and only the one shown', async () => {
+    const unknown = identityKey();
+    await service.admin.setIdentityKey(org.orgId, org.member.id, unknown);
+    await page.goto(`${service.appUrl}/app/members`);
+    await page.waitForSelector(`#refuse-${org.member.id}`);
+    await tabTo(page, `refuse-${org.member.id}`);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#member-action-confirmation:not([hidden])');
+    expect(await page.locator('#member-action-confirmation').textContent()).toContain(`fingerprint starting ${unknown.fingerprint.slice(0, 4)} ${unknown.fingerprint.slice(4, 8)}`);
+    await expectNoSeriousAxeViolations(page);
+    const shot = join(mkdtempSync(join(tmpdir(), 'refuse-key-shots-')), 'members-refuse-key.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    expect(statSync(shot).size).toBeGreaterThan(1000);
+    // Nothing changes until it is confirmed.
+    expect(await stateOfMember()).toMatchObject({ fingerprint: unknown.fingerprint, state: 'replaced_pending_approval' });
+
+    await tabTo(page, 'confirm-member-action');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#status').textContent()).toContain('is refused');
+    expect(await stateOfMember()).toMatchObject({ fingerprint: unknown.fingerprint, state: 'refused' });
+    const row = page.locator(`tr[data-member-id="${org.member.id}"]`);
+    expect(await row.textContent()).toContain('Refused by an owner or admin; a new key is needed');
+    expect(await page.locator(`#refuse-${org.member.id}`).count()).toBe(0);
     await expectNoSeriousAxeViolations(page);
   });
 });

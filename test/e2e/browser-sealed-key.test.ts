@@ -73,7 +73,7 @@ describe.skipIf(!haveChromium)('a credential sealed to a key this browser does n
     // The member's key is replaced and approved without the refresh that flags their requests (as a
     // request made in the instant before a change, missed through the lagging index, stays).
     await service.admin.setIdentityKey(org.orgId, org.member.id, identityKey());
-    await service.admin.approveIdentityKey(org.orgId, org.member.id);
+    await service.admin.decideIdentityKey(org.orgId, org.member.id, 'approve');
     expect((await service.call('GET', `/requests/${created.body.request.id}`, { key: org.key })).body.needs_relink).toBe(false);
 
     const subject = await (await browser.newContext()).newPage();

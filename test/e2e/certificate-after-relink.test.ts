@@ -55,7 +55,7 @@ describe('the certificate of a request given a new link', () => {
     // The member's key is replaced (and approved) before the new link: the link seals to the new key.
     const replacement = identityKey();
     await service.admin.setIdentityKey(org.orgId, org.member.id, replacement);
-    await service.admin.approveIdentityKey(org.orgId, org.member.id);
+    await service.admin.decideIdentityKey(org.orgId, org.member.id, 'approve');
     const relinked = await service.call('POST', `/requests/${id}/relink`, { key: org.key });
     expect(relinked.status, relinked.text).toBe(200);
 

@@ -69,7 +69,7 @@ describe('POST /requests: recipients and requester', () => {
     );
 
     // Once approved, the member is included again.
-    await service.admin.approveIdentityKey(org.orgId, pending.id);
+    await service.admin.decideIdentityKey(org.orgId, pending.id, 'approve');
     const again = await created(base({ recipients: [org.owner.email, pending.email] }));
     expect(again.excluded_recipients).toEqual([]);
     expect(again.request.recipients.map((x) => x.membership_id)).toEqual([org.owner.id, pending.id]);

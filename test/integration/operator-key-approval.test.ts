@@ -1,5 +1,5 @@
 /**
- * The operator CLI's identity key changes (AdminStore.setIdentityKey / approveIdentityKey) are
+ * The operator CLI's identity key changes (AdminStore.setIdentityKey / decideIdentityKey) are
  * written on condition that the member's key is still the one read, as the web application's are:
  * an approval decided on a key the member has since replaced never verifies the newer key, and a
  * replacement decided on a stale read never overwrites a key registered meanwhile.
@@ -40,11 +40,11 @@ describe('operator identity key changes, conditioned on the key read', () => {
     const newer = await service.admin.setIdentityKey(org.orgId, org.member.id, identityKey());
 
     nextReadAnswers(approvalRead);
-    await expect(service.admin.approveIdentityKey(org.orgId, org.member.id)).rejects.toThrow(CHANGED_MEANWHILE);
+    await expect(service.admin.decideIdentityKey(org.orgId, org.member.id, 'approve')).rejects.toThrow(CHANGED_MEANWHILE);
     expect((await memberNow()).identityKey).toMatchObject({ fingerprint: newer.fingerprint, state: 'replaced_pending_approval' });
 
     // Read afresh, the approval applies to the key that is there.
-    await service.admin.approveIdentityKey(org.orgId, org.member.id);
+    await service.admin.decideIdentityKey(org.orgId, org.member.id, 'approve');
     expect((await memberNow()).identityKey).toMatchObject({ fingerprint: newer.fingerprint, state: 'verified' });
   });
 
@@ -60,13 +60,13 @@ describe('operator identity key changes, conditioned on the key read', () => {
   it('given the fingerprint checked with the member, approves only that key', async () => {
     const checked = await service.admin.setIdentityKey(org.orgId, org.member.id, identityKey());
     const other = await service.admin.setIdentityKey(org.orgId, org.member.id, identityKey());
-    await expect(service.admin.approveIdentityKey(org.orgId, org.member.id, checked.fingerprint)).rejects.toThrow(
+    await expect(service.admin.decideIdentityKey(org.orgId, org.member.id, 'approve', checked.fingerprint)).rejects.toThrow(
       `the key awaiting approval has the fingerprint ${other.fingerprint}, not the one given: check it with the member again`,
     );
     expect((await memberNow()).identityKey).toMatchObject({ fingerprint: other.fingerprint, state: 'replaced_pending_approval' });
     // As a person reads it out: in groups, in capitals.
     const spoken = other.fingerprint.toUpperCase().match(/.{4}/g)!.join(' ');
-    await service.admin.approveIdentityKey(org.orgId, org.member.id, spoken);
+    await service.admin.decideIdentityKey(org.orgId, org.member.id, 'approve', spoken);
     expect((await memberNow()).identityKey).toMatchObject({ fingerprint: other.fingerprint, state: 'verified' });
   });
 });

@@ -5,7 +5,8 @@
  * recovery replaced is.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS, type Flags } from '../../bin/admin/commands.ts';
+import type { Flags } from '../../bin/admin/commands.ts';
+import { runAdminCommand } from '../support/admin-command.ts';
 import { submitAsSubject } from '../support/submission.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
@@ -18,8 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-const run = (command: string, flags: Flags) =>
-  COMMANDS[command]!.run(service.admin, flags, { db: service.deps.db, tableName: service.deps.tableName, audit: service.deps.audit, clock: service.deps.clock, local: true, localEngine: true, dataDir: '', appUrl: service.appUrl }) as Promise<any>;
+const run = (command: string, flags: Flags) => runAdminCommand(service, command, flags);
 
 const flagsOf = async (id: string) => {
   const read = await service.call('GET', `/requests/${id}`, { key: org.key });

@@ -14,7 +14,8 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import canonicalize from 'canonicalize';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS, UsageError, type Flags } from '../../bin/admin/commands.ts';
+import { UsageError, type Flags } from '../../bin/admin/commands.ts';
+import { runAdminCommand } from '../support/admin-command.ts';
 import { toEventObject } from '../../lambdas/core/events.ts';
 import { normaliseIdentityKey } from '../../lambdas/core/fingerprint.ts';
 import { sha256Hex } from '../../lambdas/core/hashing.ts';
@@ -56,8 +57,7 @@ const publicKeyFile = () => {
   return { file, pem, ...normaliseIdentityKey(pem) };
 };
 
-const run = (command: string, flags: Flags) =>
-  COMMANDS[command]!.run(service.admin, flags, { db: service.deps.db, tableName: service.deps.tableName, audit: service.deps.audit, clock: service.deps.clock, local: true, localEngine: true, dataDir: '', appUrl: service.appUrl }) as Promise<any>;
+const run = (command: string, flags: Flags) => runAdminCommand(service, command, flags);
 
 const item = async (pk: string, sk: string) =>
   (await service.deps.db.send(new GetCommand({ TableName: service.deps.tableName, Key: { pk, sk }, ConsistentRead: true }))).Item as

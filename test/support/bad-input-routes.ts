@@ -61,6 +61,7 @@ const inputs = (real: RealValues): Record<string, RouteInput> => ({
     template: { envelope: envelope('a'.repeat(64), 'share-recipient'), sealed_to_fingerprint: 'a'.repeat(64), label: 'Wi-Fi', expires_in_minutes: 60, view_limit: 1 },
   },
   appApproveKey: { template: { fingerprint: 'b'.repeat(64) } },
+  appRefuseKey: { template: { fingerprint: 'b'.repeat(64) } },
   appInviteMember: { template: fc.stringMatching(/^[a-z]{10}$/).map((name) => ({ name, email: `${name}@example.com`, role: 'member' })) },
   appMemberRole: { template: { role: 'admin' } },
   appCreateClient: { template: { name: 'Bad input client' } },

@@ -22,6 +22,7 @@ export const statusBadge = (status: string) => h('span', { class: `badge badge-$
 const KEY_STATES: Record<string, string> = {
   verified: 'Verified',
   replaced_pending_approval: 'Replaced; waiting for an owner or admin to approve it',
+  refused: 'Refused by an owner or admin; a new key is needed',
   revoked: 'Revoked',
 };
 export const keyStateText = (key: IdentityKey | null) => (key ? (KEY_STATES[key.state] ?? key.state) : 'No key');

@@ -131,16 +131,26 @@ export const listManagedMembers = async (deps: Pick<MemberKeyDeps, 'directory'>,
   return { data: members.map(managedMemberView) };
 };
 
+/** What an owner or admin decides about a replaced key awaiting approval. */
+const DECISIONS = {
+  approve: { state: 'verified', audit: 'member.key_approved', ownKey: 'Another owner or admin must approve your own replaced key.' },
+  refuse: { state: 'refused', audit: 'member.key_refused', ownKey: 'Another owner or admin must decide on your own replaced key.' },
+} as const;
+
 /**
- * POST /app/api/members/{id}/approve-key (owners and admins): the replaced key awaiting approval
- * becomes verified. Nobody approves their own replacement (a stolen session must not be enough to
- * swap a key in); 409 when no key awaits approval, or when it is not the fingerprint reviewed.
+ * POST /app/api/members/{id}/approve-key and /refuse-key (owners and admins): the replaced key
+ * awaiting approval becomes verified, or refused. Nobody decides on their own replacement (a stolen
+ * session must not be enough to swap a key in); 409 when no key awaits approval, or when it is not
+ * the fingerprint reviewed. A refused key stays on the member (never sealed to, and the same key
+ * cannot be offered again): their next key waits for approval as a replacement would, so a refusal
+ * never opens the way to a key verified at once.
  */
-export const approveIdentityKey = async (deps: MemberKeyDeps, caller: MemberCaller, memberId: string, rawBody: unknown) => {
+export const decideReplacedKey = async (deps: MemberKeyDeps, caller: MemberCaller, memberId: string, rawBody: unknown, decision: keyof typeof DECISIONS) => {
   requireManager(caller, 'manage members');
   const body = parseOrThrow(approveKeyBody, rawBody ?? {});
   if (!isId(memberId)) throw notFound('No member with this id.');
-  if (memberId === caller.member.id) throw forbidden('Another owner or admin must approve your own replaced key.');
+  const rule = DECISIONS[decision];
+  if (memberId === caller.member.id) throw forbidden(rule.ownKey);
   const missing = () => notFound('No member with this id.');
   return changeKey(deps, caller.org.id, memberId, missing, (member) => {
     const pending = member.identityKey;
@@ -148,10 +158,10 @@ export const approveIdentityKey = async (deps: MemberKeyDeps, caller: MemberCall
     if (body.fingerprint && body.fingerprint !== pending.fingerprint) {
       throw illegalTransition('The key awaiting approval is not the one you reviewed; review it again.');
     }
-    const next: IdentityKey = { ...pending, state: 'verified' };
+    const next: IdentityKey = { ...pending, state: rule.state };
     return {
       next,
-      audit: keyAudit(caller, member, 'member.key_approved', { fingerprint: next.fingerprint }),
+      audit: keyAudit(caller, member, rule.audit, { fingerprint: next.fingerprint }),
       result: managedMemberView({ ...member, identityKey: next }),
     };
   });

@@ -16,7 +16,7 @@ export interface ResolvedRecipients {
   /** The recipients' members, with the identity keys they were resolved with. */
   members: Member[];
   requester: Member;
-  /** Names of members left out because their key is not verified (a replaced key awaiting approval). */
+  /** Names of members left out because their key is not verified (a replaced key awaiting approval, or refused). */
   excluded: string[];
   errors: FieldErrors;
 }
@@ -27,7 +27,8 @@ const awaitingApproval = (member: Member) => member.identityKey?.state === 'repl
 /**
  * Turns emails, teams and the requester into the recipient set: each an active member with a
  * verified identity key; the requester always among them; members whose replaced key an admin
- * has not approved are left out and named.
+ * has not approved are left out and named; one whose key was refused is named as a field's error,
+ * or left out of a team.
  */
 export const resolveRecipients = async (directory: Directory, choice: RecipientChoice): Promise<ResolvedRecipients> => {
   const errors: FieldErrors = {};
@@ -41,7 +42,7 @@ export const resolveRecipients = async (directory: Directory, choice: RecipientC
   const include = (member: Member, field: string | null) => {
     if (usableKey(member)) chosen.set(member.id, member);
     else if (awaitingApproval(member)) excluded.add(member.name);
-    else if (field) addError(field, `${member.email} has not set up an identity key.`);
+    else if (field) addError(field, member.identityKey ? `${member.email}'s new key was refused; they must set up another.` : `${member.email} has not set up an identity key.`);
     else excluded.add(member.name);
   };
 

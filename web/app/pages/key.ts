@@ -46,6 +46,16 @@ export const keyPage = async (app: AppContext) => {
   if (server?.state === 'replaced_pending_approval') {
     status.append(h('p', { class: 'notice' }, 'An owner or admin must approve this key before new requests can be sealed to it. Tell them its fingerprint by phone or in person so they can check it.'));
   }
+  const refused = server?.state === 'refused';
+  if (refused) {
+    status.append(
+      h(
+        'p',
+        { id: 'refused-key-notice', class: 'notice' },
+        'An owner or admin refused this key, so no request is sealed to it. If you made it, ask them why; then set up a new key below (it waits for their approval, and this one cannot be offered again). If you did not make it, tell them at once: someone else may have used your session.',
+      ),
+    );
+  }
   if (local && !matches) {
     const register = h('button', { id: 'register-key', type: 'button' }, server ? "Replace the registered key with this browser's key" : "Register this browser's key");
     register.addEventListener('click', () =>
@@ -70,7 +80,7 @@ export const keyPage = async (app: AppContext) => {
         'Your registered key was made for you by an operator: its private half is in a file on their machine, not in a browser, so no browser can open what is sealed to it. Set up your own key below. It replaces that key at once, with no approval needed, and requests sent to you from then on can be opened in this browser.',
       ),
     );
-  } else if (!local && server) {
+  } else if (!local && server && !refused) {
     status.append(h('p', { class: 'notice' }, 'This browser does not hold your key yet, so it cannot open credentials. Import your backup below.'));
   }
 
@@ -82,7 +92,7 @@ export const keyPage = async (app: AppContext) => {
     h('h1', {}, 'My identity key'),
     h('p', {}, 'Credentials sent to you are encrypted to your key. Its private half is kept in this browser and cannot be read out of it; the service never sees it. A passphrase-protected backup lets you use it in another browser.'),
     status,
-    ...(server && !local && !operatorMade ? [importing, setUp] : [setUp, importing]),
+    ...(server && !local && !operatorMade && !refused ? [importing, setUp] : [setUp, importing]),
   );
 };
 

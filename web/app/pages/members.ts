@@ -1,13 +1,13 @@
 /// <reference lib="dom" />
 /**
  * Members (/app/members, owners and admins): the organisation's members with their roles, states
- * and keys. A replaced key waits here for approval before requests are sealed to it. Members are
+ * and keys. A replaced key waits here for approval before requests are sealed to it, or is refused. Members are
  * invited here (pages/member-invite.ts), their role changed, disabled and enabled again, each
  * change confirmed first. Only owners make owners or change or disable an owner; the last active
  * owner is never demoted or disabled (the service refuses it, whoever asks).
  *
  * Stable hooks for automated tests:
- *   #members (table), rows tr[data-member-id], #approve-<membershipId>,
+ *   #members (table), rows tr[data-member-id], #approve-<membershipId>, #refuse-<membershipId>,
  *   #role-<membershipId> (select) #change-role-<membershipId>, #disable-<membershipId>, #enable-<membershipId>;
  *   then #member-action-confirmation with #confirm-member-action and #cancel-member-action
  *   invitation: see pages/member-invite.ts
@@ -57,7 +57,15 @@ export const membersPage = async (app: AppContext) => {
       approve.addEventListener('click', () =>
         postThenRender(app, approve, `/app/api/members/${id}/approve-key`, `The new key of ${nameOf(member)} is approved.`, { fingerprint: shown }),
       );
-      actions.push(approve);
+      const refuse = h('button', { id: `refuse-${id}`, type: 'button', class: 'danger', 'aria-label': `Refuse key of ${nameOf(member)}`, 'aria-expanded': 'false', 'aria-controls': 'member-action-confirmation' }, 'Refuse key');
+      refuse.addEventListener('click', () =>
+        open(refuse, {
+          question: `Refuse the new key of ${nameOf(member)} (fingerprint starting ${shown.slice(0, 4)} ${shown.slice(4, 8)})? Nothing is sealed to it, and they must set up another key, which waits for approval again. Refuse a key the member cannot confirm as theirs.`,
+          confirmLabel: 'Yes, refuse this key',
+          onConfirm: (yes) => change(yes, `/app/api/members/${id}/refuse-key`, { fingerprint: shown }, `The new key of ${nameOf(member)} is refused.`, `role-${id}`),
+        }),
+      );
+      actions.push(approve, refuse);
     }
     // An admin sees no controls on an owner's row: only owners change owners.
     if (me.role !== 'owner' && member.role === 'owner') return actions;
@@ -117,7 +125,7 @@ export const membersPage = async (app: AppContext) => {
     {},
     h('h1', {}, 'Members'),
     organisationTabs('members'),
-    h('p', {}, 'A replaced key must be approved before requests are sealed to it. Before approving, check its fingerprint with the member by phone or in person.'),
+    h('p', {}, 'A replaced key must be approved before requests are sealed to it. Before approving, check its fingerprint with the member by phone or in person; refuse a key they cannot confirm as theirs.'),
     h(
       'p',
       { class: 'hint', id: 'member-rules' },

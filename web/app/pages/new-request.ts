@@ -88,7 +88,7 @@ export const newRequestPage = async (app: AppContext) => {
     .filter((m) => m.membership_id !== me.membership_id)
     .map((m) => {
       const box = h('input', { id: `recipient-${m.membership_id}`, type: 'checkbox', value: m.email, 'data-email': m.email, disabled: m.key_state !== 'verified' });
-      const note = m.key_state === 'verified' ? '' : m.key_state ? ' (key awaiting approval)' : ' (no key set up yet)';
+      const note = m.key_state === 'verified' ? '' : m.key_state === 'refused' ? ' (key refused)' : m.key_state ? ' (key awaiting approval)' : ' (no key set up yet)';
       return { box, row: h('div', { class: 'check' }, box, h('label', { for: box.id }, `${m.name} · ${m.email}${note}`)) };
     });
   const teamBoxes = options.teams.map((t) => {

@@ -1,0 +1,18 @@
+import { decideReplacedKey } from '#core/use-cases/member-keys.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { wiring } from '../../wiring.ts';
+import { lazyHandler } from '../lazy-handler.ts';
+import { json } from '../responses.ts';
+import { pathIdOf, sessionHandler } from './session-handler.ts';
+
+/**
+ * POST /app/api/members/{id}/approve-key and /refuse-key (owners and admins): one function for
+ * both routes, told apart by the route. 200 the member as listed.
+ */
+export const createHandler = (deps: AppDeps) =>
+  sessionHandler(deps, async ({ caller, event, body, deps: member }) => {
+    const decision = event.routeKey.endsWith('/refuse-key') ? 'refuse' : 'approve';
+    return json(200, await decideReplacedKey(member, caller, pathIdOf(event, 'member'), body, decision));
+  });
+
+export const handler = lazyHandler(() => createHandler(wiring()));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPresent, expectNoSeriousAxeViolations, tabTo } from '../support/browser.ts';
+import { chromiumPresent, expectNoSeriousAxeViolations, signInInBrowser, tabTo } from '../support/browser.ts';
 import { ownerInBrowser, type OwnerInBrowser } from '../support/owner-in-browser.ts';
 import { identityKey, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
@@ -78,5 +78,19 @@ describe.skipIf(!haveChromium)('approving a replaced key', () => {
     expect(await row.textContent()).toContain('Refused by an owner or admin; a new key is needed');
     expect(await page.locator(`#refuse-${org.member.id}`).count()).toBe(0);
     await expectNoSeriousAxeViolations(page);
+  });
+
+  it("tells the member on their key page that their key was refused, and offers a new one first", async () => {
+    const memberPage = await (await world.browser.newContext()).newPage();
+    await signInInBrowser(memberPage, service.appUrl, service.outboxDir, org.member.email);
+    await memberPage.goto(`${service.appUrl}/app/key`);
+    await memberPage.waitForSelector('#refused-key-notice');
+    expect(await memberPage.locator('#refused-key-notice').textContent()).toContain('An owner or admin refused this key, so no request is sealed to it.');
+    expect(await memberPage.locator('#key-status').textContent()).toContain('Refused by an owner or admin; a new key is needed');
+    // Setting up a new key comes before importing a backup (of the refused key, it would not help).
+    const order = await memberPage.evaluate(() => [document.getElementById('create-key-form'), document.getElementById('import-form')].map((el) => el?.getBoundingClientRect().top ?? -1));
+    expect(order[0]).toBeLessThan(order[1]);
+    await expectNoSeriousAxeViolations(memberPage);
+    await memberPage.context().close();
   });
 });

@@ -136,4 +136,22 @@ describe.skipIf(!haveChromium)('long and right-to-left text', () => {
     expect(isolated).toBe(' (subject)');
     await expectNoSeriousAxeViolations(page);
   });
+
+  it("counts a name's length in characters as the service does: 120 emoji are a whole subject's name, the 121st character is cut", async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${service.appUrl}/app/requests/new`);
+    await page.waitForSelector('#subject-name');
+    const characters = () => page.evaluate(() => [...(document.getElementById('subject-name') as HTMLInputElement).value].length);
+    // An emoji is two UTF-16 units: a maxlength of 120 kept only 60 of them.
+    await page.fill('#subject-name', '\u{1F600}'.repeat(120));
+    expect(await characters()).toBe(120);
+    await page.fill('#subject-name', '\u{1F600}'.repeat(60));
+    await page.keyboard.type('\u{1F600}');
+    expect(await characters()).toBe(61);
+    // Past the limit in characters, what goes over is cut (these are one unit each).
+    await page.fill('#subject-name', '中'.repeat(121));
+    expect(await page.inputValue('#subject-name')).toBe('中'.repeat(120));
+    await page.fill('#justification', '\u{20BB7}'.repeat(1000));
+    expect(await page.evaluate(() => [...(document.getElementById('justification') as HTMLTextAreaElement).value].length)).toBe(1000);
+  });
 });

@@ -19,6 +19,7 @@ import { confirmationGroup } from '../confirm-action.ts';
 import type { AppContext } from '../context.ts';
 import { fieldErrors, refusedFields } from '../field-errors.ts';
 import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
+import { maxChars } from '../../shared/max-chars.ts';
 
 interface ApiKeyView {
   id: string;
@@ -170,7 +171,7 @@ const today = () => {
 };
 
 const createSection = (app: AppContext, list: KeyList, refreshList: () => Promise<void>) => {
-  const name = h('input', { id: 'api-key-name', name: 'name', type: 'text', maxlength: 100, autocomplete: 'off', required: true });
+  const name = h('input', { id: 'api-key-name', name: 'name', type: 'text', ...maxChars(100), autocomplete: 'off', required: true });
   const scopeBoxes = list.scopes.map((scope) => {
     const id = `scope-${scope.replace(/[^a-z0-9]+/g, '-')}`;
     const box = h('input', { id, name: 'scope', type: 'checkbox', value: scope });

@@ -27,6 +27,7 @@ import { busy, clearMessages, facts, field, focusHeading, formatTime, h, replace
 import { confirmAction } from '../confirm-action.ts';
 import type { AppContext } from '../context.ts';
 import { fieldErrors, refusedFields, type FieldErrors } from '../field-errors.ts';
+import { maxChars } from '../../shared/max-chars.ts';
 
 /** The service's own shapes (type-only imports: nothing of the server is bundled). */
 export type HelpdeskView = NonNullable<ReturnType<typeof toHelpdeskView>>;
@@ -211,7 +212,7 @@ const checkAnswer = (label: string, answer: CheckAnswer) => {
 };
 
 const checkForm = (app: AppContext, integrationId: string, connection: HelpdeskView) => {
-  const ticket = h('input', { id: 'helpdesk-ticket', type: 'text', maxlength: 120, autocomplete: 'off', spellcheck: 'false' });
+  const ticket = h('input', { id: 'helpdesk-ticket', type: 'text', ...maxChars(120), autocomplete: 'off', spellcheck: 'false' });
   const submit = h('button', { id: 'check-helpdesk', type: 'submit' }, 'Read the ticket');
   const result = h('div', { id: 'helpdesk-check-result', 'aria-live': 'polite' });
   const form = h(

@@ -20,6 +20,7 @@ import { fieldErrors, refusedFields } from '../field-errors.ts';
 import { presetsNotIncluded } from '../plan-notes.ts';
 import { AUTH_TEXT, type AuthMode, type Choices, type IntegrationView } from './integrations.ts';
 import { statusWordsTable } from './integration-status-words.ts';
+import { maxChars } from '../../shared/max-chars.ts';
 
 const AUTH_MODES = Object.keys(AUTH_TEXT) as AuthMode[];
 
@@ -65,7 +66,7 @@ const form = (id: string, heading: string, ...children: Array<Node | null>) =>
   h('form', { id, novalidate: true, 'aria-labelledby': `${id}-heading` }, h('h2', { id: `${id}-heading` }, heading), ...children);
 
 export const settingsForm = (app: AppContext, integration: IntegrationView, choices: Choices) => {
-  const name = h('input', { id: 'settings-name', type: 'text', maxlength: 100, autocomplete: 'off', value: integration.name });
+  const name = h('input', { id: 'settings-name', type: 'text', ...maxChars(100), autocomplete: 'off', value: integration.name });
   const recipe = h(
     'select',
     { id: 'settings-recipe' },

@@ -15,6 +15,7 @@ import { busy, clearMessages, field, focusHeading, formatTime, h, replaceChildre
 import type { AppContext } from '../context.ts';
 import { fieldErrors, refusedFields } from '../field-errors.ts';
 import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
+import { maxChars } from '../../shared/max-chars.ts';
 
 export type AuthMode = 'none' | 'header' | 'hmac' | 'zendesk' | 'hub-sha256' | 'hub-sha1';
 
@@ -128,7 +129,7 @@ interface Connected {
 }
 
 const connectForm = (app: AppContext, choices: Choices) => {
-  const name = h('input', { id: 'integration-name', name: 'name', type: 'text', maxlength: 100, autocomplete: 'off', required: true });
+  const name = h('input', { id: 'integration-name', name: 'name', type: 'text', ...maxChars(100), autocomplete: 'off', required: true });
   const client = h(
     'select',
     { id: 'integration-client', name: 'client_id' },

@@ -12,6 +12,7 @@ import { busy, clearMessages, field, h, say, sayError } from '../../shared/dom.t
 import type { AppContext } from '../context.ts';
 import { fieldErrors, refusedFields } from '../field-errors.ts';
 import { newIdempotencyKey } from '../shown-once.ts';
+import { maxChars } from '../../shared/max-chars.ts';
 
 export const ROLE_TEXT: Record<string, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
 
@@ -19,7 +20,7 @@ export const ROLE_TEXT: Record<string, string> = { owner: 'Owner', admin: 'Admin
 export const grantableRoles = (app: AppContext) => (app.me().member.role === 'owner' ? ['member', 'admin', 'owner'] : ['member', 'admin']);
 
 export const inviteSection = (app: AppContext) => {
-  const name = h('input', { id: 'invite-name', name: 'name', type: 'text', maxlength: 100, autocomplete: 'off', required: true });
+  const name = h('input', { id: 'invite-name', name: 'name', type: 'text', ...maxChars(100), autocomplete: 'off', required: true });
   const email = h('input', { id: 'invite-email', name: 'email', type: 'email', maxlength: 254, autocomplete: 'off', spellcheck: 'false', required: true });
   const role = h('select', { id: 'invite-role', name: 'role' }, ...grantableRoles(app).map((value) => h('option', { value }, ROLE_TEXT[value])));
   const submit = h('button', { id: 'invite', type: 'submit' }, 'Invite');

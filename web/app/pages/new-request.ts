@@ -28,6 +28,7 @@ import { presetsNotIncluded } from '../plan-notes.ts';
 import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
 import { ttlText, VERIFICATION_TEXT } from '../request-words.ts';
 import type { PresetDefaults } from '../shapes.ts';
+import { maxChars } from '../../shared/max-chars.ts';
 
 interface Options {
   policy: { ttl_options_minutes: number[]; default_ttl_minutes: number; default_verification: string; verification_modes: string[] };
@@ -61,7 +62,7 @@ interface Created {
 const DELIVERY_TEXT: Record<string, string> = { none: 'I will send the link myself', email: 'Email it to the subject', sms: 'Text it to the subject' };
 
 const option = (value: string, text: string, selected: boolean) => h('option', { value, selected }, text);
-const input = (id: string, attributes: Record<string, string | number | boolean> = {}) => h('input', { id, name: id, type: 'text', autocomplete: 'off', ...attributes });
+const input = (id: string, attributes: Parameters<typeof h>[1] = {}) => h('input', { id, name: id, type: 'text', autocomplete: 'off', ...attributes });
 
 export const newRequestPage = async (app: AppContext) => {
   const options = await app.get<Options>('/app/api/request-options');
@@ -70,10 +71,10 @@ export const newRequestPage = async (app: AppContext) => {
   const presets = options.preset_access ? options.presets : [];
   const presetNamed = query.get('preset');
 
-  const subjectName = input('subject-name', { maxlength: 120, required: true });
+  const subjectName = input('subject-name', { ...maxChars(120), required: true });
   const subjectEmail = input('subject-email', { type: 'email', maxlength: 320 });
   const subjectPhone = input('subject-phone', { type: 'tel', maxlength: 40 });
-  const justification = h('textarea', { id: 'justification', name: 'justification', rows: 3, maxlength: 1000 });
+  const justification = h('textarea', { id: 'justification', name: 'justification', rows: 3, ...maxChars(1000) });
   const client = h('select', { id: 'client', name: 'client_id' }, ...options.clients.map((c) => option(c.id, c.name, c.id === options.default_client_id)));
   const template = h('select', { id: 'template', name: 'template_id' }, option('', 'None', true), ...options.templates.map((t) => option(t.id, t.name, false)));
   const preset = h('select', { id: 'preset', name: 'preset' }, option('', 'None', true), ...presets.map((p) => option(p.slug, p.name, false)));
@@ -81,7 +82,7 @@ export const newRequestPage = async (app: AppContext) => {
   const verification = h('select', { id: 'verification', name: 'verification_mode' }, ...options.policy.verification_modes.map((m) => option(m, VERIFICATION_TEXT[m] ?? m, m === options.policy.default_verification)));
   const attachments = h('input', { id: 'allow-attachments', name: 'allow_attachments', type: 'checkbox' });
   const delivery = h('select', { id: 'delivery', name: 'delivery' }, ...Object.entries(DELIVERY_TEXT).map(([method, text]) => option(method, text, method === 'none')));
-  const ticketRef = input('ticket-ref', { maxlength: 120, spellcheck: false });
+  const ticketRef = input('ticket-ref', { ...maxChars(120), spellcheck: false });
   const ticketUrl = input('ticket-url', { type: 'url', maxlength: 2048, spellcheck: false });
 
   const recipientBoxes = options.members

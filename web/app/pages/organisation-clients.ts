@@ -20,6 +20,7 @@ import type { AppContext } from '../context.ts';
 import { fieldErrors, refusedFields } from '../field-errors.ts';
 import { organisationTabs } from '../organisation-tabs.ts';
 import { newIdempotencyKey } from '../shown-once.ts';
+import { maxChars } from '../../shared/max-chars.ts';
 
 interface ClientView {
   id: string;
@@ -138,7 +139,7 @@ const renameControl = <T extends { id: string; name: string }>(
   kind: 'client' | 'team',
   options: { path: (record: T) => string; buttonId: (record: T) => string },
 ) => {
-  const input = h('input', { id: `rename-${kind}-name`, name: 'name', type: 'text', maxlength: 100, autocomplete: 'off', required: true });
+  const input = h('input', { id: `rename-${kind}-name`, name: 'name', type: 'text', ...maxChars(100), autocomplete: 'off', required: true });
   const rename = rowForm<T>(`rename-${kind}`, field('New name', input), 'Save the name');
   const errors = postForm(app, rename.form, rename.save, {
     path: () => options.path(rename.target()),
@@ -178,7 +179,7 @@ const clientsSection = (app: AppContext, clients: ClientView[]) => {
       )
     : h('p', { id: 'no-clients' }, 'No clients yet. Add one below.');
 
-  const name = h('input', { id: 'client-name', name: 'name', type: 'text', maxlength: 100, autocomplete: 'off', required: true });
+  const name = h('input', { id: 'client-name', name: 'name', type: 'text', ...maxChars(100), autocomplete: 'off', required: true });
   const create = h('button', { id: 'create-client', type: 'submit' }, 'Add the client');
   const form = h('form', { id: 'client-form', novalidate: true }, field('Client name', name, 'The customer as your technicians know it, for example “Acme Ltd”.'), create);
   postForm(app, form, create, {
@@ -264,7 +265,7 @@ const teamsSection = (app: AppContext, list: TeamList) => {
       )
     : h('p', { id: 'no-teams' }, 'No teams yet. Make one below: a team’s members are added together as a request’s recipients.');
 
-  const name = h('input', { id: 'team-name', name: 'name', type: 'text', maxlength: 100, autocomplete: 'off', required: true });
+  const name = h('input', { id: 'team-name', name: 'name', type: 'text', ...maxChars(100), autocomplete: 'off', required: true });
   const members = h('fieldset', { id: 'team-members', class: 'checks' });
   const chosen = fillMemberChecks(members, 'Members', list.members, new Set());
   const create = h('button', { id: 'create-team', type: 'submit' }, 'Make the team');

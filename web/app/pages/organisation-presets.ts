@@ -29,6 +29,7 @@ import { ttlText, VERIFICATION_TEXT } from '../request-words.ts';
 import type { PresetDefaults as Defaults } from '../shapes.ts';
 import { presetsNotIncluded } from '../plan-notes.ts';
 import { newIdempotencyKey } from '../shown-once.ts';
+import { maxChars } from '../../shared/max-chars.ts';
 
 interface PresetView {
   slug: string;
@@ -174,8 +175,8 @@ const presetsSection = (app: AppContext, settings: Settings) => {
 
 const presetForm = (app: AppContext, settings: Settings) => {
   const slug = h('input', { id: 'preset-slug', name: 'slug', type: 'text', maxlength: 40, autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off', required: true });
-  const name = h('input', { id: 'preset-name', name: 'name', type: 'text', maxlength: 100, autocomplete: 'off', required: true });
-  const justification = h('textarea', { id: 'preset-justification', name: 'justification', rows: 3, maxlength: 1000 });
+  const name = h('input', { id: 'preset-name', name: 'name', type: 'text', ...maxChars(100), autocomplete: 'off', required: true });
+  const justification = h('textarea', { id: 'preset-justification', name: 'justification', rows: 3, ...maxChars(1000) });
   const ttl = select('preset-ttl', 'Not set (the policy’s default)', settings.choices.ttl_options_minutes.map((m): [string, string] => [String(m), ttlText(m)]));
   const verification = select('preset-verification', 'Not set (the policy’s default)', settings.choices.verification_modes.map((m): [string, string] => [m, VERIFICATION_TEXT[m] ?? m]));
   const template = select('preset-template', 'None', settings.templates.map((t): [string, string] => [t.id, t.name]));
@@ -292,8 +293,8 @@ const templatesSection = (app: AppContext, settings: Settings) => {
       )
     : h('p', { id: 'no-templates' }, 'No templates yet. Create one below.');
 
-  const name = h('input', { id: 'template-name', name: 'name', type: 'text', maxlength: 100, autocomplete: 'off', required: true });
-  const justification = h('textarea', { id: 'template-justification', name: 'justification', rows: 3, maxlength: 1000 });
+  const name = h('input', { id: 'template-name', name: 'name', type: 'text', ...maxChars(100), autocomplete: 'off', required: true });
+  const justification = h('textarea', { id: 'template-justification', name: 'justification', rows: 3, ...maxChars(1000) });
   const create = h('button', { id: 'create-template', type: 'submit' }, 'Create the template');
   const form = h(
     'form',

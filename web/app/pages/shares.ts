@@ -25,6 +25,7 @@ import { busy, clearMessages, copyText, facts, field, fingerprintCode, focusHead
 import { certificateSection } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
 import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
+import { maxChars } from '../../shared/max-chars.ts';
 
 export interface ShareView {
   id: string;
@@ -150,8 +151,8 @@ export const newSharePage = async (app: AppContext) => {
     credential.focus();
   });
 
-  const label = h('input', { id: 'share-label', name: 'label', type: 'text', maxlength: 120, autocomplete: 'off' });
-  const ticket = h('input', { id: 'share-ticket', name: 'ticket_ref', type: 'text', maxlength: 120, autocomplete: 'off', spellcheck: 'false' });
+  const label = h('input', { id: 'share-label', name: 'label', type: 'text', ...maxChars(120), autocomplete: 'off' });
+  const ticket = h('input', { id: 'share-ticket', name: 'ticket_ref', type: 'text', ...maxChars(120), autocomplete: 'off', spellcheck: 'false' });
   const expiry = h('select', { id: 'share-expiry', name: 'expires_in_minutes' }, ...EXPIRY_CHOICES.map(([minutes, text]) => h('option', { value: minutes, selected: minutes === DEFAULT_EXPIRY }, text)));
   const views = h('select', { id: 'share-views', name: 'view_limit' }, ...Array.from({ length: MAX_VIEWS }, (_, i) => h('option', { value: i + 1, selected: i === 0 }, i === 0 ? '1 (once)' : String(i + 1))));
   const submit = h('button', { id: 'create-share', type: 'submit' }, 'Encrypt and make the link');

@@ -19,6 +19,7 @@ import type {
 import { OPERATOR_ACTOR } from '#core/model.ts';
 import { DEFAULT_POLICY, DEFAULT_RATE_LIMITS } from '#core/policy.ts';
 import { createApiKey, revokeApiKey, type ApiKeyInput } from '#core/use-cases/api-keys.ts';
+import { heldByAnotherMember } from '#core/use-cases/member-keys.ts';
 import { DynamoApiKeyStore } from './api-key-store.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import { DynamoDirectory } from './directory.ts';
@@ -153,6 +154,10 @@ export class AdminStore {
    */
   async setIdentityKey(orgId: string, memberId: string, key: NewIdentityKey) {
     const member = await this.requireMember(orgId, memberId);
+    // One key, one member (member-keys.ts): a reveal must name the one person who holds the key.
+    if (heldByAnotherMember(await this.directory.listMembers(orgId), memberId, key.fingerprint)) {
+      throw new Error("this key is another member's: each member needs a key of their own");
+    }
     const state: IdentityKey['state'] = member.identityKey ? 'replaced_pending_approval' : 'verified';
     const identityKey: IdentityKey = { ...key, state, registeredAt: this.now() };
     const type = member.identityKey ? 'member.key_replaced' : 'member.key_registered';

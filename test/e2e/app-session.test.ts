@@ -378,6 +378,22 @@ describe('identity keys', () => {
     ]);
   });
 
+  it("refuses another member's key (a colleague's backup imported), without naming whose, and changes nothing", async () => {
+    const holder = await addMember('Hana Holder', 'member', true);
+    const holderBrowser = await signIn(holder.email);
+    const key = await newPublicKey();
+    expect((await holderBrowser.call('POST', '/app/api/identity-key', { body: { public_key: key.publicKey } })).status).toBe(200);
+
+    const colleague = await freshBrowser('Carl Colleague');
+    const before = colleague.session!.body.member.identity_key;
+    const refused = expectError(await colleague.call('POST', '/app/api/identity-key', { body: { public_key: key.publicKey } }), 422, 'validation_failed', ['public_key']);
+    expect(refused.errors.public_key).toEqual(["This is another member's key (imported from their backup?): each member needs a key of their own."]);
+    expect(JSON.stringify(refused)).not.toContain('Hana');
+    expect((await colleague.call('GET', '/app/api/me')).body.member.identity_key).toEqual(before);
+    // The holder registering it again is no change.
+    expect((await holderBrowser.call('POST', '/app/api/identity-key', { body: { public_key: key.publicKey } })).body.fingerprint).toBe(key.fingerprint);
+  });
+
   it('refuses a key that is not an EC P-256 public key with 422 on public_key', async () => {
     const browser = await freshBrowser('Ben Badkey');
     for (const public_key of ['not base64 at all', Buffer.from('hello').toString('base64'), '']) {

@@ -45,6 +45,16 @@ describe('refuse-key', () => {
   });
 });
 
+describe('set-identity-key', () => {
+  it("refuses a key another member of the organisation holds", async () => {
+    const owner = (await service.admin.directory.getMember(org.orgId, org.owner.id)) as Member;
+    const before = (await memberNow()).identityKey;
+    const { publicKey, fingerprint } = owner.identityKey!;
+    await expect(service.admin.setIdentityKey(org.orgId, org.member.id, { publicKey, fingerprint })).rejects.toThrow("this key is another member's: each member needs a key of their own");
+    expect((await memberNow()).identityKey).toEqual(before);
+  });
+});
+
 describe('enable-member', () => {
   it('enables a disabled member again: they receive requests, and a credential sealed to them is no longer unrecoverable', async () => {
     const created = await service.call('POST', '/requests', { key: org.key, body: { subject_name: 'Sam Subject', justification: 'Router password', recipients: [org.member.email] } });

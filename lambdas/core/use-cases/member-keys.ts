@@ -83,6 +83,22 @@ const changeKey = async <Result>(
   }
 };
 
+/** The fingerprint of an identity key another member of the organisation holds: 422 on public_key. */
+export const ANOTHER_MEMBERS_KEY = "This is another member's key (imported from their backup?): each member needs a key of their own.";
+
+/**
+ * One key, one member: a credential sealed to a key is opened by whoever holds it, and the trail
+ * names the member who revealed it, so a backup imported by a colleague would reveal as the wrong
+ * person. Who holds it is not said. (Two members registering one new key at the same instant are
+ * not caught; a backup is imported by a person, one at a time.)
+ */
+export const heldByAnotherMember = (members: Member[], memberId: string, fingerprint: string) =>
+  members.some((member) => member.id !== memberId && member.identityKey?.fingerprint === fingerprint);
+
+const refuseAnotherMembersKey = async (directory: Pick<MemberDirectory, 'listMembers'>, orgId: string, memberId: string, fingerprint: string) => {
+  if (heldByAnotherMember(await directory.listMembers(orgId), memberId, fingerprint)) throw fieldError('public_key', ANOTHER_MEMBERS_KEY);
+};
+
 /**
  * POST /app/api/identity-key: a first key is verified at once; a replacement waits for an owner's
  * or admin's approval (until then the member is left out of new requests). The same key again
@@ -99,6 +115,7 @@ export const registerIdentityKey = async (deps: MemberKeyDeps, caller: MemberCal
   } catch {
     throw fieldError('public_key', 'Must be an ECDH P-256 public key: SPKI DER, base64.');
   }
+  await refuseAnotherMembersKey(deps.directory, caller.org.id, caller.member.id, key.fingerprint);
   const result = await changeKey(deps, caller.org.id, caller.member.id, notSignedIn, (member) => {
     const current = member.identityKey;
     if (current?.fingerprint === key.fingerprint) return { result: identityKeyView(current)! };

@@ -4,7 +4,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { TableAccess } from '../lambdas/access/table-access-types.ts';
-import { indexList, TABLE_KEYS, TTL_ATTRIBUTE } from '../lambdas/store/table.ts';
+import { indexList, STREAM_VIEW_TYPE, TABLE_KEYS, TTL_ATTRIBUTE } from '../lambdas/store/table.ts';
 import { grantTableAccess, type TableAccessGranter } from './table-access.ts';
 import { tableKeyPolicy } from '../lambdas/access/key-policies.ts';
 import { keyPolicyContext, keyPolicyDocument } from './key-rights.ts';
@@ -14,7 +14,8 @@ import { DEFAULT_POINT_IN_TIME_RECOVERY_DAYS, recoveryEnvironment } from './poin
  * The single table. Key schema, TTL attribute and indexes come from lambdas/store/table.ts, the
  * same definitions the local bootstrap uses, so the deployed and the local table cannot disagree.
  *
- * - Streams with NEW_IMAGE feed the webhook fan-out from the audit items.
+ * - A stream of keys only (STREAM_VIEW_TYPE) feeds the webhook fan-out, which reads the audit
+ *   entries it names: no item's content, a credential's envelope least of all, is copied there.
  * - Point-in-time recovery, deletion protection and RETAIN: the table holds the audit chain and
  *   stored (encrypted) credentials; neither a stack deletion nor a replacement may drop it. The
  *   recovery period is a setting (lib/point-in-time-recovery.ts): for that long a destroyed
@@ -59,7 +60,7 @@ export class HandoffTable extends Construct implements TableAccessGranter {
     };
     this.table = new dynamodb.Table(this, 'Table', {
       ...sharedProps,
-      stream: dynamodb.StreamViewType.NEW_IMAGE,
+      stream: dynamodb.StreamViewType[STREAM_VIEW_TYPE],
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: pointInTimeRecoveryDays },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,

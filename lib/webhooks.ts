@@ -11,6 +11,7 @@ import { Construct } from 'constructs';
 import { handlerFunction, type AppEnvironment } from './api-functions.ts';
 import { dlqAlarm } from './dlq-alarm.ts';
 import { tableAccessOfWorker } from '../lambdas/access/table-access.ts';
+import { AUDIT_ENTRY_PREFIX, AUDIT_PARTITION_PREFIX } from '../lambdas/store/keys.ts';
 import type { TableAccessGranter } from './table-access.ts';
 import { schedulerRole } from './expiry.ts';
 import { WEBHOOK_SIGNING_PURPOSE } from '../lambdas/core/webhooks.ts';
@@ -40,8 +41,8 @@ export interface WebhooksProps {
 /**
  * Outbound webhooks, deployed (DESIGN.md, Decisions: outbound webhooks):
  *
- * - the fan-out, on the table's stream through an event source mapping FILTERED to new audit
- *   items (`eventName` INSERT, `NewImage.kind.S` 'audit'), reporting batch item failures,
+ * - the fan-out, on the table's stream (keys only) through an event source mapping FILTERED to
+ *   new audit entries (`eventName` INSERT, `Keys.pk` AUDIT#..., `Keys.sk` SEQ#...), reporting batch item failures,
  *   bisecting a failing batch, a bounded number of retries, then the record to its own DLQ;
  * - the delivery queues of the two lanes (SQS, visibility timeout above the worker's timeout) with
  *   their DLQ, each feeding the delivery worker under its own concurrency, which reports batch item
@@ -142,7 +143,8 @@ export class Webhooks extends Construct {
       filters: [
         lambda.FilterCriteria.filter({
           eventName: lambda.FilterRule.isEqual('INSERT'),
-          dynamodb: { NewImage: { kind: { S: lambda.FilterRule.isEqual('audit') } } },
+          // The stream holds keys only (lambdas/store/table.ts): an entry, not the chain's head.
+          dynamodb: { Keys: { pk: { S: lambda.FilterRule.beginsWith(AUDIT_PARTITION_PREFIX) }, sk: { S: lambda.FilterRule.beginsWith(AUDIT_ENTRY_PREFIX) } } },
         }),
       ],
     });

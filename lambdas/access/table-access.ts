@@ -253,8 +253,12 @@ export const WORKER_TABLE_ACCESS = {
   purge: unionOf(REQUEST_CHANGE, PURGES_MATERIAL, { items: { GetItem: ['ORG#'] } }),
   /** Every request and share already due, through the byDue index's request and share shards, settled as the two workers would. */
   sweep: unionOf(REQUEST_CHANGE, PURGES_MATERIAL, SHARE_CHANGE, { items: { GetItem: ['ORG#'] }, indexes: { byDue: ['DUE#', 'SHAREDUE#'] } }),
-  /** New audit entries from the stream: the organisation (its plan) and its subscriptions, a delivery put for each (several to a transaction). */
-  fanOut: { items: { GetItem: ['ORG#'], Query: ['ORG#'], PutItem: ['DELIVERY#'] }, stream: true },
+  /**
+   * New audit entries from the stream (keys only): each entry read (the reads a batch starts
+   * together as one BatchGetItem), the organisation (its plan) and its subscriptions, a delivery
+   * put for each (several to a transaction).
+   */
+  fanOut: { items: { GetItem: ['ORG#', 'AUDIT#'], BatchGetItem: ['ORG#', 'AUDIT#'], Query: ['ORG#'], PutItem: ['DELIVERY#'] }, stream: true },
   /**
    * A batch of deliveries: each, its subscription and the event's entry read (the reads the batch
    * starts together as one BatchGetItem); attempt and outcome written; a final failure audited.

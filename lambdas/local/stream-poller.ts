@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { Documents } from '#store/dynamo.ts';
+import { AUDIT_ENTRY_PREFIX, AUDIT_PARTITION_PREFIX } from '#store/keys.ts';
 import type { StreamCheckpoints } from './stream-checkpoints.ts';
 
 export const POLL_INTERVAL_MS = 250;
@@ -210,8 +211,11 @@ export class StreamPoller {
   }
 }
 
-/** The deployed event source mapping's filter: eventName INSERT and NewImage.kind.S = 'audit'. */
-export const isNewAuditItem = (record: StreamRecord) => record.eventName === 'INSERT' && record.dynamodb?.NewImage?.kind?.S === 'audit';
+/** The deployed event source mapping's filter (lib/webhooks.ts): eventName INSERT of an audit entry's key (the stream holds keys only). */
+export const isNewAuditItem = (record: StreamRecord) =>
+  record.eventName === 'INSERT' &&
+  (record.dynamodb?.Keys?.pk?.S ?? '').startsWith(AUDIT_PARTITION_PREFIX) &&
+  (record.dynamodb?.Keys?.sk?.S ?? '').startsWith(AUDIT_ENTRY_PREFIX);
 
 const toLambdaRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord => ({
   eventID: record.eventID,
@@ -222,7 +226,6 @@ const toLambdaRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord
   eventSourceARN: streamArn,
   dynamodb: {
     Keys: record.dynamodb?.Keys as NonNullable<DynamoDBRecord['dynamodb']>['Keys'],
-    NewImage: record.dynamodb?.NewImage as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'],
     SequenceNumber: record.dynamodb?.SequenceNumber,
     SizeBytes: record.dynamodb?.SizeBytes,
     StreamViewType: record.dynamodb?.StreamViewType as NonNullable<DynamoDBRecord['dynamodb']>['StreamViewType'],

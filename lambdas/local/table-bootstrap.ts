@@ -8,7 +8,7 @@ import {
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import type { Documents } from '#store/dynamo.ts';
-import { createRateTableInput, createTableInput, indexList, rateTableNameOf, TTL_ATTRIBUTE } from '#store/table.ts';
+import { createRateTableInput, createTableInput, indexList, rateTableNameOf, STREAM_VIEW_TYPE, TTL_ATTRIBUTE } from '#store/table.ts';
 
 /**
  * Creates the table (same definition as the stack's) and its rate table unless they exist; returns
@@ -29,6 +29,7 @@ export const ensureTable = async (db: Documents, tableName: string, options: { s
   const existing = await describe(db, tableName);
   if (existing) {
     await addMissingIndexes(db, tableName, existing);
+    await streamKeysOnly(db, tableName, existing);
     return false;
   }
   const input = createTableInput(tableName);
@@ -49,6 +50,18 @@ const describe = async (db: Documents, tableName: string): Promise<TableDescript
 const createWithTtl = async (db: Documents, input: CreateTableCommandInput) => {
   await db.send(new CreateTableCommand(input));
   await db.send(new UpdateTimeToLiveCommand({ TableName: input.TableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
+};
+
+/**
+ * A table kept from a version whose stream carried the items' images gets a stream of keys only
+ * (store/table.ts says why): DynamoDB changes a stream's view by turning it off and on again, as a
+ * new stream. What the old one still holds is trimmed by the engine after its 24 hours.
+ */
+const streamKeysOnly = async (db: Documents, tableName: string, table: TableDescription) => {
+  const stream = table.StreamSpecification;
+  if (!stream?.StreamEnabled || stream.StreamViewType === STREAM_VIEW_TYPE) return;
+  await db.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: false } }));
+  await db.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE } }));
 };
 
 const addMissingIndexes = async (db: Documents, tableName: string, table: TableDescription) => {

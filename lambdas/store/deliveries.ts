@@ -8,7 +8,7 @@ import type { WebhookSubscription } from '#core/webhooks.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import { cancellationCodes, isConditionFailure, type Documents } from './dynamo.ts';
 import { fromItem } from './items.ts';
-import { keys } from './keys.ts';
+import { keys, type ItemKey } from './keys.ts';
 import { INDEXES } from './table.ts';
 import { createDeliveries } from './delivery-creation.ts';
 import { DELIVERY_SHARDS, deliveryKey, dueSort, newDeliveryPut } from './delivery-keys.ts';
@@ -133,6 +133,12 @@ export class DeliveryStore {
   async subscription(orgId: string, webhookId: string): Promise<WebhookTarget | null> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.webhook(orgId, webhookId), ConsistentRead: true }));
     return fromItem<WebhookTarget>(Item);
+  }
+
+  /** The item a stream record names by its key (the stream holds keys only), as stored, read consistently. */
+  async storedItem(key: ItemKey): Promise<Record<string, unknown> | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+    return Item ?? null;
   }
 
   async auditEntry(orgId: string, seq: number): Promise<AuditEntry | null> {

@@ -113,8 +113,8 @@ export const keys = {
   apiReadsOfOrg: (orgId: string) => `APIREAD#${orgId}`,
   apiReadPrefix: 'READ#',
 
-  auditHead: (orgId: string): ItemKey => ({ pk: `AUDIT#${orgId}`, sk: 'HEAD' }),
-  auditEntry: (orgId: string, seq: number): ItemKey => ({ pk: `AUDIT#${orgId}`, sk: auditSortKey(seq) }),
+  auditHead: (orgId: string): ItemKey => ({ pk: `${AUDIT_PARTITION_PREFIX}${orgId}`, sk: 'HEAD' }),
+  auditEntry: (orgId: string, seq: number): ItemKey => ({ pk: `${AUDIT_PARTITION_PREFIX}${orgId}`, sk: auditSortKey(seq) }),
 
   idempotency: (apiKeyId: string, idempotencyKeyHash: string): ItemKey => ({
     pk: `IDEM#${apiKeyId}#${idempotencyKeyHash}`,
@@ -128,5 +128,9 @@ export const keys = {
 
 const DUE_SHARDS = 4;
 
+/** An organisation's audit chain: its head and its entries (the stream's filter names them by these). */
+export const AUDIT_PARTITION_PREFIX = 'AUDIT#';
+export const AUDIT_ENTRY_PREFIX = 'SEQ#';
+
 /** Zero-padded so that sort order is numeric order. */
-export const auditSortKey = (seq: number) => `SEQ#${String(seq).padStart(12, '0')}`;
+export const auditSortKey = (seq: number) => `${AUDIT_ENTRY_PREFIX}${String(seq).padStart(12, '0')}`;

@@ -36,6 +36,16 @@ export const INDEXES = {
 
 export const indexList = (): IndexDefinition[] => Object.values(INDEXES);
 
+
+/**
+ * The stream carries the keys of what changed, never an item's content. It feeds the webhook
+ * fan-out, which reads the new audit entries it names (workers/fan-out.ts). With the items' images
+ * in it, a credential's sealed envelope stayed readable in the stream for its 24 hours after the
+ * destruction deleted it from the table, to any reader of the stream; now a destruction leaves
+ * nothing of it there. (The point-in-time backups still hold it, as certificates state.)
+ */
+export const STREAM_VIEW_TYPE = 'KEYS_ONLY' as const;
+
 /** CreateTable input for DynamoDB Local and tests; the CDK stack builds the same shape. */
 export const createTableInput = (tableName: string): CreateTableCommandInput => {
   const attributes = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey]);
@@ -59,7 +69,7 @@ export const createTableInput = (tableName: string): CreateTableCommandInput => 
       ],
       Projection: { ProjectionType: 'ALL' },
     })),
-    StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
+    StreamSpecification: { StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE },
   };
 };
 

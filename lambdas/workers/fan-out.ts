@@ -7,7 +7,9 @@ import type { Organisation } from '#core/model.ts';
 import { planIncludes } from '#core/plans.ts';
 import type { DeliveryQueue } from '#core/ports.ts';
 import { deliveryIdFor, pendingDelivery, type Delivery, type DeliveryStore, type WebhookTarget } from '#store/deliveries.ts';
+import type { ReadBatching } from '#store/coalesced-reads.ts';
 import { DELIVERIES_PER_TRANSACTION } from '#store/delivery-creation.ts';
+import type { ItemKey } from '#store/keys.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { webhookWiring } from './webhook-wiring.ts';
 
@@ -20,20 +22,32 @@ export interface FanOutDeps {
   /** The organisation, whose plan says whether its events are sent at all (core/plans.ts). */
   organisations: { getOrganisation(orgId: string): Promise<Pick<Organisation, 'plan'> | null> };
   queue: DeliveryQueue;
+  /** The audit entries the stream names by their keys (it holds keys only: store/table.ts). */
+  auditItems: { get(key: ItemKey): Promise<Record<string, unknown> | null> };
+  /** Batches the entry reads a stream batch starts together into one BatchGetItem. */
+  readBatching?: ReadBatching;
 }
 
-type StreamImage = NonNullable<NonNullable<DynamoDBRecord['dynamodb']>['NewImage']>;
+/**
+ * The stored entry a record names, read by the record's keys, consistently: the stream holds keys
+ * only (an image a record might carry is not trusted to be the stored entry), and the entry is
+ * committed before its record exists.
+ */
+const entryOf = async (deps: FanOutDeps, record: DynamoDBRecord): Promise<Record<string, unknown> | null> => {
+  const pk = record.dynamodb?.Keys?.pk?.S;
+  const sk = record.dynamodb?.Keys?.sk?.S;
+  return typeof pk === 'string' && typeof sk === 'string' ? deps.auditItems.get({ pk, sk }) : null;
+};
 
 /**
- * The few top-level attributes the fan-out needs, read straight from the stream image (strings,
- * numbers, NULL); the rest of the entry (its data map) is left alone: the worker reads the stored
- * entry when it delivers.
+ * The few top-level attributes the fan-out needs (strings, numbers); the rest of the entry (its
+ * data map) is left alone: the worker reads the stored entry when it delivers.
  */
-const readImage = (image: StreamImage) => {
-  const text = (name: string) => (typeof image[name]?.S === 'string' ? image[name].S : undefined);
-  const number = (name: string) => (typeof image[name]?.N === 'string' ? Number(image[name].N) : undefined);
+const readEntry = (item: Record<string, unknown>) => {
+  const text = (name: string) => (typeof item[name] === 'string' ? (item[name] as string) : undefined);
+  const number = (name: string) => (typeof item[name] === 'number' ? (item[name] as number) : undefined);
   // A ping's or manual redelivery's entry names the one delivery written with it (webhook-actions.ts).
-  const namedDelivery = image.data?.M?.details?.M?.delivery_id?.S;
+  const namedDelivery = (item.data as { details?: { delivery_id?: unknown } } | undefined)?.details?.delivery_id;
   return {
     kind: text('kind'),
     orgId: text('orgId'),
@@ -78,9 +92,9 @@ interface Planned {
 }
 
 /** The deliveries a stream record asks for: one per matching subscription (a record with its own delivery sends it at once instead). */
-const plan = async (deps: FanOutDeps, subscriptionsOf: SubscriptionsOf, record: DynamoDBRecord): Promise<Planned[]> => {
-  if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage) return [];
-  const image = readImage(record.dynamodb.NewImage);
+const plan = async (deps: FanOutDeps, subscriptionsOf: SubscriptionsOf, record: DynamoDBRecord, item: Record<string, unknown> | null): Promise<Planned[]> => {
+  if (record.eventName !== 'INSERT' || !item) return [];
+  const image = readEntry(item);
   if (image.kind === 'audit' && WITH_OWN_DELIVERY.has(image.type ?? '')) {
     // Its delivery was written with it: sent to the worker, whose claim makes a second message
     // (the operator's CLI also attempts it at once) harmless.
@@ -126,8 +140,8 @@ const chunksOf = <T>(items: T[], size: number) => Array.from({ length: Math.ceil
  * lowest, and the records after it that had succeeded find their deliveries already there (one
  * stored but not sent is sent by the delivery sweep).
  */
-export const createHandler = (deps: FanOutDeps) =>
-  async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+export const createHandler = (deps: FanOutDeps) => {
+  const handle = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const failed = new Set<DynamoDBRecord>();
     const fail = (record: DynamoDBRecord, error: unknown) => {
       if (failed.has(record)) return;
@@ -140,9 +154,25 @@ export const createHandler = (deps: FanOutDeps) =>
       return read.get(orgId)!;
     };
     const planned: Planned[] = [];
-    await forEachLimited(event.Records ?? [], CONCURRENCY, async (record) => {
+    const records = event.Records ?? [];
+    // Every record's entry read at once: one BatchGetItem for the batch (readBatching), not a read each.
+    const entries = new Map(
+      await Promise.all(
+        records.map(async (record) => {
+          try {
+            return [record, record.eventName === 'INSERT' ? await entryOf(deps, record) : null] as const;
+          } catch (error) {
+            fail(record, error);
+            return [record, undefined] as const;
+          }
+        }),
+      ),
+    );
+    await forEachLimited(records, CONCURRENCY, async (record) => {
+      const entry = entries.get(record);
+      if (entry === undefined) return;
       try {
-        planned.push(...(await plan(deps, subscriptionsOf, record)));
+        planned.push(...(await plan(deps, subscriptionsOf, record, entry)));
       } catch (error) {
         fail(record, error);
       }
@@ -171,6 +201,10 @@ export const createHandler = (deps: FanOutDeps) =>
     // lowest one). Without one, an empty identifier makes Lambda retry the whole batch.
     return { batchItemFailures: [...failed].map((record) => ({ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' })) };
   };
+  // The entry reads of a batch's records start together: one BatchGetItem, not one read each.
+  const reads = deps.readBatching;
+  return (event: DynamoDBStreamEvent) => (reads ? reads.scope(() => handle(event)) : handle(event));
+};
 
 let built: ReturnType<typeof createHandler> | undefined;
 /** The deployed handler, wired on first use. */

@@ -113,6 +113,8 @@ export const refanEvents = async (deps: RefanDeps, range: RefanRange): Promise<R
   const to = Math.min(wanted, from + maxEntries - 1);
 
   let created = 0;
+  /** The batch's entries by sort key, as read: the fan-out reads each record's entry from here. */
+  const readEntries = new Map<string, Record<string, unknown>>();
   const fanOut = createFanOut({
     clock: deps.clock,
     logger: deps.logger,
@@ -128,6 +130,8 @@ export const refanEvents = async (deps: RefanDeps, range: RefanRange): Promise<R
     },
     // A created delivery is pending and due now: the delivery sweep sends it.
     queue: sweepDrivenQueue,
+    // The entries each record names were just read, consistently, from the chain itself.
+    auditItems: { get: async (key) => (key.pk === keys.auditHead(orgId).pk ? (readEntries.get(key.sk) ?? null) : null) },
   });
 
   let entriesRead = 0;
@@ -139,6 +143,7 @@ export const refanEvents = async (deps: RefanDeps, range: RefanRange): Promise<R
     const records = batch;
     batch = [];
     const { batchItemFailures } = await fanOut({ Records: records });
+    readEntries.clear();
     // Each record's sequence number is its entry's (stream-record.ts).
     for (const failure of batchItemFailures) failedSeqs.push(Number(failure.itemIdentifier));
   };
@@ -158,6 +163,7 @@ export const refanEvents = async (deps: RefanDeps, range: RefanRange): Promise<R
     );
     for (const item of page.Items ?? []) {
       const entry = item as unknown as AuditEntry;
+      readEntries.set(item.sk as string, item);
       entriesRead++;
       if (typeof entry.type === 'string' && isSubscribableEventType(entry.type)) events++;
       batch.push(auditInsertRecord(entry, `refan-${eventId(entry.seq)}`));

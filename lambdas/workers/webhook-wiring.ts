@@ -2,6 +2,7 @@ import type { DeliveryQueue, WebhookPoster } from '#core/ports.ts';
 import { SqsDeliveryQueue } from '#adapters/sqs-delivery-queue.ts';
 import { WebhookHttp } from '#adapters/webhook-http.ts';
 import { DeliveryStore } from '#store/deliveries.ts';
+import type { ItemKey } from '#store/keys.ts';
 import { DynamoWebhooks } from '#store/webhooks.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { wiring, type DeployedAdapters } from '../wiring.ts';
@@ -15,6 +16,8 @@ export interface WebhookDeps {
   /** Whose plan the fan-out asks before it sends an organisation's events. */
   organisations: Pick<AppDeps['directory'], 'getOrganisation'>;
   queue: DeliveryQueue;
+  /** The audit entries the stream names by their keys (the fan-out's). */
+  auditItems: { get(key: ItemKey): Promise<Record<string, unknown> | null> };
   http: WebhookPoster;
   /** Opens the signing secrets for the delivery worker (KMS deployed, the key file locally). */
   sealer: AppDeps['sealer'];
@@ -32,6 +35,7 @@ export const createWebhookDeps = (deps: AppDeps, options: { queue: DeliveryQueue
     webhooks: new DynamoWebhooks(deps.db, deps.tableName, deps.audit),
     organisations: deps.directory,
     queue: options.queue,
+    auditItems: { get: (key) => deliveries.storedItem(key) },
     http: options.http ?? new WebhookHttp({ allowLoopback: options.allowLoopback === true }),
     sealer: deps.sealer,
     readBatching: deps.readBatching,

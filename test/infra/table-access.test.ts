@@ -332,11 +332,12 @@ describe('the named functions have exactly these DynamoDB rights', () => {
     });
   });
 
-  it('the fan-out: the stream, the organisation (its plan) and its subscriptions, a delivery each', () => {
+  it('the fan-out: the stream (keys only), the entries it names, the organisation (its plan) and its subscriptions, a delivery each', () => {
     const id = workerFunctionId('fanOut');
     expect(tableGrantsOf(id)).toEqual({
+      'BatchGetItem table': ['AUDIT#*', 'ORG#*'],
       'DescribeStream stream': 'any key',
-      'GetItem table': ['ORG#*'],
+      'GetItem table': ['AUDIT#*', 'ORG#*'],
       'GetRecords stream': 'any key',
       'GetShardIterator stream': 'any key',
       'ListStreams stream': 'any key',
@@ -399,7 +400,8 @@ describe('every function', () => {
   it('has no Scan, no wildcard, no PartiQL and no batch action it does not declare; the recorder alone batch-writes', () => {
     // Batch reads: the certificate functions (the chain's entries, by sequence number), every /v1
     // function and the inbound URLs, whose reads started together go as one batch, on exactly what
-    // they may GetItem, and the delivery worker, which reads a batch of deliveries so.
+    // they may GetItem, the delivery worker, which reads a batch of deliveries so, and the fan-out,
+    // which reads a stream batch's entries so.
     const batchers = declaredFunctions().filter(({ access }) => (access.items.BatchGetItem?.length ?? 0) > 0);
     const v1Routes = routeList().filter((route) => route.path.startsWith('/v1/') && route.name !== 'openapi');
     expect(v1Routes.length).toBeGreaterThan(5);
@@ -410,7 +412,7 @@ describe('every function', () => {
     }
     for (const { name, access } of batchers) {
       for (const partition of access.items.BatchGetItem ?? []) expect(access.items.GetItem ?? [], `${name} batch-reads ${partition}`).toContain(partition);
-      if (!batchingRoutes.some((route) => route.entry === name)) expect(name).toMatch(/certificate|^deliver$/i);
+      if (!batchingRoutes.some((route) => route.entry === name)) expect(name).toMatch(/certificate|^deliver$|^fanOut$/i);
     }
     const batchingRoles = new Set(batchers.map(({ functionId }) => roleIdOf(functionId)));
     const batchWriters = declaredFunctions().filter(({ access }) => (access.items.BatchWriteItem?.length ?? 0) > 0);

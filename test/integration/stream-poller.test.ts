@@ -23,7 +23,8 @@ afterAll(async () => {
 
 const put = (item: Record<string, unknown>) => service.deps.db.send(new PutCommand({ TableName: service.deps.tableName, Item: item }));
 const auditItem = (seq: number) => put({ pk: 'AUDIT#poller-test', sk: `SEQ#${seq}`, kind: 'audit', orgId: 'poller-test', seq, type: 'request.created' });
-const seqOf = (record: DynamoDBRecord) => Number(record.dynamodb?.NewImage?.seq?.N);
+// The stream holds keys only: the entry's number is in its sort key.
+const seqOf = (record: DynamoDBRecord) => Number(record.dynamodb?.Keys?.sk?.S?.slice('SEQ#'.length));
 /** Stream sequence numbers by audit seq, as the handler saw them. */
 const sequenceOf = new Map<number, string>();
 

@@ -3,13 +3,13 @@
  * TTL and stream), the rate table beside it, and, for tests that never read the stream, the same
  * table without one.
  */
-import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { newId } from '../../lambdas/core/ids.ts';
 import { startLocalService } from '../../lambdas/local/local-service.ts';
 import { ensureTable } from '../../lambdas/local/table-bootstrap.ts';
 import { createDocumentClient } from '../../lambdas/store/dynamo.ts';
-import { indexList, rateTableNameOf, TTL_ATTRIBUTE } from '../../lambdas/store/table.ts';
+import { createTableInput, indexList, rateTableNameOf, TTL_ATTRIBUTE } from '../../lambdas/store/table.ts';
 
 const db = createDocumentClient({ endpoint: inject('dynamoEndpoint') });
 afterAll(() => db.destroy());
@@ -22,12 +22,23 @@ describe('ensureTable', () => {
     const name = `bootstrap-${newId()}`;
     expect(await ensureTable(db, name)).toBe(true);
     const table = await described(name);
-    expect(table.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_IMAGE' });
+    expect(table.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'KEYS_ONLY' });
     expect(table.LatestStreamArn).toEqual(expect.any(String));
     expect((table.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName).sort()).toEqual(indexList().map((index) => index.indexName).sort());
     expect(await ttlOf(name)).toMatchObject({ AttributeName: TTL_ATTRIBUTE, TimeToLiveStatus: 'ENABLED' });
     expect((await described(rateTableNameOf(name))).TableStatus).toBe('ACTIVE');
     expect(await ensureTable(db, name)).toBe(false);
+  });
+
+  it("gives a table kept from a version whose stream carried the items' images a stream of keys only", async () => {
+    const name = `bootstrap-${newId()}`;
+    const { StreamSpecification: _keysOnly, ...definition } = createTableInput(name);
+    await db.send(new CreateTableCommand({ ...definition, StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } }));
+    const before = (await described(name)).LatestStreamArn;
+    expect(await ensureTable(db, name)).toBe(false);
+    const table = await described(name);
+    expect(table.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'KEYS_ONLY' });
+    expect(table.LatestStreamArn).not.toBe(before);
   });
 
   it('with stream: false, makes the same table without a stream', async () => {

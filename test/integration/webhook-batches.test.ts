@@ -16,7 +16,7 @@ import { createHandler as createDeliver } from '../../lambdas/workers/deliver.ts
 import { createHandler as createFanOut, type FanOutDeps } from '../../lambdas/workers/fan-out.ts';
 import { auditInsertRecord } from '../../lambdas/workers/stream-record.ts';
 import { tableCallsDuring } from '../support/table-calls.ts';
-import { movableClock, putSubscription, quietLogger, recordingQueue, scriptedHttp } from '../support/webhooks.ts';
+import { movableClock, putSubscription, quietLogger, recordingQueue, scriptedHttp, storedAuditItems } from '../support/webhooks.ts';
 import { startTestService, type TestService } from '../support/test-service.ts';
 
 const clock = movableClock();
@@ -42,7 +42,7 @@ const subscribedEvents = async (count: number) => {
 };
 
 const fanOutWith = (queue: FanOutDeps['queue'], deliveries: FanOutDeps['deliveries'] = store) =>
-  service.asWorker('fanOut', createFanOut({ clock, logger: quietLogger, deliveries, webhooks: service.deps.webhooks, organisations: service.deps.directory, queue }));
+  service.asWorker('fanOut', createFanOut({ clock, logger: quietLogger, deliveries, webhooks: service.deps.webhooks, organisations: service.deps.directory, queue, ...storedAuditItems(service) }));
 
 const sqsRecord = (deliveryId: string): SQSRecord => ({ messageId: newId(), body: JSON.stringify({ deliveryId, lane: 'fast' }) }) as SQSRecord;
 
@@ -51,9 +51,10 @@ describe('the fan-out', () => {
     const { records } = await subscribedEvents(30);
     const { sent, queue } = recordingQueue(clock);
     const calls = await tableCallsDuring(service.deps.db, () => fanOutWith(queue)({ Records: records }));
-    // The organisation (its plan) and its subscriptions side by side, then two transactions.
-    expect(calls.slice(0, 2).sort()).toEqual(['GetItem', 'Query']);
-    expect(calls.slice(2)).toEqual(['TransactWriteItems', 'TransactWriteItems']);
+    // The 30 entries the records name in one read, the organisation (its plan) and its
+    // subscriptions side by side, then two transactions.
+    expect(calls).toEqual(['BatchGetItem', ...calls.slice(1, 3), 'TransactWriteItems', 'TransactWriteItems']);
+    expect(calls.slice(1, 3).sort()).toEqual(['GetItem', 'Query']);
     expect(new Set(sent.map((message) => message.deliveryId)).size).toBe(30);
 
     sent.length = 0;
@@ -79,7 +80,7 @@ describe('the fan-out', () => {
     const { records } = await subscribedEvents(3);
     const { sent, queue } = recordingQueue(clock);
     const broken = records[1]!;
-    const brokenSeq = Number(broken.dynamodb!.NewImage!.seq!.N);
+    const brokenSeq = Number(broken.dynamodb!.SequenceNumber);
     const deliveries: FanOutDeps['deliveries'] = {
       createAll: async (all) => ({
         created: all.filter((delivery) => delivery.eventSeq !== brokenSeq),

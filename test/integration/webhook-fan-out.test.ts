@@ -28,20 +28,20 @@ afterAll(async () => {
 });
 
 let seq = 1000;
+/** The entries the records name, as the table would hold them: the fan-out reads each by its record's keys. */
+const stored = new Map<string, Record<string, unknown>>();
+const auditItems: FanOutDeps['auditItems'] = { get: async (key) => stored.get(`${key.pk} ${key.sk}`) ?? null };
+/** A stream record (keys only, as the table's stream holds) of an item stored for it. */
+const insertOf = (item: Record<string, unknown> & { pk: string; sk: string }, eventID: string): DynamoDBRecord => {
+  stored.set(`${item.pk} ${item.sk}`, item);
+  return { eventID, eventName: 'INSERT', dynamodb: { SequenceNumber: String(seq).padStart(21, '0'), Keys: marshall({ pk: item.pk, sk: item.sk }) as never } };
+};
 const auditRecord = (orgId: string, type: string, clientId: string | null, overrides: Record<string, unknown> = {}): DynamoDBRecord => {
   seq++;
-  return {
-    eventID: `evt-${seq}`,
-    eventName: 'INSERT',
-    dynamodb: {
-      SequenceNumber: String(seq).padStart(21, '0'),
-      NewImage: marshall(
-        { pk: `AUDIT#${orgId}`, sk: `SEQ#${String(seq).padStart(12, '0')}`, kind: 'audit', orgId, seq, type, occurredAt: clock.now().toISOString(), clientId, requestId: null, actor: { type: 'api', label: null }, data: {}, ...overrides },
-        { removeUndefinedValues: true },
-      ) as never,
-    },
-  };
+  const item = { pk: `AUDIT#${orgId}`, sk: `SEQ#${String(seq).padStart(12, '0')}`, kind: 'audit', orgId, seq, type, occurredAt: clock.now().toISOString(), clientId, requestId: null, actor: { type: 'api', label: null }, data: {}, ...overrides };
+  return insertOf(item, `evt-${seq}`);
 };
+const seqOf = (record: DynamoDBRecord) => Number(record.dynamodb!.SequenceNumber);
 
 describe('fan-out', () => {
   it('writes one delivery per matching subscription, processes every record, and reports only the failed one', async () => {
@@ -64,6 +64,7 @@ describe('fan-out', () => {
       },
       organisations: service.deps.directory,
       queue,
+      auditItems,
     };
     const created = auditRecord(org.orgId, 'request.created', org.defaultClientId);
     const broken = auditRecord(brokenOrg, 'request.created', null);
@@ -74,7 +75,7 @@ describe('fan-out', () => {
       auditRecord(org.orgId, 'webhook.created', null), // not an event type
       auditRecord(org.orgId, 'ping', null), // never fanned out
       { ...auditRecord(org.orgId, 'request.created', null), eventName: 'MODIFY' as const },
-      { eventID: 'not-audit', eventName: 'INSERT' as const, dynamodb: { NewImage: marshall({ pk: 'REQ#x', sk: 'REQ', kind: 'request' }) as never } },
+      insertOf({ pk: 'REQ#x', sk: 'REQ', kind: 'request' }, 'not-audit'),
       completed,
     ];
 
@@ -107,7 +108,7 @@ describe('fan-out', () => {
     const sameInstant = await putSubscription(service, org.orgId, { events: ['member.disabled'], createdAt: occurredAt });
     await putSubscription(service, org.orgId, { events: ['member.disabled'], createdAt: new Date(Date.parse(occurredAt) + 1).toISOString() });
     const { sent, queue } = recordingQueue(clock);
-    const deps: FanOutDeps = { clock, logger: quietLogger, deliveries: store, webhooks: service.deps.webhooks, organisations: service.deps.directory, queue };
+    const deps: FanOutDeps = { clock, logger: quietLogger, deliveries: store, webhooks: service.deps.webhooks, organisations: service.deps.directory, queue, auditItems };
 
     await createFanOut(deps)({ Records: [auditRecord(org.orgId, 'member.disabled', null, { occurredAt })] });
 
@@ -122,20 +123,20 @@ describe('fan-out', () => {
     const webhooks = { listForOrg: (orgId: string) => (asked.push(orgId), service.deps.webhooks.listForOrg(orgId)) };
     const records = Array.from({ length: 12 }, () => auditRecord(org.orgId, 'request.expired', null));
 
-    const result = await createFanOut({ clock, logger: quietLogger, deliveries: store, webhooks, organisations: service.deps.directory, queue })({ Records: records });
+    const result = await createFanOut({ clock, logger: quietLogger, deliveries: store, webhooks, organisations: service.deps.directory, queue, auditItems })({ Records: records });
 
     expect(result.batchItemFailures).toEqual([]);
     expect(asked).toEqual([org.orgId]);
     const deliveries = await Promise.all(sent.map((message) => store.get(message.deliveryId)));
     expect(deliveries.map((d) => `${d!.webhookId} ${d!.eventSeq}`).sort()).toEqual(
-      records.map((r) => `${subscription.id} ${r.dynamodb!.NewImage!.seq!.N}`).sort(),
+      records.map((r) => `${subscription.id} ${seqOf(r)}`).sort(),
     );
   });
 
   it("sends nothing for an organisation whose plan lacks outbound webhooks; its subscriptions send again once it upgrades", async () => {
     const downgraded = await service.createOrganisation({ name: 'Downgraded Org' });
     const subscription = await putSubscription(service, downgraded.orgId, { events: ['request.expired'] });
-    const deps = (queue: FanOutDeps['queue']): FanOutDeps => ({ clock, logger: quietLogger, deliveries: store, webhooks: service.deps.webhooks, organisations: service.deps.directory, queue });
+    const deps = (queue: FanOutDeps['queue']): FanOutDeps => ({ clock, logger: quietLogger, deliveries: store, webhooks: service.deps.webhooks, organisations: service.deps.directory, queue, auditItems });
 
     await service.admin.setPlan(downgraded.orgId, 'free');
     const onFree = recordingQueue(clock);

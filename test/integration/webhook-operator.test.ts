@@ -26,7 +26,7 @@ import { pingWebhook, redeliverEvent, rotateWebhookSecret, WebhookActionRefused,
 import { startReceiver, type Receipt } from '../support/receiver.ts';
 import { auditEntries, DATE_TIME, ULID } from '../support/shapes.ts';
 import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
-import { fanOutEvent, movableClock, putSubscription, quietLogger, recordingQueue, type TestSubscription } from '../support/webhooks.ts';
+import { fanOutEvent, movableClock, putSubscription, quietLogger, recordingQueue, storedAuditItems, type TestSubscription } from '../support/webhooks.ts';
 
 const clock = movableClock();
 let service: TestService;
@@ -138,7 +138,7 @@ describe('webhook-ping', () => {
 
     // The fan-out makes no second delivery of a ping, even for a subscription that names the type:
     // it only sends the ping's own delivery to the worker (which finds it delivered already).
-    const fanOut = createFanOut({ clock, logger: quietLogger, deliveries: store, webhooks: { listForOrg: async () => [{ ...subscription, events: ['ping'] }] }, organisations: service.deps.directory, queue: queue.queue });
+    const fanOut = createFanOut({ clock, logger: quietLogger, deliveries: store, webhooks: { listForOrg: async () => [{ ...subscription, events: ['ping'] }] }, organisations: service.deps.directory, queue: queue.queue, ...storedAuditItems(service) });
     await fanOut({ Records: [auditInsertRecord(entry as AuditEntry)] });
     expect(queue.sent).toEqual([expect.objectContaining({ deliveryId: result.delivery_id, delaySeconds: 0 })]);
     expect(await deliveriesOfEvent(entry.seq)).toHaveLength(1);

@@ -5,12 +5,18 @@ import type { DeliveryRoute } from '../../lambdas/core/delivery-lanes.ts';
 import { newId } from '../../lambdas/core/ids.ts';
 import type { DeliveryQueue, WebhookPoster, WebhookRequest } from '../../lambdas/core/ports.ts';
 import { webhookSecretContext } from '../../lambdas/core/webhooks.ts';
-import type { DeliveryStore, WebhookTarget } from '../../lambdas/store/deliveries.ts';
-import { createHandler as createFanOut } from '../../lambdas/workers/fan-out.ts';
+import { DeliveryStore, type WebhookTarget } from '../../lambdas/store/deliveries.ts';
+import { createHandler as createFanOut, type FanOutDeps } from '../../lambdas/workers/fan-out.ts';
 import { auditInsertRecord } from '../../lambdas/workers/stream-record.ts';
 import type { TestOrganisation, TestService } from './test-service.ts';
 
 /** For the workers under test: they log nothing. */
+/** The fan-out's reads of the entries its records name, from the test service's table (with its reads batched, as deployed). */
+export const storedAuditItems = (service: TestService): Pick<FanOutDeps, 'auditItems' | 'readBatching'> => {
+  const store = new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
+  return { auditItems: { get: (key) => store.storedItem(key) }, readBatching: service.deps.readBatching };
+};
+
 export const quietLogger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
 /** A clock the test moves; it starts at the real time. */
@@ -106,6 +112,7 @@ export const fanOutEvent = async (
     deliveries: deps.deliveries,
     webhooks: { listForOrg: async (orgId) => (await service.deps.webhooks.listForOrg(orgId)).filter((s) => s.id === subscription.id) },
     organisations: service.deps.directory,
+    ...storedAuditItems(service),
     queue: {
       send: async (id, delay, route) => {
         sent.push(id);

@@ -20,7 +20,7 @@ const table = { send: async () => ({ Table: { LatestStreamArn: STREAM } }) } as 
 const auditInsert = (seq: number) => ({
   eventID: `e${seq}`,
   eventName: 'INSERT' as const,
-  dynamodb: { SequenceNumber: String(100 + seq), NewImage: { kind: { S: 'audit' }, seq: { N: String(seq) } } },
+  dynamodb: { SequenceNumber: String(100 + seq), Keys: { pk: { S: 'AUDIT#o' }, sk: { S: `SEQ#${seq}` } } },
 });
 
 describe('StreamPoller', () => {
@@ -38,7 +38,7 @@ describe('StreamPoller', () => {
     const handed: number[] = [];
     const errors: unknown[] = [];
     const handle = async (event: DynamoDBStreamEvent) => {
-      handed.push(...event.Records.map((record) => Number(record.dynamodb?.NewImage?.seq?.N)));
+      handed.push(...event.Records.map((record) => Number(record.dynamodb?.Keys?.sk?.S?.slice('SEQ#'.length))));
       return { batchItemFailures: [] };
     };
     const poller = await new StreamPoller({ db: table, tableName: 't', endpoint: 'http://127.0.0.1:1', checkpoints, handle, pollIntervalMs: 5, onError: (error) => errors.push(error) }).start();

@@ -194,10 +194,13 @@ describe('TimerQueue lanes and groups', () => {
 });
 
 describe('stream poller filter', () => {
-  it('passes new audit items only, as the deployed filter does', () => {
-    expect(isNewAuditItem({ eventName: 'INSERT', dynamodb: { NewImage: { kind: { S: 'audit' } } } })).toBe(true);
-    expect(isNewAuditItem({ eventName: 'MODIFY', dynamodb: { NewImage: { kind: { S: 'audit' } } } })).toBe(false);
-    expect(isNewAuditItem({ eventName: 'INSERT', dynamodb: { NewImage: { kind: { S: 'request' } } } })).toBe(false);
+  it('passes new audit entries only, by their keys, as the deployed filter does', () => {
+    const keys = (pk: string, sk: string) => ({ pk: { S: pk }, sk: { S: sk } });
+    expect(isNewAuditItem({ eventName: 'INSERT', dynamodb: { Keys: keys('AUDIT#o1', 'SEQ#000000000001') } })).toBe(true);
+    expect(isNewAuditItem({ eventName: 'MODIFY', dynamodb: { Keys: keys('AUDIT#o1', 'SEQ#000000000001') } })).toBe(false);
+    // The chain's head is inserted with the first entry: not an entry.
+    expect(isNewAuditItem({ eventName: 'INSERT', dynamodb: { Keys: keys('AUDIT#o1', 'HEAD') } })).toBe(false);
+    expect(isNewAuditItem({ eventName: 'INSERT', dynamodb: { Keys: keys('REQ#r1', 'MATERIAL#envelope') } })).toBe(false);
     expect(isNewAuditItem({ eventName: 'INSERT', dynamodb: {} })).toBe(false);
   });
 });

@@ -5,8 +5,7 @@
  * envelope and attachments, a share's envelope. It cannot reach the table's point-in-time backups:
  * DynamoDB restores the table to any moment of its recovery period, so a ciphertext deleted at
  * `at` stays restorable until `at` plus that period, encrypted under the table's key. (The table's
- * stream keeps each write for 24 hours; the write that stored a ciphertext precedes its deletion
- * and a deployed table keeps at least one day of backups, so the backups hold it the longest.)
+ * stream holds keys only, never a ciphertext: store/table.ts.)
  *
  * Shared by the service (which states it) and the verifiers (which check that the date follows from
  * the destruction): browser-safe, no Node imports.

@@ -51,7 +51,7 @@ describe('table', () => {
 
   it('streams new images', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
-      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+      StreamSpecification: { StreamViewType: 'KEYS_ONLY' },
     });
   });
 

@@ -32,7 +32,7 @@ describe('webhooks', () => {
     const mapping = mappingOf(fanOutFunctionId());
     expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': [tableId(), 'StreamArn'] });
     expect(mapping.FilterCriteria.Filters.map((f: Json) => JSON.parse(f.Pattern))).toEqual([
-      { eventName: ['INSERT'], dynamodb: { NewImage: { kind: { S: ['audit'] } } } },
+      { eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: 'AUDIT#' }] }, sk: { S: [{ prefix: 'SEQ#' }] } } } },
     ]);
     expect(mapping).toMatchObject({
       FunctionResponseTypes: ['ReportBatchItemFailures'],

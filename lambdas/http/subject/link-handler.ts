@@ -25,7 +25,7 @@ const linkToken = (deps: AppDeps): ApiMiddleware => ({
     if (!handoff || !org) throw notFound('This link is not valid.');
     // A relinked request's older links stay known, so their page can say why they stopped working.
     if (!isCurrentLink(handoff, tokenHash)) throw linkClosed('replaced');
-    request.internal.link = { request: handoff, org } satisfies LinkHolder;
+    request.internal.link = { request: handoff, org, tokenHash } satisfies LinkHolder;
   },
 });
 

@@ -1,4 +1,4 @@
-import { linkClosed, linkClosedReason, MAX_FAILED_ATTEMPTS, verificationOf, verificationPassed } from '../../subject-flow.ts';
+import { isCurrentLink, linkClosed, linkClosedReason, MAX_FAILED_ATTEMPTS, verificationOf, verificationPassed } from '../../subject-flow.ts';
 import type { HandoffRequest } from '../../model.ts';
 import { membersById, type MembersById } from '../../recipient-health.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../../attachment-limits.ts';
@@ -16,7 +16,8 @@ export const verificationView = (request: HandoffRequest) => {
 };
 
 /** Throws 410 `link_closed` when the link can no longer be used. */
-export const assertLinkUsable = (deps: Pick<SubjectDeps, 'clock'>, request: HandoffRequest) => {
+export const assertLinkUsable = (deps: Pick<SubjectDeps, 'clock'>, request: HandoffRequest, holder: Pick<LinkHolder, 'tokenHash'>) => {
+  if (!isCurrentLink(request, holder.tokenHash)) throw linkClosed('replaced');
   const reason = linkClosedReason(request, deps.clock.now());
   if (reason) throw linkClosed(reason);
 };
@@ -26,8 +27,9 @@ export const assertLinkUsable = (deps: Pick<SubjectDeps, 'clock'>, request: Hand
  * public keys, from which the page recomputes the commitment and compares it with the link's
  * fragment. Never a code, token or hash.
  */
-export const describeForSubject = async (deps: SubjectDeps, { request, org }: LinkHolder, read?: MembersById) => {
-  assertLinkUsable(deps, request);
+export const describeForSubject = async (deps: SubjectDeps, holder: LinkHolder, read?: MembersById) => {
+  const { request, org } = holder;
+  assertLinkUsable(deps, request, holder);
   const members = read ?? (await membersById(deps.directory, org.id));
   return {
     id: request.id,

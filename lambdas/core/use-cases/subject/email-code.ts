@@ -23,7 +23,7 @@ export const sendEmailCode = async (deps: SubjectDeps, holder: LinkHolder) => {
     deps.requests,
     async () => (await deps.requests.get(holder.request.id)) ?? holder.request,
     (current) => {
-      assertLinkUsable(deps, current);
+      assertLinkUsable(deps, current, holder);
       if (!needsSubjectEmail(current.verificationMode) || !current.subject.email) {
         throw illegalTransition('This request does not use an emailed code.');
       }

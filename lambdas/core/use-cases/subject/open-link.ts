@@ -16,7 +16,7 @@ export const openLink = async (deps: SubjectDeps, holder: LinkHolder) => {
     deps.requests,
     async () => (await deps.requests.get(holder.request.id)) ?? holder.request,
     (current) => {
-      assertLinkUsable(deps, current);
+      assertLinkUsable(deps, current, holder);
       const after = open(current, deps.clock.now().toISOString());
       return after ? { after, audit: subjectAudit(deps, after, 'request.opened') } : null;
     },

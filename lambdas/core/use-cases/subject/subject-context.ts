@@ -18,10 +18,15 @@ export interface SubjectDeps extends ExpiryScheduling {
   logger?: { warn(message: string, extra: Record<string, unknown>): void };
 }
 
-/** The request the link token opened, and its organisation. */
+/** The request the link token opened, its organisation, and the hash of the token presented. */
 export interface LinkHolder {
   request: HandoffRequest;
   org: Organisation;
+  /**
+   * Checked again on every read of the request a change is decided on: a new link issued while a
+   * call of the old one was in flight (read, then written) kills the old one for that call too.
+   */
+  tokenHash: string;
 }
 
 export const subjectActor = (request: HandoffRequest) => ({ type: 'subject' as const, label: request.subject.name });

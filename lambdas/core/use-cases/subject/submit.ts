@@ -53,7 +53,7 @@ export const submitCredential = async (deps: SubjectDeps, holder: LinkHolder, ra
     deps.requests,
     async () => (await deps.requests.get(holder.request.id)) ?? holder.request,
     (current) => {
-      assertLinkUsable(deps, current);
+      assertLinkUsable(deps, current, holder);
       if (!verificationPassed(current.verificationMode, verificationOf(current))) {
         throw forbidden('Verify with the code first.');
       }

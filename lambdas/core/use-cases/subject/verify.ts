@@ -35,7 +35,7 @@ export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBo
     async () => (await deps.requests.get(holder.request.id)) ?? holder.request,
     (current) => {
       emailedLate = false;
-      assertLinkUsable(deps, current);
+      assertLinkUsable(deps, current, holder);
       const now = deps.clock.now();
       const verification = { ...verificationOf(current) };
       const details: Record<string, unknown> = {};

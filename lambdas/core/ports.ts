@@ -145,7 +145,7 @@ export interface HandoffRepository extends RequestRepository {
   findByLinkTokenHash(tokenHash: string): Promise<HandoffRequest | null>;
   /** Replaces `before` with `after` (on its version) and stores the new link token's record, with the audit entry, in one transaction. */
   relink(before: HandoffRequest, after: HandoffRequest, linkTokenHash: string, audit: AuditEntryInput): Promise<AuditEntry>;
-  submit(before: HandoffRequest, after: HandoffRequest, material: SealedMaterial, audit: AuditEntryInput): Promise<AuditEntry>;
+  submit(before: HandoffRequest, after: HandoffRequest, material: SealedMaterial, audit: AuditEntryInput, followUps?: AuditEntryInput[]): Promise<AuditEntry>;
   material(requestId: string): Promise<SealedMaterial | null>;
   trail(requestId: string): Promise<TrailEntry[]>;
 }

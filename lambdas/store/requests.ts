@@ -91,17 +91,19 @@ export class DynamoRequests implements HandoffRepository {
     };
   }
 
-  /** Stores the sealed envelope and attachments with the submitted request and its audit entry. */
-  submit(before: HandoffRequest, after: HandoffRequest, material: SealedMaterial, audit: AuditEntryInput) {
+  /** Stores the sealed envelope and attachments with the submitted request, its audit entry and any follow-ups. */
+  async submit(before: HandoffRequest, after: HandoffRequest, material: SealedMaterial, audit: AuditEntryInput, followUps: AuditEntryInput[] = []) {
     const ttl = { [TTL_ATTRIBUTE]: Math.floor(Date.parse(after.recordExpiresAt!) / 1000) + MATERIAL_TTL_MARGIN_SECONDS };
     const put = (key: { pk: string; sk: string }, kind: string, body: object): TransactItem => ({
       Put: { TableName: this.tableName, Item: { ...key, kind, ...ttl, body }, ConditionExpression: 'attribute_not_exists(pk)' },
     });
-    return this.audit.append(audit, [
+    const writes = [
       this.replaceWrite(before, after),
       put(keys.envelope(after.id), 'envelope', material.envelope),
       ...material.attachments.map((attachment, index) => put(keys.attachment(after.id, index), 'attachment', attachment)),
-    ]);
+    ];
+    const [entry] = await this.audit.append([audit, ...followUps], writes);
+    return entry!;
   }
 
   async material(requestId: string): Promise<SealedMaterial | null> {

@@ -2,6 +2,9 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seal } from '../../web/crypto/envelope.ts';
 import { fingerprintOf } from '../../web/crypto/identity.ts';
+import { WriteConflict } from '../../lambdas/core/errors.ts';
+import { purgeRequest } from '../../lambdas/core/use-cases/tickets/purge-request.ts';
+import { auditEntriesOfRequest } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 /**
@@ -24,7 +27,7 @@ const organisation = async (name: string, ticket: { trustUnverifiedWebhooks: boo
 };
 
 /** A request quoting `ref`, closed through POST /v1/tickets/{ref}/status while pending, then submitted by its subject. */
-const closedThenSubmitted = async (org: TestOrganisation, ref: string) => {
+const closedThenSubmitted = async (org: TestOrganisation, ref: string, beforeSubmit: () => void = () => undefined) => {
   const created = await service.call('POST', '/requests', {
     key: org.key,
     body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [org.owner.email], ticket_ref: ref, verification_mode: 'none' },
@@ -42,6 +45,7 @@ const closedThenSubmitted = async (org: TestOrganisation, ref: string) => {
     described.body.recipients.map(async (r: { membership_id: string; public_key: string }) => ({ membershipId: r.membership_id, publicKey: r.public_key, fingerprint: await fingerprintOf(r.public_key) })),
   );
   const { envelope } = await seal(JSON.stringify({ credential: 'Submitted-after-close-1' }), sealTo, id);
+  beforeSubmit();
   const submitted = await subject('POST', '/subject/submit', { envelope, attachments: [] });
   expect(submitted.status, submitted.text).toBe(200);
   return id;
@@ -76,6 +80,53 @@ describe('a credential submitted after its ticket was closed', () => {
     expect(request.status).toBe('submitted');
     expect(Date.parse(request.purge_scheduled_at) - Date.parse(request.submitted_at)).toBeGreaterThanOrEqual(30 * 60_000 - 1_000);
     expect(await materialOf(id)).toHaveLength(1);
+  });
+
+  /** Every change of a request after its submission loses its race, as under a burst of other changes to it. */
+  const contendedAfterSubmission = () => {
+    const requests = service.deps.requests;
+    const update = requests.update.bind(requests);
+    requests.update = async () => {
+      throw new WriteConflict('another change took the request');
+    };
+    return () => void (requests.update = update);
+  };
+
+  it('with no grace period, stays due for destruction when the completion after it is lost to contention: the subject is told it was sent, the sweep destroys it', async () => {
+    const org = await organisation('Closed Contended Org', { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 });
+    let restore = () => undefined;
+    let id: string;
+    try {
+      id = await closedThenSubmitted(org, 'LATE-4', () => void (restore = contendedAfterSubmission()));
+    } finally {
+      restore();
+    }
+    const request = (await service.call('GET', `/requests/${id}`, { key: org.key })).body;
+    // Not kept: due at once (no reveal from its due time on), whatever happens to the follow-up.
+    expect(request).toMatchObject({ status: 'submitted', purge_scheduled_at: request.submitted_at });
+    expect(await service.asWorker('purge', () => purgeRequest(service.deps, id))()).toBe('purged');
+    expect((await service.call('GET', `/requests/${id}`, { key: org.key })).body).toMatchObject({ status: 'completed', purge_reason: 'ticket_closed' });
+    expect(await materialOf(id)).toEqual([]);
+  });
+
+  it('with a grace period, schedules the purge in the submission itself, so a lost follow-up loses nothing', async () => {
+    const org = await organisation('Closed Contended Grace Org', { trustUnverifiedWebhooks: true, gracePeriodMinutes: 30 });
+    let restore = () => undefined;
+    let id: string;
+    try {
+      id = await closedThenSubmitted(org, 'LATE-5', () => void (restore = contendedAfterSubmission()));
+    } finally {
+      restore();
+    }
+    const request = (await service.call('GET', `/requests/${id}`, { key: org.key })).body;
+    expect(Date.parse(request.purge_scheduled_at) - Date.parse(request.submitted_at)).toBe(30 * 60_000);
+    const entries = (await auditEntriesOfRequest(service, org.orgId, id)).filter((entry) => ['request.submitted', 'request.purge_scheduled'].includes(entry.type));
+    // One transaction: the same instant, one after the other in the chain.
+    expect(entries.map((entry) => [entry.type, entry.seq - entries[0]!.seq])).toEqual([
+      ['request.submitted', 0],
+      ['request.purge_scheduled', 1],
+    ]);
+    expect(entries[0]!.occurredAt).toBe(entries[1]!.occurredAt);
   });
 
   it('is kept when the close was not trusted', async () => {

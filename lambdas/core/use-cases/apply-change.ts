@@ -9,7 +9,7 @@ export interface RequestChange {
   purgeMaterial?: boolean;
   /** Store this sealed material in the same transaction (a submission). */
   material?: SealedMaterial;
-  /** Further entries appended after `audit` in the same transaction (not with `material`). */
+  /** Further entries appended after `audit` in the same transaction. */
   followUps?: AuditEntryInput[];
 }
 
@@ -31,7 +31,7 @@ export const applyChange = async <Result>(
     const change = decide(before);
     if (!change) return result(before, null);
     try {
-      if (change.material) await requests.submit(before, change.after, change.material, change.audit);
+      if (change.material) await requests.submit(before, change.after, change.material, change.audit, change.followUps);
       else await requests.update(before, change.after, change.audit, change.purgeMaterial ?? false, change.followUps);
       return result(before, change);
     } catch (error) {

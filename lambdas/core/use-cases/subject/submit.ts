@@ -8,7 +8,8 @@ import { applyChange } from '../apply-change.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_HEADER_BYTES, MAX_ATTACHMENTS } from '../../attachment-limits.ts';
 import { assertLinkUsable } from './describe.ts';
 import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
-import { closeIfTicketClosed } from '../tickets/closed-before-submission.ts';
+import { closedTicketChange, closeIfTicketClosed } from '../tickets/closed-before-submission.ts';
+import type { HandoffRequest } from '../../model.ts';
 import { flagIfUnrecoverable } from '../recipient-health.ts';
 
 const base64 = (max: number) => z.string().check(z.maxLength(max, 'Too large.'), z.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Must be base64.'));
@@ -65,12 +66,19 @@ export const submitCredential = async (deps: SubjectDeps, holder: LinkHolder, ra
       if (body.attachments.length > 0 && !current.allowAttachments) {
         throw validationFailed({ attachments: ['This request does not take files.'] });
       }
-      const after = submit(current, deps.clock.now(), body.attachments.length);
-      return {
-        after,
-        material: { envelope: body.envelope, attachments: body.attachments },
-        audit: subjectAudit(deps, after, 'request.submitted', { attachments_count: body.attachments.length }),
-      };
+      const now = deps.clock.now();
+      const submitted = submit(current, now, body.attachments.length);
+      const material = { envelope: body.envelope, attachments: body.attachments };
+      const audit = (request: HandoffRequest) => subjectAudit(deps, request, 'request.submitted', { attachments_count: body.attachments.length });
+      // A ticket already closed (and trusted) destroys the credential as a close arriving now would,
+      // and the submission itself says so, so that a follow-up lost after it (contention, a crash)
+      // leaves the credential due, never kept: a grace period's purge is scheduled in this very
+      // transaction; with none, the credential is due at once (no reveal from now on, the sweep
+      // destroys it) and the follow-up below completes the request.
+      const closing = closedTicketChange(deps, holder.org, submitted, now);
+      if (closing?.after.status === 'submitted') return { after: closing.after, material, audit: audit(closing.after), followUps: [closing.audit] };
+      const after = closing ? { ...submitted, purgeScheduledAt: submitted.submittedAt } : submitted;
+      return { after, material, audit: audit(after) };
     },
     (_current, change) => change!.after,
   );
@@ -79,7 +87,11 @@ export const submitCredential = async (deps: SubjectDeps, holder: LinkHolder, ra
   // it, and whether anyone can open it. Both follow the stored submission: the close comes first, as
   // it destroys; a failed check is only logged (the next member change judges the request again),
   // never turned into an error for a credential already stored.
-  const closed = await closeIfTicketClosed(deps, holder.org, request);
+  const closed = await closeIfTicketClosed(deps, holder.org, request).catch((error: unknown) => {
+    // Stored, and due for destruction already (see above): the sweep completes what failed here.
+    deps.logger?.warn('Completing a submission to a closed ticket failed; the sweep will', { requestId: request.id, error: error instanceof Error ? error.message : String(error) });
+    return request;
+  });
   await flagIfUnrecoverable(deps, closed).catch((error: unknown) =>
     deps.logger?.warn('The recipient check after a submission failed', { requestId: request.id, error: error instanceof Error ? error.message : String(error) }),
   );

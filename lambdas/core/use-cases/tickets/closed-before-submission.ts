@@ -28,34 +28,37 @@ export interface ClosedTicketDeps extends ExpiryScheduling {
  * it now stands.
  */
 export const closeIfTicketClosed = async (deps: ClosedTicketDeps, org: Organisation, submitted: HandoffRequest): Promise<HandoffRequest> => {
-  const policy = org.policy.ticket;
   const closed = await applyChange(
     deps.requests,
     async () => (await deps.requests.get(submitted.id)) ?? submitted,
-    (request): RequestChange | null => {
-      const ticket = request.ticket;
-      if (request.status !== 'submitted' || !ticket?.status || !countsAsClosed(ticket.status, policy)) return null;
-      const trusted = ticket.statusVerified === true || (policy.trustUnverifiedWebhooks && ticket.integrationId === null);
-      if (!trusted) return null;
-      const decision = decideTicketChange(request, { status: ticket.status, verified: ticket.statusVerified === true, trusted }, policy, deps.clock.now());
-      if (!decision || decision.action === 'recorded') return null;
-      // What the ticket said, and when, stays as it was received.
-      const after = { ...decision.after, ticket };
-      const view = toRequestView(after, deps.urls);
-      const details = { ticket_ref: ticket.ref ?? ticket.externalId, ticket_status: ticket.status, ticket_status_at: ticket.statusAt };
-      const entry = (type: string, more: Record<string, unknown>) => requestAuditEntry(org.id, CLOSED_TICKET_ACTOR, view, type, { ...more, ...details });
-      if (decision.action !== 'completed') {
-        return { after, audit: entry('request.purge_scheduled', { purge_scheduled_at: after.purgeScheduledAt, grace_period_minutes: policy.gracePeriodMinutes }) };
-      }
-      return {
-        after,
-        audit: entry('request.completed', { purge_reason: TICKET_CLOSED }),
-        purgeMaterial: decision.purgeMaterial,
-        followUps: org.policy.rotationSignal ? [entry('credential.rotation_recommended', { reason: 'credential_handed_over', purge_reason: TICKET_CLOSED })] : [],
-      };
-    },
+    (request) => closedTicketChange(deps, org, request),
     (current, change) => ({ request: change?.after ?? current, completedHere: change?.after.status === 'completed' }),
   );
   if (closed.completedHere) await syncExpirySchedule(deps, closed.request);
   return closed.request;
+};
+
+/** What a submitted request's trusted closed ticket does to it now (purge scheduled, or completed), or null. */
+export const closedTicketChange = (deps: Pick<ClosedTicketDeps, 'clock' | 'urls'>, org: Organisation, request: HandoffRequest, now = deps.clock.now()): RequestChange | null => {
+  const policy = org.policy.ticket;
+  const ticket = request.ticket;
+  if (request.status !== 'submitted' || !ticket?.status || !countsAsClosed(ticket.status, policy)) return null;
+  const trusted = ticket.statusVerified === true || (policy.trustUnverifiedWebhooks && ticket.integrationId === null);
+  if (!trusted) return null;
+  const decision = decideTicketChange(request, { status: ticket.status, verified: ticket.statusVerified === true, trusted }, policy, now);
+  if (!decision || decision.action === 'recorded') return null;
+  // What the ticket said, and when, stays as it was received.
+  const after = { ...decision.after, ticket };
+  const view = toRequestView(after, deps.urls);
+  const details = { ticket_ref: ticket.ref ?? ticket.externalId, ticket_status: ticket.status, ticket_status_at: ticket.statusAt };
+  const entry = (type: string, more: Record<string, unknown>) => requestAuditEntry(org.id, CLOSED_TICKET_ACTOR, view, type, { ...more, ...details });
+  if (decision.action !== 'completed') {
+    return { after, audit: entry('request.purge_scheduled', { purge_scheduled_at: after.purgeScheduledAt, grace_period_minutes: policy.gracePeriodMinutes }) };
+  }
+  return {
+    after,
+    audit: entry('request.completed', { purge_reason: TICKET_CLOSED }),
+    purgeMaterial: decision.purgeMaterial,
+    followUps: org.policy.rotationSignal ? [entry('credential.rotation_recommended', { reason: 'credential_handed_over', purge_reason: TICKET_CLOSED })] : [],
+  };
 };

@@ -1,4 +1,5 @@
 import { WriteConflict } from '../errors.ts';
+import { raceBackoff } from '../race-backoff.ts';
 import type { HandoffRequest } from '../model.ts';
 import type { AuditEntryInput, HandoffRepository, SealedMaterial } from '../ports.ts';
 
@@ -36,6 +37,7 @@ export const applyChange = async <Result>(
       return result(before, change);
     } catch (error) {
       if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
+      await raceBackoff(race);
     }
   }
 };

@@ -1,6 +1,7 @@
 import { apiActor, type Caller } from '../caller.ts';
 import type { Clock } from '../clock.ts';
 import { WriteConflict } from '../errors.ts';
+import { raceBackoff } from '../race-backoff.ts';
 import { syncExpirySchedule, type ExpiryScheduling } from '../expiry-schedule.ts';
 import type { Actor, HandoffRequest } from '../model.ts';
 import type { RequestRepository } from '../ports.ts';
@@ -82,6 +83,7 @@ export const endRequest = async (deps: Deps, party: EndingParty, requestId: stri
       return view;
     } catch (error) {
       if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
+      await raceBackoff(race);
     }
   }
 };

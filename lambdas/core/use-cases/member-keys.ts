@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { Clock } from '../clock.ts';
-import { refreshRecipientHealth, type RecipientHealthDeps } from './recipient-health.ts';
+import { refreshAfterMemberChange, type RecipientHealthDeps } from './recipient-health.ts';
 import { fieldError, forbidden, illegalTransition, notFound, WriteConflict } from '../errors.ts';
 import { normaliseIdentityKey } from '../fingerprint.ts';
 import { isId } from '../ids.ts';
@@ -136,7 +136,7 @@ export const registerIdentityKey = async (deps: MemberKeyDeps, caller: MemberCal
     };
   });
   // Also when the key was already this one: a retry after a failed refresh finishes it.
-  if (deps.recipientHealth) await refreshRecipientHealth(deps.recipientHealth, caller.org.id, caller.member.id, memberActor(caller.member));
+  if (deps.recipientHealth) await refreshAfterMemberChange(deps.recipientHealth, caller.org.id, caller.member.id, memberActor(caller.member));
   return result;
 };
 

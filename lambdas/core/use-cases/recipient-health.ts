@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.ts';
+import { ApiError, serviceUnavailable } from '../errors.ts';
 import type { Actor, HandoffRequest, RequestStatus } from '../model.ts';
 import type { Directory, HandoffRepository } from '../ports.ts';
 import { checkRecipients, keysChangedSinceCommit, membersById, noRecipientCanOpen, unrecoverableDetails, type MembersById } from '../recipient-health.ts';
@@ -40,6 +41,24 @@ export const refreshRecipientHealth = async (deps: RecipientHealthDeps, orgId: s
   }
   return affected.length;
 };
+
+/**
+ * The refresh that follows a member change already stored (a disable, a new key): when it fails
+ * (its requests busy with other changes, the table unavailable), the caller must not be told that
+ * nothing changed. 503 says what is so: the change stands, and the same call again (which
+ * refreshes even when there is nothing left to change) finishes the refresh.
+ */
+export const refreshAfterMemberChange = async (deps: RecipientHealthDeps, orgId: string, memberId: string, actor: Actor) => {
+  try {
+    await refreshRecipientHealth(deps, orgId, memberId, actor);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw serviceUnavailable(1, REFRESH_UNFINISHED, { cause: error });
+  }
+};
+
+export const REFRESH_UNFINISHED =
+  'The change was made, but marking the requests it affects (needs_relink, unrecoverable) did not finish. Send the same call again after the time in Retry-After to finish it.';
 
 /** Rounds of a refresh whose members keep changing; the next member change refreshes again anyway. */
 const MAX_ROUNDS = 3;

@@ -5,7 +5,7 @@ import { memberRef } from '../../member-access.ts';
 import { ROLES, type Member, type NewIdentityKey, type Role } from '../../model.ts';
 import { parseOrThrow } from '../../validation.ts';
 import { changeAudit, nameField, requireOrganisation, type Acting, type OrganisationDeps } from './acting.ts';
-import { refreshRecipientHealth } from '../recipient-health.ts';
+import { refreshAfterMemberChange } from '../recipient-health.ts';
 
 /**
  * Members: added (the operator's add-member, an owner's or admin's invitation), their role changed,
@@ -126,6 +126,6 @@ export const changeMemberRole = (deps: OrganisationDeps, acting: Acting, orgId: 
 export const setMemberActive = async (deps: OrganisationDeps, acting: Acting, orgId: string, memberId: string, active: boolean) => {
   const member = await changeMember(deps, acting, orgId, memberId, () => [active ? 'member.enabled' : 'member.disabled', {}], (member) => ({ role: member.role, active }));
   // Also when nothing changed: a retry after a failed refresh finishes it.
-  if (deps.recipientHealth) await refreshRecipientHealth(deps.recipientHealth, orgId, member.id, acting.actor);
+  if (deps.recipientHealth) await refreshAfterMemberChange(deps.recipientHealth, orgId, member.id, acting.actor);
   return member;
 };

@@ -27,6 +27,27 @@ const help = () =>
     '',
   ].join('\n');
 
+/**
+ * What names the stack a command works on, taken by every command (its usage line names those it
+ * needs): the table, and the deployed addresses and keys of the stack.
+ */
+const TARGET_FLAGS = ['table', 'region', 'endpoint', 'app-url', 'kms-key', 'code-key'];
+
+/**
+ * A flag given twice (only the last would count) or given an empty value (`--client ""`, as a
+ * failed `$(...)` leaves it: taken as absent, it widened a key to every client): refused, named.
+ */
+const refusedValues = (tokens: ReturnType<typeof parseArgs>['tokens'], repeatable: Set<string>) => {
+  const seen = new Set<string>();
+  for (const token of tokens ?? []) {
+    if (token.kind !== 'option') continue;
+    if (seen.has(token.name) && !repeatable.has(token.name)) return `--${token.name} is given twice: give it once (a list is one value, comma-separated).`;
+    seen.add(token.name);
+    if (token.value !== undefined && token.value.trim() === '') return `--${token.name} has an empty value: give a value, or leave the flag out.`;
+  }
+  return null;
+};
+
 const main = async () => {
   const [name, ...rest] = process.argv.slice(2);
   if (!name || HELP_FLAGS.has(name)) {
@@ -43,15 +64,24 @@ const main = async () => {
     process.stdout.write(commandHelp(name, command));
     return;
   }
-  // The names come from the commands' usage lines: a flag takes a value unless its usage writes it alone, `[--json]`.
-  const names = new Set(['table', 'region', 'endpoint', ...Object.values(ALL_COMMANDS).flatMap(flagsOf)]);
-  const switches = new Set(Object.values(ALL_COMMANDS).flatMap(switchesOf));
+  // The names come from the command's own usage line (another command's flag is unknown here: a
+  // `--client-id` meant as `--client` must not make a key for every client); a flag takes a value
+  // unless its usage writes it alone, `[--json]`.
+  const names = new Set([...TARGET_FLAGS, ...flagsOf(command)]);
+  const switches = new Set(switchesOf(command));
   // A flag its usage marks `(repeatable)` (set-integration's --field) may be given more than once; every other flag once.
-  const repeatable = new Set(Object.values(ALL_COMMANDS).flatMap(repeatablesOf));
+  const repeatable = new Set(repeatablesOf(command));
   const options = Object.fromEntries([...names].map((flag) => [flag, { type: switches.has(flag) ? ('boolean' as const) : ('string' as const), multiple: repeatable.has(flag) }]));
   let values: Record<string, unknown>;
   try {
-    ({ values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false }));
+    const parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: false, tokens: true });
+    values = parsed.values;
+    const refusal = refusedValues(parsed.tokens, repeatable);
+    if (refusal) {
+      process.stderr.write(`${refusal} Run \`npm run admin -- ${name} --help\` for its usage.\n`);
+      process.exitCode = 2;
+      return;
+    }
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && code !== 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw error;
@@ -68,7 +98,9 @@ const main = async () => {
     dataDir: process.env.DATA_DIR ?? join(process.cwd(), '.data'),
   });
   try {
-    process.stdout.write(resultText(await command.run(target.admin, flags, target.context), flags));
+    const printed = resultText(await command.run(target.admin, flags, target.context), flags);
+    process.stderr.write(printed.stderr);
+    process.stdout.write(printed.stdout);
   } finally {
     await target.close();
   }

@@ -1,23 +1,23 @@
-import { readFileSync } from 'node:fs';
 import { eventId } from '#core/events.ts';
 import { isId } from '#core/ids.ts';
-import { normaliseIdentityKey } from '#core/fingerprint.ts';
 import { PLANS, ROLES } from '#core/model.ts';
 import type { ApiKey, Plan, Role } from '#core/model.ts';
-import { apiKeyView } from '#core/use-cases/api-keys.ts';
+import { apiKeyView, newestFirst } from '#core/use-cases/api-keys.ts';
 import { identityKeyView } from '#core/member-access.ts';
 import { managedMemberView } from '#core/use-cases/member-keys.ts';
 import { policyView } from '#core/use-cases/organisation/policy.ts';
 import { presetView, templateView } from '#core/use-cases/organisation/presets.ts';
 import type { AdminStore } from '#store/admin-store.ts';
-import { generateDemoIdentityKey } from '#local/demo-identity.ts';
 import type { CommandContext } from './target.ts';
 import { recipientRefresher } from './request-commands.ts';
 import { EXAMPLE } from './example-values.ts';
+import { withIdentityKey } from './identity-key-file.ts';
+import { organisationOf } from './organisation-flag.ts';
 import { rateLimitsView } from '#core/rate-limits-view.ts';
 import { clientOfOrganisation, newOrganisationView, teamOfOrganisation } from './record-views.ts';
 
-export type Flags = Record<string, string | string[] | boolean | undefined>;
+import { UsageError, type Flags } from './usage-error.ts';
+export { UsageError, type Flags };
 
 export interface Command {
   summary: string;
@@ -31,10 +31,6 @@ export interface Command {
   run(admin: AdminStore, flags: Flags, context: CommandContext): Promise<unknown>;
 }
 
-class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-export { UsageError };
 
 /** A flag's value; a UsageError when it is missing or empty. */
 export const text = (flags: Flags, name: string) => {
@@ -61,18 +57,13 @@ const integer = (value: string | undefined, name: string) => {
 };
 /** Digits become a number; anything else is passed on as given, for the rule to refuse by field. */
 const minutes = (value: string | undefined) => (value !== undefined && /^[0-9]+$/.test(value) ? Number(value) : value);
-const bool = (value: Flags[string]) =>
-  value === undefined ? undefined : value === true || value === 'true' || value === 'yes' || value === '1';
-
-/** A public key file (PEM or base64 SPKI), or a fresh pair whose private half is saved for local use. */
-const identityKeyFrom = (flags: Flags) => {
-  const publicKeyFile = optionalText(flags, 'public-key');
-  const generateTo = optionalText(flags, 'generate-key');
-  if (publicKeyFile && generateTo) throw new UsageError('use either --public-key or --generate-key');
-  if (publicKeyFile) return normaliseIdentityKey(readFileSync(publicKeyFile, 'utf8').trim());
-  if (generateTo) return generateDemoIdentityKey(generateTo);
-  return undefined;
+/** true or false as the usage lines write them (any other word is refused, not read as false). */
+const bool = (value: Flags[string], name: string) => {
+  if (value === undefined || value === true) return value;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new UsageError(`--${name} must be true or false`);
 };
+
 
 const memberIdByEmailOrId = async (admin: AdminStore, orgId: string, ref: string) => {
   const members = await admin.directory.listMembers(orgId);
@@ -86,20 +77,22 @@ const memberIdByEmailOrId = async (admin: AdminStore, orgId: string, ref: string
  * prints the id). An id goes to the rule as it is, which refuses an unknown one as the application
  * does; two teams may share a name, and then only the id will do.
  */
-/** approve-key and refuse-key: the member's replaced key decided, only the one checked when --fingerprint is given. */
+/** approve-key and refuse-key: the member's replaced key decided, only the one checked when --fingerprint is given; the member as the application lists them. */
 const decideKey = async (admin: AdminStore, flags: Flags, decision: 'approve' | 'refuse') => {
   const orgId = text(flags, 'org');
-  await admin.decideIdentityKey(orgId, await memberIdByEmailOrId(admin, orgId, text(flags, 'member')), decision, optionalText(flags, 'fingerprint'));
-  return true;
+  const memberId = await memberIdByEmailOrId(admin, orgId, text(flags, 'member'));
+  await admin.decideIdentityKey(orgId, memberId, decision, optionalText(flags, 'fingerprint'));
+  return managedMemberView((await admin.directory.getMember(orgId, memberId))!);
 };
 
-/** disable-member and enable-member: the change, then the member's live requests' needs_relink and unrecoverable refreshed. */
+/** disable-member and enable-member: the change, then the member's live requests' needs_relink and unrecoverable refreshed; the member as listed. */
 const setActive = async (admin: AdminStore, flags: Flags, context: CommandContext, active: boolean) => {
   const orgId = text(flags, 'org');
   const refresh = recipientRefresher(admin, flags, context);
   const memberId = await memberIdByEmailOrId(admin, orgId, text(flags, 'member'));
-  await admin.setMemberActive(orgId, memberId, active);
+  const member = await admin.setMemberActive(orgId, memberId, active);
   await refresh(orgId, memberId);
+  return managedMemberView(member);
 };
 
 const teamIdByIdOrName = async (admin: AdminStore, orgId: string, ref: string) => {
@@ -124,16 +117,10 @@ export const COMMANDS: Record<string, Command> = {
       `--org ${EXAMPLE.org} --name "Ann Admin" --email ann@acme.example --role admin --generate-key .data/keys/ann.pem`,
       `--org ${EXAMPLE.org} --name "Bob Tech" --email bob@acme.example --public-key bob-public.pem`,
     ],
-    run: async (admin, f) =>
-      managedMemberView(
-        await admin.addMember({
-          orgId: text(f, 'org'),
-          name: text(f, 'name'),
-          email: text(f, 'email'),
-          role: oneOf(optionalText(f, 'role') ?? 'member', ROLES, 'role') as Role,
-          identityKey: identityKeyFrom(f),
-        }),
-      ),
+    run: async (admin, f) => {
+      const input = { orgId: text(f, 'org'), name: text(f, 'name'), email: text(f, 'email'), role: oneOf(optionalText(f, 'role') ?? 'member', ROLES, 'role') as Role };
+      return managedMemberView(await withIdentityKey(f, (identityKey) => admin.addMember({ ...input, identityKey })));
+    },
   },
   'set-identity-key': {
     summary: "register or replace a member's identity key (a replacement awaits approval)",
@@ -142,10 +129,9 @@ export const COMMANDS: Record<string, Command> = {
     run: async (admin, f, context) => {
       const orgId = text(f, 'org');
       const refresh = recipientRefresher(admin, f, context);
-      const key = identityKeyFrom(f);
-      if (!key) throw new UsageError('--public-key or --generate-key is required');
+      if (!optionalText(f, 'public-key') && !optionalText(f, 'generate-key')) throw new UsageError('--public-key or --generate-key is required');
       const memberId = await memberIdByEmailOrId(admin, orgId, text(f, 'member'));
-      const result = await admin.setIdentityKey(orgId, memberId, key);
+      const result = await withIdentityKey(f, (key) => admin.setIdentityKey(orgId, memberId, key!));
       await refresh(orgId, memberId);
       // As the application shows a member's key (snake_case).
       return identityKeyView(result);
@@ -155,31 +141,25 @@ export const COMMANDS: Record<string, Command> = {
     summary: "approve a member's replaced identity key",
     usage: '--org ORG_ID --member EMAIL_OR_ID [--fingerprint HEX (the key you checked with the member: another awaiting approval is refused)]',
     examples: [`--org ${EXAMPLE.org} --member ann@acme.example`],
-    run: async (admin, f) => ({ approved: await decideKey(admin, f, 'approve') }),
+    run: (admin, f) => decideKey(admin, f, 'approve'),
   },
   'refuse-key': {
     summary: "refuse a member's replaced identity key (nothing is sealed to it; their next key waits for approval)",
     usage: '--org ORG_ID --member EMAIL_OR_ID [--fingerprint HEX (only that key: another awaiting approval is left alone)]',
     examples: [`--org ${EXAMPLE.org} --member ann@acme.example --fingerprint 3f2a...`],
-    run: async (admin, f) => ({ refused: await decideKey(admin, f, 'refuse') }),
+    run: (admin, f) => decideKey(admin, f, 'refuse'),
   },
   'disable-member': {
     summary: 'disable a member (signed out at once, left out of new requests)',
     usage: '--org ORG_ID --member EMAIL_OR_ID [--app-url URL]',
     examples: [`--org ${EXAMPLE.org} --member bob@acme.example`, `--org ${EXAMPLE.org} --member bob@acme.example --app-url ${EXAMPLE.appUrl} --table ${EXAMPLE.table} --region ${EXAMPLE.region}`],
-    run: async (admin, f, context) => {
-      await setActive(admin, f, context, false);
-      return { disabled: true };
-    },
+    run: (admin, f, context) => setActive(admin, f, context, false),
   },
   'enable-member': {
     summary: 'enable a disabled member again (they can sign in and receive requests)',
     usage: '--org ORG_ID --member EMAIL_OR_ID [--app-url URL]',
     examples: [`--org ${EXAMPLE.org} --member bob@acme.example`],
-    run: async (admin, f, context) => {
-      await setActive(admin, f, context, true);
-      return { enabled: true };
-    },
+    run: (admin, f, context) => setActive(admin, f, context, true),
   },
   'recover-org': {
     summary: 'break-glass: make EMAIL an active owner again (or add them), with an optional verified key; emits org_recovery.used',
@@ -188,13 +168,8 @@ export const COMMANDS: Record<string, Command> = {
     run: async (admin, f, context) => {
       const orgId = text(f, 'org');
       const refresh = recipientRefresher(admin, f, context);
-      const { member, createdMember, entry } = await admin.recoverOrganisation({
-        orgId,
-        email: text(f, 'email'),
-        reason: text(f, 'reason'),
-        name: optionalText(f, 'name'),
-        identityKey: identityKeyFrom(f),
-      });
+      const asked = { orgId, email: text(f, 'email'), reason: text(f, 'reason'), name: optionalText(f, 'name') };
+      const { member, createdMember, entry } = await withIdentityKey(f, (identityKey) => admin.recoverOrganisation({ ...asked, identityKey }));
       // Enabled again, or given a new key: their requests' needs_relink and unrecoverable follow,
       // as after enabling a member or setting a key.
       if (!createdMember) await refresh(orgId, member.id);
@@ -225,7 +200,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   'create-team': {
     summary: 'create a team of members',
-    usage: '--org ORG_ID --name NAME --members EMAIL_OR_ID,...',
+    usage: '--org ORG_ID --name NAME [--members EMAIL_OR_ID,...]',
     examples: [`--org ${EXAMPLE.org} --name "Service desk" --members ann@acme.example,bob@acme.example`],
     run: async (admin, f) => {
       const orgId = text(f, 'org');
@@ -270,9 +245,9 @@ export const COMMANDS: Record<string, Command> = {
           template_id: optionalText(f, 'template'),
           recipients: list(optionalText(f, 'recipients')),
           delivery: delivery === undefined ? undefined : { method: delivery },
-          allow_attachments: bool(f['allow-attachments']),
+          allow_attachments: bool(f['allow-attachments'], 'allow-attachments'),
         },
-        requester_from_ticket: bool(f['requester-from-ticket']),
+        requester_from_ticket: bool(f['requester-from-ticket'], 'requester-from-ticket'),
         fallback_requester: optionalText(f, 'fallback-requester') ?? null,
       }));
     },
@@ -295,11 +270,11 @@ export const COMMANDS: Record<string, Command> = {
         link_lifetime_minutes: minutes(optionalText(f, 'link-lifetime')),
         ticket: {
           close_statuses: list(optionalText(f, 'close-statuses')),
-          trust_unverified_webhooks: bool(f['trust-unverified-webhooks']),
+          trust_unverified_webhooks: bool(f['trust-unverified-webhooks'], 'trust-unverified-webhooks'),
           grace_period_minutes: minutes(optionalText(f, 'grace-minutes')),
-          revoke_unsubmitted_on_close: bool(f['revoke-unsubmitted-on-close']),
+          revoke_unsubmitted_on_close: bool(f['revoke-unsubmitted-on-close'], 'revoke-unsubmitted-on-close'),
         },
-        rotation_signal: bool(f['rotation-signal']),
+        rotation_signal: bool(f['rotation-signal'], 'rotation-signal'),
       });
       return policyView(policy);
     },
@@ -319,6 +294,10 @@ export const COMMANDS: Record<string, Command> = {
     examples: [`--org ${EXAMPLE.org} --per-key 600 --per-org 1200`],
     run: async (admin, f) => {
       const limits = { perKeyPerMinute: integer(text(f, 'per-key'), 'per-key')!, perOrgPerMinute: integer(text(f, 'per-org'), 'per-org')! };
+      // A limit of 0 would refuse every call of every key: stopping an organisation's API is done by revoking its keys or its plan.
+      for (const [flag, value] of [['per-key', limits.perKeyPerMinute], ['per-org', limits.perOrgPerMinute]] as const) {
+        if (value < 1) throw new UsageError(`--${flag} must be at least 1 call a minute`);
+      }
       await admin.setRateLimits(text(f, 'org'), limits);
       return rateLimitsView(limits);
     },
@@ -347,7 +326,11 @@ export const COMMANDS: Record<string, Command> = {
     summary: "list an organisation's API keys (never the keys themselves)",
     usage: '--org ORG_ID',
     examples: [`--org ${EXAMPLE.org}`],
-    run: async (admin, f) => keyViews(admin, text(f, 'org'), await admin.apiKeys.listForOrganisation(text(f, 'org'))),
+    // Newest first, as the application lists them; an organisation that does not exist is named, not listed empty.
+    run: async (admin, f) => {
+      const { id } = await organisationOf(admin, f);
+      return keyViews(admin, id, newestFirst(await admin.apiKeys.listForOrganisation(id)));
+    },
   },
   'revoke-key': {
     summary: 'revoke an API key by id or prefix (refused from the next call on)',

@@ -1,4 +1,3 @@
-import { isId } from '#core/ids.ts';
 import { toIntegrationView } from '#core/integration.ts';
 import { byName, memberView } from '#core/member-access.ts';
 import type { Organisation } from '#core/model.ts';
@@ -10,6 +9,7 @@ import type { AdminStore } from '#store/admin-store.ts';
 import { DynamoIntegrations } from '#store/integrations.ts';
 import { listOrganisations } from '#store/organisation-list.ts';
 import { text, UsageError, type Command, type Flags } from './commands.ts';
+import { organisationOf } from './organisation-flag.ts';
 import { EXAMPLE } from './example-values.ts';
 import { policyFacts, rateLimitText } from './policy-words.ts';
 import { Readable } from './readable.ts';
@@ -32,16 +32,7 @@ import { factsText, tableText } from './text-layout.ts';
  * no secret: no API key, URL secret, sealed value or hash, and of an identity key its fingerprint.
  */
 
-const LIST_ORGS = 'npm run admin -- list-orgs';
 
-/** The organisation --org names; a value that cannot be an id is refused before the table is read. */
-const organisationOf = async (admin: AdminStore, flags: Flags): Promise<Organisation> => {
-  const orgId = text(flags, 'org');
-  if (!isId(orgId)) throw new UsageError(`--org takes an organisation's id (26 lower-case letters and digits), not "${orgId}": ${LIST_ORGS} shows them`);
-  const organisation = await admin.directory.getOrganisation(orgId);
-  if (!organisation) throw new UsageError(`--org ${orgId}: no such organisation (${LIST_ORGS} shows them)`);
-  return organisation;
-};
 
 const integrationsOf = (context: CommandContext, orgId: string) => new DynamoIntegrations(context.db, context.tableName, context.audit).list(orgId);
 

@@ -20,6 +20,9 @@ import { OPERATOR_ACTOR } from '#core/model.ts';
 import { DEFAULT_POLICY, DEFAULT_RATE_LIMITS } from '#core/policy.ts';
 import { createApiKey, revokeApiKey, type ApiKeyInput } from '#core/use-cases/api-keys.ts';
 import { heldByAnotherMember } from '#core/use-cases/member-keys.ts';
+
+/** One key, one member (member-keys.ts), as the CLI words it. */
+const ANOTHER_MEMBERS_KEY_CLI = "this key is another member's: each member needs a key of their own";
 import { DynamoApiKeyStore } from './api-key-store.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import { DynamoDirectory } from './directory.ts';
@@ -117,6 +120,9 @@ export class AdminStore {
     const at = this.now();
     const email = input.email.trim().toLowerCase();
     const existing = await this.memberByEmail(input.orgId, email);
+    if (input.identityKey && heldByAnotherMember(await this.directory.listMembers(input.orgId), existing?.id ?? '', input.identityKey.fingerprint)) {
+      throw new Error(ANOTHER_MEMBERS_KEY_CLI);
+    }
     // An operator-attested key: recovery exists for when no owner or admin is left to approve a
     // replacement, so the key is verified at once and replaces any earlier one (setIdentityKey
     // would leave a replacement waiting for an approval nobody can give).
@@ -155,9 +161,7 @@ export class AdminStore {
   async setIdentityKey(orgId: string, memberId: string, key: NewIdentityKey) {
     const member = await this.requireMember(orgId, memberId);
     // One key, one member (member-keys.ts): a reveal must name the one person who holds the key.
-    if (heldByAnotherMember(await this.directory.listMembers(orgId), memberId, key.fingerprint)) {
-      throw new Error("this key is another member's: each member needs a key of their own");
-    }
+    if (heldByAnotherMember(await this.directory.listMembers(orgId), memberId, key.fingerprint)) throw new Error(ANOTHER_MEMBERS_KEY_CLI);
     const state: IdentityKey['state'] = member.identityKey ? 'replaced_pending_approval' : 'verified';
     const identityKey: IdentityKey = { ...key, state, registeredAt: this.now() };
     const type = member.identityKey ? 'member.key_replaced' : 'member.key_registered';

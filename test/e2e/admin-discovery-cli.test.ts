@@ -346,7 +346,8 @@ describe('set-integration --auth: a changed mode never keeps the secret of the o
 
     const generated = await cli('set-integration', [...args, '--auth', 'hub-sha256', '--generate-secret']);
     expect(generated.code, generated.stderr).toBe(0);
-    const [line, json] = [generated.stdout.split('\n')[0]!, JSON.parse(generated.stdout.slice(generated.stdout.indexOf('\n\n') + 2))];
+    // The line for a person on stderr; stdout is the JSON alone, as `| jq` reads it.
+    const [line, json] = [generated.stderr.split('\n')[0]!, JSON.parse(generated.stdout)];
     expect(line).toMatch(/^Signing secret: [A-Za-z0-9_-]{43}$/);
     const secret = line.slice('Signing secret: '.length);
     expect(json).toMatchObject({ secret, id: integration.id, auth: { mode: 'hub-sha256', secret_set: true } });

@@ -48,12 +48,8 @@ const cli = (command: string, args: string[]) => runAdminCli(service.deps.tableN
 /** The integration commands build their stores with the web address (the table is a deployed one as far as the CLI knows). */
 const integrationCli = (command: string, args: string[]) => cli(command, [...args, '--app-url', appUrl]);
 
-/** A command's plain lines and the JSON after them (commands with `lines` print both, split by a blank line). */
-const linesAndJson = (stdout: string) => {
-  const split = stdout.indexOf('\n\n');
-  expect(split, stdout).toBeGreaterThan(0);
-  return { lines: stdout.slice(0, split).split('\n'), json: JSON.parse(stdout.slice(split + 2)) };
-};
+/** A command's plain lines (on stderr, for a person) and its JSON (on stdout, alone, for jq). */
+const linesAndJson = (run: { stdout: string; stderr: string }) => ({ lines: run.stderr.trimEnd().split('\n'), json: JSON.parse(run.stdout) });
 
 const getItem = async (key: { pk: string; sk: string }) =>
   (await service.deps.db.send(new GetCommand({ TableName: service.deps.tableName, Key: key, ConsistentRead: true }))).Item as Record<string, any> | undefined;
@@ -100,8 +96,7 @@ describe('connect-integration and rotate-integration-secret', () => {
   it('connect-integration prints the integration id and both URLs; only the SHA-256 of their secrets is in the table', async () => {
     const done = await cli('connect-integration', ['--org', org.orgId, '--name', 'Zendesk', '--recipe', 'zendesk', '--app-url', appUrl]);
     expect(done.code, done.stderr).toBe(0);
-    expect(done.stderr).toBe('');
-    const { lines, json } = linesAndJson(done.stdout);
+    const { lines, json } = linesAndJson(done);
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(new RegExp(`^Integration: [0-9a-z]{26}$`));
     expect(lines[1]).toMatch(new RegExp(`^Webhook URL: ${appUrl.replace(/[.]/g, '\\.')}/inbound/ticket-status/${URL_SECRET}$`));
@@ -149,7 +144,7 @@ describe('connect-integration and rotate-integration-secret', () => {
   it('rotate-integration-secret prints two new URLs; the old ones answer 404, the new one 202', async () => {
     const done = await integrationCli('rotate-integration-secret', ['--org', org.orgId, '--integration', integrationId]);
     expect(done.code, done.stderr).toBe(0);
-    const { lines, json } = linesAndJson(done.stdout);
+    const { lines, json } = linesAndJson(done);
     expect(lines).toHaveLength(2);
     const newWebhook = lines[0].slice('Webhook URL: '.length);
     const newTrigger = lines[1].slice('Trigger URL: '.length);
@@ -336,7 +331,7 @@ describe('set-integration --adapter and check-integration', () => {
 
       const check = await cli('check-integration', ['--org', org.orgId, '--integration', integration.id, '--ticket', '35436']);
       expect(check.code, check.stderr).toBe(0);
-      const { lines, json } = linesAndJson(check.stdout);
+      const { lines, json } = linesAndJson(check);
       expect(lines).toEqual(['Ticket 35436: zendesk says "solved", which is resolved (counts as closed: a close would destroy).']);
       expect(json).toMatchObject({ ok: true, vendor_status: 'solved', status: 'resolved', counts_as_closed: true });
       expect(check.stdout + check.stderr).not.toContain(clientSecret);
@@ -344,7 +339,7 @@ describe('set-integration --adapter and check-integration', () => {
       zendesk.answerNext('show', { status: 503, body: {} });
       const failing = await cli('check-integration', ['--org', org.orgId, '--integration', integration.id, '--ticket', '35436']);
       expect(failing.code, failing.stderr).toBe(0);
-      expect(linesAndJson(failing.stdout).lines[0]).toMatch(/^Ticket 35436: the read failed \(unavailable\)/);
+      expect(linesAndJson(failing).lines[0]).toMatch(/^Ticket 35436: the read failed \(unavailable\)/);
 
       const refused = await cli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--adapter', 'jira', '--helpdesk-url', 'http://acme.atlassian.net', '--email', 'agent@acme.example']);
       expect(refused.code).toBe(1);
@@ -380,7 +375,7 @@ describe('set-integration --adapter servicenow', () => {
 
       const check = await cli('check-integration', ['--org', org.orgId, '--integration', integration.id, '--ticket', 'INC0010042']);
       expect(check.code, check.stderr).toBe(0);
-      expect(linesAndJson(check.stdout).json).toMatchObject({ ok: true, vendor_status: 'Resolved (state 6)', status: 'resolved', counts_as_closed: true });
+      expect(linesAndJson(check).json).toMatchObject({ ok: true, vendor_status: 'Resolved (state 6)', status: 'resolved', counts_as_closed: true });
       expect(check.stdout + check.stderr).not.toContain(password);
 
       const halfGiven = await cli('set-integration', ['--org', org.orgId, '--integration', integration.id, '--adapter', 'servicenow', '--helpdesk-url', servicenow.url, '--username', 'handoff.integration']);

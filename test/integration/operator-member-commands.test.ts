@@ -30,7 +30,7 @@ describe('refuse-key', () => {
     );
     expect((await memberNow()).identityKey).toMatchObject({ fingerprint: other.fingerprint, state: 'replaced_pending_approval' });
 
-    expect(await runAdminCommand(service, 'refuse-key', { org: org.orgId, member: org.member.email, fingerprint: other.fingerprint })).toEqual({ refused: true });
+    expect(await runAdminCommand(service, 'refuse-key', { org: org.orgId, member: org.member.email, fingerprint: other.fingerprint })).toMatchObject({ membership_id: org.member.id, identity_key: { fingerprint: other.fingerprint, state: 'refused' } });
     expect((await memberNow()).identityKey).toMatchObject({ fingerprint: other.fingerprint, state: 'refused' });
     await expect(runAdminCommand(service, 'approve-key', { org: org.orgId, member: org.member.email })).rejects.toThrow('this member has no key awaiting approval');
 
@@ -41,7 +41,7 @@ describe('refuse-key', () => {
 
     const next = await service.admin.setIdentityKey(org.orgId, org.member.id, identityKey());
     expect(next.state).toBe('replaced_pending_approval');
-    expect(await runAdminCommand(service, 'approve-key', { org: org.orgId, member: org.member.email, fingerprint: next.fingerprint })).toEqual({ approved: true });
+    expect(await runAdminCommand(service, 'approve-key', { org: org.orgId, member: org.member.email, fingerprint: next.fingerprint })).toMatchObject({ membership_id: org.member.id, identity_key: { fingerprint: next.fingerprint, state: 'verified' } });
   });
 });
 
@@ -62,11 +62,11 @@ describe('enable-member', () => {
     await submitAsSubject(service, created.body.request.id, service.deps.clock, { envelope: { v: 1, ciphertext: 'sealed', recipients: [] }, attachments: [] });
     const unrecoverable = async () => (await service.call('GET', `/requests/${created.body.request.id}`, { key: org.key })).body.unrecoverable;
 
-    expect(await runAdminCommand(service, 'disable-member', { org: org.orgId, member: org.member.email })).toEqual({ disabled: true });
+    expect(await runAdminCommand(service, 'disable-member', { org: org.orgId, member: org.member.email })).toMatchObject({ membership_id: org.member.id, active: false });
     expect(await unrecoverable()).toBe(true);
     expect((await memberNow()).active).toBe(false);
 
-    expect(await runAdminCommand(service, 'enable-member', { org: org.orgId, member: org.member.email })).toEqual({ enabled: true });
+    expect(await runAdminCommand(service, 'enable-member', { org: org.orgId, member: org.member.email })).toMatchObject({ membership_id: org.member.id, active: true });
     expect((await memberNow()).active).toBe(true);
     expect(await unrecoverable()).toBe(false);
     const again = await service.call('POST', '/requests', { key: org.key, body: { subject_name: 'Sam Subject', justification: 'Router password', recipients: [org.member.email] } });

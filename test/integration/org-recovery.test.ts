@@ -372,7 +372,7 @@ describe('recover-org: refusals', () => {
 describe('disable-member', () => {
   it('emits member.disabled as an event in GET /v1/events', async () => {
     const org = await newOrg('Disable Org');
-    expect(await run('disable-member', { org: org.orgId, member: org.member.email })).toEqual({ disabled: true });
+    expect(await run('disable-member', { org: org.orgId, member: org.member.email })).toMatchObject({ membership_id: org.member.id, active: false });
     expect(await memberItem(org.orgId, org.member.id)).toMatchObject({ active: false });
     const entries = await verifyChain(org.orgId);
     const entry = entries[entries.length - 1]!;

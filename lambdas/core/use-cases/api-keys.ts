@@ -153,6 +153,9 @@ const keyOfOrganisation = async (apiKeys: ApiKeyStore, orgId: string, idOrPrefix
   return (await apiKeys.findByHash(listed.hash)) ?? listed;
 };
 
+/** Keys as every list shows them (the application's API keys page, the CLI's list-keys): newest first. */
+export const newestFirst = (apiKeys: ApiKey[]) => apiKeys.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+
 /**
  * Revokes a key by id or display prefix: refused from the next call on. A key already revoked is
  * 409 `illegal_transition` (a revocation that lost a race to another one too); no such key of the

@@ -6,7 +6,7 @@ import { SCOPES, type Client } from '../model.ts';
 import { planIncludes } from '../plans.ts';
 import type { Directory } from '../ports.ts';
 import { parseOrThrow, ulidString } from '../validation.ts';
-import { apiKeyView, createApiKey, MAX_ALLOWLIST_ENTRIES, revokeApiKey, type ApiKeyDeps } from './api-keys.ts';
+import { apiKeyView, createApiKey, MAX_ALLOWLIST_ENTRIES, newestFirst, revokeApiKey, type ApiKeyDeps } from './api-keys.ts';
 
 /**
  * The member application's API keys page (docs/web-api.md, API keys): owners and admins list,
@@ -45,7 +45,7 @@ export const listMemberApiKeys = async (
   const [apiKeys, clients] = await Promise.all([deps.apiKeys.listForOrganisation(caller.org.id), deps.directory.listClients(caller.org.id)]);
   const clientsById = new Map(clients.map((client) => [client.id, client]));
   const now = deps.clock.now();
-  apiKeys.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+  newestFirst(apiKeys);
   return {
     data: apiKeys.map((apiKey) => apiKeyView(apiKey, clientsById, now)),
     scopes: SCOPES,

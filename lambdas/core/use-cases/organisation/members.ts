@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
-import { ApiError, forbidden, notFound, retryOnConflict, WriteConflict } from '../../errors.ts';
+import { ApiError, fieldError, forbidden, notFound, retryOnConflict, WriteConflict } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import { memberRef } from '../../member-access.ts';
 import { ROLES, type Member, type NewIdentityKey, type Role } from '../../model.ts';
 import { parseOrThrow } from '../../validation.ts';
 import { changeAudit, nameField, requireOrganisation, type Acting, type OrganisationDeps } from './acting.ts';
 import { refreshAfterMemberChange } from '../recipient-health.ts';
+import { ANOTHER_MEMBERS_KEY, heldByAnotherMember } from '../member-keys.ts';
 
 /**
  * Members: added (the operator's add-member, an owner's or admin's invitation), their role changed,
@@ -66,6 +67,10 @@ export const addMember = async (
   if (input.role === 'owner' && acting.member && acting.member.role !== 'owner') throw ownersOnly();
   const member = newMember({ orgId, ...input, identityKey: options.identityKey, at: deps.clock.now().toISOString() });
   if (await deps.changes.memberIdByEmail(orgId, member.email)) throw memberExists();
+  // One key, one member (member-keys.ts): a reveal must name the one person who holds the key.
+  if (options.identityKey && heldByAnotherMember(await deps.directory.listMembers(orgId), member.id, options.identityKey.fingerprint)) {
+    throw fieldError('identity_key', ANOTHER_MEMBERS_KEY);
+  }
   const audit = changeAudit(orgId, acting, 'member.added', { member: memberRef(member), details: { role: member.role } });
   try {
     await deps.changes.addMember(member, audit);

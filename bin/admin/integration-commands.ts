@@ -147,7 +147,7 @@ const changesOf = (flags: Flags): Omit<IntegrationChanges, 'auth'> => {
 export const INTEGRATION_COMMANDS: Record<string, Command> = {
   'connect-integration': {
     summary: 'connect a generic ticketing integration; prints its webhook and trigger URLs once',
-    usage: '--org ORG_ID --name NAME [--client CLIENT_ID] [--recipe zendesk|jira|freshdesk|servicenow|zammad|halopsa|connectwise|autotask] [--app-url URL] [--kms-key KEY_ARN] [--env]',
+    usage: '--org ORG_ID --name NAME [--client CLIENT_ID] [--recipe zendesk|jira|freshdesk|servicenow|zammad|halopsa|connectwise|autotask] [--app-url URL] [--kms-key KEY_ARN] [--env] [--json]',
     examples: [
       `--org ${EXAMPLE.org} --name Zendesk --recipe zendesk`,
       `--org ${EXAMPLE.org} --name Jira --recipe jira --env`,
@@ -166,7 +166,7 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
   'set-integration': {
     summary: "change an integration: enabled, mapping, status map, hardening, default preset, rate limit; or connect its helpdesk's API (--adapter)",
     usage:
-      "--org ORG_ID --integration ID [--name NAME] [--enabled true|false] [--recipe NAME] [--ticket-id-path PATH[,PATH]] [--status-path PATH[,PATH]] [--status-map 'Solved=closed,4=resolved'] [--remove-status-word WORD (repeatable)] [--field subject.name=PATH (repeatable)] [--auth none|header|hmac|zendesk|hub-sha256|hub-sha1] [--header-name NAME] [--header-value VALUE] [--signing-secret SECRET] [--generate-secret] [--default-preset SLUG|none] [--rate-limit N] [--kms-key KEY_ARN]\n" +
+      "--org ORG_ID --integration ID [--name NAME] [--enabled true|false] [--recipe NAME] [--ticket-id-path PATH[,PATH]] [--status-path PATH[,PATH]] [--status-map 'Solved=closed,4=resolved'] [--remove-status-word WORD (repeatable)] [--field subject.name=PATH (repeatable)] [--auth none|header|hmac|zendesk|hub-sha256|hub-sha1] [--header-name NAME] [--header-value VALUE] [--signing-secret SECRET] [--generate-secret] [--default-preset SLUG|none] [--rate-limit N] [--kms-key KEY_ARN] [--json]\n" +
       '  or: --org ORG_ID --integration ID --adapter zendesk|jira|halopsa|servicenow|zammad|freshdesk|freshservice|connectwise|autotask|none [--helpdesk-url URL] [--client-id ID --client-secret SECRET (zendesk, halopsa)] [--email EMAIL (jira)] [--api-token TOKEN (jira, zammad, freshdesk, freshservice)] [--username USER --password PASSWORD (servicenow; autotask: its API user key and secret)] [--company-id ID --public-key KEY --private-key KEY --client-id ID (connectwise)] [--integration-code CODE (autotask)] [--closed-status-names NAME[,NAME] (jira)] [--tenant NAME] [--resolved-status-ids N[,N] (halopsa)] [--closed-status-ids N[,N] (autotask)] [--kms-key KEY_ARN]',
     examples: [
       `--org ${EXAMPLE.org} --integration ${EXAMPLE.integration} --auth zendesk --signing-secret '<signing secret from the Zendesk webhook page>'`,
@@ -194,7 +194,7 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
   },
   'check-integration': {
     summary: "read one ticket through the integration's helpdesk connection: the helpdesk's status and the status it maps to",
-    usage: '--org ORG_ID --integration ID --ticket EXTERNAL_ID [--kms-key KEY_ARN]',
+    usage: '--org ORG_ID --integration ID --ticket EXTERNAL_ID [--kms-key KEY_ARN] [--json]',
     examples: [`--org ${EXAMPLE.org} --integration ${EXAMPLE.integration} --ticket 35436`],
     run: async (admin, f, context) => {
       const deps = await helpdeskDepsFor(admin, f, context);
@@ -212,7 +212,7 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
   },
   'rotate-integration-secret': {
     summary: "replace both of an integration's URL secrets; the old URLs answer 404 at once",
-    usage: '--org ORG_ID --integration ID [--app-url URL] [--env]',
+    usage: '--org ORG_ID --integration ID [--app-url URL] [--env] [--json]',
     examples: [`--org ${EXAMPLE.org} --integration ${EXAMPLE.integration}`],
     run: async (admin, f, context) => {
       const rotated = await rotateIntegrationSecrets(await depsFor(admin, f, context, true), OPERATOR_ACTOR, required(f, 'org'), required(f, 'integration'));

@@ -245,13 +245,16 @@ export class AdminStore {
     return (await this.changePolicy(orgId, policyView(changes))).policy;
   }
 
+  /** What is already so writes nothing (no second audit entry for a command run again). */
   async setPlan(orgId: string, plan: Plan) {
-    await this.requireOrganisation(orgId);
+    const org = await this.requireOrganisation(orgId);
+    if (org.plan === plan) return;
     await this.change(orgId, 'organisation.plan_changed', { details: { plan } }, [this.setFields(keys.organisation(orgId), { plan })]);
   }
 
   async setRateLimits(orgId: string, rateLimits: RateLimits) {
-    await this.requireOrganisation(orgId);
+    const org = await this.requireOrganisation(orgId);
+    if (org.rateLimits?.perKeyPerMinute === rateLimits.perKeyPerMinute && org.rateLimits?.perOrgPerMinute === rateLimits.perOrgPerMinute) return;
     await this.change(orgId, 'organisation.rate_limits_changed', { details: rateLimitsView(rateLimits) }, [
       this.setFields(keys.organisation(orgId), { rateLimits }),
     ]);

@@ -111,3 +111,24 @@ describe('what a script reads', () => {
     expect(JSON.parse(enabled.stdout)).toMatchObject({ membership_id: org.member.id, active: true });
   });
 });
+
+describe('a command run again', () => {
+  it('writes nothing when what it sets is already so: the plan, the rate limits, the default preset, an integration', async () => {
+    const integration = JSON.parse((await cli('connect-integration', ['--org', org.orgId, '--name', 'Desk', '--app-url', service.appUrl, '--json'])).stdout).integration.id as string;
+    const commands: Array<[string, string[]]> = [
+      ['set-plan', ['--plan', 'business']],
+      ['set-rate-limits', ['--per-key', '500', '--per-org', '1000']],
+      ['set-default-preset', ['--preset', 'none']],
+      ['set-integration', ['--integration', integration, '--name', 'Desk', '--app-url', service.appUrl]],
+    ];
+    for (const [command, args] of commands) {
+      const first = await cli(command, ['--org', org.orgId, ...args]);
+      expect(first.code, `${command}: ${first.stderr}`).toBe(0);
+      const before = await entries();
+      const again = await cli(command, ['--org', org.orgId, ...args]);
+      expect(again.code, `${command}: ${again.stderr}`).toBe(0);
+      expect(again.stdout, command).toBe(first.stdout);
+      expect(await entries(), `${command} run again wrote an audit entry`).toBe(before);
+    }
+  });
+});

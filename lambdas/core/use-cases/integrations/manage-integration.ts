@@ -1,3 +1,4 @@
+import { canonicalJson } from '../../custody/canonical.ts';
 import { organisationAudit } from '../../organisation-audit.ts';
 import type { Clock } from '../../clock.ts';
 import { notFound, retryOnConflict, validationFailed, type FieldErrors } from '../../errors.ts';
@@ -187,12 +188,23 @@ const configureOnce = async (deps: IntegrationDeps, actor: Actor, orgId: string,
     rateLimitPerMinute: changes.rateLimitPerMinute ?? before.rateLimitPerMinute,
     updatedAt: deps.clock.now().toISOString(),
   };
+  // A change that changes nothing (no flag, or every value as it was) writes nothing, and no audit entry.
+  if (sameIntegration(before, after)) return toIntegrationView(before);
   const changed = Object.keys(changes).filter((key) => changes[key as keyof IntegrationChanges] !== undefined);
   // The words removed are named: a removed word changes what a helpdesk's posts mean, and nothing else records which it was.
   const removed = changes.removeStatusWords === undefined ? {} : { status_words_removed: statusWords.removedWords };
   const type = after.enabled === before.enabled ? 'integration.updated' : after.enabled ? 'integration.enabled' : 'integration.disabled';
   await deps.integrations.replace(before, after, audit(after, actor, type, { changed, auth_mode: after.auth.mode, ...removed }));
   return toIntegrationView(after);
+};
+
+/** Whether two versions of an integration hold the same settings (when each was last changed aside). */
+const sameIntegration = (before: Integration, after: Integration) => {
+  try {
+    return canonicalJson({ ...before, updatedAt: null }) === canonicalJson({ ...after, updatedAt: null });
+  } catch {
+    return false;
+  }
 };
 
 /** The hardening to store: a new secret is sealed; the mode alone keeps the secret it had (when it needs one). */

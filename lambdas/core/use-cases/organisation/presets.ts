@@ -167,6 +167,8 @@ export const setDefaultPreset = async (deps: SettingsDeps, actor: Actor, orgId: 
   if (slug && !preset) errors.preset = [`No preset has the slug ${slug}.`];
   if (clientId && !client) errors.client_id = ['No such client in this organisation.'];
   refuseIfAny(errors);
+  // The default it already has writes nothing (no second audit entry for the same choice).
+  if (((clientId ? client?.defaultPreset : org.defaultPreset) ?? null) === slug) return { client_id: clientId, default_preset: slug };
   await deps.settings.setDefaultPreset(orgId, clientId, slug, settingsAudit(orgId, actor, 'preset.default_set', { client_id: clientId, preset: slug }));
   return { client_id: clientId, default_preset: slug };
 };

@@ -81,7 +81,31 @@ export interface IdentityKey {
    * registered. Absent: the member's own key.
    */
   madeBy?: 'operator';
+  /**
+   * The fingerprints an owner or admin refused for this member, carried from key to key (the
+   * newest last, at most REFUSED_KEYS_KEPT): a refused key is never offered again.
+   */
+  refusedFingerprints?: string[];
 }
+
+export const REFUSED_KEYS_KEPT = 20;
+
+/**
+ * What a member's next key carries from the current one: the fingerprints refused so far, the
+ * current one among them when it was refused.
+ */
+export const refusedSoFar = (current: IdentityKey | null): string[] | undefined => {
+  const refused = [...(current?.refusedFingerprints ?? []), ...(current?.state === 'refused' ? [current.fingerprint] : [])];
+  return refused.length ? refused.slice(-REFUSED_KEYS_KEPT) : undefined;
+};
+
+/**
+ * Whether the member's next key waits for approval: it replaces a key of their own (verified,
+ * awaiting approval or refused). Only a verified key an operator made is replaced at once: the
+ * member never held it, so it gives a stolen session nothing more than no key would; a pending or
+ * refused one (an operator's replacement) still needs an approver's look at whatever comes next.
+ */
+export const nextKeyAwaitsApproval = (current: IdentityKey | null) => current !== null && !(current.madeBy === 'operator' && current.state === 'verified');
 
 /** A key as it is given to be registered: its public half, fingerprint, and who made it. */
 export type NewIdentityKey = Pick<IdentityKey, 'publicKey' | 'fingerprint' | 'madeBy'>;

@@ -16,7 +16,7 @@ import type {
   RateLimits,
   Role,
 } from '#core/model.ts';
-import { OPERATOR_ACTOR } from '#core/model.ts';
+import { OPERATOR_ACTOR, refusedSoFar } from '#core/model.ts';
 import { DEFAULT_POLICY, DEFAULT_RATE_LIMITS } from '#core/policy.ts';
 import { createApiKey, revokeApiKey, type ApiKeyInput } from '#core/use-cases/api-keys.ts';
 import { heldByAnotherMember } from '#core/use-cases/member-keys.ts';
@@ -162,8 +162,10 @@ export class AdminStore {
     const member = await this.requireMember(orgId, memberId);
     // One key, one member (member-keys.ts): a reveal must name the one person who holds the key.
     if (heldByAnotherMember(await this.directory.listMembers(orgId), memberId, key.fingerprint)) throw new Error(ANOTHER_MEMBERS_KEY_CLI);
+    const refused = refusedSoFar(member.identityKey);
+    if (refused?.includes(key.fingerprint)) throw new Error('an owner or admin refused this key for this member: make a new one');
     const state: IdentityKey['state'] = member.identityKey ? 'replaced_pending_approval' : 'verified';
-    const identityKey: IdentityKey = { ...key, state, registeredAt: this.now() };
+    const identityKey: IdentityKey = { ...key, state, registeredAt: this.now(), ...(refused ? { refusedFingerprints: refused } : {}) };
     const type = member.identityKey ? 'member.key_replaced' : 'member.key_registered';
     const audit = organisationAudit(orgId, this.actor, type, { member: memberRef(member), details: { fingerprint: key.fingerprint, state } });
     await keyChangeOnce(this.identityKeys.replaceIdentityKey(member, member.identityKey ?? null, identityKey, audit));

@@ -40,9 +40,10 @@ describe('refused before anything is written', () => {
     ['an empty value', 'create-key', ['--name', 'Portal', '--scopes', 'requests:read', '--client', ''], 2, '--client has an empty value'],
     ['a true/false flag given another word', 'set-policy', ['--rotation-signal', 'True'], 1, '--rotation-signal must be true or false'],
     ['a rate limit of 0', 'set-rate-limits', ['--per-key', '0', '--per-org', '0'], 1, '--per-key must be at least 1 call a minute'],
-  ])('%s', async (_what, command, args, code, message) => {
+    ['an organisation that does not exist', 'index-tickets', [], 1, 'no such organisation'],
+  ])('%s', async (what, command, args, code, message) => {
     const before = await entries();
-    const run = await cli(command, ['--org', org.orgId, ...args]);
+    const run = await cli(command, ['--org', what.includes('does not exist') ? '01hzzzzzzzzzzzzzzzzzzzzzzz' : org.orgId, ...args]);
     expect(run.code, run.stderr).toBe(code);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain(message);

@@ -367,6 +367,10 @@ describe('identity keys', () => {
     // A refusal never opens the way to a key verified at once: the next one waits for approval.
     const next = await newPublicKey();
     expect((await browser.call('POST', '/app/api/identity-key', { body: { public_key: next.publicKey } })).body.state).toBe('replaced_pending_approval');
+    // Nor does the refused key come back behind another one.
+    const offeredAgain = expectError(await browser.call('POST', '/app/api/identity-key', { body: { public_key: stranger.publicKey } }), 422, 'validation_failed', ['public_key']);
+    expect(offeredAgain.errors.public_key).toEqual(['An owner or admin refused this key: make a new one (it waits for their approval).']);
+    expect((await browser.call('GET', '/app/api/me')).body.member.identity_key.fingerprint).toBe(next.fingerprint);
 
     const audit = (await service.deps.db.send(new ScanCommand({ TableName: service.deps.tableName }))).Items!
       .filter((i) => i.kind === 'audit' && (i.data as any)?.member?.membership_id === member.id && String(i.type).startsWith('member.key_'))
@@ -392,6 +396,24 @@ describe('identity keys', () => {
     expect((await colleague.call('GET', '/app/api/me')).body.member.identity_key).toEqual(before);
     // The holder registering it again is no change.
     expect((await holderBrowser.call('POST', '/app/api/identity-key', { body: { public_key: key.publicKey } })).body.fingerprint).toBe(key.fingerprint);
+  });
+
+  it("waits for approval after a key an operator made as a replacement, refused or not: only a verified operator's key is replaced at once", async () => {
+    const member = await addMember('Otto Operator', 'member', true);
+    const browser = await signIn(member.email);
+    const owner = await signIn(org.owner.email);
+    for (const refuseFirst of [false, true]) {
+      const made = await service.admin.setIdentityKey(org.orgId, member.id, { ...identityKey(), madeBy: 'operator' });
+      expect(made.state).toBe('replaced_pending_approval');
+      if (refuseFirst) expect((await owner.call('POST', `/app/api/members/${member.id}/refuse-key`, { body: { fingerprint: made.fingerprint } })).status).toBe(200);
+      const own = await newPublicKey();
+      expect((await browser.call('POST', '/app/api/identity-key', { body: { public_key: own.publicKey } })).body).toEqual({
+        fingerprint: own.fingerprint,
+        state: 'replaced_pending_approval',
+        made_by: 'member',
+      });
+      expect((await owner.call('POST', `/app/api/members/${member.id}/approve-key`, { body: { fingerprint: own.fingerprint } })).status).toBe(200);
+    }
   });
 
   it('refuses a key that is not an EC P-256 public key with 422 on public_key', async () => {

@@ -93,4 +93,30 @@ describe.skipIf(!haveChromium)('approving a replaced key', () => {
     await expectNoSeriousAxeViolations(memberPage);
     await memberPage.context().close();
   });
+
+  it('sends a key registration answered 503 again by itself, the same key, not leaving the member to make another', async () => {
+    const posted: string[] = [];
+    let refused = false;
+    await page.route('**/app/api/identity-key', async (route) => {
+      posted.push(JSON.parse(route.request().postData() ?? '{}').public_key);
+      if (refused) return route.continue();
+      refused = true;
+      await route.fulfill({
+        status: 503,
+        headers: { 'Content-Type': 'application/json', 'Retry-After': '1' },
+        body: JSON.stringify({ code: 'service_unavailable', message: 'The change was made, but marking the requests it affects did not finish.' }),
+      });
+    });
+    await page.goto(`${service.appUrl}/app/key`);
+    await page.fill('#passphrase', 'a long passphrase for tests');
+    await page.fill('#passphrase-confirm', 'a long passphrase for tests');
+    await page.click('#create-key');
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toMatch(/^Your (new )?key is set up/);
+    await page.unroute('**/app/api/identity-key');
+    expect(posted).toHaveLength(2);
+    expect(posted[1]).toBe(posted[0]);
+    expect(await page.locator('#error').textContent()).toBe('');
+    const owner = (await service.admin.directory.getMember(org.orgId, org.owner.id))!;
+    expect(owner.identityKey!.publicKey).toBe(posted[0]);
+  });
 });

@@ -41,6 +41,10 @@ describe('refuse-key', () => {
 
     const next = await service.admin.setIdentityKey(org.orgId, org.member.id, identityKey());
     expect(next.state).toBe('replaced_pending_approval');
+    // The refused key is not taken again, behind another one or not.
+    await expect(service.admin.setIdentityKey(org.orgId, org.member.id, { publicKey: other.publicKey, fingerprint: other.fingerprint })).rejects.toThrow(
+      'an owner or admin refused this key for this member: make a new one',
+    );
     expect(await runAdminCommand(service, 'approve-key', { org: org.orgId, member: org.member.email, fingerprint: next.fingerprint })).toMatchObject({ membership_id: org.member.id, identity_key: { fingerprint: next.fingerprint, state: 'verified' } });
   });
 });

@@ -14,7 +14,7 @@ import {
   type MemberCaller,
   type MemberDirectory,
 } from '../member-access.ts';
-import type { IdentityKey, Member } from '../model.ts';
+import { nextKeyAwaitsApproval, refusedSoFar, type IdentityKey, type Member } from '../model.ts';
 import type { AuditEntryInput } from '../ports.ts';
 import { parseOrThrow } from '../validation.ts';
 
@@ -83,6 +83,9 @@ const changeKey = async <Result>(
   }
 };
 
+/** A key an owner or admin refused for this member, offered again: 422 on public_key. */
+export const REFUSED_KEY = 'An owner or admin refused this key: make a new one (it waits for their approval).';
+
 /** The fingerprint of an identity key another member of the organisation holds: 422 on public_key. */
 export const ANOTHER_MEMBERS_KEY = "This is another member's key (imported from their backup?): each member needs a key of their own.";
 
@@ -119,11 +122,14 @@ export const registerIdentityKey = async (deps: MemberKeyDeps, caller: MemberCal
   const result = await changeKey(deps, caller.org.id, caller.member.id, notSignedIn, (member) => {
     const current = member.identityKey;
     if (current?.fingerprint === key.fingerprint) return { result: identityKeyView(current)! };
-    const replacesOwnKey = current !== null && current.madeBy !== 'operator';
+    const refused = refusedSoFar(current);
+    if (refused?.includes(key.fingerprint)) throw fieldError('public_key', REFUSED_KEY);
+    const replacesOwnKey = nextKeyAwaitsApproval(current);
     const next: IdentityKey = {
       ...key,
       state: replacesOwnKey ? 'replaced_pending_approval' : 'verified',
       registeredAt: deps.clock.now().toISOString(),
+      ...(refused ? { refusedFingerprints: refused } : {}),
     };
     return {
       next,

@@ -49,7 +49,7 @@ describe('table', () => {
     });
   });
 
-  it('streams new images', () => {
+  it('streams keys only', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       StreamSpecification: { StreamViewType: 'KEYS_ONLY' },
     });

@@ -22,10 +22,25 @@ import type { IdentityKey } from '../shapes.ts';
 /** The backup made in this page visit, kept so the download stays offered after re-rendering. */
 let lastBackup: KeyBackup | null = null;
 
-const registerKey = async (app: AppContext, publicKey: string) => {
-  const answer = await app.post<IdentityKey>('/app/api/identity-key', { public_key: publicKey });
-  await app.refreshMe();
-  return answer;
+/** Tries of one registration: a 503 (the key stored, the requests it affects not all marked yet) is sent again, as it asks. */
+const REGISTER_TRIES = 3;
+
+/**
+ * Registers the key. The same key again changes nothing and finishes what a 503 left undone, so a
+ * 503 is answered by sending it again after a pause: the page must not leave it to the member,
+ * whose next try would make a new key (a second replacement).
+ */
+const registerKey = async (app: AppContext, publicKey: string): Promise<IdentityKey> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const answer = await app.post<IdentityKey>('/app/api/identity-key', { public_key: publicKey });
+      await app.refreshMe();
+      return answer;
+    } catch (error) {
+      if (!(error instanceof ApiFailure) || error.status !== 503 || attempt >= REGISTER_TRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1_500 * attempt));
+    }
+  }
 };
 
 export const keyPage = async (app: AppContext) => {
@@ -71,7 +86,8 @@ export const keyPage = async (app: AppContext) => {
     );
     status.append(register);
   }
-  const operatorMade = server?.made_by === 'operator';
+  // Only a verified key an operator made is replaced at once (model.ts nextKeyAwaitsApproval).
+  const operatorMade = server?.made_by === 'operator' && server.state === 'verified';
   if (!local && operatorMade) {
     status.append(
       h(

@@ -1,3 +1,4 @@
+import { characterCount } from '../../characters.ts';
 import type { Clock } from '../../clock.ts';
 import { notFound, retryOnConflict, validationFailed, type FieldErrors } from '../../errors.ts';
 import { HelpdeskCallFailed, type HelpdeskConnector } from '../../helpdesk.ts';
@@ -182,7 +183,8 @@ export interface HelpdeskCheckDeps {
  */
 export const checkHelpdeskTicket = async (deps: HelpdeskCheckDeps, orgId: string, integrationId: string, ticketId: string) => {
   const trimmed = ticketId.trim();
-  if (trimmed.length < 1 || trimmed.length > 120) throw validationFailed({ ticket: ['Must be 1 to 120 characters.'] });
+  // Characters as the app's field counts them (code points, characters.ts), not UTF-16 units.
+  if (trimmed.length < 1 || characterCount(trimmed) > 120) throw validationFailed({ ticket: ['Must be 1 to 120 characters.'] });
   const [integration, org] = await Promise.all([requireIntegration(deps, orgId, integrationId), deps.directory.getOrganisation(orgId)]);
   if (!integration.helpdesk || !org) throw validationFailed({ ticket: ['This integration is not connected to a helpdesk.'] });
   const helpdesk = toHelpdeskView(integration.helpdesk)!;

@@ -40,7 +40,9 @@ export const withIdentityKey = async <Result>(flags: Flags, use: (key: NewIdenti
   try {
     return await use(key);
   } catch (error) {
-    unlinkSync(generateTo);
+    // Refused (a usage mistake, a rule): nothing registered the key, and the file goes. An error of
+    // the table itself (a timeout) may follow a write that stood: the private half is kept then.
+    if (!(error && typeof error === 'object' && '$metadata' in error)) unlinkSync(generateTo);
     throw error;
   }
 };

@@ -92,15 +92,19 @@ describe('a credential submitted after its ticket was closed', () => {
     return () => void (requests.update = update);
   };
 
-  it('with no grace period, stays due for destruction when the completion after it is lost to contention: the subject is told it was sent, the sweep destroys it', async () => {
-    const org = await organisation('Closed Contended Org', { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 });
+  /** closedThenSubmitted, every change after the submission itself losing its race. */
+  const submittedUnderContention = async (org: TestOrganisation, ref: string) => {
     let restore = () => undefined;
-    let id: string;
     try {
-      id = await closedThenSubmitted(org, 'LATE-4', () => void (restore = contendedAfterSubmission()));
+      return await closedThenSubmitted(org, ref, () => void (restore = contendedAfterSubmission()));
     } finally {
       restore();
     }
+  };
+
+  it('with no grace period, stays due for destruction when the completion after it is lost to contention: the subject is told it was sent, the sweep destroys it', async () => {
+    const org = await organisation('Closed Contended Org', { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 });
+    const id = await submittedUnderContention(org, 'LATE-4');
     const request = (await service.call('GET', `/requests/${id}`, { key: org.key })).body;
     // Not kept: due at once (no reveal from its due time on), whatever happens to the follow-up.
     expect(request).toMatchObject({ status: 'submitted', purge_scheduled_at: request.submitted_at });
@@ -111,13 +115,7 @@ describe('a credential submitted after its ticket was closed', () => {
 
   it('with a grace period, schedules the purge in the submission itself, so a lost follow-up loses nothing', async () => {
     const org = await organisation('Closed Contended Grace Org', { trustUnverifiedWebhooks: true, gracePeriodMinutes: 30 });
-    let restore = () => undefined;
-    let id: string;
-    try {
-      id = await closedThenSubmitted(org, 'LATE-5', () => void (restore = contendedAfterSubmission()));
-    } finally {
-      restore();
-    }
+    const id = await submittedUnderContention(org, 'LATE-5');
     const request = (await service.call('GET', `/requests/${id}`, { key: org.key })).body;
     expect(Date.parse(request.purge_scheduled_at) - Date.parse(request.submitted_at)).toBe(30 * 60_000);
     const entries = (await auditEntriesOfRequest(service, org.orgId, id)).filter((entry) => ['request.submitted', 'request.purge_scheduled'].includes(entry.type));

@@ -43,7 +43,7 @@ const refusedValues = (tokens: ReturnType<typeof parseArgs>['tokens'], repeatabl
     if (token.kind !== 'option') continue;
     if (seen.has(token.name) && !repeatable.has(token.name)) return `--${token.name} is given twice: give it once (a list is one value, comma-separated).`;
     seen.add(token.name);
-    if (token.value !== undefined && token.value.trim() === '') return `--${token.name} has an empty value: give a value, or leave the flag out.`;
+    if (token.value === '') return `--${token.name} has an empty value: give a value, or leave the flag out.`;
   }
   return null;
 };

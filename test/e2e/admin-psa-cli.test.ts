@@ -18,8 +18,8 @@ const { state, cli } = cliTestService('PSA CLI Org');
 const CW = { companyId: 'acme', publicKey: 'CwCliPublic5e2a', privateKey: 'cw-cli-private-9d4b1f7a3c6e', clientId: '8c1d4e7f-2a5b-4c9e-b0f3-6d2a9e1c4b7f' };
 const AT = { integrationCode: 'HANDOFFCLIINTEGRATIONCODE01', username: 'handoff.cli@acme.example', secret: 'at-cli-secret-2f8c6a1d9e' };
 
-/** The JSON a command prints after its plain lines. */
-const printedJson = (stdout: string) => JSON.parse(stdout.slice(stdout.indexOf('\n\n') + 2));
+/** The JSON a command prints: alone on stdout (its plain lines go to stderr). */
+const printedJson = (stdout: string) => JSON.parse(stdout);
 
 /** A new integration with the PSA's recipe, and the flags that name it. */
 const integrationFlags = async (recipe: 'connectwise' | 'autotask') => {

@@ -46,6 +46,21 @@ export const keepLinesOnPaste = (input: HTMLInputElement, swapped: (area: HTMLTe
   });
 };
 
+/**
+ * A Show/Hide button for the credential field `controls`: pressed while shown (aria-pressed), its
+ * word the action it offers. `apply` shows or masks the field; `set` does it from the page too.
+ */
+export const showToggle = (id: string, controls: string, apply: (shown: boolean) => void) => {
+  const button = h('button', { id, type: 'button', class: 'secondary', 'aria-controls': controls, 'aria-pressed': 'false' }, 'Show');
+  const set = (shown: boolean) => {
+    apply(shown);
+    button.textContent = shown ? 'Hide' : 'Show';
+    button.setAttribute('aria-pressed', String(shown));
+  };
+  button.addEventListener('click', () => set(button.getAttribute('aria-pressed') !== 'true'));
+  return { button, set };
+};
+
 /** Copies the credential as it was sealed, line breaks and all. */
 const copyButton = (credential: string) => {
   const copy = h('button', { id: 'copy-credential', type: 'button', class: 'secondary' }, 'Copy');
@@ -58,16 +73,12 @@ const linesField = (id: string, credential: string) => {
   const value = h('textarea', { id, readonly: true, rows: Math.min(12, lineCount(credential)), spellcheck: 'false', autocomplete: 'off', class: 'credential-lines', hidden: true });
   value.value = credential;
   const masked = h('p', { class: 'masked-lines', id: `${id}-masked` }, `Hidden: ${lineCount(credential)} lines. Choose Show to see them.`);
-  const toggle = h('button', { id: 'toggle-credential', type: 'button', class: 'secondary', 'aria-controls': id, 'aria-pressed': 'false' }, 'Show');
-  toggle.addEventListener('click', () => {
-    const showing = !value.hidden;
-    value.hidden = showing;
-    masked.hidden = !showing;
-    toggle.textContent = showing ? 'Show' : 'Hide';
-    toggle.setAttribute('aria-pressed', String(!showing));
+  const toggle = showToggle('toggle-credential', id, (shown) => {
+    value.hidden = !shown;
+    masked.hidden = shown;
   });
   const copy = copyButton(credential);
-  return h('div', { class: 'field' }, h('label', { for: id }, 'Credential'), masked, value, h('div', { class: 'with-button' }, toggle, copy));
+  return h('div', { class: 'field' }, h('label', { for: id }, 'Credential'), masked, value, h('div', { class: 'with-button' }, toggle.button, copy));
 };
 
 /**
@@ -79,13 +90,9 @@ export const credentialField = (id: string, credential: string): HTMLElement => 
   if (LINE_BREAK.test(credential)) return linesField(id, credential);
   const value = h('input', { id, type: 'password', readonly: true, autocomplete: 'off', spellcheck: 'false' });
   value.value = credential;
-  const toggle = h('button', { id: 'toggle-credential', type: 'button', class: 'secondary', 'aria-controls': id, 'aria-pressed': 'false' }, 'Show');
-  toggle.addEventListener('click', () => {
-    const showing = value.type === 'text';
-    value.type = showing ? 'password' : 'text';
-    toggle.textContent = showing ? 'Show' : 'Hide';
-    toggle.setAttribute('aria-pressed', String(!showing));
+  const toggle = showToggle('toggle-credential', id, (shown) => {
+    value.type = shown ? 'text' : 'password';
   });
   const copy = copyButton(credential);
-  return h('div', { class: 'field' }, h('label', { for: id }, 'Credential'), h('div', { class: 'with-button' }, value, toggle, copy));
+  return h('div', { class: 'field' }, h('label', { for: id }, 'Credential'), h('div', { class: 'with-button' }, value, toggle.button, copy));
 };

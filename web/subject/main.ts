@@ -27,7 +27,7 @@ import { seal, sealAttachment, type SealedAttachment } from '../crypto/envelope.
 import { encryptionNotice } from './encryption-notice.ts';
 import { watchExpiry } from './expiry-watch.ts';
 import { typedCodeOf } from './typed-code.ts';
-import { keepLinesOnPaste } from '../shared/credential-field.ts';
+import { keepLinesOnPaste, showToggle } from '../shared/credential-field.ts';
 import { commitmentOf, fingerprintOf } from '../crypto/identity.ts';
 import { ApiFailure } from '../shared/api.ts';
 import { busy, byId, clearMessages, facts, field, focusHeading, formatTime, h, refuseField, replaceChildren, say, sayError } from '../shared/dom.ts';
@@ -217,12 +217,8 @@ const credentialStep = (request: SubjectRequest) => {
   const input = h('input', { id: 'credential', name: 'credential', type: 'password', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off', required: true });
   // A key or certificate of several lines, pasted, becomes a textarea that keeps them (shown: it cannot be masked).
   let credential: HTMLInputElement | HTMLTextAreaElement = input;
-  const toggle = h('button', { id: 'toggle-credential', type: 'button', class: 'secondary', 'aria-controls': 'credential', 'aria-pressed': 'false' }, 'Show');
-  toggle.addEventListener('click', () => {
-    const showing = input.type === 'text';
-    input.type = showing ? 'password' : 'text';
-    toggle.textContent = showing ? 'Show' : 'Hide';
-    toggle.setAttribute('aria-pressed', String(!showing));
+  const { button: toggle } = showToggle('toggle-credential', 'credential', (shown) => {
+    input.type = shown ? 'text' : 'password';
   });
   keepLinesOnPaste(input, (area) => {
     credential = area;

@@ -20,7 +20,7 @@
 import type { Envelope } from '../../crypto/envelope.ts';
 import { generatePassword, makeShareKey, PASSWORD_LENGTH, sealShare } from '../../crypto/share-key.ts';
 import { ApiFailure, messageOf } from '../../shared/api.ts';
-import { keepLinesOnPaste } from '../../shared/credential-field.ts';
+import { keepLinesOnPaste, showToggle } from '../../shared/credential-field.ts';
 import { busy, clearMessages, copyText, facts, field, fingerprintCode, focusHeading, formatTime, h, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
 import { certificateSection } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
@@ -128,13 +128,9 @@ export const newSharePage = async (app: AppContext) => {
   const input = h('input', { id: 'share-credential', name: 'credential', type: 'password', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off', maxlength: MAX_CREDENTIAL_CHARS });
   // A key or certificate of several lines, pasted, becomes a textarea that keeps them (shown: it cannot be masked).
   let credential: HTMLInputElement | HTMLTextAreaElement = input;
-  const toggle = h('button', { id: 'toggle-share-credential', type: 'button', class: 'secondary', 'aria-controls': 'share-credential', 'aria-pressed': 'false' }, 'Show');
-  const setShown = (shown: boolean) => {
+  const { button: toggle, set: setShown } = showToggle('toggle-share-credential', 'share-credential', (shown) => {
     input.type = shown ? 'text' : 'password';
-    toggle.textContent = shown ? 'Hide' : 'Show';
-    toggle.setAttribute('aria-pressed', String(shown));
-  };
-  toggle.addEventListener('click', () => setShown(input.type !== 'text'));
+  });
 
   const length = h('input', { id: 'generate-length', name: 'length', type: 'number', inputmode: 'numeric', min: PASSWORD_LENGTH.min, max: PASSWORD_LENGTH.max, value: PASSWORD_LENGTH.default, class: 'short' });
   const generate = h('button', { id: 'generate', type: 'button', class: 'secondary' }, 'Generate');

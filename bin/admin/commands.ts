@@ -16,8 +16,8 @@ import { organisationOf } from './organisation-flag.ts';
 import { rateLimitsView } from '#core/rate-limits-view.ts';
 import { clientOfOrganisation, newOrganisationView, teamOfOrganisation } from './record-views.ts';
 
-import { UsageError, type Flags } from './usage-error.ts';
-export { UsageError, type Flags };
+import { optionalText, text, UsageError, type Flags } from './flags.ts';
+export { text, UsageError, type Flags };
 
 export interface Command {
   summary: string;
@@ -32,13 +32,6 @@ export interface Command {
 }
 
 
-/** A flag's value; a UsageError when it is missing or empty. */
-export const text = (flags: Flags, name: string) => {
-  const value = flags[name];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
-  return value;
-};
-const optionalText = (flags: Flags, name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
 /** Keys as the member application shows them (never the hash): snake_case, the client by name, the state now. */
 const keyViews = async (admin: AdminStore, orgId: string, apiKeys: ApiKey[]) => {
   const clients = new Map((await admin.directory.listClients(orgId)).map((client) => [client.id, client]));

@@ -2,9 +2,8 @@ import { existsSync, readFileSync, unlinkSync } from 'node:fs';
 import { normaliseIdentityKey } from '#core/fingerprint.ts';
 import type { NewIdentityKey } from '#core/model.ts';
 import { generateDemoIdentityKey } from '#local/demo-identity.ts';
-import { UsageError, type Flags } from './usage-error.ts';
+import { optionalText, UsageError, type Flags } from './flags.ts';
 
-const optional = (flags: Flags, name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
 
 /** A public key file, PEM or base64 SPKI; never a private key (its holder would be the operator, not the member). */
 const publicKeyIn = (file: string) => {
@@ -30,8 +29,8 @@ const publicKeyIn = (file: string) => {
  * command, corrected, can be run with the same path.
  */
 export const withIdentityKey = async <Result>(flags: Flags, use: (key: NewIdentityKey | undefined) => Promise<Result>): Promise<Result> => {
-  const publicKeyFile = optional(flags, 'public-key');
-  const generateTo = optional(flags, 'generate-key');
+  const publicKeyFile = optionalText(flags, 'public-key');
+  const generateTo = optionalText(flags, 'generate-key');
   if (publicKeyFile && generateTo) throw new UsageError('use either --public-key or --generate-key');
   if (publicKeyFile) return use(publicKeyIn(publicKeyFile));
   if (!generateTo) return use(undefined);

@@ -4,6 +4,7 @@ import type { Integration } from '#core/integration.ts';
 import type { InboundAuthMode } from '#core/inbound/recipes.ts';
 import type { IntegrationChanges } from '#core/use-cases/integrations/manage-integration.ts';
 import { UsageError, type Flags } from './commands.ts';
+import { optionalText } from './flags.ts';
 
 /** The flag that carries each check's secret, or null for none; a Record, so a new mode must say which. */
 const SECRET_FLAG: Record<InboundAuthMode, 'header-value' | 'signing-secret' | null> = {
@@ -20,7 +21,6 @@ const AUTH_FLAGS = ['header-name', 'header-value', 'signing-secret', 'generate-s
 const GENERATED_SECRET_BYTES = 32;
 
 const given = (flags: Flags, name: string) => flags[name] !== undefined;
-const optional = (flags: Flags, name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
 
 export interface AuthChange {
   auth: IntegrationChanges['auth'];
@@ -38,7 +38,7 @@ export interface AuthChange {
  * `current` reads the integration only when that decides.
  */
 export const authChangeOf = async (flags: Flags, current: () => Promise<Pick<Integration, 'auth'> | null>): Promise<AuthChange> => {
-  const mode = optional(flags, 'auth');
+  const mode = optionalText(flags, 'auth');
   if (mode === undefined) {
     const stray = AUTH_FLAGS.find((name) => given(flags, name));
     if (stray) throw new UsageError(`--${stray} goes with --auth MODE, which names the check it is for (${MODES.join(', ')})`);
@@ -50,8 +50,8 @@ export const authChangeOf = async (flags: Flags, current: () => Promise<Pick<Int
   if (stray) throw new UsageError(secretFlag ? `--auth ${mode} does not take --${stray}; its secret goes in --${secretFlag}` : `--auth none takes no secret or header: leave out --${stray}`);
   if (!secretFlag) return { auth: { mode, headerName: null, secret: null }, generated: null };
 
-  const headerName = optional(flags, 'header-name') ?? null;
-  const typed = optional(flags, secretFlag);
+  const headerName = optionalText(flags, 'header-name') ?? null;
+  const typed = optionalText(flags, secretFlag);
   const generate = flags['generate-secret'] === true;
   if (typed !== undefined && generate) throw new UsageError(`use either --${secretFlag} or --generate-secret`);
   if (generate && mode === 'zendesk') {

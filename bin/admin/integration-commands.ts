@@ -14,6 +14,7 @@ import { HELPDESK_CALL_TIMEOUT_MS } from '../../lambdas/helpdesk-wiring.ts';
 import { DynamoIntegrations } from '#store/integrations.ts';
 import type { AdminStore } from '#store/admin-store.ts';
 import { text as required, UsageError, type Command, type Flags } from './commands.ts';
+import { optionalText } from './flags.ts';
 import { sealerFor } from './secret-keys.ts';
 import type { CommandContext } from './target.ts';
 import { authChangeOf } from './integration-auth.ts';
@@ -21,13 +22,12 @@ import { EXAMPLE } from './example-values.ts';
 import { Readable } from './readable.ts';
 import { shellExports } from '#local/shell-exports.ts';
 
-const optional = (flags: Flags, name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
 /** Path flags take alternatives separated by commas: the first present in a post wins. */
 const paths = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((path) => path.trim()).filter(Boolean));
 
 /** `printsUrls`: the command shows the inbound URLs, which are built on the web application's address. */
 const depsFor = async (admin: AdminStore, flags: Flags, context: CommandContext, printsUrls = false): Promise<IntegrationDeps> => {
-  const appUrl = optional(flags, 'app-url') ?? context.appUrl ?? (printsUrls ? null : '');
+  const appUrl = optionalText(flags, 'app-url') ?? context.appUrl ?? (printsUrls ? null : '');
   if (appUrl === null) throw new UsageError('--app-url URL (the web application address the stack was deployed with) is required for a deployed table');
   return {
     integrations: new DynamoIntegrations(context.db, context.tableName, context.audit),
@@ -51,30 +51,30 @@ const list = (value: string | undefined) => (value === undefined ? undefined : v
 
 /** A flag of status ids separated by commas, as numbers. */
 const statusIdsOf = (flags: Flags, name: string, example: string) => {
-  const ids = list(optional(flags, name));
+  const ids = list(optionalText(flags, name));
   if (ids && ids.some((id) => !/^[0-9]{1,9}$/.test(id))) throw new UsageError(`--${name} takes whole numbers, e.g. ${example}`);
   return ids?.map(Number);
 };
 
 const helpdeskInputOf = (adapter: string, flags: Flags) => ({
   adapter,
-  url: optional(flags, 'helpdesk-url'),
+  url: optionalText(flags, 'helpdesk-url'),
   credentials: {
-    client_id: optional(flags, 'client-id'),
-    client_secret: optional(flags, 'client-secret'),
-    email: optional(flags, 'email'),
-    api_token: optional(flags, 'api-token'),
-    username: optional(flags, 'username'),
-    password: optional(flags, 'password'),
-    company_id: optional(flags, 'company-id'),
-    public_key: optional(flags, 'public-key'),
-    private_key: optional(flags, 'private-key'),
-    integration_code: optional(flags, 'integration-code'),
+    client_id: optionalText(flags, 'client-id'),
+    client_secret: optionalText(flags, 'client-secret'),
+    email: optionalText(flags, 'email'),
+    api_token: optionalText(flags, 'api-token'),
+    username: optionalText(flags, 'username'),
+    password: optionalText(flags, 'password'),
+    company_id: optionalText(flags, 'company-id'),
+    public_key: optionalText(flags, 'public-key'),
+    private_key: optionalText(flags, 'private-key'),
+    integration_code: optionalText(flags, 'integration-code'),
   },
-  closedStatusNames: list(optional(flags, 'closed-status-names')),
+  closedStatusNames: list(optionalText(flags, 'closed-status-names')),
   resolvedStatusIds: statusIdsOf(flags, 'resolved-status-ids', '8,18'),
   closedStatusIds: statusIdsOf(flags, 'closed-status-ids', '5,14'),
-  tenant: optional(flags, 'tenant') ?? null,
+  tenant: optionalText(flags, 'tenant') ?? null,
 });
 
 const SHOWN_ONCE = 'Shown once: the URLs hold their secrets; store them in the helpdesk now.';
@@ -118,24 +118,24 @@ const removedWordsOf = (flags: Flags): string[] | undefined => {
 
 /** Every change but the hardening (integration-auth.ts), which may need the integration read first. */
 const changesOf = (flags: Flags): Omit<IntegrationChanges, 'auth'> => {
-  const enabled = optional(flags, 'enabled');
+  const enabled = optionalText(flags, 'enabled');
   if (enabled !== undefined && enabled !== 'true' && enabled !== 'false') throw new UsageError('--enabled must be true or false');
-  const rateLimit = optional(flags, 'rate-limit');
+  const rateLimit = optionalText(flags, 'rate-limit');
   if (rateLimit !== undefined && !/^[0-9]{1,6}$/.test(rateLimit)) throw new UsageError('--rate-limit must be a whole number');
-  const statusMap = optional(flags, 'status-map');
+  const statusMap = optionalText(flags, 'status-map');
   let parsedMap;
   try {
     parsedMap = statusMap === undefined ? undefined : parseStatusMap(statusMap);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const defaultPreset = optional(flags, 'default-preset');
+  const defaultPreset = optionalText(flags, 'default-preset');
   return {
-    name: optional(flags, 'name'),
+    name: optionalText(flags, 'name'),
     enabled: enabled === undefined ? undefined : enabled === 'true',
-    recipe: optional(flags, 'recipe'),
-    ticketIdPaths: paths(optional(flags, 'ticket-id-path')),
-    statusPaths: paths(optional(flags, 'status-path')),
+    recipe: optionalText(flags, 'recipe'),
+    ticketIdPaths: paths(optionalText(flags, 'ticket-id-path')),
+    statusPaths: paths(optionalText(flags, 'status-path')),
     statusMap: parsedMap,
     removeStatusWords: removedWordsOf(flags),
     fields: fieldsOf(flags),
@@ -157,8 +157,8 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
       const connected = await connectIntegration(await depsFor(admin, f, context, true), OPERATOR_ACTOR, {
         orgId: required(f, 'org'),
         name: required(f, 'name'),
-        clientId: optional(f, 'client') ?? null,
-        recipe: optional(f, 'recipe') ?? null,
+        clientId: optionalText(f, 'client') ?? null,
+        recipe: optionalText(f, 'recipe') ?? null,
       });
       return shownUrls(f, connected, [`Integration: ${connected.integration.id}`, `Webhook URL: ${connected.webhook_url}`, `Trigger URL: ${connected.trigger_url}`]);
     },
@@ -176,7 +176,7 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
       `--org ${EXAMPLE.org} --integration ${EXAMPLE.integration} --adapter zendesk --helpdesk-url https://acme.zendesk.com --client-id handoff --client-secret '<OAuth client secret>'`,
     ],
     run: async (admin, f, context) => {
-      const adapter = optional(f, 'adapter');
+      const adapter = optionalText(f, 'adapter');
       if (adapter !== undefined) return connectHelpdesk(await helpdeskDepsFor(admin, f, context), OPERATOR_ACTOR, required(f, 'org'), required(f, 'integration'), helpdeskInputOf(adapter, f));
       const deps = await depsFor(admin, f, context);
       const [orgId, integrationId] = [required(f, 'org'), required(f, 'integration')];
@@ -231,7 +231,7 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
     examples: [`--org ${EXAMPLE.org} --preset standard`, `--org ${EXAMPLE.org} --client ${EXAMPLE.client} --preset none`],
     run: async (admin, f) => {
       const slug = required(f, 'preset');
-      return admin.setDefaultPreset(required(f, 'org'), optional(f, 'client') ?? null, slug === 'none' ? null : slug);
+      return admin.setDefaultPreset(required(f, 'org'), optionalText(f, 'client') ?? null, slug === 'none' ? null : slug);
     },
   },
 };

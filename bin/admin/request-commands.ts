@@ -6,11 +6,11 @@ import { relinkRequest } from '#core/use-cases/relink-request.ts';
 import type { AdminStore } from '#store/admin-store.ts';
 import { DynamoRequests } from '#store/requests.ts';
 import { text, UsageError, type Command, type Flags } from './commands.ts';
+import { optionalText } from './flags.ts';
 import { codeKeyFor } from './secret-keys.ts';
 import { EXAMPLE } from './example-values.ts';
 import type { CommandContext } from './target.ts';
 
-const optional = (flags: Flags, name: string) => (typeof flags[name] === 'string' && flags[name] !== '' ? (flags[name] as string) : undefined);
 
 /**
  * The requests as the operator changes them: every organisation's, audited as the operator. The
@@ -19,7 +19,7 @@ const optional = (flags: Flags, name: string) => (typeof flags[name] === 'string
  * request whose new link runs out, as it does any request whose schedule is missing.
  */
 const requestDepsFor = (admin: AdminStore, flags: Flags, context: CommandContext) => {
-  const appUrl = (optional(flags, 'app-url') ?? context.appUrl)?.replace(/\/+$/, '');
+  const appUrl = (optionalText(flags, 'app-url') ?? context.appUrl)?.replace(/\/+$/, '');
   if (!appUrl) throw new UsageError('--app-url URL (the web application address the stack was deployed with) is required for a deployed table');
   return {
     requests: new DynamoRequests(context.db, context.tableName, context.audit),

@@ -7,9 +7,9 @@ import { KeyFileCodeKey } from '#local/key-file-code-key.ts';
 import { KeyFileSealer } from '#local/key-file-sealer.ts';
 import { CODE_HASH_KEY_FILE, SEALING_KEY_FILE } from '#local/local-service.ts';
 import { UsageError, type Flags } from './commands.ts';
+import { optionalText } from './flags.ts';
 import type { CommandContext } from './target.ts';
 
-const optional = (flags: Flags, name: string) => (typeof flags[name] === 'string' && flags[name] !== '' ? (flags[name] as string) : undefined);
 
 /**
  * The sealer of integration and webhook secrets: the local key file under the data folder (the one
@@ -21,7 +21,7 @@ const optional = (flags: Flags, name: string) => (typeof flags[name] === 'string
  */
 export const sealerFor = async (flags: Flags, context: CommandContext): Promise<SecretSealer> => {
   if (context.localEngine) return KeyFileSealer.fromFile(join(context.dataDir, SEALING_KEY_FILE));
-  const keyId = optional(flags, 'kms-key') ?? process.env.SEALING_KEY_ID;
+  const keyId = optionalText(flags, 'kms-key') ?? process.env.SEALING_KEY_ID;
   if (!keyId) throw new UsageError('--kms-key KEY_ARN (the stack output SealingKeyArn) is required for a deployed table');
   return new KmsSealer({ keyId });
 };
@@ -33,7 +33,7 @@ export const sealerFor = async (flags: Flags, context: CommandContext): Promise<
  */
 export const codeKeyFor = async (flags: Flags, context: CommandContext): Promise<CodeKey> => {
   if (context.localEngine) return KeyFileCodeKey.fromFile(join(context.dataDir, CODE_HASH_KEY_FILE));
-  const keyId = optional(flags, 'code-key') ?? process.env.CODE_HASH_KEY_ID;
+  const keyId = optionalText(flags, 'code-key') ?? process.env.CODE_HASH_KEY_ID;
   if (!keyId) throw new UsageError('--code-key KEY_ARN (the stack output CodeHashKeyArn) is required for a deployed table');
   return new KmsCodeKey(keyId);
 };

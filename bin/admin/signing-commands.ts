@@ -6,10 +6,10 @@ import { KeyFileSigningCustody } from '#local/key-file-signing.ts';
 import { SIGNING_KEYS_FOLDER } from '#local/local-service.ts';
 import { DynamoSigningKeys } from '#store/signing-keys.ts';
 import { UsageError, type Command, type Flags } from './commands.ts';
+import { optionalText } from './flags.ts';
 import type { CommandContext } from './target.ts';
 import { EXAMPLE } from './example-values.ts';
 
-const optional = (flags: Flags, name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
 
 /**
  * The signing keys' custody: the key files under the local data folder (those npm start signs
@@ -19,8 +19,8 @@ const optional = (flags: Flags, name: string) => (typeof flags[name] === 'string
  */
 const custodyFor = (flags: Flags, context: CommandContext): SigningKeyCustody => {
   if (context.localEngine) return KeyFileSigningCustody.inFolder(join(context.dataDir, SIGNING_KEYS_FOLDER));
-  const arn = optional(flags, 'signing-key-arn');
-  const tag = optional(flags, 'signing-key-tag');
+  const arn = optionalText(flags, 'signing-key-arn');
+  const tag = optionalText(flags, 'signing-key-tag');
   if (!arn || !tag || !tag.includes('=')) {
     throw new UsageError('--signing-key-arn ARN and --signing-key-tag NAME=VALUE (the stack outputs SigningKeyArn and SigningKeyTag) are required for a deployed table');
   }

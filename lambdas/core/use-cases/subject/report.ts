@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { parseOrThrow } from '../../validation.ts';
 import { applyChange } from '../apply-change.ts';
-import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
+import { currentRequest, subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
 
 export const reportBody = z.strictObject({ reason: z.optional(z.string().check(z.trim(), z.maxLength(500, 'At most 500 characters.'))) });
 
@@ -17,11 +17,11 @@ export const MAX_SUBJECT_REPORTS = 3;
  * "Report this request": recorded as `request.reported` for the organisation to look into, with a
  * count on the request written in the same transaction, so concurrent reports cannot pass the cap.
  */
-export const reportRequest = async (deps: SubjectDeps, { request }: LinkHolder, rawBody: unknown) => {
+export const reportRequest = async (deps: SubjectDeps, holder: LinkHolder, rawBody: unknown) => {
   const body = parseOrThrow(reportBody, rawBody ?? {});
   await applyChange(
     deps.requests,
-    async () => (await deps.requests.get(request.id)) ?? request,
+    currentRequest(deps, holder),
     (current) => {
       const made = current.reportsMade ?? 0;
       if (made >= MAX_SUBJECT_REPORTS) return null;

@@ -7,7 +7,7 @@ import { syncExpirySchedule } from '../../expiry-schedule.ts';
 import { applyChange } from '../apply-change.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_HEADER_BYTES, MAX_ATTACHMENTS } from '../../attachment-limits.ts';
 import { assertLinkUsable } from './describe.ts';
-import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
+import { currentRequest, subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
 import { closedTicketChange, closeIfTicketClosed } from '../tickets/closed-before-submission.ts';
 import type { HandoffRequest } from '../../model.ts';
 import { flagIfUnrecoverable } from '../recipient-health.ts';
@@ -52,7 +52,7 @@ export const submitCredential = async (deps: SubjectDeps, holder: LinkHolder, ra
   const body = parseOrThrow(submitBody, rawBody ?? {});
   const request = await applyChange(
     deps.requests,
-    async () => (await deps.requests.get(holder.request.id)) ?? holder.request,
+    currentRequest(deps, holder),
     (current) => {
       assertLinkUsable(deps, current, holder);
       if (!verificationPassed(current.verificationMode, verificationOf(current))) {

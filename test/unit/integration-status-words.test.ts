@@ -87,6 +87,13 @@ describe('removing status words from an integration', () => {
     expect(lastAudit().data.details).toMatchObject({ changed: ['statusMap', 'removeStatusWords'], status_words_removed: ['done'] });
   });
 
+  it('names in the audit entry only the settings a change changed, not those given as they already were', async () => {
+    const { id } = await connected();
+    await configure(id, { name: 'Desk', statusMap: { parked: 'pending' }, rateLimitPerMinute: 30 });
+    await configure(id, { name: 'Desk', statusMap: { parked: 'pending' }, rateLimitPerMinute: 45, enabled: true });
+    expect(lastAudit().data.details).toMatchObject({ changed: ['rateLimitPerMinute'] });
+  });
+
   it("removes a recipe's word; a standard word removed means what it means without a map again; the recipe applied again brings them back", async () => {
     const { id } = await connected('halopsa');
     expect(storedMap(id)).toMatchObject({ '9': 'closed', '8': 'resolved' });

@@ -190,13 +190,35 @@ const configureOnce = async (deps: IntegrationDeps, actor: Actor, orgId: string,
   };
   // A change that changes nothing (no flag, or every value as it was) writes nothing, and no audit entry.
   if (sameIntegration(before, after)) return toIntegrationView(before);
-  const changed = Object.keys(changes).filter((key) => changes[key as keyof IntegrationChanges] !== undefined);
+  const changed = changedSettings(changes, before, after);
   // The words removed are named: a removed word changes what a helpdesk's posts mean, and nothing else records which it was.
   const removed = changes.removeStatusWords === undefined ? {} : { status_words_removed: statusWords.removedWords };
   const type = after.enabled === before.enabled ? 'integration.updated' : after.enabled ? 'integration.enabled' : 'integration.disabled';
   await deps.integrations.replace(before, after, audit(after, actor, type, { changed, auth_mode: after.auth.mode, ...removed }));
   return toIntegrationView(after);
 };
+
+/** The part of an integration each kind of change sets, to name in the audit entry only what a change did change. */
+const SETTING_OF_CHANGE: Record<keyof IntegrationChanges, (integration: Integration) => unknown> = {
+  name: (integration) => integration.name,
+  enabled: (integration) => integration.enabled,
+  recipe: (integration) => [integration.recipe, integration.mapping, integration.statusMap],
+  ticketIdPaths: (integration) => integration.mapping.ticketId,
+  statusPaths: (integration) => integration.mapping.status,
+  statusMap: (integration) => integration.statusMap,
+  removeStatusWords: (integration) => integration.statusMap,
+  fields: (integration) => integration.mapping.fields,
+  auth: (integration) => integration.auth,
+  defaultPreset: (integration) => integration.defaultPreset,
+  rateLimitPerMinute: (integration) => integration.rateLimitPerMinute,
+};
+
+/** The changes given whose setting is not what it was (a flag repeating the stored value is left out). */
+const changedSettings = (changes: IntegrationChanges, before: Integration, after: Integration) =>
+  (Object.keys(changes) as (keyof IntegrationChanges)[]).filter((key) => {
+    const setting = SETTING_OF_CHANGE[key];
+    return changes[key] !== undefined && (!setting || canonicalJson(setting(before) ?? null) !== canonicalJson(setting(after) ?? null));
+  });
 
 /** Whether two versions of an integration hold the same settings (when each was last changed aside). */
 const sameIntegration = (before: Integration, after: Integration) => {

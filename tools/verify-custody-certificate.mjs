@@ -37,7 +37,8 @@
  *      stated recovery days;
  *   7. given two or more certificates: those of one organisation agree on every chain entry and
  *      head they share, and link where one holds an entry's successor.
- * A retired key still verifies the certificates it signed; the summary says it was retired.
+ * A retired key still verifies the certificates it signed before it retired (a few minutes of grace
+ * for the functions still holding it); the summary says it was retired.
  *
  * The service's own verifier, lambdas/core/custody/verify.ts (the app's Verify page), makes the
  * same checks with the same reasons; the service's tests run both on the same certificates and
@@ -73,6 +74,28 @@ const quote = (value) => {
 
 /** Identifiers print bare when they are plain, quoted otherwise (so a summary stays one line). */
 const plain = (value) => (typeof value === 'string' && /^[\w.:@-]{1,100}$/.test(value) ? value : quote(value));
+
+/**
+ * A running function signs with the key it read for up to a minute after a rotation; the rest
+ * allows for the clocks of the machine that rotated and the functions that sign.
+ */
+export const RETIRED_KEY_GRACE_MINUTES = 5;
+
+/**
+ * Why a retired key cannot have signed this certificate, or null: a key signs no certificate issued
+ * after it retired (beyond the grace), so a retired key that leaks cannot vouch for new ones dated
+ * as they are.
+ */
+const signedAfterRetirement = (key, kid, issuedAt) => {
+  if (typeof key.retired_at !== 'string') return null;
+  const retired = Date.parse(key.retired_at);
+  const issued = typeof issuedAt === 'string' ? Date.parse(issuedAt) : Number.NaN;
+  if (Number.isNaN(issued)) return `issued_at ${quote(issuedAt)} is not a date, so whether key ${plain(kid)} signed it before it retired cannot be told`;
+  if (issued > retired + RETIRED_KEY_GRACE_MINUTES * 60_000) {
+    return `key ${plain(kid)} retired at ${plain(key.retired_at)}, more than ${RETIRED_KEY_GRACE_MINUTES} minutes before this certificate's issued_at ${plain(issuedAt)}: a retired key signs no new certificates`;
+  }
+  return null;
+};
 
 /** Lower-case hex SHA-256 of a string's UTF-8 (or of bytes). */
 const sha256Hex = (data) => createHash('sha256').update(data).digest('hex');
@@ -374,6 +397,8 @@ export const verifyCertificate = (document, jwks) => {
     return fail(`key ${plain(kid)} cannot be used for Ed25519: ${error.message}`);
   }
   if (!verified) return fail(`signature does not verify with key ${plain(kid)}`);
+  const late = signedAfterRetirement(named.key, kid, document.issued_at);
+  if (late) return fail(late);
 
   // Signed, so the issuer wrote it; what follows checks it against the chain it quotes.
   if (!isObject(document.organisation) || typeof document.organisation.id !== 'string') return fail('the certificate names no organisation id');

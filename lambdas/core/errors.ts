@@ -77,6 +77,18 @@ export const serviceUnavailable = (
   options?: { cause?: unknown },
 ) => new ApiError(503, 'service_unavailable', message, undefined, { 'Retry-After': String(retryAfterSeconds) }, options);
 
+/**
+ * The organisation's audit chain no longer holds entries a record's trail names (deleted from the
+ * table): the service will not sign a certificate that leaves them out. A 500 `error` whose
+ * message names the entries, logged for the operator (http/middleware/respond.ts).
+ */
+export const entriesMissing = (seqs: readonly number[]) =>
+  new ApiError(
+    500,
+    'error',
+    `The audit chain no longer holds ${seqs.length === 1 ? 'entry' : 'entries'} ${seqs.join(', ')} of this record's trail: no certificate is issued that would leave ${seqs.length === 1 ? 'it' : 'them'} out.`,
+  );
+
 /** Thrown by stores when an optimistic write lost a race; use cases retry on it. */
 export class WriteConflict extends Error {
   override readonly name = 'WriteConflict';

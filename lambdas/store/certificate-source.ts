@@ -1,4 +1,5 @@
 import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { entriesMissing } from '#core/errors.ts';
 import type { AuditEntry, CertificateSource } from '#core/ports.ts';
 import type { Documents } from './dynamo.ts';
 import { entryOfItem } from './chain-read.ts';
@@ -27,7 +28,11 @@ export class DynamoCertificateSource implements CertificateSource {
     return this.entriesUnder(orgId, keys.share(shareId).pk);
   }
 
-  /** The chain entries whose trail copies sit in partition `recordPk`, ascending. */
+  /**
+   * The chain entries whose trail copies sit in partition `recordPk`, ascending. An entry the trail
+   * names that the chain no longer holds (deleted from the table) fails the call: a certificate
+   * carries its record's entries alone, so one left out would leave no trace a verifier could see.
+   */
   private async entriesUnder(orgId: string, recordPk: string): Promise<AuditEntry[]> {
     const trail = await queryPrefix(this.db, this.tableName, recordPk, keys.trailPrefix, { consistent: true });
     const seqs = trail.map((item) => item.seq as number);
@@ -44,6 +49,9 @@ export class DynamoCertificateSource implements CertificateSource {
         wanted = (answer.UnprocessedKeys?.[this.tableName]?.Keys as Array<Record<string, unknown>> | undefined) ?? [];
       }
     }
+    const found = new Set(entries.map((entry) => entry.seq));
+    const missing = seqs.filter((seq) => !found.has(seq));
+    if (missing.length > 0) throw entriesMissing(missing);
     return entries.sort((a, b) => a.seq - b.seq);
   }
 

@@ -5,6 +5,7 @@ import type { SignedCertificate } from '../../lambdas/core/custody/document.ts';
 import { ed25519PublicJwk, jwkThumbprint } from '../../lambdas/core/custody/thumbprint.ts';
 import { signingInput } from '../../lambdas/core/custody/signing-input.ts';
 import { ed25519Verify, parseJwks, sha256Hex, verifyAgreement, verifyCertificate, verifyCertificateText } from '../../lambdas/core/custody/verify.ts';
+import { loadStandaloneVerifier } from '../support/standalone-verifier.ts';
 import { entryOf, jwksOf, makeCertificate, makeChain, makeKey, rewriteEntry, signCertificate } from '../support/custody-fixtures.ts';
 
 const hex = (text: string) => new Uint8Array(Buffer.from(text, 'hex'));
@@ -217,6 +218,28 @@ describe('verifyCertificate', () => {
     const outcome = await verifyCertificate(certificate, jwksOf(current, retired));
     expect(outcome.ok).toBe(true);
     expect(outcome.ok && outcome.summary).toContain(`signed by ${retired.jwk.kid} (Ed25519, a key retired at 2026-03-01T00:00:00.000Z)`);
+  });
+
+  test('a retired key verifies what it signed up to five minutes after it retired, and nothing issued later; the standalone file agrees', async () => {
+    const standalone = await loadStandaloneVerifier();
+    const current = await makeKey();
+    const certificate = makeCertificate(makeChain(3)); // issued 2026-01-05T10:00:00.000Z
+    const outcomes = async (retiredAt: string, issuedAt: unknown = certificate.issued_at) => {
+      const retired = await makeKey({ retired_at: retiredAt });
+      const signed = signCertificate({ ...certificate, issued_at: issuedAt } as typeof certificate, retired);
+      const jwks = jwksOf(current, retired);
+      const library = await verifyCertificate(signed, jwks);
+      const file = standalone.verifyCertificate(signed, jwks);
+      expect(file.ok ? 'ok' : file.reason).toBe(library.ok ? 'ok' : library.reason);
+      return { kid: retired.jwk.kid, outcome: library.ok ? 'ok' : library.reason };
+    };
+    expect((await outcomes('2026-01-05T09:55:00.000Z')).outcome).toBe('ok');
+    const late = await outcomes('2026-01-05T09:54:59.999Z');
+    expect(late.outcome).toBe(
+      `key ${late.kid} retired at 2026-01-05T09:54:59.999Z, more than 5 minutes before this certificate's issued_at 2026-01-05T10:00:00.000Z: a retired key signs no new certificates`,
+    );
+    const undated = await outcomes('2026-01-05T09:55:00.000Z', 'yesterday');
+    expect(undated.outcome).toBe(`issued_at "yesterday" is not a date, so whether key ${undated.kid} signed it before it retired cannot be told`);
   });
 
   test('an unknown kid fails', async () => {

@@ -24,7 +24,7 @@ import { loadStandaloneVerifier, VERIFIER } from '../support/standalone-verifier
 
 const standalone = await loadStandaloneVerifier();
 const current = await makeKey();
-const retired = await makeKey({ retired_at: '2026-01-01T00:00:00.000Z' });
+const retired = await makeKey({ retired_at: '2026-02-01T00:00:00.000Z' });
 const stranger = await makeKey();
 const JWKS: Jwks = { keys: [current.jwk, retired.jwk] };
 /** 32 bytes that are no Ed25519 public key, published under their own thumbprint. */
@@ -473,7 +473,7 @@ describe('the same verdict as the service\'s verifier', () => {
     const spec = fc.sample(certificateSpec, { numRuns: 1, seed: 7 })[0];
     const text = canonicalJson(signed({ ...spec, signer: 'retired' }));
     const library = said(await verifyCertificateText(text, JWKS));
-    expect(library).toContain(', a key retired at 2026-01-01T00:00:00.000Z)');
+    expect(library).toContain(', a key retired at 2026-02-01T00:00:00.000Z)');
     expect(said(standalone.verifyCertificateText(text, JWKS))).toBe(library);
   });
 

@@ -40,6 +40,28 @@ const isSeq = (value: unknown): value is number => Number.isSafeInteger(value) &
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 const fail = (reason: string) => ({ ok: false as const, reason });
 
+/**
+ * A running function signs with the key it read for up to a minute after a rotation; the rest
+ * allows for the clocks of the machine that rotated and the functions that sign.
+ */
+export const RETIRED_KEY_GRACE_MINUTES = 5;
+
+/**
+ * Why a retired key cannot have signed this certificate, or null: a key signs no certificate issued
+ * after it retired (beyond the grace), so a retired key that leaks cannot vouch for new ones dated
+ * as they are.
+ */
+const signedAfterRetirement = (key: PublicJwk, kid: string, issuedAt: unknown): string | null => {
+  if (typeof key.retired_at !== 'string') return null;
+  const retired = Date.parse(key.retired_at);
+  const issued = typeof issuedAt === 'string' ? Date.parse(issuedAt) : Number.NaN;
+  if (Number.isNaN(issued)) return `issued_at ${quote(issuedAt)} is not a date, so whether key ${plain(kid)} signed it before it retired cannot be told`;
+  if (issued > retired + RETIRED_KEY_GRACE_MINUTES * 60_000) {
+    return `key ${plain(kid)} retired at ${plain(key.retired_at)}, more than ${RETIRED_KEY_GRACE_MINUTES} minutes before this certificate's issued_at ${plain(issuedAt)}: a retired key signs no new certificates`;
+  }
+  return null;
+};
+
 /** A value from the document, quoted and cut short for a one-line reason. */
 const quote = (value: unknown) => {
   const text = value === undefined ? 'nothing' : JSON.stringify(value);
@@ -223,7 +245,7 @@ const subjectOf = (doc: Json): string | null => {
  * Verify one certificate against a key set. Checks, in order: the format; the signature's alg,
  * kid and value; the named key (Ed25519, thumbprint = kid); the signature over the signing input
  * (signing-input.ts: the SHA-256 of JCS(document without `signature`)); then the chain, the facts, and what the destruction says it covers. A retired key still verifies
- * (certificates must verify for years after a rotation); the summary says it was retired.
+ * what it signed before it retired (certificates must verify for years after a rotation); the summary says it was retired.
  */
 export const verifyCertificate = async (document: unknown, jwks: Jwks): Promise<VerifyOutcome> => {
   if (!isObject(document)) return fail('not a custody certificate: not a JSON object');
@@ -254,6 +276,8 @@ export const verifyCertificate = async (document: unknown, jwks: Jwks): Promise<
     return fail(`key ${plain(kid)} cannot be used for Ed25519: ${(error as Error).message}`);
   }
   if (!verified) return fail(`signature does not verify with key ${plain(kid)}`);
+  const late = signedAfterRetirement(named.key, kid, document.issued_at);
+  if (late) return fail(late);
 
   // Signed, so the issuer wrote it; what follows checks it against the chain it quotes.
   if (!isObject(document.organisation) || typeof document.organisation.id !== 'string') return fail('the certificate names no organisation id');

@@ -19,6 +19,9 @@ export const respond = (logger: Logger): ApiMiddleware => ({
     if (unavailable) {
       // Expected under load or a brief outage: a warning with the kind of failure, no stack.
       logger.warn('dependency unavailable; answered 503', { errorName: error?.name });
+    } else if (error instanceof ApiError && error.status === 500) {
+      // A failure the service named itself (its message is its own words, never input): the operator needs it.
+      logger.error('failure answered 500', { code: error.code, detail: error.message });
     } else if (!(error instanceof ApiError)) {
       // The stack without its first line: a message can echo input, so it stays out of the logs.
       logger.error('unhandled failure', { errorName: error?.name, stack: error?.stack?.split('\n').slice(1).join('\n') });

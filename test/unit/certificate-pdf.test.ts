@@ -284,6 +284,10 @@ describe('renderCertificatePdf', () => {
     expect(revoked).not.toContain('Later certificates cannot add facts');
     expect(revoked).toContain('None: nothing was submitted, so the service never held a ciphertext of this credential.');
     expect(revoked).not.toContain('until 2026-03-16');
+    // Nothing was sealed: the keys are named as those a credential would have been sealed to.
+    expect(revoked).toContain('Keys a credential would have been sealed to (none was submitted)');
+    expect(revoked).not.toContain('Keys the credential was sealed to');
+    expect(local).toContain('Keys the credential was sealed to');
   });
 
   it('claims no more than a certificate issued before the destruction stated its backups', async () => {

@@ -127,7 +127,8 @@ const partiesSection = (doc: Doc, certificate: SignedCertificate) => {
 };
 
 const keysSection = (doc: Doc, certificate: SignedCertificate) => {
-  heading(doc, 'Keys the credential was sealed to');
+  // Before a submission nothing was sealed: the keys are those a credential would have been sealed to.
+  heading(doc, certificate.destruction.ciphertext_stored === false ? 'Keys a credential would have been sealed to (none was submitted)' : 'Keys the credential was sealed to');
   if (certificate.subject_kind === 'share') {
     field(doc, 'One-time recipient key', { text: grouped(certificate.share.sealed_to.fingerprint), font: MONO, size: 9 });
     return;

@@ -5,7 +5,7 @@
  * browser-safe: WebCrypto only, no Node imports, no Buffer. The `verify-custody-certificate`
  * command is tools/verify-custody-certificate.mjs, a dependency-free single file auditors read and
  * run with `node`; it makes these same checks with the same reasons, which its tests hold it to
- * (test/unit/standalone-verifier.test.ts): a change here must be made there too.
+ * (test/unit/standalone-verifier-verdicts.test.ts): a change here must be made there too.
  *
  * A certificate is trusted only as far as its checks reach, so each check stops at the first
  * failure with a reason that names where it failed. Values from the document are quoted with

@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort } from '../../lambdas/local/free-port.ts';
 import { killProcessGroup } from './local-process.ts';
 
@@ -187,4 +188,26 @@ export const motoModels = async <T = Record<string, unknown>>(endpoint: string, 
   if (!answer.ok) throw new Error(`moto-api/data.json answered ${answer.status}`);
   const data = (await answer.json()) as Record<string, Record<string, T[]> | undefined>;
   return data[service]?.[model] ?? [];
+};
+
+/**
+ * A moto_server for the describe block that calls this, started before its tests and stopped after
+ * them: `moto.endpoint` is its address, and `client` makes an SDK client aimed at it that refuses
+ * to send anywhere else.
+ */
+export const useMotoServer = () => {
+  let server: MotoServer | undefined;
+  beforeAll(async () => {
+    server = await startMotoServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const moto = {
+    get endpoint() {
+      return server!.endpoint;
+    },
+  };
+  const client = <C>(Client: new (config: ReturnType<typeof motoClientConfig>) => C): C => loopbackOnly(new Client(motoClientConfig(moto.endpoint)));
+  return { moto, client };
 };

@@ -10,25 +10,7 @@ import type { Jwks, SignedCertificate } from '../../lambdas/core/custody/documen
 import { verifyCertificate } from '../../lambdas/core/custody/verify.ts';
 import { createHandler as createSweepWorker } from '../../lambdas/workers/sweep.ts';
 import { auditEntries, expectError, expectKeys } from '../support/shapes.ts';
-import {
-  clock,
-  envelopeItem,
-  made,
-  mia,
-  MINUTE,
-  org,
-  owner,
-  read,
-  service,
-  share,
-  SHARE_VIEW_FIELDS,
-  shareEntries,
-  stranger,
-  tom,
-  UNKNOWN_ID,
-  useShareService,
-  type ShareAudit,
-} from '../support/shares-api.ts';
+import { clock, envelopeItem, made, mia, MINUTE, org, owner, read, service, share, SHARE_VIEW_FIELDS, shareEntries, stranger, tom, UNKNOWN_ID, useShareService, type ShareAudit } from '../support/shares-api.ts';
 import { scanTable } from '../support/test-service.ts';
 
 type ShareCertificate = SignedCertificate & { share: any };

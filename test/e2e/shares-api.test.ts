@@ -8,27 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../lambdas/core/hashing.ts';
 import { expectError, expectKeys } from '../support/shapes.ts';
 import { shareMaterial, SHARE_LINK, type CreatedShare } from '../support/shares.ts';
-import {
-  ada,
-  clock,
-  envelopeItem,
-  itemsUnderShare,
-  made,
-  mia,
-  miaId,
-  MINUTE,
-  org,
-  owner,
-  read,
-  service,
-  share,
-  SHARE_VIEW_FIELDS,
-  shareEntries,
-  stranger,
-  tom,
-  UNKNOWN_ID,
-  useShareService,
-} from '../support/shares-api.ts';
+import { ada, clock, envelopeItem, itemsUnderShare, made, mia, miaId, MINUTE, org, owner, read, service, share, SHARE_VIEW_FIELDS, shareEntries, stranger, tom, UNKNOWN_ID, useShareService } from '../support/shares-api.ts';
 import { scanTable } from '../support/test-service.ts';
 import type { MemberBrowser } from '../support/member-browser.ts';
 

@@ -179,18 +179,21 @@ export const requestItem = async (service: TestService, requestId: string) =>
     )
   ).Item as Record<string, any> | undefined;
 
-/** Every item under the request's partition (the request itself and its material). */
-export const itemsUnderRequest = async (service: TestService, requestId: string) =>
+/** Every item under one partition key (strongly consistent). */
+export const itemsUnder = async (service: TestService, pk: string) =>
   ((
     await service.deps.db.send(
       new QueryCommand({
         TableName: service.deps.tableName,
         KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `REQ#${requestId}` },
+        ExpressionAttributeValues: { ':pk': pk },
         ConsistentRead: true,
       }),
     )
   ).Items ?? []) as Array<Record<string, any>>;
+
+/** Every item under the request's partition (the request itself and its material). */
+export const itemsUnderRequest = (service: TestService, requestId: string) => itemsUnder(service, `REQ#${requestId}`);
 
 export const materialItems = async (service: TestService, requestId: string) =>
   (await itemsUnderRequest(service, requestId)).filter((item) => String(item.sk).startsWith('MATERIAL#'));

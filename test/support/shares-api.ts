@@ -5,10 +5,9 @@
  * and readings of what the table and the audit chain hold of a share. A file calls
  * useShareService() before its tests, which fills the bindings below.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { MemberBrowser } from './member-browser.ts';
-import { auditEntries, type AuditItem } from './shapes.ts';
+import { auditEntries, itemsUnder, type AuditItem } from './shapes.ts';
 import { createShareAs, type CreatedShare } from './shares.ts';
 import { startTestService, type TestOrganisation, type TestService } from './test-service.ts';
 import { movableClock } from './webhooks.ts';
@@ -78,17 +77,8 @@ export const share = async (browser: MemberBrowser = tom, body: Record<string, u
   return created;
 };
 
-export const itemsUnderShare = async (id: string) =>
-  ((
-    await service.deps.db.send(
-      new QueryCommand({
-        TableName: service.deps.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `SHARE#${id}` },
-        ConsistentRead: true,
-      }),
-    )
-  ).Items ?? []) as Array<Record<string, any>>;
+/** Every item under the share's partition (the share itself, its envelope and its trail). */
+export const itemsUnderShare = (id: string) => itemsUnder(service, `SHARE#${id}`);
 
 export const envelopeItem = async (id: string) => (await itemsUnderShare(id)).find((item) => item.sk === 'MATERIAL#envelope');
 

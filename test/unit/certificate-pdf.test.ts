@@ -1,7 +1,6 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import PDFDocument from 'pdfkit';
 import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 import type { CertificateChainEntry, CustodyFact, SignedCertificate } from '../../lambdas/core/custody/document.ts';
@@ -9,6 +8,7 @@ import { extractEmbeddedCertificate, extractEmbeddedFiles } from '../support/pdf
 import { canonicalJson } from '../../lambdas/core/custody/canonical.ts';
 import { certificateFileName, renderCertificatePdf, VERIFIER_PATH } from '../../lambdas/http/certificates/render-pdf.ts';
 import { makeKey, signCertificate } from '../support/custody-fixtures.ts';
+import { plainPdf } from '../support/plain-pdf.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -320,16 +320,6 @@ describe('renderCertificatePdf', () => {
 });
 
 // ---- Extraction errors, on PDFs made with pdfkit's Node build (no certificate renderer involved) ----
-const plainPdf = (attach: Array<{ name: string; body: string }> = [], compress = true) =>
-  new Promise<Buffer>((resolve) => {
-    const doc = new PDFDocument({ compress, info: { CreationDate: new Date('2026-01-01T00:00:00Z') } });
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    for (const file of attach) doc.file(Buffer.from(file.body, 'utf8'), { name: file.name, type: 'application/json' });
-    doc.text('Not a certificate');
-    doc.end();
-  });
 
 describe('extractEmbeddedCertificate', () => {
   it('refuses what is not a PDF', () => {

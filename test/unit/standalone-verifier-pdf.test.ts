@@ -6,29 +6,17 @@
  */
 import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
-import PDFDocument from 'pdfkit';
 import { describe, expect, test } from 'vitest';
 import { canonicalJson } from '../../lambdas/core/custody/canonical.ts';
 import { renderCertificatePdf } from '../../lambdas/http/certificates/render-pdf.ts';
 import { certificateSpec, JWKS, said, signed, thrown } from '../support/generated-certificates.ts';
 import { extractEmbeddedCertificate } from '../support/pdf-attachment-oracle.ts';
+import { plainPdf } from '../support/plain-pdf.ts';
 import { loadStandaloneVerifier } from '../support/standalone-verifier.ts';
 
 const standalone = await loadStandaloneVerifier();
 
 describe('the certificate a PDF embeds', () => {
-  /** A PDF made by pdfkit's Node build (no certificate renderer involved). */
-  const pdfWith = (attach: Array<{ name: string; body: string }>, compress = true) =>
-    new Promise<Buffer>((resolve) => {
-      const doc = new PDFDocument({ compress, info: { CreationDate: new Date('2026-01-01T00:00:00Z') } });
-      const chunks: Buffer[] = [];
-      doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-      doc.on('end', () => resolve(Buffer.concat(chunks)));
-      for (const file of attach) doc.file(Buffer.from(file.body, 'utf8'), { name: file.name, type: 'application/json' });
-      doc.text('Not a certificate');
-      doc.end();
-    });
-
   /** A hand-written PDF whose file specification sits in a compressed object stream, as re-saving viewers write. */
   const objectStreamPdf = (body: string, encrypted = false) => {
     const packed = Buffer.from('2 0 << /Type /Filespec /F (packed.json) /EF << /F 3 0 R >> >>', 'latin1');
@@ -53,14 +41,14 @@ describe('the certificate a PDF embeds', () => {
   });
 
   test('other PDFs: the same text or the same reason', async () => {
-    const uncompressed = await pdfWith([{ name: 'c.json', body: '{"name":"Grüße"}' }], false);
+    const uncompressed = await plainPdf([{ name: 'c.json', body: '{"name":"Grüße"}' }], false);
     const damaged = Buffer.from(uncompressed);
     damaged.write('"nome"', damaged.indexOf('"name"'), 'latin1');
     const pdfs = [
-      await pdfWith([]),
-      await pdfWith([{ name: 'notes.txt', body: 'hello' }]),
-      await pdfWith([{ name: 'a.json', body: '{"a":1}' }, { name: 'b.json', body: '{"b":2}' }]),
-      await pdfWith([{ name: 'only.JSON', body: '{"c":3}' }]),
+      await plainPdf([]),
+      await plainPdf([{ name: 'notes.txt', body: 'hello' }]),
+      await plainPdf([{ name: 'a.json', body: '{"a":1}' }, { name: 'b.json', body: '{"b":2}' }]),
+      await plainPdf([{ name: 'only.JSON', body: '{"c":3}' }]),
       uncompressed,
       damaged,
       objectStreamPdf('{"packed":true}'),

@@ -79,8 +79,8 @@ describe('GET /share/describe and POST /share/open', () => {
     const entries = await shareEntries(created.id);
     expect(entries.map((entry) => [entry.type, entry.actor, entry.data.details])).toEqual([
       ['share.created', { type: 'member', label: org.member.name, id: org.member.id }, { view_limit: 1, expires_at: created.answer.body.share.expires_at }],
-      ['share.revealed', { type: 'subject', label: 'share recipient' }, { views: 1, view_limit: 1 }],
-      ['share.purged', { type: 'subject', label: 'share recipient' }, { reason: 'view_limit_reached' }],
+      ['share.revealed', { type: 'subject', label: 'share link holder' }, { views: 1, view_limit: 1 }],
+      ['share.purged', { type: 'subject', label: 'share link holder' }, { reason: 'view_limit_reached' }],
     ]);
     // The reveal and the destruction are one transaction: consecutive entries, one time.
     expect(entries[2].seq).toBe(entries[1].seq + 1);

@@ -54,7 +54,9 @@ export const openShare = async (deps: ShareDeps, token: string | undefined) => {
     if (!envelope) throw gone('This share has already been opened or destroyed.');
     const at = deps.clock.now().toISOString();
     const after = viewed(share, at);
-    const actor: Actor = { type: 'subject', label: 'share recipient' };
+    // Opening takes the link alone (the key that opens the envelope never reaches the service), so
+    // what the service can vouch for is that whoever held the link was handed the ciphertext.
+    const actor: Actor = { type: 'subject', label: 'share link holder' };
     const last = after.status !== 'active';
     const entries = [shareAuditEntry(after, actor, 'share.revealed', { views: after.views, view_limit: after.viewLimit })];
     if (last) entries.push(shareAuditEntry(after, actor, 'share.purged', { reason: 'view_limit_reached' }));

@@ -77,6 +77,32 @@ const helpdeskInputOf = (adapter: string, flags: Flags) => ({
   tenant: optionalText(flags, 'tenant') ?? null,
 });
 
+/** The flags of a helpdesk connection (`--adapter`), which is made again whole each time. */
+const HELPDESK_FLAGS = [
+  'helpdesk-url', 'client-id', 'client-secret', 'email', 'api-token', 'username', 'password', 'company-id',
+  'public-key', 'private-key', 'integration-code', 'closed-status-names', 'resolved-status-ids', 'closed-status-ids', 'tenant',
+];
+/** The flags that change the integration itself. */
+const SETTING_FLAGS = [
+  'name', 'enabled', 'recipe', 'ticket-id-path', 'status-path', 'status-map', 'remove-status-word', 'field', 'auth',
+  'header-name', 'header-value', 'signing-secret', 'generate-secret', 'default-preset', 'rate-limit',
+];
+
+/**
+ * One call of set-integration either connects the helpdesk or changes the integration's settings:
+ * a flag of the other kind would be dropped unseen (a secret "rotated" without --adapter stayed the
+ * old one), so it is refused by name.
+ */
+const refuseOtherKind = (flags: Flags, connecting: boolean) => {
+  const stray = (connecting ? SETTING_FLAGS : HELPDESK_FLAGS).find((name) => flags[name] !== undefined);
+  if (stray === undefined) return;
+  throw new UsageError(
+    connecting
+      ? `--${stray} changes the integration's settings, not its helpdesk connection: run set-integration again without --adapter for it`
+      : `--${stray} is a setting of the helpdesk connection: give it with --adapter and every other setting of the connection (the connection is made again whole)`,
+  );
+};
+
 const SHOWN_ONCE = 'Shown once: the URLs hold their secrets; store them in the helpdesk now.';
 
 /**
@@ -177,6 +203,7 @@ export const INTEGRATION_COMMANDS: Record<string, Command> = {
     ],
     run: async (admin, f, context) => {
       const adapter = optionalText(f, 'adapter');
+      refuseOtherKind(f, adapter !== undefined);
       if (adapter !== undefined) return connectHelpdesk(await helpdeskDepsFor(admin, f, context), OPERATOR_ACTOR, required(f, 'org'), required(f, 'integration'), helpdeskInputOf(adapter, f));
       const deps = await depsFor(admin, f, context);
       const [orgId, integrationId] = [required(f, 'org'), required(f, 'integration')];

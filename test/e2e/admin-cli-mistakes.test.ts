@@ -50,6 +50,24 @@ describe('refused before anything is written', () => {
     expect(await entries()).toBe(before);
   });
 
+  it("refuses a helpdesk connection's flag without --adapter, and a setting's flag with it, naming the flag", async () => {
+    const integration = JSON.parse((await cli('connect-integration', ['--org', org.orgId, '--name', 'Rotating Desk', '--app-url', service.appUrl, '--json'])).stdout).integration.id as string;
+    const before = await entries();
+    const rotated = await cli('set-integration', ['--org', org.orgId, '--integration', integration, '--client-secret', 'a-new-oauth-secret', '--app-url', service.appUrl]);
+    expect(rotated.code, rotated.stderr).toBe(1);
+    expect(rotated.stdout).toBe('');
+    expect(rotated.stderr).toContain(
+      '--client-secret is a setting of the helpdesk connection: give it with --adapter and every other setting of the connection (the connection is made again whole)',
+    );
+    const mixed = await cli('set-integration', [
+      '--org', org.orgId, '--integration', integration, '--adapter', 'zendesk', '--helpdesk-url', 'https://acme.zendesk.com',
+      '--client-id', 'handoff', '--client-secret', 'a-new-oauth-secret', '--status-map', 'Solved=closed', '--app-url', service.appUrl,
+    ]);
+    expect(mixed.code, mixed.stderr).toBe(1);
+    expect(mixed.stderr).toContain("--status-map changes the integration's settings, not its helpdesk connection: run set-integration again without --adapter for it");
+    expect(await entries()).toBe(before);
+  });
+
   it('never overwrites a key file, and deletes the pair it made for a command then refused', async () => {
     const file = join(dataDir, 'keys', 'ann.pem');
     const added = await cli('add-member', ['--org', org.orgId, '--name', 'Ann Admin', '--email', 'ann@cli.example', '--generate-key', file]);

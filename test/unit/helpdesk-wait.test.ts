@@ -62,7 +62,7 @@ describe('the helpdesk\u2019s Retry-After', () => {
     expect(waitUntil()).toBe('2026-11-27T10:02:00.000Z');
 
     now += 30_000;
-    expect(await runTicketCheck(deps, check('200'))).toEqual({ kind: 'failed', reason: 'rate_limited', retryAfterSeconds: 90 });
+    expect(await runTicketCheck(deps, check('200'))).toEqual({ kind: 'failed', reason: 'rate_limited', retryAfterSeconds: 90, held: true });
     expect(reads).toEqual(['100']);
     expect(queued).toEqual([
       ['100', 120],
@@ -72,6 +72,24 @@ describe('the helpdesk\u2019s Retry-After', () => {
     now += 90_000;
     await runTicketCheck(deps, check('200'));
     expect(reads).toEqual(['100', '200']);
+  });
+
+  it('holds a check that already failed twice for the rest of the wait only, as the same attempt (no read was made)', async () => {
+    let now = Date.parse('2026-11-27T10:00:00Z');
+    const queued: TicketCheck[] = [];
+    const delays: number[] = [];
+    const adapter = {
+      readTicket: async () => {
+        throw new HelpdeskCallFailed('rate_limited', 'Zendesk ShowTicket', { status: 429, retryAfterSeconds: 7 });
+      },
+    };
+    const { deps } = depsAround(() => now, adapter, { onQueued: (check, delay) => void (queued.push(check), delays.push(delay)) });
+    await runTicketCheck(deps, { orgId: ORG, integrationId: INTEGRATION, externalId: '100', attempt: 0 });
+    now += 2_000;
+    // Another ticket's check, two reads of it failed before (a 401 each): held, not failed a third time.
+    expect(await runTicketCheck(deps, { orgId: ORG, integrationId: INTEGRATION, externalId: '8420', attempt: 2 })).toMatchObject({ held: true, retryAfterSeconds: 5 });
+    expect(queued[1]).toEqual({ orgId: ORG, integrationId: INTEGRATION, externalId: '8420', attempt: 2 });
+    expect(delays[1]).toBe(5);
   });
 
   it('is kept by a post of the link the helpdesk refused, and keeps later posts and reads from it until it has passed', async () => {

@@ -19,13 +19,14 @@ export interface VerifyTicketDeps extends TicketStatusDeps {
  * - `applied`: the helpdesk answered; its status was applied to the linked requests (verified);
  * - `nothing_live`: no live request is linked to the ticket any more, so the helpdesk was not called;
  * - `not_connected`: the integration is gone or no longer connected to its helpdesk;
- * - `failed`: the read failed (the reason is in the integration's activity view); nothing changed.
+ * - `failed`: the read failed (the reason is in the integration's activity view), or was not made
+ *   because the helpdesk asked to be left alone until later (`held`); nothing changed.
  */
 export type VerifyOutcome =
   | { kind: 'applied'; outcome: TicketStatusOutcome }
   | { kind: 'nothing_live' }
   | { kind: 'not_connected' }
-  | { kind: 'failed'; reason: HelpdeskFailureReason; retryAfterSeconds?: number };
+  | { kind: 'failed'; reason: HelpdeskFailureReason; retryAfterSeconds?: number; held?: true };
 
 const ENDED = new Set(['completed', 'revoked', 'expired']);
 const linkedLive = (request: HandoffRequest, check: TicketCheck) =>
@@ -47,7 +48,7 @@ export const verifyTicket = async (deps: VerifyTicketDeps, check: TicketCheck): 
   // integration's tickets before then, whichever check or run would make it.
   const now = deps.clock.now();
   const waitUntil = await deps.helpdeskWaits.until(integration.id, now);
-  if (waitUntil) return { kind: 'failed', reason: 'rate_limited', retryAfterSeconds: Math.ceil((Date.parse(waitUntil) - now.getTime()) / 1000) };
+  if (waitUntil) return { kind: 'failed', reason: 'rate_limited', retryAfterSeconds: Math.ceil((Date.parse(waitUntil) - now.getTime()) / 1000), held: true };
   let ticket;
   try {
     const adapter = await deps.helpdesks.adapterFor(integration);
@@ -82,11 +83,14 @@ export const verifyTicket = async (deps: VerifyTicketDeps, check: TicketCheck): 
 /**
  * A queued check: the read, and after a failed one the next attempt, queued after the backoff or
  * the helpdesk's Retry-After, whichever is longer. After the last attempt the reconciliation's
- * period takes over. Answers what the read did.
+ * period takes over. A check held by a wait another call met made no read: it is queued again,
+ * as the same attempt, for when the wait ends. Answers what the read did.
  */
 export const runTicketCheck = async (deps: VerifyTicketDeps, check: TicketCheck): Promise<VerifyOutcome> => {
   const result = await verifyTicket(deps, check);
-  if (result.kind === 'failed') {
+  if (result.kind === 'failed' && result.held) {
+    await deps.ticketChecks?.enqueue(check, Math.max(1, result.retryAfterSeconds ?? 0));
+  } else if (result.kind === 'failed') {
     const attempt = check.attempt + 1;
     const delay = retryDelaySeconds(attempt, result.retryAfterSeconds);
     if (delay !== null) await deps.ticketChecks?.enqueue({ ...check, attempt }, delay);

@@ -31,14 +31,18 @@ const SPEC_WORDS: ReadonlyMap<string, KnownTicketStatus> = new Map([
 const isKnown = (value: unknown): value is KnownTicketStatus =>
   typeof value === 'string' && (KNOWN_TICKET_STATUSES as readonly string[]).includes(value);
 
-/** Trimmed, inner whitespace collapsed, lower case; numbers and booleans as their text. */
+/**
+ * Trimmed, inner whitespace collapsed, lower case, in Unicode's composed form (NFC: "Gelöst" typed
+ * with ö as one character or as o and a combining diaeresis is one word, as it looks); numbers
+ * and booleans as their text.
+ */
 const normaliseWord = (raw: unknown): string | null => {
   let text: string;
   if (typeof raw === 'string') text = raw;
   else if (typeof raw === 'number' && Number.isFinite(raw)) text = String(raw);
   else if (typeof raw === 'boolean') text = String(raw);
   else return null;
-  const word = text.trim().replace(/\s+/g, ' ').toLowerCase();
+  const word = text.trim().replace(/\s+/g, ' ').toLowerCase().normalize('NFC');
   return word === '' ? null : word;
 };
 

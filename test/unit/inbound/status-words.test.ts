@@ -23,6 +23,14 @@ describe('normaliseTicketStatus', () => {
     }
   });
 
+  it('reads a word with a combining accent as the same word with the accented letter (NFC), in the map and as posted', () => {
+    const composed = 'Gel\u00f6st';
+    const decomposed = 'Gelo\u0308st';
+    expect(normaliseTicketStatus(decomposed, { [composed]: 'resolved' })).toEqual({ status: 'resolved', word: 'gel\u00f6st' });
+    expect(normaliseTicketStatus(composed, { [decomposed]: 'resolved' })).toEqual({ status: 'resolved', word: 'gel\u00f6st' });
+    expect(mergeStatusMaps({ [composed.toLowerCase()]: 'resolved' }, { [decomposed]: 'closed' })).toEqual({ 'gel\u00f6st': 'closed' });
+  });
+
   it('collapses inner whitespace', () => {
     expect(normaliseTicketStatus('On   Hold')).toEqual({ status: 'pending', word: 'on hold' });
     expect(normaliseTicketStatus(' on\t\nhold ')).toEqual({ status: 'pending', word: 'on hold' });

@@ -125,6 +125,7 @@ describe('the helpdesk\u2019s Retry-After', () => {
     expect(calls).toEqual(['reply 100']);
     expect(activity).toHaveLength(2);
     expect(activity[1]).toMatch(/^Posting the request link in the ticket failed: the helpdesk asked not to be called before/);
+    expect(activity[1]).toMatch(/\. The caller has the link in the creation answer; a trigger emails it to the requester\.$/);
 
     now += 3_540_000;
     await runTicketCheck(deps, { orgId: ORG, integrationId: INTEGRATION, externalId: '300', attempt: 0 });

@@ -56,7 +56,7 @@ export const replyInTicket = async (deps: ReplyInTicketDeps, input: TicketReplyI
     await deps.integrations.recordActivity(integration.id, {
       at: deps.clock.now().toISOString(),
       purpose: 'helpdesk',
-      reason: `Posting the request link in the ticket failed: ${reason}. The link was given back to the caller.`,
+      reason: `Posting the request link in the ticket failed: ${reason}. The caller has the link in the creation answer; a trigger emails it to the requester.`,
       ticketId: input.externalId,
       statusWord: null,
     });

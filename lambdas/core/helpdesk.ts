@@ -66,6 +66,10 @@ const REASON_TEXT: Record<HelpdeskFailureReason, string> = {
   unexpected_answer: 'the helpdesk answered in a way the adapter cannot read',
 };
 
+/** A 4xx the adapter has no meaning for (Zendesk's 422 on a comment to a closed ticket, a 400) is a refusal, and says so. */
+const reasonText = (reason: HelpdeskFailureReason, status: number | undefined) =>
+  reason === 'unexpected_answer' && status !== undefined && status >= 400 && status < 500 ? 'the helpdesk refused the call' : REASON_TEXT[reason];
+
 export interface HelpdeskCallFailedDetails {
   /** Seconds the helpdesk asked to wait (its Retry-After), when it said. */
   retryAfterSeconds?: number;
@@ -90,7 +94,7 @@ export class HelpdeskCallFailed extends Error {
     readonly call: string,
     details: HelpdeskCallFailedDetails = {},
   ) {
-    super(`${call}: ${REASON_TEXT[reason]}${details.status === undefined ? '' : ` (HTTP ${details.status})`}`, { cause: details.cause });
+    super(`${call}: ${reasonText(reason, details.status)}${details.status === undefined ? '' : ` (HTTP ${details.status})`}`, { cause: details.cause });
     if (details.retryAfterSeconds !== undefined) this.retryAfterSeconds = details.retryAfterSeconds;
     if (details.status !== undefined) this.status = details.status;
   }

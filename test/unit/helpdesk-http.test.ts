@@ -151,6 +151,8 @@ describe('HelpdeskHttp.send', () => {
     expect(error).toMatchObject({ reason, status, call: 'Vendor ReadThing' });
     expect(error.message.startsWith('Vendor ReadThing: ')).toBe(true);
     expect(error.message).toContain(`(HTTP ${status})`);
+    // A 4xx with no meaning of its own is worded as the refusal it is, not as an answer not understood.
+    if (status === 400 || status === 422) expect(error.message).toBe(`Vendor ReadThing: the helpdesk refused the call (HTTP ${status})`);
     expect(hits).toHaveLength(1);
   });
 

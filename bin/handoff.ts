@@ -7,8 +7,8 @@ import { HandoffStack } from '../lib/handoff-stack.ts';
  * it), e.g. `cdk deploy -c appUrl=https://handoff.example.com -c emailFrom=...`. Optional: `domainName`
  * and `certificateArn` together (an ACM certificate in the stack's region) put the API on its own
  * host name and turn the execute-api endpoint off; `alarmEmail` subscribes an address to the alarms;
- * `reservedConcurrency=on` reserves 42 executions for the expiry and purge workers and the sweeps
- * (the account's Lambda concurrency quota must then be at least 142; default off);
+ * `reservedConcurrency=on` reserves 43 executions for the expiry and purge workers and the sweeps
+ * (the account's Lambda concurrency quota must then be at least 143; default off);
  * `memberRoutes=off` holds the member application's routes back, for the first step of the upgrade
  * that moved them into nested stacks (docs/deploying.md).
  * Account and region come from the CLI's environment when it has them; otherwise the template

@@ -31,6 +31,11 @@ export const KEY_RIGHT_TAGS = {
   readTable: 'handoff-table-read',
   /** The table read and written through DynamoDB (kms:Decrypt, Encrypt, GenerateDataKey). */
   writeTable: 'handoff-table-write',
+  /**
+   * A table made under the key through DynamoDB (DEPLOY_ROLE_TABLE_ACTIONS): no function's; for a
+   * deploy role other than the bootstrap's, and an operator restoring the table to a point in time.
+   */
+  createTable: 'handoff-table-create',
   /** kms:Decrypt of data keys sealed for `inbound_auth` (integration secrets). */
   openIntegrationSecrets: 'handoff-open-inbound-auth',
   /** kms:Decrypt of data keys sealed for `webhook_signing`. */
@@ -168,6 +173,9 @@ export const tableKeyPolicy = (context: KeyPolicyContext & { dynamoDbService: st
       Resource: '*',
       Condition: { StringEquals: viaDynamoDb, ArnLike: { 'aws:PrincipalArn': deployRoleArnPattern(context) } },
     },
+    // The same for a principal tagged for it: a deploy role of another name, or an operator
+    // restoring the table to a point in time (which makes a new table under this key).
+    use('TaggedRoleCreatesOrRestoresTables', 'createTable', [...DEPLOY_ROLE_TABLE_ACTIONS], context, viaDynamoDb),
   );
 };
 

@@ -196,6 +196,8 @@ describe('the key policies', () => {
           ArnLike: { 'aws:PrincipalArn': { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':role/cdk-*-cfn-exec-role-*']] } },
         },
       ],
+      // A deploy role of another name, or an operator restoring the table: the same, by tag.
+      ['TaggedRoleCreatesOrRestoresTables', ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey*', 'kms:ReEncrypt*'], { StringEquals: { 'aws:PrincipalTag/handoff-table-create': STACK, ...via } }],
     ]);
   });
 
@@ -283,6 +285,8 @@ describe('the roles', () => {
       [roleOfWorker(/^ticket check worker/), roleOfWorker(/^ticket reconciliation/), roleOfRoute(ROUTES.appCheckHelpdesk)].sort(),
     );
     expect(holders(KEY_RIGHT_TAGS.sealHelpdeskCredentials)).toEqual([roleOfRoute(ROUTES.appConnectHelpdesk)]);
+    // Making a table under the key is a deploy's or a restore's, never a function's.
+    expect(holders(KEY_RIGHT_TAGS.createTable)).toEqual([]);
     // The pages, the fallback and the schedulers' roles touch no key.
     expect(rightTagsOfRole(roleOfRoute(ROUTES.pageSubject))).toEqual({});
     expect(rightTagsOfRole(functionRoleOfRoute('$default'))).toEqual({});

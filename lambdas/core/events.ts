@@ -132,4 +132,6 @@ export interface EventFeedPage {
 
 export interface EventFeed {
   read(query: EventFeedQuery): Promise<EventFeedPage>;
+  /** The sequence number of the organisation's newest audit entry (0 when it has none). */
+  newestSeq(orgId: string): Promise<number>;
 }

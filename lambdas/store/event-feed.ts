@@ -1,3 +1,4 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventFeed, EventFeedPage, EventFeedQuery } from '#core/events.ts';
 import type { Documents } from './dynamo.ts';
 import { auditSortKey, keys } from './keys.ts';
@@ -38,5 +39,20 @@ export class DynamoEventFeed implements EventFeed {
 
     if (typeNames.length === 0) return { entries: [], lastReadSeq: null, exhausted: true };
     return readChain(this.db, this.tableName, { filters, names, values, oldestFirst: true, limit: query.limit, maxRead: query.maxRead });
+  }
+
+  /** The last entry of the chain's partition, read consistently: the newest a cursor can name. */
+  async newestSeq(orgId: string): Promise<number> {
+    const { Items } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': keys.auditEntry(orgId, 0).pk, ':from': auditSortKey(1), ':to': `${auditSortKey(0).slice(0, 4)}~` },
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
+      }),
+    );
+    return (Items?.[0]?.seq as number | undefined) ?? 0;
   }
 }

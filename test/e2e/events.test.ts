@@ -179,7 +179,16 @@ describe('GET /events: order, paging and filters', () => {
     const last = await feed(org.events);
     const after = await feed(org.events, `?since=${last.next_cursor}`);
     expect(after).toEqual({ object: 'list', data: [], has_more: false, next_cursor: last.next_cursor });
-    expect((await feed(org.events, '?since=999999999999')).next_cursor).toBe('999999999999');
+    // A cursor past the newest event was never answered: refused by field, naming the newest, not an empty page that skips.
+    const newest = Math.max(...(await storedEntries(org.orgId)).map((entry) => entry.seq));
+    expect((await feed(org.events, `?since=${newest}`)).data).toEqual([]);
+    for (const ahead of [String(newest + 1), '999999999999']) {
+      const refused = await service.call('GET', `/events?since=${ahead}`, { key: org.events });
+      expectError(refused, 422, 'validation_failed', ['since']);
+      expect(refused.body.errors.since).toEqual([
+        `No event has this cursor yet: the newest is ${newest}. Give a next_cursor this feed answered, or 0 to read from the start.`,
+      ]);
+    }
 
     const fresh = await createRequest(org);
     const next = await feed(org.events, `?since=${last.next_cursor}`);

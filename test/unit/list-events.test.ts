@@ -29,6 +29,7 @@ const fakeFeed = (chain: AuditEntry[]) => {
       const exhausted = read === after.length;
       return { entries, lastReadSeq: exhausted ? null : after[read - 1].seq, exhausted };
     },
+    newestSeq: async () => chain.at(-1)?.seq ?? 0,
   };
   return { feed, queries };
 };

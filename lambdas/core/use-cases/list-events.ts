@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { Caller } from '../caller.ts';
 import { EVENT_TYPES, isEventType, toEventObject, type EventFeed } from '../events.ts';
+import { fieldError } from '../errors.ts';
 import { queryInteger } from '../validation.ts';
 
 /** Stored entries one GET /events reads at most, matching or not, so its latency does not grow with the chain. */
@@ -48,6 +49,12 @@ export const listEvents = async (deps: { events: EventFeed }, caller: Caller, qu
     limit: query.limit,
     maxRead: EVENT_FEED_MAX_READ,
   });
+  // A cursor past the newest entry was never answered by this feed (a typo, another environment's,
+  // or one kept across a restore of the table): polling from it would skip every event up to it, unseen.
+  if (page.entries.length === 0 && page.exhausted && since > 0) {
+    const newest = await deps.events.newestSeq(caller.org.id);
+    if (since > newest) throw fieldError('since', `No event has this cursor yet: the newest is ${newest}. Give a next_cursor this feed answered, or 0 to read from the start.`);
+  }
   const entries = page.entries.slice(0, query.limit);
   const lastReturned = entries.length ? entries[entries.length - 1].seq : null;
   let hasMore: boolean;

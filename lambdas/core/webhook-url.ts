@@ -101,6 +101,8 @@ export const checkWebhookUrl = (input: string, options: WebhookUrlOptions = {}):
     return { ok: false, reason: 'Must be an absolute https URL.' };
   }
   if (url.username || url.password) return { ok: false, reason: 'Must not contain a user name or password.' };
+  // WHATWG takes port 0 (it refuses above 65535), but nothing can be reached on it.
+  if (url.port === '0') return { ok: false, reason: 'Must name a port from 1 to 65535, or none.' };
   // As it is stored and shown: a URL by RFC 3986 too (uri.ts).
   const href = uriOf(url);
   if (href === null) return { ok: false, reason: BROKEN_ESCAPE_MESSAGE };

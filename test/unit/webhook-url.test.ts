@@ -28,6 +28,12 @@ describe('checkWebhookUrl', () => {
     expect(check).toEqual({ ok: true, url: new URL(url).href });
   });
 
+  it('refuses port 0, which the URL parser takes but nothing can be reached on, even on loopback', () => {
+    for (const url of ['https://example.com:0/x', 'https://8.8.8.8:00/x', 'http://127.0.0.1:0/hook']) {
+      expect(checkWebhookUrl(url, { allowLoopback: true }), url).toEqual({ ok: false, reason: 'Must name a port from 1 to 65535, or none.' });
+    }
+  });
+
   it('refuses loopback and http by default, and allows them only with allowLoopback', () => {
     for (const url of ['http://127.0.0.1:4000/hook', 'http://localhost:4000/hook', 'http://[::1]:4000/hook']) {
       expect(checkWebhookUrl(url).ok, url).toBe(false);

@@ -29,6 +29,9 @@ export const SUBSCRIBABLE_EVENT_TYPES = EVENT_TYPES.filter(
 );
 export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
 
+/** Events about the organisation itself: they carry no client (`client_id` null), so no client-scoped subscription or feed sees them. */
+export const ORGANISATION_EVENT_TYPES: readonly SubscribableEventType[] = ['member.disabled', 'org_recovery.used'];
+
 const EVENT_TYPE_SET = new Set<string>(EVENT_TYPES);
 const SUBSCRIBABLE_SET = new Set<string>(SUBSCRIBABLE_EVENT_TYPES);
 

@@ -231,6 +231,15 @@ describe('GET and DELETE /webhooks', () => {
     expectError(await service.call('DELETE', `/webhooks/${scoped.body.id}`, { key: otherKey }), 404, 'not_found');
     expect((await service.call('DELETE', `/webhooks/${scoped.body.id}`, { key: clientKey })).status).toBe(204);
     expect((await service.call('DELETE', `/webhooks/${orgWide.id}`, { key: org.hooks })).status).toBe(204);
+
+    // The organisation's own events carry no client: a client's subscription to one would never fire.
+    const silent = await subscribe(clientKey, { url: 'https://example.com/client', events: ['request.created', 'member.disabled', 'org_recovery.used'] });
+    expectError(silent, 422, 'validation_failed', ['events']);
+    expect(silent.body.errors.events).toEqual([
+      `"member.disabled" is about the organisation, not a client: a client-scoped key's subscription would never receive it.`,
+      `"org_recovery.used" is about the organisation, not a client: a client-scoped key's subscription would never receive it.`,
+    ]);
+    expect((await subscribe(org.hooks, { url: 'https://example.com/org', events: ['member.disabled'] })).status).toBe(201);
   });
 
   it('answers 403 without webhooks:write, on every webhook endpoint, and 401 without a key', async () => {

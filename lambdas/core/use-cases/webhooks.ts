@@ -4,7 +4,7 @@ import type { Actor } from '../model.ts';
 import type { Clock } from '../clock.ts';
 import { notFound, validationFailed, WriteConflict, type FieldErrors } from '../errors.ts';
 import { memberActor, requireManager, type MemberCaller } from '../member-access.ts';
-import { isSubscribableEventType, SUBSCRIBABLE_EVENT_TYPES } from '../events.ts';
+import { isSubscribableEventType, ORGANISATION_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../events.ts';
 import { newId } from '../ids.ts';
 import { requirePlan } from '../plans.ts';
 import { fieldErrorsOf } from '../validation.ts';
@@ -79,6 +79,9 @@ export const createWebhook = async (deps: WebhookDeps, manager: WebhookManager, 
       if (type === 'ping') add('events', '"ping" is sent by the test action only and cannot be subscribed to.');
       else if (!isSubscribableEventType(type)) {
         add('events', `Unknown event type ${JSON.stringify(type)}; one of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}.`);
+      } else if (manager.clientId !== null && ORGANISATION_EVENT_TYPES.includes(type)) {
+        // Accepted, it would stay silent for ever: the subscription gets only its client's events.
+        add('events', `${JSON.stringify(type)} is about the organisation, not a client: a client-scoped key's subscription would never receive it.`);
       }
     }
   }

@@ -82,7 +82,11 @@ describe.skipIf(!haveChromium)('the audit log page', () => {
     expect(lines).toHaveLength(3);
     expect(lines.slice(1).every((line) => line.includes(',request.created,'))).toBe(true);
     const json = await download(page, 'export-json');
-    expect(JSON.parse(json.text).entries.map((entry: { type: string }) => entry.type)).toEqual(['request.created', 'request.created']);
+    const exported = JSON.parse(json.text);
+    expect(exported.entries.map((entry: { type: string }) => entry.type)).toEqual(['request.created', 'request.created']);
+    // The file says with which filters it was made, and when: a filtered file's gaps are the filter's.
+    expect(exported.filters).toEqual({ type: 'request.created' });
+    expect(Date.now() - Date.parse(exported.exported_at)).toBeLessThan(60_000);
 
     await page.setViewportSize({ width: 320, height: 640 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);

@@ -79,8 +79,19 @@ export interface ExportFormat<Row> {
   /** The file's name without its extension. */
   name: string;
   csv(rows: Row[]): string;
-  json(rows: Row[]): unknown;
+  /** The rows under their own member (`entries`, `api_reads`). */
+  json(rows: Row[]): Record<string, Row[]>;
 }
+
+/**
+ * The JSON file: when it was made and with which filters beside the rows, so that whoever reads it
+ * later can tell the gaps a filter leaves from entries missing from the chain.
+ */
+const jsonExport = <Row>(format: ExportFormat<Row>, rows: Row[], filters: URLSearchParams) => ({
+  exported_at: new Date().toISOString(),
+  filters: Object.fromEntries(filters),
+  ...format.json(rows),
+});
 
 /** The two export buttons (#export-csv, #export-json) of a view. */
 export const exportButtons = <Row>(app: AppContext, filters: () => URLSearchParams, format: ExportFormat<Row>) =>
@@ -89,8 +100,9 @@ export const exportButtons = <Row>(app: AppContext, filters: () => URLSearchPara
     button.addEventListener('click', () =>
       busy(button, async () => {
         try {
-          const all = await everyRow<Row>(app, filters());
-          const blob = kind === 'csv' ? new Blob([format.csv(all)], { type: 'text/csv' }) : new Blob([JSON.stringify(format.json(all), null, 2)], { type: 'application/json' });
+          const used = filters();
+          const all = await everyRow<Row>(app, used);
+          const blob = kind === 'csv' ? new Blob([format.csv(all)], { type: 'text/csv' }) : new Blob([JSON.stringify(jsonExport(format, all, used), null, 2)], { type: 'application/json' });
           h('a', { href: app.objectUrl(blob), download: `${format.name}.${kind}` }).click();
           say(`${all.length} entries exported as ${kind.toUpperCase()}.`);
         } catch (error) {

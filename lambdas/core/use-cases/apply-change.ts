@@ -16,6 +16,9 @@ export interface RequestChange {
 
 const MAX_RACES = 5;
 
+/** applyChange's `load`: the request as it stands now, read afresh for each decision; `known` when it is gone. */
+export const readAgain = (requests: Pick<HandoffRepository, 'get'>, known: HandoffRequest) => async () => (await requests.get(known.id)) ?? known;
+
 /**
  * Reads the request, lets `decide` choose the change (or none, or throw), and writes it with its
  * audit entry in one transaction. If the request changed in between, it is read again and the

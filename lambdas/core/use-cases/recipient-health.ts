@@ -5,7 +5,7 @@ import type { Directory, HandoffRepository } from '../ports.ts';
 import { checkRecipients, keysChangedSinceCommit, membersById, noRecipientCanOpen, unrecoverableDetails, type MembersById } from '../recipient-health.ts';
 import { requestAuditEntry } from '../request-audit.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
-import { applyChange, type RequestChange } from './apply-change.ts';
+import { applyChange, readAgain, type RequestChange } from './apply-change.ts';
 
 export interface RecipientHealthDeps {
   requests: Pick<HandoffRepository, 'get' | 'update' | 'submit' | 'list'>;
@@ -79,7 +79,7 @@ const sameRecipientState = (before: MembersById, after: MembersById) =>
 export const applyRecipientHealth = (deps: Pick<RecipientHealthDeps, 'requests' | 'clock' | 'urls'>, request: HandoffRequest, members: MembersById, actor: Actor) =>
   applyChange(
     deps.requests,
-    async () => (await deps.requests.get(request.id)) ?? request,
+    readAgain(deps.requests, request),
     (current) => recipientHealthChange(deps, current, members, actor),
     (current, change) => change?.after ?? current,
   );

@@ -5,9 +5,9 @@ import { ApiError, illegalTransition } from '../../errors.ts';
 import { needsSubjectEmail } from '../../policy.ts';
 import { EMAIL_CODE_LIFETIME_MINUTES, MAX_EMAIL_CODES, verificationOf } from '../../subject-flow.ts';
 import { newId } from '../../ids.ts';
-import { applyChange } from '../apply-change.ts';
+import { applyChange, readAgain } from '../apply-change.ts';
 import { assertLinkUsable } from './describe.ts';
-import { currentRequest, subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
+import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
 
 /** The answer once the link's emailed codes are all sent. */
 export const EMAIL_CODES_USED_UP = `No more codes can be emailed for this link (at most ${MAX_EMAIL_CODES}). Ask the person who sent it for a new link.`;
@@ -21,7 +21,7 @@ export const sendEmailCode = async (deps: SubjectDeps, holder: LinkHolder) => {
   const storedCode = await codeHash(deps.codeKey, holder.request.id, 'email', code);
   const request = await applyChange(
     deps.requests,
-    currentRequest(deps, holder),
+    readAgain(deps.requests, holder.request),
     (current) => {
       assertLinkUsable(deps, current, holder);
       if (!needsSubjectEmail(current.verificationMode) || !current.subject.email) {

@@ -1,10 +1,10 @@
 import { checkRecipients, keysChangedSinceCommit, membersById, type MembersById } from '../../recipient-health.ts';
 import type { Actor, HandoffRequest } from '../../model.ts';
 import { open } from '../../subject-flow.ts';
-import { applyChange } from '../apply-change.ts';
+import { applyChange, readAgain } from '../apply-change.ts';
 import { applyRecipientHealth } from '../recipient-health.ts';
 import { assertLinkUsable, describeForSubject } from './describe.ts';
-import { currentRequest, subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
+import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
 
 /** Who flags a link found unusable when it is opened: the service, not the subject. */
 const RECIPIENT_CHECK: Actor = { type: 'system', label: 'recipient check' };
@@ -14,7 +14,7 @@ export const openLink = async (deps: SubjectDeps, holder: LinkHolder) => {
   const members = await membersById(deps.directory, holder.org.id);
   const opened = await applyChange(
     deps.requests,
-    currentRequest(deps, holder),
+    readAgain(deps.requests, holder.request),
     (current) => {
       assertLinkUsable(deps, current, holder);
       const after = open(current, deps.clock.now().toISOString());

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { parseOrThrow } from '../../validation.ts';
-import { applyChange } from '../apply-change.ts';
-import { currentRequest, subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
+import { applyChange, readAgain } from '../apply-change.ts';
+import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
 
 export const reportBody = z.strictObject({ reason: z.optional(z.string().check(z.trim(), z.maxLength(500, 'At most 500 characters.'))) });
 
@@ -21,7 +21,7 @@ export const reportRequest = async (deps: SubjectDeps, holder: LinkHolder, rawBo
   const body = parseOrThrow(reportBody, rawBody ?? {});
   await applyChange(
     deps.requests,
-    currentRequest(deps, holder),
+    readAgain(deps.requests, holder.request),
     (current) => {
       const made = current.reportsMade ?? 0;
       if (made >= MAX_SUBJECT_REPORTS) return null;

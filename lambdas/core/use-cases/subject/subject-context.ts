@@ -29,10 +29,6 @@ export interface LinkHolder {
   tokenHash: string;
 }
 
-/** The request as it stands now, each time a change is decided afresh (apply-change.ts); the link's own read if it is gone. */
-export const currentRequest = (deps: Pick<SubjectDeps, 'requests'>, holder: Pick<LinkHolder, 'request'>) => async () =>
-  (await deps.requests.get(holder.request.id)) ?? holder.request;
-
 export const subjectActor = (request: HandoffRequest) => ({ type: 'subject' as const, label: request.subject.name });
 
 /** An audit entry about this request, done by the subject. */

@@ -4,10 +4,10 @@ import { submit } from '../../subject-flow.ts';
 import { parseOrThrow } from '../../validation.ts';
 import { verificationOf, verificationPassed } from '../../subject-flow.ts';
 import { syncExpirySchedule } from '../../expiry-schedule.ts';
-import { applyChange } from '../apply-change.ts';
+import { applyChange, readAgain } from '../apply-change.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_HEADER_BYTES, MAX_ATTACHMENTS } from '../../attachment-limits.ts';
 import { assertLinkUsable } from './describe.ts';
-import { currentRequest, subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
+import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
 import { closedTicketChange, closeIfTicketClosed } from '../tickets/closed-before-submission.ts';
 import type { HandoffRequest } from '../../model.ts';
 import { flagIfUnrecoverable } from '../recipient-health.ts';
@@ -52,7 +52,7 @@ export const submitCredential = async (deps: SubjectDeps, holder: LinkHolder, ra
   const body = parseOrThrow(submitBody, rawBody ?? {});
   const request = await applyChange(
     deps.requests,
-    currentRequest(deps, holder),
+    readAgain(deps.requests, holder.request),
     (current) => {
       assertLinkUsable(deps, current, holder);
       if (!verificationPassed(current.verificationMode, verificationOf(current))) {

@@ -4,9 +4,9 @@ import { ApiError, type FieldErrors } from '../../errors.ts';
 import { MAX_FAILED_ATTEMPTS, verificationOf } from '../../subject-flow.ts';
 import { parseOrThrow } from '../../validation.ts';
 import type { HandoffRequest } from '../../model.ts';
-import { applyChange } from '../apply-change.ts';
+import { applyChange, readAgain } from '../apply-change.ts';
 import { assertLinkUsable, verificationView } from './describe.ts';
-import { currentRequest, subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
+import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
 
 const sixDigits = z.string().check(z.regex(/^[0-9]{6}$/, 'Must be the 6-digit code.'));
 export const verifyBody = z.strictObject({ challenge_code: z.optional(sixDigits), email_code: z.optional(sixDigits) }).check(
@@ -32,7 +32,7 @@ export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBo
   let emailedLate = false;
   const request = await applyChange(
     deps.requests,
-    currentRequest(deps, holder),
+    readAgain(deps.requests, holder.request),
     (current) => {
       emailedLate = false;
       assertLinkUsable(deps, current, holder);

@@ -1,7 +1,7 @@
 import { syncExpirySchedule, type ExpiryScheduling } from '../../expiry-schedule.ts';
 import type { Actor, HandoffRequest, Organisation } from '../../model.ts';
 import type { HandoffRepository } from '../../ports.ts';
-import { applyChange, type RequestChange } from '../apply-change.ts';
+import { applyChange, readAgain, type RequestChange } from '../apply-change.ts';
 import { requestAuditEntry } from '../../request-audit.ts';
 import { toRequestView, type PublicUrls } from '../../request-view.ts';
 import { countsAsClosed, decideTicketChange, TICKET_CLOSED } from '../../ticket-lifecycle.ts';
@@ -30,7 +30,7 @@ export interface ClosedTicketDeps extends ExpiryScheduling {
 export const closeIfTicketClosed = async (deps: ClosedTicketDeps, org: Organisation, submitted: HandoffRequest): Promise<HandoffRequest> => {
   const closed = await applyChange(
     deps.requests,
-    async () => (await deps.requests.get(submitted.id)) ?? submitted,
+    readAgain(deps.requests, submitted),
     (request) => closedTicketChange(deps, org, request),
     (current, change) => ({ request: change?.after ?? current, completedHere: change?.after.status === 'completed' }),
   );

@@ -1,7 +1,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventFeed, EventFeedPage, EventFeedQuery } from '#core/events.ts';
 import type { Documents } from './dynamo.ts';
-import { auditSortKey, keys } from './keys.ts';
+import { AUDIT_ENTRY_PREFIX, auditSortKey, keys } from './keys.ts';
+
+/** A sort key past every entry of the chain (`SEQ#` and twelve digits), and before none of them. */
+const AFTER_LAST_ENTRY = `${AUDIT_ENTRY_PREFIX}~`;
 import { readChain } from './chain-read.ts';
 
 /**
@@ -22,7 +25,7 @@ export class DynamoEventFeed implements EventFeed {
     const values: Record<string, unknown> = {
       ':pk': keys.auditEntry(query.orgId, 0).pk,
       ':from': auditSortKey(query.afterSeq + 1),
-      ':to': `${auditSortKey(0).slice(0, 4)}~`,
+      ':to': AFTER_LAST_ENTRY,
       ':kind': 'audit',
     };
     names['#kind'] = 'kind';
@@ -47,7 +50,7 @@ export class DynamoEventFeed implements EventFeed {
       new QueryCommand({
         TableName: this.tableName,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': keys.auditEntry(orgId, 0).pk, ':from': auditSortKey(1), ':to': `${auditSortKey(0).slice(0, 4)}~` },
+        ExpressionAttributeValues: { ':pk': keys.auditEntry(orgId, 0).pk, ':from': auditSortKey(1), ':to': AFTER_LAST_ENTRY },
         ScanIndexForward: false,
         Limit: 1,
         ConsistentRead: true,

@@ -4,7 +4,6 @@ import type { NewIdentityKey } from '#core/model.ts';
 import { generateDemoIdentityKey } from '#local/demo-identity.ts';
 import { optionalText, UsageError, type Flags } from './flags.ts';
 
-
 /** A public key file, PEM or base64 SPKI; never a private key (its holder would be the operator, not the member). */
 const publicKeyIn = (file: string) => {
   let text: string;

@@ -20,9 +20,6 @@ import { OPERATOR_ACTOR, refusedSoFar } from '#core/model.ts';
 import { DEFAULT_POLICY, DEFAULT_RATE_LIMITS } from '#core/policy.ts';
 import { createApiKey, revokeApiKey, type ApiKeyInput } from '#core/use-cases/api-keys.ts';
 import { heldByAnotherMember } from '#core/use-cases/member-keys.ts';
-
-/** One key, one member (member-keys.ts), as the CLI words it. */
-const ANOTHER_MEMBERS_KEY_CLI = "this key is another member's: each member needs a key of their own";
 import { DynamoApiKeyStore } from './api-key-store.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import { DynamoDirectory } from './directory.ts';
@@ -40,6 +37,9 @@ import { DynamoOrganisationSettings } from './organisation-settings.ts';
 import type { Documents } from './dynamo.ts';
 import { toItem } from './items.ts';
 import { keys, type ItemKey } from './keys.ts';
+
+/** One key, one member (member-keys.ts), as the CLI words it. */
+const ANOTHER_MEMBERS_KEY_CLI = "this key is another member's: each member needs a key of their own";
 
 
 /** An organisation recovery's reason is at least this long: its audit entry must say why. */

@@ -36,7 +36,6 @@ export const INDEXES = {
 
 export const indexList = (): IndexDefinition[] => Object.values(INDEXES);
 
-
 /**
  * The stream carries the keys of what changed, never an item's content. It feeds the webhook
  * fan-out, which reads the new audit entries it names (workers/fan-out.ts). With the items' images

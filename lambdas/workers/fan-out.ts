@@ -94,18 +94,18 @@ interface Planned {
 /** The deliveries a stream record asks for: one per matching subscription (a record with its own delivery sends it at once instead). */
 const plan = async (deps: FanOutDeps, subscriptionsOf: SubscriptionsOf, record: DynamoDBRecord, item: Record<string, unknown> | null): Promise<Planned[]> => {
   if (record.eventName !== 'INSERT' || !item) return [];
-  const image = readEntry(item);
-  if (image.kind === 'audit' && WITH_OWN_DELIVERY.has(image.type ?? '')) {
+  const entry = readEntry(item);
+  if (entry.kind === 'audit' && WITH_OWN_DELIVERY.has(entry.type ?? '')) {
     // Its delivery was written with it: sent to the worker, whose claim makes a second message
     // (the operator's CLI also attempts it at once) harmless.
-    if (image.namedDelivery) await deps.queue.send(image.namedDelivery, 0);
+    if (entry.namedDelivery) await deps.queue.send(entry.namedDelivery, 0);
     return [];
   }
-  if (image.kind !== 'audit' || typeof image.type !== 'string' || !isEventType(image.type) || image.type === 'ping') return [];
-  if (typeof image.orgId !== 'string' || typeof image.seq !== 'number' || !Number.isSafeInteger(image.seq)) return [];
-  const clientId = typeof image.clientId === 'string' ? image.clientId : null;
-  const occurredAt = typeof image.occurredAt === 'string' ? image.occurredAt : deps.clock.now().toISOString();
-  const { orgId, seq, type } = image;
+  if (entry.kind !== 'audit' || typeof entry.type !== 'string' || !isEventType(entry.type) || entry.type === 'ping') return [];
+  if (typeof entry.orgId !== 'string' || typeof entry.seq !== 'number' || !Number.isSafeInteger(entry.seq)) return [];
+  const clientId = typeof entry.clientId === 'string' ? entry.clientId : null;
+  const occurredAt = typeof entry.occurredAt === 'string' ? entry.occurredAt : deps.clock.now().toISOString();
+  const { orgId, seq, type } = entry;
   return subscribersOf(await subscriptionsOf(orgId), type, clientId, occurredAt).map((target) => ({
     record,
     target,

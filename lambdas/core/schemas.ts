@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
 import { DELIVERY_METHODS, REQUEST_STATUSES, VERIFICATION_MODES } from './model.ts';
+import { emailAddress } from './email-address.ts';
 import { BROKEN_ESCAPE_MESSAGE, uriOfText } from './uri.ts';
 import { queryInteger, ulidString } from './validation.ts';
-
-const email = () => z.email('Must be an email address.').check(z.maxLength(254));
 
 /**
  * A ticket reference a record quotes: trimmed, as an inbound post's ticket id is
@@ -14,11 +13,11 @@ export const quotedTicketRef = () => z.string().check(z.trim(), z.minLength(1, '
 /** POST /requests body. Required-ness of justification and recipients is checked after presets apply. */
 export const createRequestBody = z.strictObject({
   subject_name: z.string().check(z.trim(), z.minLength(2, 'Must be 2 to 120 characters.'), z.maxLength(120, 'Must be 2 to 120 characters.')),
-  subject_email: z.nullish(email()),
+  subject_email: z.nullish(emailAddress()),
   subject_phone: z.nullish(z.string().check(z.maxLength(40, 'Must be at most 40 characters.'))),
   justification: z.optional(z.string().check(z.trim(), z.minLength(10, 'Must be 10 to 1000 characters.'), z.maxLength(1000, 'Must be 10 to 1000 characters.'))),
-  recipients: z.optional(z.array(email()).check(z.minLength(1, 'Must list 1 to 64 recipients.'), z.maxLength(64, 'Must list 1 to 64 recipients.'))),
-  requester: z.nullish(email()),
+  recipients: z.optional(z.array(emailAddress()).check(z.minLength(1, 'Must list 1 to 64 recipients.'), z.maxLength(64, 'Must list 1 to 64 recipients.'))),
+  requester: z.nullish(emailAddress()),
   teams: z.optional(z.array(ulidString()).check(z.maxLength(64, 'At most 64 teams.'))),
   client_id: z.nullish(ulidString()),
   preset: z.nullish(z.string().check(z.minLength(1), z.maxLength(40, 'Must be at most 40 characters.'))),

@@ -33,6 +33,12 @@ describe('POST /requests: delivery', () => {
     expect(rest).not.toContain(result.challenge_code);
   });
 
+  it('emails an address at an internationalised domain at the domain\'s punycode form', async () => {
+    const result = await created(base({ subject_email: 'jana@müller.de', delivery: { method: 'email' } }));
+    expect(result.delivery).toMatchObject({ method: 'email', status: 'sent' });
+    expect(readOutbox(result.delivery!.id).message.to).toBe('jana@xn--mller-kva.de');
+  });
+
   it('texts the link (not the challenge code) for delivery sms, to the E.164 number', async () => {
     const result = await created(base({ subject_phone: '07400 123456', delivery: { method: 'sms' } }));
     expect(result.delivery).toEqual({ id: expect.stringMatching(/^[0-9a-z]{26}$/), method: 'sms', status: 'sent' });

@@ -56,6 +56,7 @@ describe('POST /requests: body validation', () => {
     ['65 recipients', { recipients: Array.from({ length: 65 }, (_, i) => `r${i}@example.com`) }, 'recipients'],
     ['a recipient that is not an email', { recipients: ['not-an-email'] }, 'recipients.0'],
     ['subject_email that is not an email', { subject_email: 'jane' }, 'subject_email'],
+    ['subject_email with a non-ASCII mailbox name', { subject_email: 'jürgen@example.com' }, 'subject_email'],
     ['subject_phone of 41 characters', { subject_phone: '1'.repeat(41) }, 'subject_phone'],
     ['an invalid subject_phone', { subject_phone: '12345' }, 'subject_phone'],
     ['a subject_phone of letters', { subject_phone: 'call me maybe' }, 'subject_phone'],

@@ -23,6 +23,7 @@ import { issuedAfterLastDisable, type Member, type Organisation } from '../model
 import type { Notifier } from '../ports.ts';
 import type { PublicUrls } from '../request-view.ts';
 import { sameDigest } from '../hashing.ts';
+import { emailAddress } from '../email-address.ts';
 import { parseOrThrow } from '../validation.ts';
 
 export interface SignInDeps {
@@ -38,7 +39,7 @@ export interface SignInDeps {
 /** More memberships than this under one email are not plausible; the rest are ignored. */
 const MAX_MEMBERSHIPS = 20;
 
-const signInBody = z.strictObject({ email: z.email('Must be an email address.').check(z.maxLength(254, 'Must be at most 254 characters.')) });
+const signInBody = z.strictObject({ email: emailAddress() });
 const sessionBody = z.strictObject({
   token: z.string().check(z.minLength(1, 'Required.'), z.maxLength(200, 'Must be at most 200 characters.')),
   preview: z.optional(z.boolean()),

@@ -3,6 +3,7 @@ import { ApiError, fieldError, forbidden, notFound, retryOnConflict, WriteConfli
 import { isId, newId } from '../../ids.ts';
 import { memberRef } from '../../member-access.ts';
 import { ROLES, type Member, type NewIdentityKey, type Role } from '../../model.ts';
+import { emailAddress } from '../../email-address.ts';
 import { parseOrThrow } from '../../validation.ts';
 import { changeAudit, nameField, requireOrganisation, type Acting, type OrganisationDeps } from './acting.ts';
 import { refreshAfterMemberChange } from '../recipient-health.ts';
@@ -30,7 +31,7 @@ const roleField = () => z.enum(ROLES, 'Must be owner, admin or member.');
 
 const addMemberInput = z.strictObject({
   name: nameField(),
-  email: z.email('Must be an email address.').check(z.maxLength(254, 'Must be at most 254 characters.')),
+  email: emailAddress(),
   role: z._default(roleField(), 'member'),
 });
 const roleInput = z.strictObject({ role: roleField() });

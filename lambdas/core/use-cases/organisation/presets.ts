@@ -5,6 +5,7 @@ import { requirePlan } from '../../plans.ts';
 import { meetsMinimum } from '../../policy.ts';
 import type { Actor, Preset, PresetDefaults, Template } from '../../model.ts';
 import { createRequestBody } from '../../schemas.ts';
+import { emailAddress } from '../../email-address.ts';
 import { parseOrThrow, ulidString } from '../../validation.ts';
 import { settingsAudit, type SettingsDeps } from './settings-store.ts';
 
@@ -50,7 +51,7 @@ const presetBody = z.strictObject({
   name: name(),
   defaults: z.optional(presetDefaults),
   requester_from_ticket: z.optional(z.boolean('Must be true or false.')),
-  fallback_requester: z.nullish(z.email('Must be an email address.').check(z.maxLength(254))),
+  fallback_requester: z.nullish(emailAddress()),
 });
 
 const defaultPresetBody = z.strictObject({

@@ -128,6 +128,13 @@ const SIGNATURE_HEADERS: Partial<Record<InboundAuthMode, string>> = {
   'hub-sha1': 'X-Hub-Signature',
 };
 
+/**
+ * Whether the mode signs the post: then only its body is signed, so nothing outside the body (its
+ * query string) may be read as the post's fields, or anyone holding one signed post could resend
+ * it with other fields in the URL.
+ */
+export const signsTheBody = (mode: InboundAuthMode) => SIGNATURE_HEADERS[mode] !== undefined;
+
 /** The realm of every inbound challenge: the integration's URLs, not the API keys' `/v1`. */
 export const INBOUND_REALM = 'inbound';
 

@@ -1,3 +1,5 @@
+import { readPath } from './dotted-path.ts';
+
 /**
  * Turns what an inbound webhook post carried into one flat bag of fields (SPEC.md, Inbound
  * generic ticket webhook: "JSON is expected; form-encoded bodies and query-string parameters
@@ -51,32 +53,40 @@ const copyOwn = (target: Record<string, unknown>, source: Record<string, unknown
 };
 
 export const readInboundPayload = (input: InboundPayloadInput): InboundPayload => {
+  const { fields: bodyFields, problem } = readBody(input);
   const fields = emptyFields();
+  // Body fields win over query fields: a query field is read only where the body has nothing at
+  // its path, dotted names included (a query `issue.key` never overrides the body's issue.key).
   for (const key of Object.keys(input.query)) {
     const value = input.query[key];
-    if (value !== undefined) fields[key] = value;
+    if (value !== undefined && readPath(bodyFields, key) === undefined) fields[key] = value;
   }
+  copyOwn(fields, bodyFields);
+  // Some helpdesks label JSON as text/plain. Any other text (a notification's prose) carries no
+  // fields: a post whose query string carries them is read from it alone, as SPEC.md reads
+  // query-string parameters.
+  if (problem === UNSUPPORTED && Object.keys(fields).length > 0) return { fields, problem: null };
+  return { fields, problem: problem === UNSUPPORTED ? `Unsupported content type ${mediaTypeOf(input.contentType)}.` : problem };
+};
+
+const UNSUPPORTED = Symbol('unsupported content type');
+
+/** The body's own fields, or why it has none. */
+const readBody = (input: InboundPayloadInput): { fields: Record<string, unknown>; problem: string | typeof UNSUPPORTED | null } => {
+  const fields = emptyFields();
   const body = input.body;
   if (body.trim() === '') return { fields, problem: null };
-
   const type = mediaTypeOf(input.contentType);
   if (type === 'application/x-www-form-urlencoded') {
     // Iterating in order makes the last of repeated keys win.
     for (const [key, value] of new URLSearchParams(body)) fields[key] = value;
     return { fields, problem: null };
   }
-  // Without a content type the body is taken as the JSON SPEC.md expects.
-  if (type === null || isJsonType(type)) {
-    const read = readJson(body);
-    if (!read.ok) return { fields, problem: read.problem };
+  const read = readJson(body);
+  if (read.ok) {
     copyOwn(fields, read.value);
     return { fields, problem: null };
   }
-  // Some helpdesks label JSON as text/plain; accept it when it is a JSON object. Any other text
-  // (a notification's prose) carries no fields: a post whose query string carries them is read
-  // from it alone, as SPEC.md reads query-string parameters.
-  const read = readJson(body);
-  if (!read.ok) return { fields, problem: Object.keys(fields).length > 0 ? null : `Unsupported content type ${type}.` };
-  copyOwn(fields, read.value);
-  return { fields, problem: null };
+  // Without a content type the body is taken as the JSON SPEC.md expects.
+  return { fields, problem: type === null || isJsonType(type) ? read.problem : UNSUPPORTED };
 };

@@ -116,7 +116,7 @@ const certificateQueryNotes = { format: '`json` (the signed document) or `pdf` (
 const inboundFields = (fields: Record<string, JsonSchema>): JsonSchema => ({
   type: 'object',
   description:
-    'Read from JSON, a form-encoded body or the query string. These are the default field positions; an integration can be configured with dotted paths naming where they sit in another shape.',
+    'Read from JSON, a form-encoded body or the query string (the body wins at the same path; an integration that signs its posts is read from the body alone, since the signature does not cover the query string). These are the default field positions; an integration can be configured with dotted paths naming where they sit in another shape.',
   properties: fields,
   additionalProperties: true,
 });

@@ -65,6 +65,13 @@ describe('readInboundPayload', () => {
     });
   });
 
+  it('never lets a dotted query name override the body at that path', () => {
+    const query = { 'issue.key': 'Q-1', 'issue.status': 'closed', ticket_id: 'Q-2' };
+    const fields = read('{"issue":{"key":"B-1"}}', 'application/json', query).fields;
+    expect(plain(fields)).toEqual({ 'issue.status': 'closed', ticket_id: 'Q-2', issue: { key: 'B-1' } });
+    expect(plain(read('issue.key=B-2', 'application/x-www-form-urlencoded', query).fields)).toMatchObject({ 'issue.key': 'B-2' });
+  });
+
   it('accepts an empty body with the query alone, whatever the content type', () => {
     for (const contentType of [undefined, 'application/json', 'text/plain', 'application/x-www-form-urlencoded']) {
       const result = read('', contentType, { ticket_id: '5', status: 'closed' });

@@ -1,8 +1,9 @@
 import type { Clock } from '../../clock.ts';
 import { ApiError, notFound, rateLimited } from '../../errors.ts';
 import { sha256Hex } from '../../hashing.ts';
-import { checkInboundAuth, inboundChallenge } from '../../inbound/auth-check.ts';
+import { checkInboundAuth, inboundChallenge, signsTheBody } from '../../inbound/auth-check.ts';
 import { readInboundPayload } from '../../inbound/inbound-payload.ts';
+import type { InboundAuthMode } from '../../inbound/recipes.ts';
 import { interpret, problemOf, type Interpreted } from '../../inbound/mapping.ts';
 import { integrationSecretContext, type InboundPurpose, type InboundSecretTarget, type Integration, type IntegrationRepository } from '../../integration.ts';
 import type { Organisation } from '../../model.ts';
@@ -114,8 +115,13 @@ export const admitInboundPost = async (deps: InboundDeps, action: Pick<InboundAc
   return { integration, org, ticketLinks: await ticketLinks };
 };
 
-/** The post's fields as sent: its body (JSON or form) and its query string. */
-export const payloadOf = (post: InboundPost) => readInboundPayload({ body: post.rawBody.toString('utf8'), contentType: post.contentType, query: post.query });
+/**
+ * The post's fields as sent: its body (JSON or form), and its query string unless the integration
+ * signs its posts (a signature covers the body alone; signsTheBody). Before the integration is
+ * read (a read ahead), `mode` is unknown and the query is read: what that finds is only a hint.
+ */
+export const payloadOf = (post: InboundPost, mode: InboundAuthMode | null) =>
+  readInboundPayload({ body: post.rawBody.toString('utf8'), contentType: post.contentType, query: mode !== null && signsTheBody(mode) ? {} : post.query });
 
 /**
  * An admitted post: every one is 202. A post that cannot be used goes to the integration's
@@ -124,7 +130,7 @@ export const payloadOf = (post: InboundPost) => readInboundPayload({ body: post.
 export const useInboundPost = async (deps: InboundDeps, action: InboundAction, admitted: AdmittedPost, post: InboundPost): Promise<InboundAck> => {
   const { purpose } = action;
   const { integration, org } = admitted;
-  const payload = payloadOf(post);
+  const payload = payloadOf(post, integration.auth.mode);
   const understood = interpret(payload.fields, integration.mapping, integration.statusMap);
   const unusable = payload.problem ?? problemOf(understood, purpose);
   if (unusable) await logUnusable(deps, integration, purpose, understood, unusable);

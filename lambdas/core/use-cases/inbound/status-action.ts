@@ -21,7 +21,7 @@ export const statusAction: InboundAction = {
   // noticed once the integration is read: the ticket is then read again where it now is).
   readAhead: async (deps, target, post) => {
     const mapping = deps.urlMemory?.mappingOf(target.integrationId) ?? DEFAULT_MAPPING;
-    const ticketId = interpret(payloadOf(post).fields, mapping, {}).ticketId;
+    const ticketId = interpret(payloadOf(post, null).fields, mapping, {}).ticketId;
     if (ticketId === null) return null;
     return linksOf(deps, target.orgId, ticketId).then(
       (links): TicketLinksRead => ({ ticketId, links }),

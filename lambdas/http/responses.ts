@@ -12,13 +12,20 @@ export const TRANSPORT_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
+/**
+ * Answers of the service's JSON are never kept by a browser, a proxy or a CDN, refusals included:
+ * they carry a subject's email and phone, receiver URLs, the attempts a link has left. The two
+ * public documents that may be cached (the OpenAPI document, the signing keys) build their own.
+ */
+const NEVER_STORED = { 'Cache-Control': 'no-store' };
+
 export const json = (statusCode: number, body: unknown, headers: Record<string, string> = {}): ApiResult => ({
   statusCode,
-  headers: { 'Content-Type': 'application/json', ...TRANSPORT_HEADERS, ...headers },
+  headers: { 'Content-Type': 'application/json', ...TRANSPORT_HEADERS, ...NEVER_STORED, ...headers },
   body: body === undefined ? '' : JSON.stringify(body),
 });
 
-export const noContent = (): ApiResult => ({ statusCode: 204, headers: { ...TRANSPORT_HEADERS }, body: '' });
+export const noContent = (): ApiResult => ({ statusCode: 204, headers: { ...TRANSPORT_HEADERS, ...NEVER_STORED }, body: '' });
 
 /**
  * SPEC.md's error body. A transient failure of the table (throttled, contended, no answer) is a

@@ -14,7 +14,7 @@ export const createHandler = (deps: AppDeps) =>
     scope: API_ROUTES.createRequest.scope,
     secretFields: ['link', 'link_without_fragment', 'challenge_code'],
     handle: async ({ caller, body, prepareReplay }) => {
-      const answer = (result: CreationResult) => json(201, result, { Location: result.request.links.self, 'Cache-Control': 'no-store' });
+      const answer = (result: CreationResult) => json(201, result, { Location: result.request.links.self });
       const result = await createRequest(
         {
           ...deps,

@@ -15,7 +15,7 @@ export const createHandler = (appDeps: AppDeps) => {
     scope: API_ROUTES.createWebhook.scope,
     secretFields: ['secret'],
     handle: async ({ caller, body, prepareReplay }) => {
-      const answer = (result: { id: string }) => json(201, result, { Location: `${deps.urls.baseUrl}/webhooks/${result.id}`, 'Cache-Control': 'no-store' });
+      const answer = (result: { id: string }) => json(201, result, { Location: `${deps.urls.baseUrl}/webhooks/${result.id}` });
       return answer(await createWebhook(deps, apiWebhookManager(caller), body, (prepared) => prepareReplay(answer(prepared))));
     },
   });

@@ -10,7 +10,7 @@ export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
     scope: API_ROUTES.generate.scope,
     secretFields: ['value'],
-    handle: async ({ body }) => json(200, generateCredential(body), { 'Cache-Control': 'no-store' }),
+    handle: async ({ body }) => json(200, generateCredential(body)),
   });
 
 export const handler = lazyHandler(() => createHandler(wiring()));

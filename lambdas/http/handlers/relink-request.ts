@@ -17,7 +17,7 @@ export const createHandler = (deps: AppDeps) =>
     takesNoBody: true,
     secretFields: RELINK_SECRET_FIELDS,
     handle: async ({ caller, event, prepareReplay }) => {
-      const answer = (result: RelinkResult) => json(200, result, { 'Cache-Control': 'no-store' });
+      const answer = (result: RelinkResult) => json(200, result);
       return answer(await relinkThroughApi(deps, caller, requestIdOf(event), (prepared) => prepareReplay(answer(prepared))));
     },
   });

@@ -14,7 +14,7 @@ export const createHandler = (deps: AppDeps) =>
   apiHandler(deps, {
     scope: API_ROUTES.markTicketStatus.scope,
     handle: async ({ caller, event, body }) =>
-      json(202, await markTicketStatus(ticketDeps(deps), caller, event.pathParameters?.ref ?? '', body), { 'Cache-Control': 'no-store' }),
+      json(202, await markTicketStatus(ticketDeps(deps), caller, event.pathParameters?.ref ?? '', body)),
   });
 
 export const handler = lazyHandler(() => createHandler(withShareStore(withTicketChecks(wiring(expiryAndPurgeSchedules())))));

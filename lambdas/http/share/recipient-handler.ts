@@ -24,4 +24,4 @@ export const recipientHandler = (deps: AppDeps, run: (token: string | undefined)
         refuseAnyBody(request.internal.body);
       },
     })
-    .handler(async (event) => json(200, await run(event.headers?.['x-share-token']), { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }));
+    .handler(async (event) => json(200, await run(event.headers?.['x-share-token']), { 'Referrer-Policy': 'no-referrer' }));

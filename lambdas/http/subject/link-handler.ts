@@ -56,5 +56,5 @@ export const linkHandler = (
       const { link, body } = context as LinkContext;
       refuseQueryParameters(event);
       if (options.takesNoBody) refuseAnyBody(body);
-      return json(status, await run(deps, link!, body), { 'Cache-Control': 'no-store' });
+      return json(status, await run(deps, link!, body));
     });

@@ -117,7 +117,11 @@ describe('GET /app/api/requests', () => {
     expect(ids).toContain(forBoth.id);
     expect(ids).not.toContain(forRavi.id);
     expect(ids).not.toContain(forOwner.id);
-    ritas.body.data.forEach((r: unknown, i: number) => expectRequest(r, `data[${i}]`));
+    // Each row is SPEC.md's Request and whether its subject reported it (none has been).
+    ritas.body.data.forEach(({ reported, ...request }: { reported: unknown }, i: number) => {
+      expect(reported, `data[${i}].reported`).toBe(false);
+      expectRequest(request, `data[${i}]`);
+    });
     expect([...ids].sort().reverse()).toEqual(ids);
 
     const ravis = (await ravi.browser.call('GET', '/app/api/requests')).body.data.map((r: RequestObject) => r.id);

@@ -155,6 +155,55 @@ describe.skipIf(!haveChromium)('the handoff in a browser', () => {
     expect((await requestItem(created.body.request.id)).status).toBe('pending');
   });
 
+  it('reads a link pasted with what followed it, and calls a link cut short incomplete, not tampered with', async () => {
+    const created = await service.call('POST', '/requests', {
+      key: apiKey,
+      body: { subject_name: 'Paste Test', justification: 'A pasted link keeps working', recipients: [ownerEmail], verification_mode: 'none' },
+    });
+    const link: string = created.body.link;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    for (const damaged of [`${link}.`, `${link}%20`, `${link}>`]) {
+      await page.goto(damaged);
+      await page.waitForSelector('#credential');
+      expect(await page.locator('#refusal').count(), damaged).toBe(0);
+    }
+    await page.goto(link.slice(0, link.indexOf('#') + 13));
+    await page.waitForSelector('#refusal');
+    expect(await page.locator('#refusal').innerText()).toContain('This link is incomplete');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('refusal-heading');
+    await context.close();
+  }, 60_000);
+
+  it('reports a request by keyboard, then keeps the focus in the report section, not at the top of the page', async () => {
+    const created = await service.call('POST', '/requests', {
+      key: apiKey,
+      body: { subject_name: 'Report Test', justification: 'The subject did not expect this', recipients: [ownerEmail], verification_mode: 'none' },
+    });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(created.body.link);
+    await page.waitForSelector('#credential');
+    await page.focus('#report-reason');
+    await page.keyboard.type('I did not ask for this');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('report');
+    await page.keyboard.press('Enter');
+    await page.getByText('Thank you. The request was reported.').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('report-heading');
+    await context.close();
+
+    // The members hear of it: a word on the request's row, and a notice with the reason on its page.
+    const id = created.body.request.id;
+    await memberPage.goto(`${service.appUrl}/app/requests`);
+    const row = memberPage.locator('#requests tr', { has: memberPage.locator(`a[data-request-id="${id}"]`) });
+    expect(await row.innerText()).toContain('reported by the subject');
+    await memberPage.goto(`${service.appUrl}/app/requests/${id}`);
+    const notice = await memberPage.locator('#reported').innerText();
+    expect(notice).toContain('The subject reported this request as unexpected on');
+    expect(notice).toContain('They wrote: “I did not ask for this”');
+  }, 60_000);
+
   it('refuses to encrypt when a recipient key was swapped after the request was made', async () => {
     const created = await service.call('POST', '/requests', {
       key: apiKey,

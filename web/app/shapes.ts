@@ -28,7 +28,11 @@ export interface Me {
  * A request as /app/api/requests answers it: the same view as the API's Request object, so the
  * server's type is used rather than a copy (a type-only import; nothing of the server is bundled).
  */
-export type { RequestView } from '../../lambdas/core/request-view.ts';
+import type { RequestView } from '../../lambdas/core/request-view.ts';
+export type { RequestView };
+
+/** A row of My requests: the request, and whether its subject reported it as unexpected. */
+export type ListedRequest = RequestView & { reported: boolean };
 
 export interface AuditEntry {
   seq: number;

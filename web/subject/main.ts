@@ -32,6 +32,7 @@ import { commitmentOf, fingerprintOf } from '../crypto/identity.ts';
 import { ApiFailure } from '../shared/api.ts';
 import { busy, byId, clearMessages, facts, field, focusHeading, formatTime, h, refuseField, replaceChildren, say, sayError } from '../shared/dom.ts';
 import { content, linkCall, state, type Recipient, type SubjectRequest, type Verification } from './link.ts';
+import { commitmentFromFragment } from './link-fragment.ts';
 import { handleFailure, reportSection, showClosed, showInvalid, showRefusal, showSubmitted } from './outcomes.ts';
 
 const tokenFromPath = (pathname: string) => {
@@ -44,8 +45,6 @@ const tokenFromPath = (pathname: string) => {
   }
 };
 
-
-const commitmentFromFragment = (hash: string) => hash.replace(/^#/, '').replace(/^c=/, '').trim();
 
 const describe = (request: SubjectRequest) => {
   const requester = [request.requester.name, request.requester.email ? `<${request.requester.email}>` : null].filter(Boolean).join(' ');

@@ -58,14 +58,15 @@ export const showClosed = (reason: string, message: string) => {
 };
 
 export const showRefusal = (missing: boolean) => {
+  const heading = h('h2', { id: 'refusal-heading' }, 'Do not send anything');
   replaceChildren(
     content(),
     h(
       'section',
       { id: 'refusal', class: 'refusal', 'aria-labelledby': 'refusal-heading' },
-      h('h2', { id: 'refusal-heading' }, 'Do not send anything'),
+      heading,
       missing
-        ? h('p', {}, 'This link is incomplete: the security check after the “#” is missing, so this page cannot confirm who would be able to read what you send. Open the whole link from the message you received.')
+        ? h('p', {}, 'This link is incomplete: the security check after the “#” is missing or cut short, so this page cannot confirm who would be able to read what you send. Open the whole link from the message you received.')
         : h('p', {}, 'The recipients of this request have changed since the link was made, so this page cannot confirm who would be able to read what you send.'),
       h(
         'p',
@@ -76,6 +77,7 @@ export const showRefusal = (missing: boolean) => {
     missing ? null : reportSection(),
   );
   sayError(missing ? 'This link is incomplete. Do not send anything.' : 'The recipients of this request have changed since the link was made. Do not send anything.');
+  focusHeading(heading);
 };
 
 /** Every answer that can end the flow: 404, 410; anything else is shown in the alert region. */
@@ -115,6 +117,8 @@ export const reportSection = () => {
         await linkCall('POST', '/subject/report', text ? { reason: text } : {});
         replaceChildren(form, h('p', { class: 'ok' }, 'Thank you. The request was reported. Do not send anything until you have checked with the person who asked.'));
         say('The request was reported.');
+        // The button pressed is gone: focus goes to the section's heading, not to the page's top.
+        focusHeading(byId('report-heading'));
       } catch (error) {
         handleFailure(error);
       }

@@ -50,7 +50,9 @@ export const listMemberRequests = async (deps: MemberRequestDeps, caller: Member
     const relation = relationTo(request, caller);
     return relation.recipient || relation.requester;
   });
-  return { data: mine.map((request) => toRequestView(request, deps.urls)) };
+  // `reported` beside the request's own fields: the member app marks the row (a report is news to
+  // the requester, who may not open the request again).
+  return { data: mine.map((request) => ({ ...toRequestView(request, deps.urls), reported: (request.reportsMade ?? 0) > 0 })) };
 };
 
 /** GET /app/api/requests/{id}: the request and its audit trail. */

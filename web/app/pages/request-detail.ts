@@ -11,7 +11,7 @@
  *   #complete (then #confirm-complete, #cancel-complete);
  *   #revoke (then #confirm-revoke, #cancel-revoke), #relink (then #confirm-relink, #cancel-relink);
  *   after a relink #relinked: #request-link #copy-link #challenge-code #copy-code;
- *   #needs-relink, #unrecoverable, #sealed-key-notice (notices; the last when this browser's key cannot open it);
+ *   #needs-relink, #unrecoverable, #reported, #sealed-key-notice (notices; the last when this browser's key cannot open it);
  *   after reveal #revealed: #revealed-credential #toggle-credential #copy-credential
  *   #revealed-note, #revealed-attachments a[download]
  */
@@ -26,6 +26,7 @@ import { certificateSection } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
 import { loadKey } from '../keystore.ts';
 import { actorOf, statusBadge, trailText } from '../labels.ts';
+import { reportNotice } from '../report-notice.ts';
 import { sealedKeyNotice } from '../sealed-key.ts';
 import { ticketFact } from '../ticket-fact.ts';
 import type { AuditEntry, IdentityKey, RequestView } from '../shapes.ts';
@@ -127,6 +128,7 @@ export const requestDetailPage = async (app: AppContext, id: string) => {
     h('h1', {}, `Request for ${request.subject.name}`),
     h('p', {}, statusBadge(request.status)),
     ...relinkNotices(request, audit),
+    reportNotice(audit),
     keyNotice,
     relinkedSection(request.id),
     facts('request-facts', [

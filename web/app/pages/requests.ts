@@ -10,7 +10,8 @@ import { formatTime, h, tableWrap } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
 import { loadKey } from '../keystore.ts';
 import { statusBadge } from '../labels.ts';
-import type { RequestView } from '../shapes.ts';
+import { reportedHint } from '../report-notice.ts';
+import type { ListedRequest, RequestView } from '../shapes.ts';
 
 /** A word beside the status when the request needs its owner: a new link, or nobody can open what it holds. */
 const attention = (request: RequestView) =>
@@ -22,7 +23,7 @@ const attention = (request: RequestView) =>
 
 export const requestsPage = async (app: AppContext) => {
   const [{ data }, local] = await Promise.all([
-    app.get<{ data: RequestView[] }>('/app/api/requests'),
+    app.get<{ data: ListedRequest[] }>('/app/api/requests'),
     loadKey(app.me().member.membership_id).catch(() => null),
   ]);
   const keyNotice =
@@ -31,13 +32,13 @@ export const requestsPage = async (app: AppContext) => {
       : null;
   const expiresAt = (request: RequestView) =>
     request.status === 'submitted' ? request.record_expires_at : ['pending', 'opened'].includes(request.status) ? request.link_expires_at : null;
-  const row = (request: RequestView) =>
+  const row = (request: ListedRequest) =>
     h(
       'tr',
       {},
       h('th', { scope: 'row', class: 'subject-cell' }, h('a', { href: `/app/requests/${request.id}`, 'data-request-id': request.id }, request.subject.name)),
       h('td', {}, request.client?.name ?? '—'),
-      h('td', {}, statusBadge(request.status), attention(request)),
+      h('td', {}, statusBadge(request.status), attention(request), reportedHint(request)),
       h('td', { class: 'when' }, formatTime(request.created_at, 'short')),
       h('td', { class: 'when' }, formatTime(request.submitted_at, 'short')),
       h('td', { class: 'when' }, formatTime(expiresAt(request), 'short')),

@@ -97,6 +97,18 @@ describe.skipIf(!haveChromium)('a new request in the member application', () => 
     expect(new URL(link).hash).toBe(`#${stored.commit}`);
     expect(stored.ticket.ref).toBe('T-4711');
     await expectNoSeriousAxeViolations(page);
+
+    // The address is now the request's, and reloading asks first: the link and code would be gone.
+    expect(new URL(page.url()).pathname).toBe(`/app/requests/${requestId}`);
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.type());
+      void dialog.accept();
+    });
+    await page.reload();
+    expect(asked).toEqual(['beforeunload']);
+    await page.waitForSelector('#request-facts');
+    expect(await page.locator('h1').innerText()).toBe('Request for Dana Subject');
   }, 120_000);
 
   it('keeps the deep link across a sign-in: the emailed link, opened in another tab, lands on the form with the ticket', async () => {

@@ -238,6 +238,9 @@ export const newRequestPage = async (app: AppContext) => {
         }
         const result = created.link ? createdSection(created) : replayedSection(created);
         replaceChildren(form.parentElement!, h('h1', {}, 'New request'), result);
+        // The address becomes the request's: a reload (or a bookmark) lands on the request that
+        // now exists, never on an empty form that would make it again.
+        history.replaceState(null, '', `/app/requests/${created.request.id}`);
         focusHeading(result.querySelector('h2')!);
         say(created.link ? 'The request is made. Copy the link (and the code) now: they are shown only once.' : 'This request was already made.');
       }));

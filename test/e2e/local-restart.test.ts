@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { useEngineAccessKey } from '../../lambdas/local/engine-access.ts';
 import { stopOrphanedDynamo } from '../../lambdas/local/orphaned-dynamo.ts';
 import type { LocalRuntime } from '../../lambdas/local/runtime-file.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -46,7 +47,11 @@ const createRequests = async (call: ReturnType<typeof api>, count: number) => {
   }
 };
 
-const readRuntime = (): LocalRuntime => JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+/** The running service's runtime file; this process's clients then use the engine's access key, as the CLI does. */
+const readRuntime = (): LocalRuntime => {
+  useEngineAccessKey(join(dataDir, 'dynamodb'));
+  return JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+};
 
 /** Every webhook delivery record in the service's table. */
 const deliveriesIn = async (db: Documents, tableName: string) =>

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stopOrphanedDynamo } from '../../lambdas/local/orphaned-dynamo.ts';
 import { portAnswers, startLocalProcess, stopProcess } from '../support/local-process.ts';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { LOCAL_ENGINE_REGION, localEngineCredentials, useEngineAccessKey } from '../../lambdas/local/engine-access.ts';
 
 /**
  * `npm start` as a user runs it: bin/local.ts in its own process, with its own DynamoDB Local and
@@ -54,6 +56,18 @@ describe('npm start', () => {
 
     const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
     expect(await portAnswers(Number(new URL(runtime.dynamoEndpoint).port))).toBe(true);
+    // The engine answers whoever reaches its port (it cannot listen on loopback alone), but keeps
+    // the data under the data folder's own key, in a folder only its owner can read: any other
+    // key finds no table.
+    const stranger = new DynamoDBClient({ endpoint: runtime.dynamoEndpoint, region: 'eu-west-2', credentials: { accessKeyId: 'stranger', secretAccessKey: 'x' } });
+    expect((await stranger.send(new ListTablesCommand({}))).TableNames).toEqual([]);
+    stranger.destroy();
+    useEngineAccessKey(join(dataDir, 'dynamodb'));
+    const owner = new DynamoDBClient({ endpoint: runtime.dynamoEndpoint, region: LOCAL_ENGINE_REGION, credentials: localEngineCredentials() });
+    expect((await owner.send(new ListTablesCommand({}))).TableNames).toContain(runtime.tableName);
+    owner.destroy();
+    expect(statSync(join(dataDir, 'dynamodb')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dataDir, 'dynamodb', 'access-key')).mode & 0o777).toBe(0o600);
     expect(await interrupt(first.child)).toBe(0);
     expect(await portAnswers(Number(new URL(runtime.dynamoEndpoint).port))).toBe(false);
 

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Who may read an on-disk DynamoDB Local's tables. The engine cannot be told to listen on loopback
+ * alone (it has no such option, and it answers any credentials), so anyone who can reach its port
+ * from the network could read and write the service's table. It is therefore started without
+ * `-sharedDb`: each access key id then has a database of its own, named after it, and the
+ * service's is a random key id kept in the data folder (readable by its owner alone). A caller
+ * with any other key finds an empty database.
+ *
+ * In-memory engines (tests, benchmarks) hold nothing worth keeping and stay shared.
+ */
+export const LOCAL_ACCESS_KEY_VARIABLE = 'DYNAMODB_LOCAL_ACCESS_KEY';
+/** The region of every client of a local engine: the database file is named after it too. */
+export const LOCAL_ENGINE_REGION = 'eu-west-2';
+
+const KEY_FILE = 'access-key';
+/** The file a `-sharedDb` engine kept everything in, before each key had its own. */
+const SHARED_DATABASE_FILE = 'shared-local-instance.db';
+
+/** The credentials of a client of a local engine: this process's engine key, or any (a shared engine takes all). */
+export const localEngineCredentials = () => ({ accessKeyId: process.env[LOCAL_ACCESS_KEY_VARIABLE] ?? 'local', secretAccessKey: 'local' });
+
+/**
+ * The key the data in `dbPath` is kept under, made on first use (and the data of a shared engine
+ * moved under it); set for this process's clients. The folder and its files are the owner's alone.
+ */
+export const useEngineAccessKey = (dbPath: string): string => {
+  mkdirSync(dbPath, { recursive: true, mode: 0o700 });
+  chmodSync(dbPath, 0o700);
+  const keyFile = join(dbPath, KEY_FILE);
+  let key = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '';
+  if (!/^[A-Z0-9]{20}$/.test(key)) {
+    key = `LOCAL${randomBytes(10).toString('hex').toUpperCase().slice(0, 15)}`;
+    writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
+  }
+  const own = join(dbPath, `${key}_${LOCAL_ENGINE_REGION}.db`);
+  const shared = join(dbPath, SHARED_DATABASE_FILE);
+  if (existsSync(shared) && !existsSync(own)) renameSync(shared, own);
+  if (existsSync(own)) chmodSync(own, 0o600);
+  process.env[LOCAL_ACCESS_KEY_VARIABLE] = key;
+  return key;
+};

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPresent, expectEveryControlNamed, expectNoSeriousAxeViolations, launch, signInInBrowser } from '../support/browser.ts';
+import { chromiumPresent, expectEveryControlNamed, expectNoSeriousAxeViolations, launch, signInInBrowser, tabTo } from '../support/browser.ts';
 import { latestSignInToken, requestSignIn, startSession } from '../support/member-browser.ts';
 import { expectError } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
@@ -99,6 +99,33 @@ describe.skipIf(!haveChromium)('the sign-in link in a browser', () => {
     await page.waitForSelector('#sign-in-form');
     expect(await signedInEmail(page)).toBeNull();
     expect((await service.call('POST', '/app/api/session', { body: { token, preview: true } })).status).toBe(200);
+    await page.context().close();
+  });
+
+  it('shows an address the service refuses under the field, tied to it, the focus on it', async () => {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${service.appUrl}/app/sign-in`);
+    await page.waitForSelector('#sign-in-form');
+    const expectRefused = async (message: string) => {
+      await page.waitForFunction(() => document.getElementById('email')?.getAttribute('aria-invalid') === 'true');
+      expect(await page.textContent('#email-error')).toBe(message);
+      expect((await page.getAttribute('#email', 'aria-describedby'))!.split(' ')).toContain('email-error');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('email');
+      expect(await page.textContent('#error')).not.toContain('email:');
+    };
+    await tabTo(page, 'email');
+    await page.keyboard.press('Enter');
+    await expectRefused('Enter your work email address.');
+    // The browser takes an address without a dot in its domain; the service does not.
+    await page.keyboard.type('technician@example');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('email-error')?.textContent === 'Must be an email address.');
+    await expectRefused('Must be an email address.');
+    await expectEveryControlNamed(page);
+    await expectNoSeriousAxeViolations(page);
+    await page.keyboard.type('.com');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#check-email');
     await page.context().close();
   });
 

@@ -5,11 +5,12 @@
  * its token for the session (sign-in-link.ts). The token is in the fragment so it never reaches a server log.
  *
  * Stable hooks for automated tests:
- *   #sign-in-form #email #sign-in; after sending: #check-email
+ *   #sign-in-form #email #sign-in; after sending: #check-email; a refusal in #email-error
  */
 import { call, messageOf } from '../../shared/api.ts';
-import { busy, byId, field, focusHeading, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
+import { busy, byId, clearMessages, field, focusHeading, h, replaceChildren, say, sayError } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
+import { fieldErrors, refusedFields } from '../field-errors.ts';
 import { followSignInLink, noteSignInRequested } from './sign-in-link.ts';
 
 /**
@@ -27,16 +28,18 @@ export const signInPage = async (app: AppContext): Promise<HTMLElement | null> =
 
   const email = h('input', { id: 'email', name: 'email', type: 'email', autocomplete: 'email', required: true, spellcheck: 'false' });
   const button = h('button', { id: 'sign-in', type: 'submit' }, 'Email me a sign-in link');
-  const form = h('form', { id: 'sign-in-form' }, field('Work email address', email), button);
+  // novalidate: the browser's own bubble is tied to nothing a screen reader keeps; the refusal goes
+  // under the field instead, as the service's does.
+  const form = h('form', { id: 'sign-in-form', novalidate: true }, field('Work email address', email), button);
+  const errors = fieldErrors(form, { email: 'email' });
   const heading = h('h1', {}, 'Sign in');
   form.addEventListener('submit', (event) => {
     event.preventDefault();
+    clearMessages();
     const address = email.value.trim();
-    if (!address || !email.checkValidity()) {
-      sayError('Enter your work email address.');
-      email.focus();
-      return;
-    }
+    if (!address) return errors.show({ email: ['Enter your work email address.'] });
+    if (!email.checkValidity()) return errors.show({ email: ['Must be an email address.'] });
+    errors.clear();
     void busy(button, async () => {
       try {
         await call('POST', '/app/api/sign-in', { body: { email: address } });
@@ -50,7 +53,9 @@ export const signInPage = async (app: AppContext): Promise<HTMLElement | null> =
         say('Check your email for a sign-in link.');
         focusHeading(done);
       } catch (error) {
-        sayError(messageOf(error));
+        const fields = refusedFields(error);
+        if (fields) errors.show(fields);
+        else sayError(messageOf(error));
       }
     });
   });

@@ -97,6 +97,108 @@ describe.skipIf(!haveChromium)('the audit log page', () => {
     await context.close();
   }, 120_000);
 
+  it('takes a request id as people paste it, and shows a refused filter under its field, the filters kept', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signInInBrowser(page, service.appUrl, service.outboxDir, org.owner.email);
+    await page.click('#nav a[href="/app/audit"]');
+    await page.waitForSelector('#audit-log');
+    const focusedId = () => page.evaluate(() => document.activeElement?.id);
+    // Pasted into Request id, then Enter: with a space before it, in capitals, or as the request page's address.
+    const showRequest = async (pasted: string) => {
+      await page.focus('#filter-request');
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.insertText(pasted);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${service.appUrl}/app/audit?request_id=${revokedId}`);
+      await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Showing the entries that match'));
+      const rows = page.locator('#audit-log tbody tr');
+      expect(await rows.count()).toBeGreaterThanOrEqual(2);
+      expect(await page.locator(`#audit-log tbody tr a[href="/app/requests/${revokedId}"]`).count()).toBe(await rows.count());
+      expect(await page.inputValue('#filter-request')).toBe(revokedId);
+      expect(await page.textContent('#error')).toBe('');
+      // Once the URL is back to the plain log, the next paste starts from there.
+      await page.goto(`${service.appUrl}/app/audit`);
+      await page.waitForSelector('#audit-log');
+    };
+    await showRequest(` ${revokedId}`);
+    await showRequest(revokedId.toUpperCase());
+    await showRequest(`${service.appUrl}/app/requests/${revokedId}`);
+
+    // What the page can check is refused before anything is sent: under the field, tied to it, the focus on it.
+    const expectRefused = async (id: string, message: string) => {
+      await page.waitForFunction((control) => document.getElementById(control)?.getAttribute('aria-invalid') === 'true', id);
+      expect(await page.textContent(`#${id}-error`)).toBe(message);
+      expect((await page.getAttribute(`#${id}`, 'aria-describedby'))!.split(' ')).toContain(`${id}-error`);
+      expect(await focusedId()).toBe(id);
+      expect(await page.textContent('#error')).toContain('see the message under each');
+    };
+    await page.focus('#filter-request');
+    await page.keyboard.insertText('request 42');
+    await page.keyboard.press('Enter');
+    await expectRefused('filter-request', 'Must be a request’s 26-character id, or the address of its page.');
+    expect(page.url()).toBe(`${service.appUrl}/app/audit`);
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Delete');
+    await page.fill('#filter-from', '2026-02-01');
+    await page.fill('#filter-to', '2026-01-01');
+    await page.focus('#apply-filters');
+    await page.keyboard.press('Enter');
+    await expectRefused('filter-from', 'Must be on or before To.');
+    expect(page.url()).toBe(`${service.appUrl}/app/audit`);
+    expect(await page.locator('#audit-log').count()).toBe(1);
+    expect(await page.getAttribute('#filter-request', 'aria-invalid')).toBeNull();
+
+    // A bookmarked address the service refuses: each refusal under its filter, the filters as they
+    // were, the focus on the first refused one; fixed there, the log shows.
+    await page.goto(`${service.appUrl}/app/audit?type=Request.Created&request_id=NOT-AN-ID&from=2026-02-01&to=2026-01-01`);
+    await page.waitForSelector('#filters-refused');
+    expect(await page.textContent('h1')).toBe('Audit log');
+    expect(await page.title()).toBe('Audit log · Credential Handoff');
+    await expectRefused('filter-type', 'Must be an audit type such as request.created.');
+    expect(await page.textContent('#filter-request-error')).toBe('Must be a 26-character lower-case ULID.');
+    expect(await page.inputValue('#filter-request')).toBe('NOT-AN-ID');
+    expect(await page.locator('#audit-log, #export-csv').count()).toBe(0);
+    await expectEveryControlNamed(page);
+    await expectNoSeriousAxeViolations(page);
+    await page.goto(`${service.appUrl}/app/audit?from=2026-02-01&to=2026-01-01`);
+    await expectRefused('filter-from', 'Must be on or before to.');
+    expect(await page.inputValue('#filter-to')).toBe('2026-01-01');
+    await page.fill('#filter-from', '2000-01-01');
+    await page.focus('#apply-filters');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/from=2000-01-01&to=2026-01-01/);
+    await page.waitForSelector('#no-entries');
+    expect(await page.locator('[aria-invalid]').count()).toBe(0);
+
+    // The API reads tab takes its request filter the same way.
+    await page.goto(`${service.appUrl}/app/audit?view=api_reads&request_id=NOT-AN-ID`);
+    await page.waitForSelector('#filters-refused');
+    await expectRefused('filter-request', 'Must be a 26-character lower-case ULID.');
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.insertText(` ${service.appUrl}/app/requests/${revokedId.toUpperCase()}`);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${service.appUrl}/app/audit?view=api_reads&request_id=${revokedId}`);
+    await page.waitForSelector('#api-reads, #no-reads');
+    expect(await page.locator('[aria-invalid]').count()).toBe(0);
+    await context.close();
+  }, 120_000);
+
+  it('tells a plain member the page is for owners and admins', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signInInBrowser(page, service.appUrl, service.outboxDir, org.member.email);
+    expect(await page.locator('#nav a[href="/app/audit"]').count()).toBe(0);
+    for (const path of ['/app/audit', '/app/audit?view=api_reads']) {
+      await page.goto(`${service.appUrl}${path}`);
+      await page.waitForSelector('h1:text("Audit log")');
+      expect(await page.textContent('#content')).toContain('Only owners and admins can see this page.');
+      expect(await page.title()).toBe('Audit log · Credential Handoff');
+      expect(await page.textContent('#error')).toBe('');
+    }
+    await context.close();
+  }, 120_000);
+
   it('marks an entry edited in the table after it was chained, whose links still hold', async () => {
     const first = (await auditEntries(service, org.orgId)).find((entry) => entry.type === 'request.created')!;
     await service.deps.db.send(

@@ -179,8 +179,12 @@ const render = async (options: RenderOptions = {}) => {
     if (mine !== renderCount) return; // a later navigation won
     replaceChildren(content(), page);
     const heading = page.querySelector('h1');
-    if (heading) {
-      document.title = `${heading.textContent} · Credential Handoff`;
+    // A page built around a refusal (filters in its address the service refused) is fixed there:
+    // the focus goes to the first refused field, not the heading.
+    const refused = page.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (heading) document.title = `${heading.textContent} · Credential Handoff`;
+    if (refused) refused.focus();
+    else if (heading) {
       if (options.focus) focusHeading(heading);
       else if (focused !== null) focusKept(focused, heading);
     }

@@ -9,11 +9,12 @@
  * Stable hooks for automated tests:
  *   #audit-tabs, #api-read-filters #filter-key #filter-request #filter-from #filter-to #apply-filters
  *   #api-reads (table; rows tr[data-read-id]), #no-reads #load-older #export-csv #export-json
+ *   a filter's refusal in #<control id>-error, and #filters-refused instead of the table
  */
 import { field, formatTime, h, replaceChildren } from '../../shared/dom.ts';
-import { auditViewPage, exportButtons, toCsv } from '../audit-log-parts.ts';
+import { auditViewPage, exportButtons, firstPageOf, requestIdIn, submitFilters, toCsv } from '../audit-log-parts.ts';
 import type { AppContext } from '../context.ts';
-import { olderPages, type LogPage } from '../older-pages.ts';
+import { olderPages } from '../older-pages.ts';
 
 /** One record of GET /app/api/audit?view=api_reads. */
 export interface ApiReadRow {
@@ -66,8 +67,8 @@ export const apiReadsPage = async (app: AppContext) => {
     for (const name of FILTERS) if (filters.get(name)) params.set(name, filters.get(name)!);
     return params;
   };
-  const [first, keys] = await Promise.all([
-    app.get<LogPage<ApiReadRow>>(`/app/api/audit?${query()}`),
+  const [{ first, refused }, keys] = await Promise.all([
+    firstPageOf<ApiReadRow>(app, query()),
     app.get<{ data: Array<{ id: string; name: string; state: string }> }>('/app/api/keys').then((answer) => answer.data).catch(() => []),
   ]);
 
@@ -77,24 +78,24 @@ export const apiReadsPage = async (app: AppContext) => {
     h('option', { value: '' }, 'Any key'),
     ...keys.map((k) => h('option', { value: k.id, selected: k.id === filters.get('key_id') }, k.state === 'active' ? k.name : `${k.name} (${k.state})`)),
   );
-  const request = h('input', { id: 'filter-request', name: 'request_id', type: 'text', spellcheck: 'false', autocomplete: 'off', maxlength: 26, value: filters.get('request_id') ?? '' });
+  // No maxlength: it would cut a pasted id with a space before it, or a request's address, short.
+  const request = h('input', { id: 'filter-request', name: 'request_id', type: 'text', spellcheck: 'false', autocomplete: 'off', value: filters.get('request_id') ?? '' });
   const from = h('input', { id: 'filter-from', name: 'from', type: 'date', value: filters.get('from') ?? '' });
   const to = h('input', { id: 'filter-to', name: 'to', type: 'date', value: filters.get('to') ?? '' });
   const form = h(
     'form',
     { id: 'api-read-filters', class: 'filters', role: 'search', 'aria-label': 'Filter the API reads' },
     field('Key', key),
-    field('Request id', request, 'Reads that named this request.'),
+    field('Request id', request, 'Reads that named this request: its id, or its page’s address.'),
     field('From (day, UTC)', from),
     field('To (day, UTC, included)', to),
     h('button', { id: 'apply-filters', type: 'submit' }, 'Show'),
   );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const params = new URLSearchParams({ view: 'api_reads' });
-    const values: Record<(typeof FILTERS)[number], string> = { key_id: key.value, request_id: request.value.trim(), from: from.value, to: to.value };
-    for (const name of FILTERS) if (values[name]) params.set(name, values[name]);
-    app.navigate(`/app/audit?${params}`, { focus: true });
+  submitFilters(app, form, {
+    base: new URLSearchParams({ view: 'api_reads' }),
+    controls: { key_id: 'filter-key', request_id: 'filter-request', from: 'filter-from', to: 'filter-to' },
+    values: (): Record<(typeof FILTERS)[number], string> => ({ key_id: key.value, request_id: requestIdIn(request.value), from: from.value, to: to.value }),
+    refused,
   });
 
   const body = h('tbody', {});
@@ -124,5 +125,6 @@ export const apiReadsPage = async (app: AppContext) => {
     table: { id: 'api-reads', caption: 'Reads through API keys, newest first', columns: ['When', 'Key', 'Route', 'Records', 'Outcome', 'Address'], body },
     empty: rows.length === 0 ? { id: 'no-reads', text: 'No API reads match these filters.' } : null,
     older,
+    refused: refused !== null,
   });
 };

@@ -12,13 +12,14 @@
  *   #audit-tabs, #audit-filters #filter-type #filter-request #filter-member #filter-from #filter-to #apply-filters
  *   #audit-log (table; rows tr[data-seq], a link's cell .chain[data-linked="true|false|unknown"])
  *   #no-entries #load-older #export-csv #export-json; button[data-certificate="<request id>"] on an entry that ended its request
+ *   a filter's refusal in #<control id>-error, and #filters-refused instead of the table
  */
 import { busy, field, formatTime, h, replaceChildren, say } from '../../shared/dom.ts';
 import { ENDING_TYPES } from '../../../lambdas/core/custody/custody-facts.ts';
-import { auditViewPage, exportButtons, toCsv } from '../audit-log-parts.ts';
+import { auditViewPage, exportButtons, firstPageOf, requestIdIn, submitFilters, toCsv } from '../audit-log-parts.ts';
 import { downloadCertificate } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
-import { olderPages, type LogPage } from '../older-pages.ts';
+import { olderPages } from '../older-pages.ts';
 import { actorOf, trailText } from '../labels.ts';
 import type { Member } from '../shapes.ts';
 import { apiReadsPage } from './api-reads.ts';
@@ -73,6 +74,7 @@ const aboutCell = (row: AuditRow) => {
 };
 
 export const auditPage = async (app: AppContext) => {
+  if (!app.isAdmin()) return h('div', {}, h('h1', {}, 'Audit log'), h('p', {}, 'Only owners and admins can see this page.'));
   const filters = new URLSearchParams(location.search);
   if (filters.get('view') === 'api_reads') return apiReadsPage(app);
   const query = () => {
@@ -80,15 +82,16 @@ export const auditPage = async (app: AppContext) => {
     for (const name of FILTERS) if (filters.get(name)) params.set(name, filters.get(name)!);
     return params;
   };
-  const [first, members] = await Promise.all([
-    app.get<LogPage<AuditRow>>(`/app/api/audit?${query()}`),
+  const [{ first, refused }, members] = await Promise.all([
+    firstPageOf<AuditRow>(app, query()),
     app.get<{ data: Member[] }>('/app/api/members').then((answer) => answer.data).catch(() => [] as Member[]),
   ]);
   // Filters applied (the page is shown afresh, its heading focused): say what they found.
-  if (query().size > 0) say(first.data.length === 0 ? 'No entries match these filters.' : `Showing the entries that match these filters, newest first${first.has_more ? '; older ones below' : ''}.`);
+  if (query().size > 0 && !refused) say(first.data.length === 0 ? 'No entries match these filters.' : `Showing the entries that match these filters, newest first${first.has_more ? '; older ones below' : ''}.`);
 
   const type = h('input', { id: 'filter-type', name: 'type', type: 'text', spellcheck: 'false', autocomplete: 'off', value: filters.get('type') ?? '' });
-  const request = h('input', { id: 'filter-request', name: 'request_id', type: 'text', spellcheck: 'false', autocomplete: 'off', maxlength: 26, value: filters.get('request_id') ?? '' });
+  // No maxlength: it would cut a pasted id with a space before it, or a request's address, short.
+  const request = h('input', { id: 'filter-request', name: 'request_id', type: 'text', spellcheck: 'false', autocomplete: 'off', value: filters.get('request_id') ?? '' });
   const member = h(
     'select',
     { id: 'filter-member', name: 'member_id' },
@@ -102,18 +105,17 @@ export const auditPage = async (app: AppContext) => {
     'form',
     { id: 'audit-filters', class: 'filters', role: 'search', 'aria-label': 'Filter the audit log' },
     field('Type', type, 'For example request.revealed; leave empty for every type.'),
-    field('Request id', request),
+    field('Request id', request, 'The id, or the request page’s address.'),
     field('Done by', member),
     field('From (day, UTC)', from),
     field('To (day, UTC, included)', to),
     apply,
   );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const params = new URLSearchParams();
-    const values: Record<(typeof FILTERS)[number], string> = { type: type.value.trim(), request_id: request.value.trim(), member_id: member.value, from: from.value, to: to.value };
-    for (const name of FILTERS) if (values[name]) params.set(name, values[name]);
-    app.navigate(`/app/audit${params.toString() ? `?${params}` : ''}`, { focus: true });
+  submitFilters(app, form, {
+    base: new URLSearchParams(),
+    controls: { type: 'filter-type', request_id: 'filter-request', member_id: 'filter-member', from: 'filter-from', to: 'filter-to' },
+    values: (): Record<(typeof FILTERS)[number], string> => ({ type: type.value.trim(), request_id: requestIdIn(request.value), member_id: member.value, from: from.value, to: to.value }),
+    refused,
   });
 
   const body = h('tbody', {});
@@ -162,5 +164,6 @@ export const auditPage = async (app: AppContext) => {
     table: { id: 'audit-log', caption: 'Audit entries, newest first, with each entry’s hash and its link to the one before', columns: ['#', 'When', 'What', 'Who', 'About', 'Hash link'], body },
     empty: rows.length === 0 ? { id: 'no-entries', text: 'No entries match these filters.' } : null,
     older,
+    refused: refused !== null,
   });
 };

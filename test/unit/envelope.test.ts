@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { recipientCommitment } from '../../lambdas/core/commitment.ts';
 import { normaliseIdentityKey } from '../../lambdas/core/fingerprint.ts';
 import { open, openAttachment, seal, sealAttachment } from '../../web/crypto/envelope.ts';
-import { commitmentOf, exportBackup, exportPublicKey, fingerprintOf, generateIdentityPair, importBackup, lockPrivateKey } from '../../web/crypto/identity.ts';
+import { BackupKeyMismatch, commitmentOf, exportBackup, exportPublicKey, fingerprintOf, generateIdentityPair, importBackup, lockPrivateKey } from '../../web/crypto/identity.ts';
 
 const REQUEST_ID = '01m80000000000000000000000';
 
@@ -57,5 +57,15 @@ describe('browser envelope crypto (WebCrypto, same code in Node)', () => {
     const { envelope } = await seal('secret', [alice], REQUEST_ID);
     expect((await open(envelope, restored.privateKey, restored.fingerprint, REQUEST_ID)).plaintext).toBe('secret');
     await expect(importBackup(backup, 'wrong passphrase')).rejects.toThrow();
+  }, 30_000);
+
+  it('refuses a backup whose public key was replaced, its fingerprint recomputed to match', async () => {
+    const alice = await recipient('01m8000000000000000000000a');
+    const mallory = await recipient('01m8000000000000000000000m');
+    const backup = await exportBackup(alice.pair, 'correct horse battery staple');
+    const edited = { ...backup, public_key: mallory.publicKey, fingerprint: mallory.fingerprint };
+    await expect(importBackup(edited, 'correct horse battery staple')).rejects.toThrow(BackupKeyMismatch);
+    // A fingerprint edited alone is not believed: the restored one is computed from the public key.
+    expect((await importBackup({ ...backup, fingerprint: mallory.fingerprint }, 'correct horse battery staple')).fingerprint).toBe(alice.fingerprint);
   }, 30_000);
 });

@@ -75,11 +75,41 @@ export const exportBackup = async (pair: CryptoKeyPair, passphrase: string): Pro
 };
 
 /** Opens a backup into a NON-extractable private key (it never leaves this browser again). */
+/**
+ * Proves that a private and a public key are one pair: ECDH with a throw-away pair gives the same
+ * secret from both sides only if they are (not every WebCrypto checks this on import).
+ */
+export const halvesAgree = async (privateKey: CryptoKey, publicKey: CryptoKey) => {
+  const probe = (await crypto.subtle.generateKey(ECDH_P256, false, ['deriveBits'])) as CryptoKeyPair;
+  const [one, two] = await Promise.all([
+    crypto.subtle.deriveBits({ name: 'ECDH', public: probe.publicKey }, privateKey, 256),
+    crypto.subtle.deriveBits({ name: 'ECDH', public: publicKey }, probe.privateKey, 256),
+  ]);
+  const a = new Uint8Array(one);
+  const b = new Uint8Array(two);
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+};
+
+/** A backup whose public key is not its private key's: the file was changed after it was made. */
+export class BackupKeyMismatch extends Error {
+  override readonly name = 'BackupKeyMismatch';
+}
+
+/**
+ * Opens a backup. Only its private key is encrypted; the public key and fingerprint beside it are
+ * plain text anyone who can write the file could replace (their own key, its fingerprint
+ * recomputed), and the page registers the public key it is given. So the public key is checked to
+ * be the private key's, and the fingerprint is computed here, never read from the file.
+ */
 export const importBackup = async (backup: KeyBackup, passphrase: string) => {
   const key = await backupKey(passphrase, fromBase64(backup.salt), backup.iterations);
   const pkcs8 = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(backup.iv) }, key, fromBase64(backup.ciphertext));
   const privateKey = await crypto.subtle.importKey('pkcs8', pkcs8, ECDH_P256, false, ['deriveBits']);
-  return { privateKey, publicKey: backup.public_key, fingerprint: backup.fingerprint };
+  const publicKey = await importPublicKey(backup.public_key).catch(() => null);
+  if (!publicKey || !(await halvesAgree(privateKey, publicKey).catch(() => false))) {
+    throw new BackupKeyMismatch('the backup\'s public key is not its private key\'s');
+  }
+  return { privateKey, publicKey: backup.public_key, fingerprint: await fingerprintOf(backup.public_key) };
 };
 
 /** Re-imports a fresh pair's private half as non-extractable, for keeping in IndexedDB. */

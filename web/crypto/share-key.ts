@@ -1,5 +1,5 @@
 import { open, seal, type Envelope } from './envelope.ts';
-import { ECDH_P256, exportPublicKey, fingerprintOf } from './identity.ts';
+import { ECDH_P256, exportPublicKey, fingerprintOf, halvesAgree } from './identity.ts';
 
 /**
  * The one-time recipient key of a share (docs/web-api.md, Shares), used by the member app (which
@@ -48,21 +48,6 @@ export const makeShareKey = async (): Promise<ShareKey> => {
   if (!jwk.d || !jwk.x || !jwk.y) throw new Error('the browser exported no private key');
   const publicKey = await exportPublicKey(pair.publicKey);
   return { privateKey: pair.privateKey, publicKey, fingerprint: await fingerprintOf(publicKey), fragment: `${jwk.d}.${jwk.x}.${jwk.y}` };
-};
-
-/**
- * Proves that `d` belongs to `x`/`y`: ECDH with a throw-away pair gives the same secret from both
- * sides only if the private and public halves are one key (not every WebCrypto checks on import).
- */
-const halvesAgree = async (privateKey: CryptoKey, publicKey: CryptoKey) => {
-  const probe = (await crypto.subtle.generateKey(ECDH_P256, false, ['deriveBits'])) as CryptoKeyPair;
-  const [one, two] = await Promise.all([
-    crypto.subtle.deriveBits({ name: 'ECDH', public: probe.publicKey }, privateKey, 256),
-    crypto.subtle.deriveBits({ name: 'ECDH', public: publicKey }, probe.privateKey, 256),
-  ]);
-  const a = new Uint8Array(one);
-  const b = new Uint8Array(two);
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
 };
 
 /** Rebuilds the key from a link's fragment (with or without the leading "#"). */

@@ -11,7 +11,7 @@
  *   import form #import-file #import-backup #import-passphrase #import-key;
  *   #register-key when this browser's key is not the registered one
  */
-import { exportBackup, fingerprintOf, generateIdentityPair, importBackup, lockPrivateKey, type KeyBackup } from '../../crypto/identity.ts';
+import { BackupKeyMismatch, exportBackup, fingerprintOf, generateIdentityPair, importBackup, lockPrivateKey, type KeyBackup } from '../../crypto/identity.ts';
 import { ApiFailure, messageOf } from '../../shared/api.ts';
 import { busy, facts, field, fingerprintCode, h, refuseField, replaceChildren, say, sayError } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
@@ -214,7 +214,10 @@ const importSection = (app: AppContext) => {
       let restored: Awaited<ReturnType<typeof importBackup>>;
       try {
         restored = await importBackup(backup, passphrase.value);
-      } catch {
+      } catch (error) {
+        if (error instanceof BackupKeyMismatch) {
+          return sayError('This backup was changed after it was made: its public key is not its private key’s. Do not use it; restore from another copy, or set up a new key.');
+        }
         return sayError('The passphrase is wrong, or the backup is damaged.');
       }
       try {

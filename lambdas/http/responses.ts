@@ -17,7 +17,7 @@ export const TRANSPORT_HEADERS: Readonly<Record<string, string>> = {
  * they carry a subject's email and phone, receiver URLs, the attempts a link has left. The two
  * public documents that may be cached (the OpenAPI document, the signing keys) build their own.
  */
-const NEVER_STORED = { 'Cache-Control': 'no-store' };
+export const NEVER_STORED: Readonly<Record<string, string>> = { 'Cache-Control': 'no-store' };
 
 export const json = (statusCode: number, body: unknown, headers: Record<string, string> = {}): ApiResult => ({
   statusCode,

@@ -8,13 +8,13 @@ import {
   rateLimited,
   validationFailed,
 } from '../../lambdas/core/errors.ts';
-import { errorResponse, json, noContent, TRANSPORT_HEADERS, withHeaders } from '../../lambdas/http/responses.ts';
+import { errorResponse, json, NEVER_STORED, noContent, TRANSPORT_HEADERS, withHeaders } from '../../lambdas/http/responses.ts';
 
 describe('errorResponse', () => {
   it('answers an ApiError with its status, code and message', () => {
     const response = errorResponse(illegalTransition('A revoked request cannot be completed.'));
     expect(response.statusCode).toBe(409);
-    expect(response.headers).toEqual({ 'Content-Type': 'application/json', ...TRANSPORT_HEADERS });
+    expect(response.headers).toEqual({ 'Content-Type': 'application/json', ...TRANSPORT_HEADERS, ...NEVER_STORED });
     expect(JSON.parse(response.body!)).toEqual({ message: 'A revoked request cannot be completed.', code: 'illegal_transition' });
   });
 
@@ -31,7 +31,7 @@ describe('errorResponse', () => {
   it('carries the error headers (Retry-After, Allow)', () => {
     const limited = errorResponse(rateLimited(17));
     expect(limited.statusCode).toBe(429);
-    expect(limited.headers).toEqual({ 'Content-Type': 'application/json', ...TRANSPORT_HEADERS, 'Retry-After': '17' });
+    expect(limited.headers).toEqual({ 'Content-Type': 'application/json', ...TRANSPORT_HEADERS, ...NEVER_STORED, 'Retry-After': '17' });
     expect(JSON.parse(limited.body!).code).toBe('rate_limited');
 
     const notAllowed = errorResponse(methodNotAllowed(['GET', 'POST']));
@@ -54,7 +54,7 @@ describe('errorResponse', () => {
   ])('answers anything else with a bland 500 (%#)', (thrown) => {
     const response = errorResponse(thrown);
     expect(response.statusCode).toBe(500);
-    expect(response.headers).toEqual({ 'Content-Type': 'application/json', ...TRANSPORT_HEADERS });
+    expect(response.headers).toEqual({ 'Content-Type': 'application/json', ...TRANSPORT_HEADERS, ...NEVER_STORED });
     const body = JSON.parse(response.body!);
     expect(body).toEqual({ message: 'Something went wrong on our side. Try again later.', code: 'error' });
     for (const fragment of ['ECONNREFUSED', 'chs_live', 'challengeCodeHash', 'table-name-prod', 'looks like']) {
@@ -74,16 +74,17 @@ describe('json / noContent / withHeaders', () => {
   it('serialises with a JSON content type', () => {
     expect(json(201, { a: 1 }, { Location: '/x' })).toEqual({
       statusCode: 201,
-      headers: { 'Content-Type': 'application/json', ...TRANSPORT_HEADERS, Location: '/x' },
+      headers: { 'Content-Type': 'application/json', ...TRANSPORT_HEADERS, ...NEVER_STORED, Location: '/x' },
       body: '{"a":1}',
     });
-    expect(noContent()).toEqual({ statusCode: 204, headers: TRANSPORT_HEADERS, body: '' });
+    expect(noContent()).toEqual({ statusCode: 204, headers: { ...TRANSPORT_HEADERS, ...NEVER_STORED }, body: '' });
   });
 
   it('merges headers, the added ones winning', () => {
     expect(withHeaders(json(200, {}), { 'X-RateLimit-Limit': '600' }).headers).toEqual({
       'Content-Type': 'application/json',
       ...TRANSPORT_HEADERS,
+      ...NEVER_STORED,
       'X-RateLimit-Limit': '600',
     });
     const unchanged = json(200, {});

@@ -18,7 +18,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, notFound, WriteConflict } from '../../lambdas/core/errors.ts';
 import { idempotency } from '../../lambdas/http/middleware/idempotency.ts';
-import { errorResponse, TRANSPORT_HEADERS } from '../../lambdas/http/responses.ts';
+import { errorResponse, NEVER_STORED, TRANSPORT_HEADERS } from '../../lambdas/http/responses.ts';
 import { AuditLog } from '../../lambdas/store/audit-log.ts';
 import { RETRY_AFTER_SECONDS, transientKind } from '../../lambdas/store/transient-failure.ts';
 
@@ -78,7 +78,7 @@ describe('errorResponse for a transient failure', () => {
   ] as const)('answers 503 service_unavailable with Retry-After when %s', (kind, error) => {
     const response = errorResponse(error);
     expect(response.statusCode).toBe(503);
-    expect(response.headers).toEqual({ 'Content-Type': 'application/json', ...TRANSPORT_HEADERS, 'Retry-After': String(RETRY_AFTER_SECONDS[kind]) });
+    expect(response.headers).toEqual({ 'Content-Type': 'application/json', ...TRANSPORT_HEADERS, ...NEVER_STORED, 'Retry-After': String(RETRY_AFTER_SECONDS[kind]) });
     const body = JSON.parse(response.body!);
     expect(Object.keys(body).sort()).toEqual(['code', 'message']);
     expect(body.code).toBe('service_unavailable');

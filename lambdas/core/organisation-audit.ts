@@ -1,3 +1,4 @@
+import type { AuditType } from './audit-types.ts';
 import type { Actor } from './model.ts';
 import type { AuditEntryInput } from './ports.ts';
 
@@ -7,7 +8,7 @@ import type { AuditEntryInput } from './ports.ts';
  * and naming its actor in the data as every entry does. `data` holds `details` and anything else
  * the entry carries (a member's reference, say).
  */
-export const organisationAudit = (orgId: string, actor: Actor, type: string, data: Record<string, unknown>, clientId: string | null = null): AuditEntryInput => ({
+export const organisationAudit = (orgId: string, actor: Actor, type: AuditType, data: Record<string, unknown>, clientId: string | null = null): AuditEntryInput => ({
   orgId,
   type,
   actor,

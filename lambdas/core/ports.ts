@@ -2,6 +2,7 @@
  * The interfaces the domain needs from the outside world. Implementations live in store/ and
  * adapters/; tests pass fakes. Nothing here imports an implementation.
  */
+import type { AuditType } from './audit-types.ts';
 import type {
   Actor,
   ApiKey,
@@ -57,7 +58,7 @@ export interface ApiKeyStore extends ApiKeyLookup {
 /** What an audited change records; the log adds sequence, time, and the hash chain. */
 export interface AuditEntryInput {
   orgId: string;
-  type: string;
+  type: AuditType;
   actor: Actor;
   clientId: string | null;
   requestId: string | null;
@@ -67,7 +68,9 @@ export interface AuditEntryInput {
   data: Record<string, unknown>;
 }
 
-export interface AuditEntry extends AuditEntryInput {
+/** A stored entry: its type as written, which an entry written before a type was retired may still hold. */
+export interface AuditEntry extends Omit<AuditEntryInput, 'type'> {
+  type: string;
   seq: number;
   occurredAt: string;
   prevHash: string;

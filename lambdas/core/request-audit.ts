@@ -1,4 +1,5 @@
 import type { Actor, HandoffRequest } from './model.ts';
+import type { AuditType } from './audit-types.ts';
 import type { AuditEntryInput } from './ports.ts';
 import type { RequestView } from './request-view.ts';
 
@@ -11,7 +12,7 @@ export const requestAuditEntry = (
   orgId: string,
   actor: Actor,
   view: RequestView,
-  type: string,
+  type: AuditType,
   details: Record<string, unknown>,
   data: Record<string, unknown> = {},
 ): AuditEntryInput => ({

@@ -6,17 +6,24 @@ import { aRequestWhoseStatusIs } from './model.ts';
  * The request state machine's API-driven transitions (SPEC.md, States and transitions).
  * Each returns the changed request; the caller stores it with its audit entry.
  */
+/**
+ * Why a request ended, as its `purge_reason` (completed or expired) or `revoked_reason` records
+ * it: a member, an API key or the operator ended it, its ticket closed, or its time ran out.
+ */
+export const REQUEST_END_REASONS = ['completed_by_member', 'completed_via_api', 'revoked_by_member', 'revoked_via_api', 'revoked_by_operator', 'ticket_closed', 'expired'] as const;
+export type RequestEndReason = (typeof REQUEST_END_REASONS)[number];
+
 const REVOCABLE: RequestStatus[] = ['pending', 'opened'];
 const COMPLETABLE: RequestStatus[] = ['submitted'];
 
-export const revoke = (request: HandoffRequest, at: string, reason: string | null): HandoffRequest => {
+export const revoke = (request: HandoffRequest, at: string, reason: RequestEndReason | null): HandoffRequest => {
   if (!REVOCABLE.includes(request.status)) {
     throw illegalTransition(`${aRequestWhoseStatusIs(request.status)} cannot be revoked; only pending or opened ones can.`);
   }
   return { ...request, status: 'revoked', revokedAt: at, revokedReason: reason, updatedAt: at };
 };
 
-export const complete = (request: HandoffRequest, at: string, purgeReason: string): HandoffRequest => {
+export const complete = (request: HandoffRequest, at: string, purgeReason: RequestEndReason): HandoffRequest => {
   if (!COMPLETABLE.includes(request.status)) {
     throw illegalTransition(`${aRequestWhoseStatusIs(request.status)} cannot be completed; only submitted ones can.`);
   }
@@ -36,7 +43,8 @@ export const complete = (request: HandoffRequest, at: string, purgeReason: strin
  * changed), a revoked one, or one that expired before anything was submitted. A credential that
  * was submitted is never asked for again on the same request.
  */
-export type RelinkCause = 'locked' | 'recipient_key_changed' | 'replaced' | 'revoked' | 'expired';
+export const RELINK_CAUSES = ['locked', 'recipient_key_changed', 'replaced', 'revoked', 'expired'] as const;
+export type RelinkCause = (typeof RELINK_CAUSES)[number];
 
 export const relinkCause = (request: HandoffRequest, locked: boolean): RelinkCause | null => {
   if (request.status === 'revoked') return 'revoked';

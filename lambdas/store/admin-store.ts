@@ -1,3 +1,4 @@
+import type { AuditType } from '#core/audit-types.ts';
 import { organisationAudit } from '#core/organisation-audit.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '#core/clock.ts';
@@ -306,7 +307,7 @@ export class AdminStore {
     return Item ? this.requireMember(orgId, Item.memberId as string) : null;
   }
 
-  private change(orgId: string, type: string, data: Record<string, unknown>, writes: TransactItem[]) {
+  private change(orgId: string, type: AuditType, data: Record<string, unknown>, writes: TransactItem[]) {
     return this.audit.append(organisationAudit(orgId, this.actor, type, data), writes);
   }
 

@@ -290,7 +290,7 @@ export class DeliveryStore {
     const subscriptionWrite: TransactItem = subscriptionOutcomeWrite(this.tableName, delivery, failingChange(nowIso));
     const input = {
       orgId: delivery.orgId,
-      type: 'webhook.delivery_failed',
+      type: 'webhook.delivery_failed' as const,
       actor: { type: 'system' as const, label: null },
       clientId: delivery.clientId,
       requestId: null,

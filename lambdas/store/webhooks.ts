@@ -1,3 +1,4 @@
+import type { AuditType } from '#core/audit-types.ts';
 import { organisationAudit } from '#core/organisation-audit.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Actor } from '#core/model.ts';
@@ -87,7 +88,7 @@ const auditedUrl = (url: string) => {
 };
 
 const auditOf = (
-  type: string,
+  type: AuditType,
   subscription: WebhookSubscription,
   actor: Actor,
   details: Record<string, unknown> = { webhook_id: subscription.id, url: auditedUrl(subscription.url), events: subscription.events },

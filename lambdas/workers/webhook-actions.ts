@@ -1,6 +1,7 @@
 import { WriteConflict } from '#core/errors.ts';
 import { eventId, isEventType, seqOfEventId } from '#core/events.ts';
 import { newId } from '#core/ids.ts';
+import type { AuditType } from '#core/audit-types.ts';
 import type { Actor } from '#core/model.ts';
 import type { AuditEntry, AuditEntryInput } from '#core/ports.ts';
 import { newWebhookSecret } from '#core/webhook-signature.ts';
@@ -59,7 +60,7 @@ const activeSubscriptionOf = async (deps: Pick<WebhookActionDeps, 'webhooks'>, o
   return subscription;
 };
 
-const auditInput = (orgId: string, type: string, actor: Actor, clientId: string | null, details: Record<string, unknown>): AuditEntryInput => ({
+const auditInput = (orgId: string, type: AuditType, actor: Actor, clientId: string | null, details: Record<string, unknown>): AuditEntryInput => ({
   orgId,
   type,
   actor,

@@ -24,10 +24,10 @@ const fresh = (status: RequestStatus) =>
 describe('revoke', () => {
   it.each(['pending', 'opened'] as RequestStatus[])('revokes a %s request', (status) => {
     const before = fresh(status);
-    const after = revoke(before, AT, 'because');
+    const after = revoke(before, AT, 'revoked_by_member');
     expect(after.status).toBe('revoked');
     expect(after.revokedAt).toBe(AT);
-    expect(after.revokedReason).toBe('because');
+    expect(after.revokedReason).toBe('revoked_by_member');
     expect(after.updatedAt).toBe(AT);
     expect(after.completedAt).toBeNull();
     expect(before.status).toBe(status); // the input is not mutated
@@ -41,8 +41,8 @@ describe('revoke', () => {
 describe('the refusals\u2019 words', () => {
   it('say "an" before a status that starts with a vowel', () => {
     expect(() => revoke(fresh('expired'), AT, null)).toThrow('An expired request cannot be revoked; only pending or opened ones can.');
-    expect(() => complete(fresh('opened'), AT, 'x')).toThrow('An opened request cannot be completed; only submitted ones can.');
-    expect(() => complete(fresh('revoked'), AT, 'x')).toThrow('A revoked request cannot be completed; only submitted ones can.');
+    expect(() => complete(fresh('opened'), AT, 'completed_by_member')).toThrow('An opened request cannot be completed; only submitted ones can.');
+    expect(() => complete(fresh('revoked'), AT, 'completed_by_member')).toThrow('A revoked request cannot be completed; only submitted ones can.');
   });
 });
 
@@ -60,6 +60,6 @@ describe('complete', () => {
   });
 
   it.each(REQUEST_STATUSES.filter((s) => s !== 'submitted'))('refuses a %s request with 409', (status) => {
-    expectIllegal(() => complete(fresh(status), AT, 'x'));
+    expectIllegal(() => complete(fresh(status), AT, 'completed_by_member'));
   });
 });

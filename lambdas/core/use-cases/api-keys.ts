@@ -1,3 +1,4 @@
+import type { AuditType } from '../audit-types.ts';
 import { organisationAudit } from '../organisation-audit.ts';
 import { allowlistEntry } from '../address-allowlist.ts';
 import { apiKeyDisplayPrefix, apiKeyHash, newApiKeySecret } from '../api-key-format.ts';
@@ -59,7 +60,7 @@ export const apiKeyView = (apiKey: ApiKey, clients: ReadonlyMap<string, Client>,
 });
 export type ApiKeyView = ReturnType<typeof apiKeyView>;
 
-const auditOf = (apiKey: ApiKey, actor: Actor, type: string, details: Record<string, unknown>): AuditEntryInput =>
+const auditOf = (apiKey: ApiKey, actor: Actor, type: AuditType, details: Record<string, unknown>): AuditEntryInput =>
   organisationAudit(apiKey.orgId, actor, type, { details: { key_id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix, ...details } });
 
 /**

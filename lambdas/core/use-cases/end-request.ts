@@ -1,3 +1,4 @@
+import type { AuditType } from '../audit-types.ts';
 import { apiActor, type Caller } from '../caller.ts';
 import type { Clock } from '../clock.ts';
 import { WriteConflict } from '../errors.ts';
@@ -5,7 +6,7 @@ import { raceBackoff } from '../race-backoff.ts';
 import { syncExpirySchedule, type ExpiryScheduling } from '../expiry-schedule.ts';
 import type { Actor, HandoffRequest } from '../model.ts';
 import type { RequestRepository } from '../ports.ts';
-import { complete, revoke } from '../request-state.ts';
+import { complete, revoke, type RequestEndReason } from '../request-state.ts';
 import { requestAuditEntry } from '../request-audit.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
 import { expire } from '../subject-flow.ts';
@@ -19,7 +20,7 @@ interface Deps extends ExpiryScheduling {
 }
 
 export interface Ending {
-  eventType: string;
+  eventType: AuditType;
   apply(request: HandoffRequest, at: string): HandoffRequest;
   details(request: HandoffRequest): Record<string, unknown>;
   purgeMaterial: boolean;
@@ -68,7 +69,7 @@ export const endRequest = async (deps: Deps, party: EndingParty, requestId: stri
     const at = deps.clock.now().toISOString();
     const after = ending.apply(before, at);
     const view = toRequestView(after, deps.urls);
-    const entry = (type: string, details: Record<string, unknown>) =>
+    const entry = (type: AuditType, details: Record<string, unknown>) =>
       requestAuditEntry(party.orgId, party.actor, view, type, details, party.data);
     // The rotation signal goes in the same transaction as the completion: it exists exactly when the completion does.
     const followUps =
@@ -89,7 +90,7 @@ export const endRequest = async (deps: Deps, party: EndingParty, requestId: stri
 };
 
 /** Revocation: the link stops working at once; nothing was submitted, so nothing is purged. */
-export const revocation = (revokedReason: string): Ending => ({
+export const revocation = (revokedReason: RequestEndReason): Ending => ({
   eventType: 'request.revoked',
   apply: (request, at) => revoke(request, at, revokedReason),
   details: (request) => ({ revoked_reason: request.revokedReason }),
@@ -100,7 +101,7 @@ export const revokeRequest = (deps: Deps, caller: Caller, requestId: string, pre
   endRequest(deps, apiParty(deps, caller), requestId, revocation('revoked_via_api'), prepared);
 
 /** Completion: the request is marked completed and its envelope and attachments purged at once. */
-export const completion = (purgeReason: string): Ending => ({
+export const completion = (purgeReason: RequestEndReason): Ending => ({
   eventType: 'request.completed',
   apply: (request, at) => complete(request, at, purgeReason),
   details: (request) => ({ purge_reason: request.purgeReason }),

@@ -15,6 +15,7 @@ import {
   type MemberDirectory,
 } from '../member-access.ts';
 import { nextKeyAwaitsApproval, refusedSoFar, type IdentityKey, type Member } from '../model.ts';
+import type { AuditType } from '../audit-types.ts';
 import type { AuditEntryInput } from '../ports.ts';
 import { parseOrThrow } from '../validation.ts';
 
@@ -46,7 +47,7 @@ export const managedMemberView = (member: Member) => ({
   identity_key: identityKeyView(member.identityKey),
 });
 
-const keyAudit = (caller: MemberCaller, subject: Member, type: string, details: Record<string, unknown>): AuditEntryInput => {
+const keyAudit = (caller: MemberCaller, subject: Member, type: AuditType, details: Record<string, unknown>): AuditEntryInput => {
   const actor = memberActor(caller.member);
   return {
     orgId: caller.org.id,

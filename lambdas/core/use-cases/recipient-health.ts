@@ -1,3 +1,4 @@
+import type { AuditType } from '../audit-types.ts';
 import type { Clock } from '../clock.ts';
 import { ApiError, serviceUnavailable } from '../errors.ts';
 import type { Actor, HandoffRequest, RequestStatus } from '../model.ts';
@@ -111,7 +112,7 @@ export const recipientHealthChange = (
 ): RequestChange | null => {
   const checks = checkRecipients(current, members);
   const at = deps.clock.now().toISOString();
-  const change = (after: HandoffRequest, type: string, details: Record<string, unknown>): RequestChange => ({
+  const change = (after: HandoffRequest, type: AuditType, details: Record<string, unknown>): RequestChange => ({
     after,
     audit: requestAuditEntry(current.orgId, actor, toRequestView(after, deps.urls), type, details),
   });

@@ -1,3 +1,4 @@
+import type { AuditType } from '../../audit-types.ts';
 import { characterCount } from '../../characters.ts';
 import type { Clock } from '../../clock.ts';
 import { notFound, retryOnConflict, validationFailed, type FieldErrors } from '../../errors.ts';
@@ -122,7 +123,7 @@ const credentialsOf = (adapter: keyof typeof HELPDESKS, input: HelpdeskConnectIn
   return credentials;
 };
 
-const audit = (integration: Integration, actor: Actor, type: string, details: Record<string, unknown>) =>
+const audit = (integration: Integration, actor: Actor, type: AuditType, details: Record<string, unknown>) =>
   organisationAudit(integration.orgId, actor, type, { details: { integration_id: integration.id, name: integration.name, ...details } }, integration.clientId);
 
 const requireIntegration = async (deps: { integrations: Pick<IntegrationRepository, 'get'> }, orgId: string, integrationId: string) => {

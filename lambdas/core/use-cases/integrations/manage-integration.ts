@@ -1,3 +1,4 @@
+import type { AuditType } from '../../audit-types.ts';
 import { canonicalJson } from '../../custody/canonical.ts';
 import { organisationAudit } from '../../organisation-audit.ts';
 import type { Clock } from '../../clock.ts';
@@ -48,7 +49,7 @@ export const inboundUrls = (urls: Pick<PublicUrls, 'appUrl'>, secrets: Record<In
   trigger_url: `${urls.appUrl}${INBOUND_PATHS.trigger}${secrets.trigger}`,
 });
 
-const audit = (integration: Integration, actor: Actor, type: string, details: Record<string, unknown>) =>
+const audit = (integration: Integration, actor: Actor, type: AuditType, details: Record<string, unknown>) =>
   organisationAudit(integration.orgId, actor, type, { details: { integration_id: integration.id, name: integration.name, ...details } }, integration.clientId);
 
 const fail = (errors: FieldErrors) => {

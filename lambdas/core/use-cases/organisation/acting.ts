@@ -1,3 +1,4 @@
+import type { AuditType } from '../../audit-types.ts';
 import { organisationAudit } from '../../organisation-audit.ts';
 import * as z from 'zod/mini';
 import type { Clock } from '../../clock.ts';
@@ -83,6 +84,6 @@ export const requireOrganisation = async (deps: Pick<OrganisationDeps, 'director
 };
 
 /** An audit entry of an organisation change, naming who made it. */
-export const changeAudit = (orgId: string, acting: Acting, type: string, data: Record<string, unknown>): AuditEntryInput =>
+export const changeAudit = (orgId: string, acting: Acting, type: AuditType, data: Record<string, unknown>): AuditEntryInput =>
   organisationAudit(orgId, acting.actor, type, data);
 

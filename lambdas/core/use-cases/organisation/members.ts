@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { AuditType } from '../../audit-types.ts';
 import { ApiError, fieldError, forbidden, notFound, retryOnConflict, WriteConflict } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import { memberRef } from '../../member-access.ts';
@@ -91,7 +92,7 @@ type Decide = (member: Member) => Pick<Member, 'role' | 'active'>;
  * held in the transaction too (the owners kept are checked there), so concurrent changes cannot
  * break it. Answers the member as it now is.
  */
-const changeMember = (deps: OrganisationDeps, acting: Acting, orgId: string, memberId: string, type: (member: Member, next: Pick<Member, 'role' | 'active'>) => [string, Record<string, unknown>], decide: Decide) =>
+const changeMember = (deps: OrganisationDeps, acting: Acting, orgId: string, memberId: string, type: (member: Member, next: Pick<Member, 'role' | 'active'>) => [AuditType, Record<string, unknown>], decide: Decide) =>
   retryOnConflict(
     async () => {
       await requireOrganisation(deps, orgId);

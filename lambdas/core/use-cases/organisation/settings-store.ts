@@ -1,3 +1,4 @@
+import type { AuditType } from '../../audit-types.ts';
 import { organisationAudit } from '../../organisation-audit.ts';
 import type { Clock } from '../../clock.ts';
 import type { Actor, Client, Policy, Preset, Template } from '../../model.ts';
@@ -39,5 +40,5 @@ export interface SettingsDeps {
 }
 
 /** An audit entry of a settings change, naming its actor as every entry does. */
-export const settingsAudit = (orgId: string, actor: Actor, type: string, details: Record<string, unknown>): AuditEntryInput =>
+export const settingsAudit = (orgId: string, actor: Actor, type: AuditType, details: Record<string, unknown>): AuditEntryInput =>
   organisationAudit(orgId, actor, type, { details });

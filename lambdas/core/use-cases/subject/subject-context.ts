@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.ts';
 import type { CodeKey } from '../../code-key.ts';
 import type { ExpiryScheduling } from '../../expiry-schedule.ts';
+import type { AuditType } from '../../audit-types.ts';
 import type { HandoffRequest, Organisation } from '../../model.ts';
 import type { AuditEntryInput, AuditTrail, Directory, HandoffRepository, Notifier } from '../../ports.ts';
 import { toRequestView, type PublicUrls } from '../../request-view.ts';
@@ -35,7 +36,7 @@ export const subjectActor = (request: HandoffRequest) => ({ type: 'subject' as c
 export const subjectAudit = (
   deps: Pick<SubjectDeps, 'urls'>,
   request: HandoffRequest,
-  type: string,
+  type: AuditType,
   details: Record<string, unknown> = {},
 ): AuditEntryInput => {
   const actor = subjectActor(request);

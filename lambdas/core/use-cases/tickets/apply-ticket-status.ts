@@ -1,3 +1,4 @@
+import type { AuditType } from '../../audit-types.ts';
 import type { Clock } from '../../clock.ts';
 import { WriteConflict } from '../../errors.ts';
 import { syncExpirySchedule, type ExpiryScheduling } from '../../expiry-schedule.ts';
@@ -255,7 +256,7 @@ const auditEntries = (input: TicketStatusInput, trusted: boolean, decision: Tick
     ? { verified: true, helpdesk: input.verification.helpdesk, read_at: input.verification.readAt, helpdesk_status: input.verification.vendorStatus }
     : {};
   const channel = { channel: input.channel.kind, channel_name: input.channel.name, ...verification };
-  const entry = (type: string, details: Record<string, unknown>) =>
+  const entry = (type: AuditType, details: Record<string, unknown>) =>
     requestAuditEntry(input.org.id, input.channel.actor, view, type, details);
   const entries = [
     entry('ticket.status_received', {

@@ -1,3 +1,4 @@
+import type { AuditType } from '../../audit-types.ts';
 import { syncExpirySchedule, type ExpiryScheduling } from '../../expiry-schedule.ts';
 import type { Actor, HandoffRequest, Organisation } from '../../model.ts';
 import type { HandoffRepository } from '../../ports.ts';
@@ -51,7 +52,7 @@ export const closedTicketChange = (deps: Pick<ClosedTicketDeps, 'clock' | 'urls'
   const after = { ...decision.after, ticket };
   const view = toRequestView(after, deps.urls);
   const details = { ticket_ref: ticket.ref ?? ticket.externalId, ticket_status: ticket.status, ticket_status_at: ticket.statusAt };
-  const entry = (type: string, more: Record<string, unknown>) => requestAuditEntry(org.id, CLOSED_TICKET_ACTOR, view, type, { ...more, ...details });
+  const entry = (type: AuditType, more: Record<string, unknown>) => requestAuditEntry(org.id, CLOSED_TICKET_ACTOR, view, type, { ...more, ...details });
   if (decision.action !== 'completed') {
     return { after, audit: entry('request.purge_scheduled', { purge_scheduled_at: after.purgeScheduledAt, grace_period_minutes: policy.gracePeriodMinutes }) };
   }

@@ -52,6 +52,14 @@ describe.skipIf(!haveChromium)('the audit log page', () => {
     const links = await page.locator('#audit-log td.chain').evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-linked')));
     expect(links.slice(0, -1).every((linked) => linked === 'true')).toBe(true);
     expect(await rows.first().locator('th').textContent()).toContain('Revoked');
+    // Every entry, about a request or not, is named in words, its stored type under them for the Type filter.
+    const named = await page.locator('#audit-log tbody th').evaluateAll((cells) => cells.map((cell) => [cell.firstChild?.textContent ?? '', cell.querySelector('code')?.textContent ?? '']));
+    expect(named.length).toBe(await rows.count());
+    for (const [words, type] of named) {
+      expect(words).not.toMatch(/^[a-z_]+\.[a-z_]+$/);
+      expect(type).toMatch(/^[a-z_]+\.[a-z_]+$/);
+    }
+    expect(named.map(([words]) => words)).toEqual(expect.arrayContaining(['Revoked', 'Created', 'Organisation created', 'Member added', 'API key created']));
     // The whole hash opens by keyboard, in the page, not in a hover-only tooltip.
     const newest = (await auditEntries(service, org.orgId)).reduce((a, b) => ((a.seq as number) > (b.seq as number) ? a : b));
     expect(await page.locator('#audit-log td.chain [title]').count()).toBe(0);

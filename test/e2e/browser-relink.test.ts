@@ -70,6 +70,10 @@ describe.skipIf(!haveChromium)('revoke and relink on the request page', () => {
     expect(await statusOf(created.id)).toBe('revoked');
     expect(await page.locator('#revoke').count()).toBe(0);
     expect(await page.locator('#audit li[data-type="request.revoked"]').count()).toBe(1);
+    // Why it ended in words, the same on the facts and the trail; the stored code only in a title.
+    expect(await page.textContent('#request-facts')).toContain('Why it endedRevoked by a member');
+    expect(await page.textContent('#audit li[data-type="request.revoked"]')).toContain('(revoked reason: revoked by a member)');
+    expect(await page.textContent('main')).not.toContain('revoked_by_member');
 
     const subject = await page.context().newPage();
     await subject.goto(created.link);
@@ -93,6 +97,10 @@ describe.skipIf(!haveChromium)('revoke and relink on the request page', () => {
     expect(code).toMatch(/^[0-9]{6}$/);
     expect(await statusOf(created.id)).toBe('pending');
     expect(await page.locator('#audit li[data-type="request.relinked"]').count()).toBe(1);
+    // The cause and the status before in words; nobody was left out, so the trail does not name an empty list.
+    const relinkedLine = await page.textContent('#audit li[data-type="request.relinked"]');
+    expect(relinkedLine).toContain('(cause: the request had been revoked; previous status: revoked)');
+    expect(relinkedLine).not.toContain('excluded');
     await expectStateUsable(page);
 
     const subject = await page.context().newPage();
@@ -127,6 +135,9 @@ describe.skipIf(!haveChromium)('revoke and relink on the request page', () => {
     await page.keyboard.press('Enter');
     await page.waitForSelector('#relinked');
     expect(await page.locator('#needs-relink').count()).toBe(0);
+    const relinkedLine = await page.textContent('#audit li[data-type="request.relinked"]');
+    expect(relinkedLine).toMatch(/\(cause: the link was locked after too many wrong codes; previous status: (pending|opened)\)/);
+    expect(relinkedLine).not.toMatch(/excluded|_/);
   });
 
   // Last: it replaces the owner's key, which the other cases need as it is.

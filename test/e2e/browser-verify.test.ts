@@ -78,6 +78,12 @@ describe.skipIf(!haveChromium)('the Verify page', () => {
     await memberPage.click('#complete');
     await memberPage.click('#confirm-complete');
     await memberPage.waitForSelector('#download-certificate-json');
+    // The request's page says why it ended in words, on the facts and the trail alike.
+    expect(await memberPage.textContent('#request-facts')).toContain('Why it endedCompleted by a member');
+    expect(await memberPage.getAttribute('#request-facts span[title="completed_by_member"]', 'title')).toBe('completed_by_member');
+    expect(await memberPage.textContent('#audit li[data-type="request.completed"]')).toContain('Completed; credential destroyed by');
+    expect(await memberPage.textContent('#audit li[data-type="request.completed"]')).toContain('(purge reason: completed by a member)');
+    expect(await memberPage.textContent('main')).not.toContain('completed_by_member');
 
     const fromJson = await download(memberPage, '#download-certificate-json');
     expect(fromJson.name).toBe(`custody-certificate-${requestId}.json`);
@@ -128,6 +134,13 @@ describe.skipIf(!haveChromium)('the Verify page', () => {
     expect(await memberPage.textContent('#verify-key')).toBe(kid);
     const events = await memberPage.locator('#certificate-timeline tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-type')));
     expect(events).toEqual(expect.arrayContaining(['request.created', 'request.submitted', 'request.revealed', 'request.completed']));
+    // Why the credential was destroyed, in the words the request's page uses; the stored reason stays in a title.
+    expect(facts).toMatch(/Credential destroyedYes, .+ \(completed by a member\)/);
+    const completed = memberPage.locator('#certificate-timeline tr[data-type="request.completed"]');
+    expect(await completed.locator('th').textContent()).toBe('Completed; credential destroyed');
+    expect(await completed.locator('td').last().textContent()).toBe('Completed by a member');
+    expect(await completed.locator('td').last().locator('span').getAttribute('title')).toBe('completed_by_member');
+    expect(await memberPage.textContent('#verify-result')).not.toContain('completed_by_member');
 
     const changed = Buffer.from(json);
     const at = changed.indexOf(ORG_NAME);

@@ -20,7 +20,7 @@ import { auditViewPage, exportButtons, firstPageOf, requestIdIn, submitFilters, 
 import { downloadCertificate } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
 import { olderPages } from '../older-pages.ts';
-import { actorOf, trailText } from '../labels.ts';
+import { actorOf, auditText } from '../labels.ts';
 import type { Member } from '../shapes.ts';
 import { apiReadsPage } from './api-reads.ts';
 
@@ -147,7 +147,8 @@ export const auditPage = async (app: AppContext) => {
           { 'data-seq': row.seq },
           h('td', { class: 'nowrap' }, String(row.seq)),
           h('td', { class: 'nowrap' }, formatTime(row.occurred_at, 'short')),
-          h('th', { scope: 'row' }, trailText(row.type), trailText(row.type) === row.type ? null : h('span', { class: 'sub' }, row.type)),
+          // The stored type under the words: it is what the Type filter and the exports take.
+          h('th', { scope: 'row' }, auditText(row.type), auditText(row.type) === row.type ? null : h('code', { class: 'sub' }, row.type)),
           h('td', {}, actorOf(row.actor)),
           h('td', {}, aboutCell(row)),
           linkCell(row, rows[index + 1]),

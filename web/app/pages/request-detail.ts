@@ -25,8 +25,9 @@ import { forgetRelinked, relinkControls, relinkedSection, relinkNotices, revokeC
 import { certificateSection } from '../certificate-download.ts';
 import type { AppContext } from '../context.ts';
 import { loadKey } from '../keystore.ts';
-import { actorOf, statusBadge, trailText } from '../labels.ts';
+import { actorOf, auditText, statusBadge, worded } from '../labels.ts';
 import { reportNotice } from '../report-notice.ts';
+import { detailsText, reasonText, verificationText } from '../request-words.ts';
 import { sealedKeyNotice } from '../sealed-key.ts';
 import { ticketFact } from '../ticket-fact.ts';
 import type { AuditEntry, IdentityKey, RequestView } from '../shapes.ts';
@@ -36,36 +37,6 @@ interface Revealed {
   note: string;
   files: Array<{ name: string; url: string; size: number }>;
 }
-
-const VERIFICATION_TEXT: Record<string, string> = {
-  none: 'None',
-  challenge: 'Code given by phone or in person',
-  email_otp: 'Code sent by email',
-  either: 'Either code',
-  both: 'Both codes',
-};
-
-
-/** A stored code (`completed_by_member`) in words; anything else as it is. */
-const CODE = /^[a-z]+(?:_[a-z]+)+$/;
-/** A detail's value in words: a code without underscores, a list item by item, a recipient (or member) by label and problem. */
-const valueText = (value: unknown): string => {
-  if (typeof value === 'string') return CODE.test(value) ? value.replace(/_/g, ' ') : value;
-  if (Array.isArray(value)) return value.map(valueText).join(', ');
-  if (value && typeof value === 'object') {
-    const { label, name, problem } = value as { label?: unknown; name?: unknown; problem?: unknown };
-    const who = typeof label === 'string' ? label : typeof name === 'string' ? name : null;
-    if (who) return typeof problem === 'string' ? `${who} (${valueText(problem)})` : who;
-    return JSON.stringify(value);
-  }
-  return String(value);
-};
-
-const detailsText = (details: AuditEntry['details']) =>
-  Object.entries(details ?? {})
-    .filter(([, value]) => value !== null && value !== undefined && value !== '')
-    .map(([name, value]) => `${name.replace(/_/g, ' ')}: ${valueText(value)}`)
-    .join('; ');
 
 /**
  * What was revealed on this visit of one request's page, with the object URLs of its opened
@@ -122,6 +93,7 @@ export const requestDetailPage = async (app: AppContext, id: string) => {
   if (ended && revealed.has(id)) forgetRevealed(null);
 
   const shown = revealed.get(id);
+  const endReason = request.purge_reason ?? request.revoked_reason;
   return h(
     'div',
     {},
@@ -138,7 +110,7 @@ export const requestDetailPage = async (app: AppContext, id: string) => {
       ['Recipients', request.recipients.map((r) => r.label).join(', ')],
       ['Reason given', request.justification],
       ['Ticket', ticketFact(request.ticket, ['owner', 'admin'].includes(me.role))],
-      ['Verification', VERIFICATION_TEXT[request.verification_mode] ?? request.verification_mode],
+      ['Verification', worded(verificationText(request.verification_mode), request.verification_mode)],
       ['Created', formatTime(request.created_at)],
       ['Link expires', request.link_expires_at && ['pending', 'opened'].includes(request.status) ? formatTime(request.link_expires_at) : null],
       ['Opened', request.opened_at ? formatTime(request.opened_at) : null],
@@ -147,8 +119,8 @@ export const requestDetailPage = async (app: AppContext, id: string) => {
       ['Destroyed at the latest', request.status === 'submitted' ? formatTime(request.record_expires_at) : null],
       ['Revealed', request.reveal_count ? `${request.reveal_count} ${request.reveal_count === 1 ? 'time' : 'times'}, last ${formatTime(request.last_revealed_at)}` : null],
       ['Completed', request.completed_at ? formatTime(request.completed_at) : null],
-      ['Revoked', request.revoked_at ? `${formatTime(request.revoked_at)}${request.revoked_reason ? ` (${request.revoked_reason})` : ''}` : null],
-      ['Purge reason', request.purge_reason],
+      ['Revoked', request.revoked_at ? formatTime(request.revoked_at) : null],
+      ['Why it ended', endReason ? worded(reasonText(endReason), endReason) : null],
     ]),
     actions,
     shown ? revealedSection(shown) : null,
@@ -169,10 +141,11 @@ export const requestDetailPage = async (app: AppContext, id: string) => {
                 { 'data-type': entry.type },
                 h('time', { datetime: entry.occurred_at }, formatTime(entry.occurred_at)),
                 ' ',
-                h('strong', {}, trailText(entry.type)),
+                h('strong', {}, auditText(entry.type)),
                 ' by ',
                 actorOf(entry.actor),
-                details ? h('span', { class: 'hint' }, ` (${details})`) : null,
+                // The stored details, codes and all, stay one hover away for whoever matches them against the API.
+                details ? h('span', { class: 'hint', title: JSON.stringify(entry.details) }, ` (${details})`) : null,
               );
             }),
           ),

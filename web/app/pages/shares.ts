@@ -23,6 +23,8 @@ import { ApiFailure, messageOf } from '../../shared/api.ts';
 import { keepLinesOnPaste, showToggle } from '../../shared/credential-field.ts';
 import { busy, clearMessages, copyText, facts, field, fingerprintCode, focusHeading, formatTime, h, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
 import { certificateSection } from '../certificate-download.ts';
+import { worded } from '../labels.ts';
+import { reasonText } from '../request-words.ts';
 import type { AppContext } from '../context.ts';
 import { newIdempotencyKey, shownOnce } from '../shown-once.ts';
 import { maxChars } from '../../shared/max-chars.ts';
@@ -46,12 +48,6 @@ export interface ShareView {
 }
 
 const STATUS_TEXT: Record<string, string> = { active: 'Live', purged: 'Destroyed', expired: 'Expired' };
-const END_REASON_TEXT: Record<string, string> = {
-  view_limit_reached: 'Opened as many times as allowed',
-  expired: 'The link expired',
-  ticket_closed: 'Its ticket was closed',
-  purged_by_member: 'Destroyed by a member',
-};
 export const shareBadge = (status: string) => h('span', { class: `badge badge-${status}` }, STATUS_TEXT[status] ?? status);
 
 const titleOf = (share: ShareView) => share.label ?? `Share of ${formatTime(share.created_at, 'short')}`;
@@ -347,7 +343,7 @@ export const shareDetailPage = async (app: AppContext, id: string) => {
       ['Last opened', share.last_viewed_at ? formatTime(share.last_viewed_at) : null],
       ['Destruction scheduled', share.purge_scheduled_at ? formatTime(share.purge_scheduled_at) : null],
       ['Ended', share.ended_at ? formatTime(share.ended_at) : null],
-      ['Why it ended', share.end_reason ? (END_REASON_TEXT[share.end_reason] ?? share.end_reason) : null],
+      ['Why it ended', share.end_reason ? worded(reasonText(share.end_reason), share.end_reason) : null],
       ['Sealed to key', fingerprintCode(share.sealed_to_fingerprint)],
     ]),
     live

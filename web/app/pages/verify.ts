@@ -16,7 +16,8 @@ import { parseJwks, verifyCertificateText } from '../../../lambdas/core/custody/
 import { call, messageOf } from '../../shared/api.ts';
 import { clearMessages, facts, focusHeading, formatTime, h, replaceChildren, say, sayError, tableWrap } from '../../shared/dom.ts';
 import type { AppContext } from '../context.ts';
-import { actorOf } from '../labels.ts';
+import { actorOf, auditText, worded } from '../labels.ts';
+import { inSentence, reasonText } from '../request-words.ts';
 import { certificateFromPdf, isPdf, PdfCertificateError } from '../pdf-certificate.ts';
 
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -53,6 +54,13 @@ const check = async (file: File): Promise<Outcome> => {
 };
 
 
+/** When, and why in words: "Yes, 27 Nov 2026, 16:24 UTC (completed by a member)", the stored reason in the title. */
+const destroyedText = (destruction: SignedCertificate['destruction']) => {
+  const when = `Yes, ${formatTime(destruction.at)}`;
+  if (!destruction.reason) return when;
+  return h('span', { title: destruction.reason }, `${when} (${inSentence(reasonText(destruction.reason))})`);
+};
+
 const subjectText = (certificate: SignedCertificate) =>
   certificate.subject_kind === 'request' ? `Request ${certificate.request.id}` : `Share ${certificate.share.id}`;
 
@@ -80,9 +88,10 @@ const validSection = (outcome: Extract<Outcome, { ok: true }>, fileName: string)
           { 'data-type': fact.type },
           h('td', {}, String(fact.seq)),
           h('td', { class: 'nowrap' }, h('time', { datetime: fact.at }, formatTime(fact.at))),
-          h('th', { scope: 'row' }, fact.event),
+          // The app's words for the entry's type, as the trail and the audit log say it; the certificate's own word for a type this app does not know.
+          h('th', { scope: 'row' }, auditText(fact.type) === fact.type ? fact.event : auditText(fact.type)),
           h('td', {}, actorOf(fact.actor)),
-          h('td', {}, fact.reason ?? '—'),
+          h('td', {}, fact.reason ? worded(reasonText(fact.reason), fact.reason) : '—'),
         ),
       ),
     ),
@@ -97,7 +106,7 @@ const validSection = (outcome: Extract<Outcome, { ok: true }>, fileName: string)
       ['Organisation', certificate.organisation.name],
       ['About', subjectText(certificate)],
       ['Final', certificate.final ? 'Yes: it had ended when the certificate was issued' : 'No: it had not ended when the certificate was issued, so later events are missing'],
-      ['Credential destroyed', destruction.destroyed ? `Yes, ${formatTime(destruction.at)}${destruction.reason ? ` (${destruction.reason})` : ''}` : 'No'],
+      ['Credential destroyed', destruction.destroyed ? destroyedText(destruction) : 'No'],
       ['Issued', formatTime(certificate.issued_at)],
       ['Issued by', certificate.issuer.name],
       ['Certificate id', certificate.certificate_id],

@@ -1,7 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 /**
  * Who may read an on-disk DynamoDB Local's tables. The engine cannot be told to listen on loopback
  * alone (it has no such option, and it answers any credentials), so anyone who can reach its port
@@ -12,16 +8,14 @@ import { join } from 'node:path';
  *
  * In-memory engines (tests, benchmarks) hold nothing worth keeping and stay shared.
  */
-export const LOCAL_ACCESS_KEY_VARIABLE = 'DYNAMODB_LOCAL_ACCESS_KEY';
-/** The region of every client of a local engine: the database file is named after it too. */
-export const LOCAL_ENGINE_REGION = 'eu-west-2';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LOCAL_ACCESS_KEY_VARIABLE, LOCAL_ENGINE_REGION } from '#store/dynamo.ts';
 
 const KEY_FILE = 'access-key';
 /** The file a `-sharedDb` engine kept everything in, before each key had its own. */
 const SHARED_DATABASE_FILE = 'shared-local-instance.db';
-
-/** The credentials of a client of a local engine: this process's engine key, or any (a shared engine takes all). */
-export const localEngineCredentials = () => ({ accessKeyId: process.env[LOCAL_ACCESS_KEY_VARIABLE] ?? 'local', secretAccessKey: 'local' });
 
 /**
  * The key the data in `dbPath` is kept under, made on first use (and the data of a shared engine

@@ -7,9 +7,8 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import type { Documents } from '#store/dynamo.ts';
+import { LOCAL_ENGINE_REGION, localEngineCredentials, type Documents } from '#store/dynamo.ts';
 import { AUDIT_ENTRY_PREFIX, AUDIT_PARTITION_PREFIX } from '#store/keys.ts';
-import { LOCAL_ENGINE_REGION, localEngineCredentials } from './engine-access.ts';
 import type { StreamCheckpoints } from './stream-checkpoints.ts';
 
 export const POLL_INTERVAL_MS = 250;

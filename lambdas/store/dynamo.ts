@@ -1,6 +1,5 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { LOCAL_ENGINE_REGION, localEngineCredentials } from '../local/engine-access.ts';
 
 export interface DynamoConnection {
   endpoint?: string;
@@ -19,6 +18,15 @@ export interface DynamoConnection {
  * pause for seconds, so a local client keeps no timeout unless asked for one.
  */
 const DEPLOYED_TIMEOUTS = { connectionTimeoutMs: 1000, requestTimeoutMs: 2000 };
+
+/**
+ * A local engine's clients: the access key its data is kept under (set by lambdas/local/engine-access.ts
+ * for an on-disk engine; a shared in-memory engine takes any), and one region, which names the
+ * engine's database file with the key.
+ */
+export const LOCAL_ACCESS_KEY_VARIABLE = 'DYNAMODB_LOCAL_ACCESS_KEY';
+export const LOCAL_ENGINE_REGION = 'eu-west-2';
+export const localEngineCredentials = () => ({ accessKeyId: process.env[LOCAL_ACCESS_KEY_VARIABLE] ?? 'local', secretAccessKey: 'local' });
 
 /** One document client per process; built once at cold start by wiring.ts. */
 export const createDocumentClient = ({ endpoint, region, requestTimeoutMs, maxAttempts }: DynamoConnection = {}) => {

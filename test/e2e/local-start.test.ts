@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { stopOrphanedDynamo } from '../../lambdas/local/orphaned-dynamo.ts';
 import { portAnswers, startLocalProcess, stopProcess } from '../support/local-process.ts';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { LOCAL_ENGINE_REGION, localEngineCredentials, useEngineAccessKey } from '../../lambdas/local/engine-access.ts';
+import { useEngineAccessKey } from '../../lambdas/local/engine-access.ts';
+import { LOCAL_ENGINE_REGION, localEngineCredentials } from '../../lambdas/store/dynamo.ts';
 
 /**
  * `npm start` as a user runs it: bin/local.ts in its own process, with its own DynamoDB Local and

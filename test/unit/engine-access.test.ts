@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCAL_ACCESS_KEY_VARIABLE, localEngineCredentials, useEngineAccessKey } from '../../lambdas/local/engine-access.ts';
+import { useEngineAccessKey } from '../../lambdas/local/engine-access.ts';
+import { LOCAL_ACCESS_KEY_VARIABLE, localEngineCredentials } from '../../lambdas/store/dynamo.ts';
 
 describe('an on-disk engine\'s access key', () => {
   const before = process.env[LOCAL_ACCESS_KEY_VARIABLE];

@@ -81,6 +81,7 @@ const submitSealed = async (requestId: string, recipients: KeyedMember[]) => {
     contentKey,
     { name: 'notes.txt', type: 'text/plain', bytes: new TextEncoder().encode('admin / vlan 42') as Uint8Array<ArrayBuffer> },
     requestId,
+    { index: 0, count: 1 },
   );
   const before = (await service.deps.requests.get(requestId))!;
   const after = submit(before, service.deps.clock.now(), 1);
@@ -189,7 +190,7 @@ describe('POST /app/api/requests/{id}/reveal', () => {
 
     const opened = await open(revealed.body.envelope as Envelope, rita.privateKey, rita.fingerprint, request.id);
     expect(opened.plaintext).toBe(SECRET);
-    const notes = await openAttachment(opened.contentKey, revealed.body.attachments[0] as SealedAttachment, request.id);
+    const notes = await openAttachment(opened.contentKey, revealed.body.attachments[0] as SealedAttachment, request.id, { index: 0, count: 1 });
     expect({ ...notes, bytes: new TextDecoder().decode(notes.bytes) }).toEqual({ name: 'notes.txt', type: 'text/plain', bytes: 'admin / vlan 42' });
     // The other recipient opens the same envelope with theirs.
     const forRavi = await ravi.browser.call('POST', `/app/api/requests/${request.id}/reveal`);

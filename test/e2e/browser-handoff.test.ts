@@ -1,11 +1,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { swapIdentityKeyInTable } from '../support/key-swap.ts';
 import { chromiumPresent, expectEveryControlNamed, launch, signInInBrowser } from '../support/browser.ts';
+import { materialItems } from '../support/shapes.ts';
 import { scanTable, startTestService, type TestService } from '../support/test-service.ts';
 
 /**
@@ -202,6 +203,34 @@ describe.skipIf(!haveChromium)('the handoff in a browser', () => {
     const notice = await memberPage.locator('#reported').innerText();
     expect(notice).toContain('The subject reported this request as unexpected on');
     expect(notice).toContain('They wrote: “I did not ask for this”');
+  }, 60_000);
+
+  it('refuses to show files when the stored record holds fewer than the subject sealed', async () => {
+    const created = await service.call('POST', '/requests', {
+      key: apiKey,
+      body: { subject_name: 'Files Test', justification: 'Two files, one dropped later', recipients: [ownerEmail], verification_mode: 'none', allow_attachments: true },
+    });
+    const requestId: string = created.body.request.id;
+    const subject = await browser.newContext();
+    const subjectPage = await subject.newPage();
+    await subjectPage.goto(created.body.link);
+    await subjectPage.waitForSelector('#credential');
+    await subjectPage.fill('#credential', CREDENTIAL);
+    const folder = mkdtempSync(join(tmpdir(), 'handoff-files-'));
+    const files = ['1-read-first.txt', '2-codes.txt'].map((name) => join(folder, name));
+    for (const file of files) writeFileSync(file, FILE_CONTENT);
+    await subjectPage.setInputFiles('#attachments', files);
+    await subjectPage.click('#submit');
+    await subjectPage.waitForSelector('#submitted');
+    await subject.close();
+
+    // Whoever holds the table drops the first file.
+    const [first] = (await materialItems(service, requestId)).filter((item) => String(item.sk).startsWith('MATERIAL#attachment#')).sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
+    await service.deps.db.send(new DeleteCommand({ TableName: service.deps.tableName, Key: { pk: first.pk, sk: first.sk } }));
+    await memberPage.goto(`${service.appUrl}/app/requests/${requestId}`);
+    await memberPage.click('#reveal');
+    await memberPage.getByText('The subject sent 2 files, but the service returned 1').waitFor();
+    expect(await memberPage.locator('#revealed').count()).toBe(0);
   }, 60_000);
 
   it('refuses to encrypt when a recipient key was swapped after the request was made', async () => {

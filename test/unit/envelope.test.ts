@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { recipientCommitment } from '../../lambdas/core/commitment.ts';
 import { normaliseIdentityKey } from '../../lambdas/core/fingerprint.ts';
+import { frameFile } from '../../web/crypto/attachment-frame.ts';
 import { open, openAttachment, seal, sealAttachment } from '../../web/crypto/envelope.ts';
 import { BackupKeyMismatch, commitmentOf, exportBackup, exportPublicKey, fingerprintOf, generateIdentityPair, importBackup, lockPrivateKey } from '../../web/crypto/identity.ts';
 
@@ -30,7 +31,7 @@ describe('browser envelope crypto (WebCrypto, same code in Node)', () => {
     const bob = await recipient('01m8000000000000000000000b');
     const mallory = await recipient('01m8000000000000000000000c');
     const { envelope, contentKey } = await seal('hunter2 — the VPN password', [alice, bob], REQUEST_ID);
-    const attachment = await sealAttachment(contentKey, { name: 'cert.pem', type: 'text/plain', bytes: new TextEncoder().encode('-----CERT-----') as Uint8Array<ArrayBuffer> }, REQUEST_ID);
+    const attachment = await sealAttachment(contentKey, { name: 'cert.pem', type: 'text/plain', bytes: new TextEncoder().encode('-----CERT-----') as Uint8Array<ArrayBuffer> }, REQUEST_ID, { index: 0, count: 1 });
     expect(JSON.stringify(envelope)).not.toContain('hunter2');
     // The file's name and type travel sealed with its bytes: the stored attachment holds neither.
     expect(Object.keys(attachment).sort()).toEqual(['ciphertext', 'iv']);
@@ -39,7 +40,7 @@ describe('browser envelope crypto (WebCrypto, same code in Node)', () => {
     for (const who of [alice, bob]) {
       const opened = await open(envelope, who.privateKey, who.fingerprint, REQUEST_ID);
       expect(opened.plaintext).toBe('hunter2 — the VPN password');
-      const file = await openAttachment(opened.contentKey, attachment, REQUEST_ID);
+      const file = await openAttachment(opened.contentKey, attachment, REQUEST_ID, { index: 0, count: 1 });
       expect({ ...file, bytes: new TextDecoder().decode(file.bytes) }).toEqual({ name: 'cert.pem', type: 'text/plain', bytes: '-----CERT-----' });
     }
     await expect(open(envelope, mallory.privateKey, mallory.fingerprint, REQUEST_ID)).rejects.toThrow(/not sealed to your key/);
@@ -47,6 +48,23 @@ describe('browser envelope crypto (WebCrypto, same code in Node)', () => {
     await expect(open(envelope, mallory.privateKey, alice.fingerprint, REQUEST_ID)).rejects.toThrow();
     await expect(open(envelope, alice.privateKey, alice.fingerprint, '01m8000000000000000000000z')).rejects.toThrow();
   });
+
+  it('seals each file to its place among how many: a file dropped, repeated or moved does not open', async () => {
+    const alice = await recipient('01m8000000000000000000000a');
+    const { envelope, contentKey } = await seal('{"credential":"x","attachments":2}', [alice], REQUEST_ID);
+    const file = (text: string) => ({ name: `${text}.txt`, type: 'text/plain', bytes: new TextEncoder().encode(text) as Uint8Array<ArrayBuffer> });
+    const sealed = [await sealAttachment(contentKey, file('first'), REQUEST_ID, { index: 0, count: 2 }), await sealAttachment(contentKey, file('second'), REQUEST_ID, { index: 1, count: 2 })];
+    const { contentKey: opened } = await open(envelope, alice.privateKey, alice.fingerprint, REQUEST_ID);
+    expect((await openAttachment(opened, sealed[1], REQUEST_ID, { index: 1, count: 2 })).name).toBe('second.txt');
+    // Moved to another place, served alone, or opened as a file sealed before places were bound: refused.
+    await expect(openAttachment(opened, sealed[1], REQUEST_ID, { index: 0, count: 2 })).rejects.toThrow();
+    await expect(openAttachment(opened, sealed[0], REQUEST_ID, { index: 0, count: 1 })).rejects.toThrow();
+    await expect(openAttachment(opened, sealed[0], REQUEST_ID, null)).rejects.toThrow();
+    // A file sealed before places were bound still opens as such.
+    const older = await crypto.subtle.encrypt({ name: 'AES-GCM', iv: new Uint8Array(12), additionalData: new TextEncoder().encode(`${REQUEST_ID}/attachment`) }, contentKey, frameFile(file('old')));
+    const olderFile = { iv: Buffer.from(new Uint8Array(12)).toString('base64'), ciphertext: Buffer.from(older).toString('base64') };
+    expect((await openAttachment(opened, olderFile, REQUEST_ID, null)).name).toBe('old.txt');
+  }, 30_000);
 
   it('backs a key up under a passphrase and restores it as non-extractable', async () => {
     const alice = await recipient('01m8000000000000000000000a');

@@ -79,9 +79,27 @@ export const seal = async (plaintext: string, recipients: RecipientPublicKey[], 
   return { envelope, contentKey };
 };
 
-export const sealAttachment = async (contentKey: CryptoKey, file: FramedFile, requestId: string): Promise<SealedAttachment> => {
+/**
+ * Which file of how many an attachment is. The credential's plaintext says how many files were
+ * sent (`attachments`), and each file's AES-GCM additional data says its place among them, so a
+ * file dropped, repeated or moved by whoever holds the stored record fails to open, not only a
+ * file from another request.
+ */
+export interface AttachmentPlace {
+  index: number;
+  count: number;
+}
+
+/**
+ * An attachment's additional data: the request, and its place. Without a place it is the form of
+ * files sealed before places were bound (their credential's plaintext has no `attachments`).
+ */
+const attachmentBinding = (requestId: string, place: AttachmentPlace | null) =>
+  utf8(place ? `${requestId}/attachment/${place.index}/${place.count}` : `${requestId}/attachment`);
+
+export const sealAttachment = async (contentKey: CryptoKey, file: FramedFile, requestId: string, place: AttachmentPlace): Promise<SealedAttachment> => {
   const iv = randomBytes(12);
-  const ciphertext = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: utf8(`${requestId}/attachment`) }, contentKey, frameFile(file));
+  const ciphertext = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: attachmentBinding(requestId, place) }, contentKey, frameFile(file));
   return { iv: toBase64(iv), ciphertext: toBase64(ciphertext) };
 };
 
@@ -101,12 +119,12 @@ export const open = async (envelope: Envelope, privateKey: CryptoKey, fingerprin
   return { plaintext: new TextDecoder().decode(plaintext), contentKey };
 };
 
-/** The file's name, type and bytes. */
-export const openAttachment = async (contentKey: CryptoKey, attachment: SealedAttachment, requestId: string): Promise<FramedFile> =>
+/** The file's name, type and bytes; `place` null only for files sealed before places were bound. */
+export const openAttachment = async (contentKey: CryptoKey, attachment: SealedAttachment, requestId: string, place: AttachmentPlace | null): Promise<FramedFile> =>
   unframeFile(
     new Uint8Array(
       await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: fromBase64(attachment.iv), additionalData: utf8(`${requestId}/attachment`) },
+        { name: 'AES-GCM', iv: fromBase64(attachment.iv), additionalData: attachmentBinding(requestId, place) },
         contentKey,
         fromBase64(attachment.ciphertext),
       ),

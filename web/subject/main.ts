@@ -251,11 +251,12 @@ const credentialStep = (request: SubjectRequest) => {
       say('Encrypting in your browser…');
       let sealed: { envelope: unknown; attachments: SealedAttachment[] };
       try {
-        const { envelope, contentKey } = await seal(JSON.stringify({ credential: credential.value, note: note.value }), state.recipients, request.id);
+        // The number of files travels sealed with the credential, and each file is sealed to its place.
+        const { envelope, contentKey } = await seal(JSON.stringify({ credential: credential.value, note: note.value, attachments: chosen.length }), state.recipients, request.id);
         const attachments: SealedAttachment[] = [];
-        for (const file of chosen) {
+        for (const [index, file] of chosen.entries()) {
           const bytes = new Uint8Array(await file.arrayBuffer());
-          attachments.push(await sealAttachment(contentKey, { name: file.name, type: file.type, bytes }, request.id));
+          attachments.push(await sealAttachment(contentKey, { name: file.name, type: file.type, bytes }, request.id, { index, count: chosen.length }));
         }
         sealed = { envelope, attachments };
       } catch {

@@ -168,10 +168,16 @@ const doReveal = async (app: AppContext, request: RequestView) => {
   }
   try {
     const opened = await open(answer.envelope, key.privateKey, key.fingerprint, request.id);
-    const payload = JSON.parse(opened.plaintext) as { credential?: string; note?: string };
+    const payload = JSON.parse(opened.plaintext) as { credential?: string; note?: string; attachments?: number };
+    const served = answer.attachments ?? [];
+    // The subject's browser sealed how many files it sent; older submissions did not say.
+    const count = typeof payload.attachments === 'number' ? payload.attachments : null;
+    if (count !== null && served.length !== count) {
+      return sayError(`The subject sent ${count} ${count === 1 ? 'file' : 'files'}, but the service returned ${served.length}: the stored record was changed. Do not trust what it holds; ask the subject again.`);
+    }
     const files: Revealed['files'] = [];
-    for (const attachment of answer.attachments ?? []) {
-      const file = await openAttachment(opened.contentKey, attachment, request.id);
+    for (const [index, attachment] of served.entries()) {
+      const file = await openAttachment(opened.contentKey, attachment, request.id, count === null ? null : { index, count });
       const url = URL.createObjectURL(new Blob([file.bytes], { type: file.type }));
       files.push({ name: file.name, size: file.bytes.byteLength, url });
     }

@@ -26,8 +26,9 @@ export const useEngineAccessKey = (dbPath: string): string => {
   chmodSync(dbPath, 0o700);
   const keyFile = join(dbPath, KEY_FILE);
   let key = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '';
-  if (!/^[A-Z0-9]{20}$/.test(key)) {
-    key = `LOCAL${randomBytes(10).toString('hex').toUpperCase().slice(0, 15)}`;
+  // An access key id's shape (16 to 128 letters and digits); 108 random bits, not guessable one call at a time.
+  if (!/^[A-Z0-9]{16,128}$/.test(key)) {
+    key = `LOCAL${randomBytes(14).toString('hex').toUpperCase().slice(0, 27)}`;
     writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
   }
   const own = join(dbPath, `${key}_${LOCAL_ENGINE_REGION}.db`);

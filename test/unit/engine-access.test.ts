@@ -22,7 +22,7 @@ describe('an on-disk engine\'s access key', () => {
   it('is made once, kept in a file only its owner reads, and used by this process\'s clients', () => {
     const dbPath = folder();
     const key = useEngineAccessKey(dbPath);
-    expect(key).toMatch(/^[A-Z0-9]{20}$/);
+    expect(key).toMatch(/^LOCAL[0-9A-F]{27}$/);
     expect(useEngineAccessKey(dbPath)).toBe(key);
     expect(statSync(dbPath).mode & 0o777).toBe(0o700);
     expect(statSync(join(dbPath, 'access-key')).mode & 0o777).toBe(0o600);

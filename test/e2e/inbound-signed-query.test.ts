@@ -2,8 +2,9 @@
  * A signed inbound post is read from its signed bytes alone. The signature (hmac, zendesk,
  * hub-sha256, hub-sha1) covers the body, never the URL's query string, so fields in the query of
  * a signed post must not be read: otherwise anyone holding one genuine signed post could resend
- * it with another ticket, status or subject email in the URL. And wherever the query is read,
- * the body's value wins at the same dotted path.
+ * it with another ticket, status or subject email in the URL; nor may its Content-Type, which is not
+ * signed either, change how the signed bytes are read. And wherever the query is read, the body's
+ * value wins at the same dotted path.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ack, harness, HMAC_SECRET, HUB256_SECRET, hmacHex, serviceSignature } from '../support/inbound-webhook-harness.ts';
@@ -51,6 +52,18 @@ describe('inbound posts: the query string of a signed post is not read', () => {
     const answer = await h.post(`${integration.path}?ticket_id=VICTIM-8`, body, { ...JSON_TYPE, 'X-Service-Signature': serviceSignature(HMAC_SECRET, body, new Date()) });
     expect(answer.status, answer.text).toBe(202);
     expect(answer.body).toMatchObject({ ticket_id: null });
+    expect((await h.read(org, victim.id)).status).toBe('submitted');
+  });
+
+  it('a signed JSON post resent as a form is still read as the JSON that was signed', async () => {
+    const integration = await h.connect(org.orgId, 'HMAC content type');
+    await h.configure(integration, { auth: { mode: 'hmac', secret: HMAC_SECRET } });
+    const victim = await h.submitted(org, 'VICTIM-10');
+    const body = JSON.stringify({ ticket_id: 'BENIGN-2', status: 'open', comment: 'hi&ticket_id=VICTIM-10&status=closed&x' });
+    const signature = serviceSignature(HMAC_SECRET, body, new Date());
+    const asForm = await h.post(integration.path, body, { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Service-Signature': signature });
+    expect(asForm.status, asForm.text).toBe(202);
+    expect(asForm.body).toEqual(ack('BENIGN-2', 'open', 'open'));
     expect((await h.read(org, victim.id)).status).toBe('submitted');
   });
 

@@ -77,14 +77,17 @@ const readBody = (input: InboundPayloadInput): { fields: Record<string, unknown>
   const body = input.body;
   if (body.trim() === '') return { fields, problem: null };
   const type = mediaTypeOf(input.contentType);
-  if (type === 'application/x-www-form-urlencoded') {
-    // Iterating in order makes the last of repeated keys win.
-    for (const [key, value] of new URLSearchParams(body)) fields[key] = value;
-    return { fields, problem: null };
-  }
+  // A JSON object is read as JSON whatever the Content-Type says. The header is not signed, so it
+  // must not choose how signed bytes are read: a JSON body resent as a form would be split at every
+  // `&` in its text (a ticket comment's `&ticket_id=…&status=closed`). No form body is a JSON object.
   const read = readJson(body);
   if (read.ok) {
     copyOwn(fields, read.value);
+    return { fields, problem: null };
+  }
+  if (type === 'application/x-www-form-urlencoded') {
+    // Iterating in order makes the last of repeated keys win.
+    for (const [key, value] of new URLSearchParams(body)) fields[key] = value;
     return { fields, problem: null };
   }
   // Without a content type the body is taken as the JSON SPEC.md expects.

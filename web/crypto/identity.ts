@@ -74,7 +74,6 @@ export const exportBackup = async (pair: CryptoKeyPair, passphrase: string): Pro
   };
 };
 
-/** Opens a backup into a NON-extractable private key (it never leaves this browser again). */
 /**
  * Proves that a private and a public key are one pair: ECDH with a throw-away pair gives the same
  * secret from both sides only if they are (not every WebCrypto checks this on import).
@@ -99,7 +98,8 @@ export class BackupKeyMismatch extends Error {
  * Opens a backup. Only its private key is encrypted; the public key and fingerprint beside it are
  * plain text anyone who can write the file could replace (their own key, its fingerprint
  * recomputed), and the page registers the public key it is given. So the public key is checked to
- * be the private key's, and the fingerprint is computed here, never read from the file.
+ * be the private key's, and the fingerprint is computed here, never read from the file. The
+ * private key is opened NON-extractable: it never leaves this browser again.
  */
 export const importBackup = async (backup: KeyBackup, passphrase: string) => {
   const key = await backupKey(passphrase, fromBase64(backup.salt), backup.iterations);

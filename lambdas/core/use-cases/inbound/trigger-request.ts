@@ -1,4 +1,5 @@
 import { ApiError, WriteConflict } from '../../errors.ts';
+import { withAsciiDomain } from '../../email-address.ts';
 import { oneLine } from '../../messages.ts';
 import { characterCount } from '../../characters.ts';
 import type { Interpreted } from '../../inbound/mapping.ts';
@@ -113,7 +114,9 @@ const requesterOf = async (deps: TriggerDeps, orgId: string, preset: Preset | nu
   if (!preset.requesterFromTicket || !fromTicket) return fallback;
   if (!fallback) return fromTicket;
   const members = await deps.directory.listMembers(orgId);
-  const isMember = members.some((member) => member.active && member.email.toLowerCase() === fromTicket.toLowerCase());
+  // Members' addresses are kept with the domain in punycode; a helpdesk may send the Unicode form.
+  const address = withAsciiDomain(fromTicket.trim()).toLowerCase();
+  const isMember = members.some((member) => member.active && member.email.toLowerCase() === address);
   return isMember ? fromTicket : fallback;
 };
 

@@ -4,7 +4,7 @@ import { AdminStore } from '#store/admin-store.ts';
 import { AuditLog } from '#store/audit-log.ts';
 import { createDocumentClient, type Documents } from '#store/dynamo.ts';
 import { startDynamoLocal } from '#local/dynamodb-local.ts';
-import { useEngineAccessKey } from '#local/engine-access.ts';
+import { joinRunningEngine } from '#local/engine-access.ts';
 import { ENGINE_FOLDER } from '#local/engine-record.ts';
 import { LOCAL_TABLE_NAME } from '#local/local-service.ts';
 import { ensureTable } from '#local/table-bootstrap.ts';
@@ -54,7 +54,7 @@ export const openTarget = async (options: TargetOptions) => {
       const running = readRuntimeFile(options.dataDir);
       if (running) {
         // The running engine keeps the data under the data folder's own access key.
-        useEngineAccessKey(join(options.dataDir, ENGINE_FOLDER));
+        joinRunningEngine(join(options.dataDir, ENGINE_FOLDER));
         endpoint = running.dynamoEndpoint;
         tableName = running.tableName;
         appUrl = running.baseUrl.replace(/\/v1$/, '');

@@ -24,17 +24,40 @@ const SHARED_DATABASE_FILE = 'shared-local-instance.db';
 export const useEngineAccessKey = (dbPath: string): string => {
   mkdirSync(dbPath, { recursive: true, mode: 0o700 });
   chmodSync(dbPath, 0o700);
-  const keyFile = join(dbPath, KEY_FILE);
-  let key = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '';
-  // An access key id's shape (16 to 128 letters and digits); 108 random bits, not guessable one call at a time.
-  if (!/^[A-Z0-9]{16,128}$/.test(key)) {
+  let key = keyIn(dbPath);
+  if (key === null) {
+    // 108 random bits in an access key id's shape: not guessable one call at a time.
     key = `LOCAL${randomBytes(14).toString('hex').toUpperCase().slice(0, 27)}`;
-    writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
+    writeFileSync(join(dbPath, KEY_FILE), `${key}\n`, { mode: 0o600 });
   }
   const own = join(dbPath, `${key}_${LOCAL_ENGINE_REGION}.db`);
   const shared = join(dbPath, SHARED_DATABASE_FILE);
-  if (existsSync(shared) && !existsSync(own)) renameSync(shared, own);
+  if (existsSync(shared) && !existsSync(own)) {
+    // SQLite's files beside the database (a journal left by a crash) go with it.
+    for (const suffix of SQLITE_SIDE_FILES) if (existsSync(shared + suffix)) renameSync(shared + suffix, own + suffix);
+    renameSync(shared, own);
+  }
   if (existsSync(own)) chmodSync(own, 0o600);
   process.env[LOCAL_ACCESS_KEY_VARIABLE] = key;
   return key;
+};
+
+/**
+ * The key of an engine already running on `dbPath`, for this process's clients (the operator CLI
+ * beside `npm start`); nothing is made or moved under an engine at work. None: the engine is
+ * shared (started before keys), and any credentials reach it.
+ */
+export const joinRunningEngine = (dbPath: string) => {
+  const key = keyIn(dbPath);
+  if (key !== null) process.env[LOCAL_ACCESS_KEY_VARIABLE] = key;
+  return key;
+};
+
+const SQLITE_SIDE_FILES = ['-journal', '-wal', '-shm'];
+
+/** The key kept in the folder, when there is one in an access key id's shape (16 to 128 letters and digits). */
+const keyIn = (dbPath: string) => {
+  const keyFile = join(dbPath, KEY_FILE);
+  const key = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '';
+  return /^[A-Z0-9]{16,128}$/.test(key) ? key : null;
 };

@@ -43,7 +43,7 @@ import { npmAdminShim } from '../support/npm-admin-shim.ts';
 import { secretsInMessage, ShownSecrets } from '../support/secret-scan.ts';
 import { jsonObjectsIn, secretsInShellOutput } from '../support/shell-output-secrets.ts';
 import { scanTablesForPlainSecrets } from '../support/table-secret-scan.ts';
-import { useEngineAccessKey } from '../../lambdas/local/engine-access.ts';
+import { joinRunningEngine } from '../../lambdas/local/engine-access.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -178,7 +178,7 @@ describe('the shell examples of README.md and docs/', () => {
       .map((name) => JSON.parse(readFileSync(join(outbox, name), 'utf8')) as { subject?: string; text?: string });
     const secrets = new ShownSecrets([...shown, ...messages.flatMap((message) => secretsInMessage(`${message.subject ?? ''}\n${message.text ?? ''}`))]);
     const { dynamoEndpoint } = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as { dynamoEndpoint: string };
-    useEngineAccessKey(join(dataDir, 'dynamodb'));
+    joinRunningEngine(join(dataDir, 'dynamodb'));
     const { findings, items } = await scanTablesForPlainSecrets(dynamoEndpoint, secrets);
     expect(items).toBeGreaterThan(0);
     expect(findings).toEqual([]);

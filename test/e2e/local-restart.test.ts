@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { useEngineAccessKey } from '../../lambdas/local/engine-access.ts';
+import { joinRunningEngine } from '../../lambdas/local/engine-access.ts';
 import { stopOrphanedDynamo } from '../../lambdas/local/orphaned-dynamo.ts';
 import type { LocalRuntime } from '../../lambdas/local/runtime-file.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -49,7 +49,7 @@ const createRequests = async (call: ReturnType<typeof api>, count: number) => {
 
 /** The running service's runtime file; this process's clients then use the engine's access key, as the CLI does. */
 const readRuntime = (): LocalRuntime => {
-  useEngineAccessKey(join(dataDir, 'dynamodb'));
+  joinRunningEngine(join(dataDir, 'dynamodb'));
   return JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
 };
 

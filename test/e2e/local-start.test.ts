@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { stopOrphanedDynamo } from '../../lambdas/local/orphaned-dynamo.ts';
 import { portAnswers, startLocalProcess, stopProcess } from '../support/local-process.ts';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { useEngineAccessKey } from '../../lambdas/local/engine-access.ts';
+import { joinRunningEngine } from '../../lambdas/local/engine-access.ts';
 import { LOCAL_ENGINE_REGION, localEngineCredentials } from '../../lambdas/store/dynamo.ts';
 
 /**
@@ -63,7 +63,7 @@ describe('npm start', () => {
     const stranger = new DynamoDBClient({ endpoint: runtime.dynamoEndpoint, region: 'eu-west-2', credentials: { accessKeyId: 'stranger', secretAccessKey: 'x' } });
     expect((await stranger.send(new ListTablesCommand({}))).TableNames).toEqual([]);
     stranger.destroy();
-    useEngineAccessKey(join(dataDir, 'dynamodb'));
+    expect(joinRunningEngine(join(dataDir, 'dynamodb'))).toMatch(/^LOCAL/);
     const owner = new DynamoDBClient({ endpoint: runtime.dynamoEndpoint, region: LOCAL_ENGINE_REGION, credentials: localEngineCredentials() });
     expect((await owner.send(new ListTablesCommand({}))).TableNames).toContain(runtime.tableName);
     owner.destroy();

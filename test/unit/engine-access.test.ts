@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useEngineAccessKey } from '../../lambdas/local/engine-access.ts';
+import { joinRunningEngine, useEngineAccessKey } from '../../lambdas/local/engine-access.ts';
 import { LOCAL_ACCESS_KEY_VARIABLE, localEngineCredentials } from '../../lambdas/store/dynamo.ts';
 
 describe('an on-disk engine\'s access key', () => {
@@ -35,8 +35,13 @@ describe('an on-disk engine\'s access key', () => {
     useEngineAccessKey(dbPath);
     rmSync(join(dbPath, 'access-key'));
     writeFileSync(join(dbPath, 'shared-local-instance.db'), 'tables', { mode: 0o644 });
+    writeFileSync(join(dbPath, 'shared-local-instance.db-journal'), 'journal');
+    // Beside an engine at work nothing is made or moved.
+    expect(joinRunningEngine(dbPath)).toBeNull();
+    expect(readdirSync(dbPath).sort()).toEqual(['shared-local-instance.db', 'shared-local-instance.db-journal']);
     const key = useEngineAccessKey(dbPath);
-    expect(readdirSync(dbPath).sort()).toEqual(['access-key', `${key}_eu-west-2.db`].sort());
+    expect(readdirSync(dbPath).sort()).toEqual(['access-key', `${key}_eu-west-2.db`, `${key}_eu-west-2.db-journal`].sort());
+    expect(joinRunningEngine(dbPath)).toBe(key);
     expect(statSync(join(dbPath, `${key}_eu-west-2.db`)).mode & 0o777).toBe(0o600);
   });
 });

@@ -2,10 +2,10 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventFeed, EventFeedPage, EventFeedQuery } from '#core/events.ts';
 import type { Documents } from './dynamo.ts';
 import { AUDIT_ENTRY_PREFIX, auditSortKey, keys } from './keys.ts';
+import { readChain } from './chain-read.ts';
 
 /** A sort key past every entry of the chain (`SEQ#` and twelve digits), and before none of them. */
 const AFTER_LAST_ENTRY = `${AUDIT_ENTRY_PREFIX}~`;
-import { readChain } from './chain-read.ts';
 
 /**
  * The event feed: the organisation's audit entries after a sequence number, oldest first, read

@@ -56,32 +56,32 @@ const statusIdsOf = (flags: Flags, name: string, example: string) => {
   return ids?.map(Number);
 };
 
+/** Each helpdesk credential (HELPDESKS[adapter].credentials) and the flag it is given with. */
+const CREDENTIAL_FLAGS = {
+  client_id: 'client-id',
+  client_secret: 'client-secret',
+  email: 'email',
+  api_token: 'api-token',
+  username: 'username',
+  password: 'password',
+  company_id: 'company-id',
+  public_key: 'public-key',
+  private_key: 'private-key',
+  integration_code: 'integration-code',
+} as const;
+
 const helpdeskInputOf = (adapter: string, flags: Flags) => ({
   adapter,
   url: optionalText(flags, 'helpdesk-url'),
-  credentials: {
-    client_id: optionalText(flags, 'client-id'),
-    client_secret: optionalText(flags, 'client-secret'),
-    email: optionalText(flags, 'email'),
-    api_token: optionalText(flags, 'api-token'),
-    username: optionalText(flags, 'username'),
-    password: optionalText(flags, 'password'),
-    company_id: optionalText(flags, 'company-id'),
-    public_key: optionalText(flags, 'public-key'),
-    private_key: optionalText(flags, 'private-key'),
-    integration_code: optionalText(flags, 'integration-code'),
-  },
+  credentials: Object.fromEntries(Object.entries(CREDENTIAL_FLAGS).map(([field, flag]) => [field, optionalText(flags, flag)])),
   closedStatusNames: list(optionalText(flags, 'closed-status-names')),
   resolvedStatusIds: statusIdsOf(flags, 'resolved-status-ids', '8,18'),
   closedStatusIds: statusIdsOf(flags, 'closed-status-ids', '5,14'),
   tenant: optionalText(flags, 'tenant') ?? null,
 });
 
-/** The flags of a helpdesk connection (`--adapter`), which is made again whole each time. */
-const HELPDESK_FLAGS = [
-  'helpdesk-url', 'client-id', 'client-secret', 'email', 'api-token', 'username', 'password', 'company-id',
-  'public-key', 'private-key', 'integration-code', 'closed-status-names', 'resolved-status-ids', 'closed-status-ids', 'tenant',
-];
+/** The flags of a helpdesk connection (`--adapter`), which is made again whole each time: those helpdeskInputOf reads. */
+const HELPDESK_FLAGS = ['helpdesk-url', ...Object.values(CREDENTIAL_FLAGS), 'closed-status-names', 'resolved-status-ids', 'closed-status-ids', 'tenant'];
 /** The flags that change the integration itself. */
 const SETTING_FLAGS = [
   'name', 'enabled', 'recipe', 'ticket-id-path', 'status-path', 'status-map', 'remove-status-word', 'field', 'auth',

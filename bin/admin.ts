@@ -48,6 +48,24 @@ const refusedValues = (tokens: ReturnType<typeof parseArgs>['tokens'], repeatabl
   return null;
 };
 
+/**
+ * A secret may begin with a dash (`--client-secret -oDl0…`, one random secret in 64), which parseArgs
+ * takes for an option and refuses as ambiguous. No command has a short option, so the word after a
+ * flag that takes a value is that value unless it is itself a `--` flag: bound to it with `=`.
+ */
+const bindDashValues = (args: string[], takesValue: (name: string) => boolean) => {
+  const bound: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const [arg, next] = [args[i]!, args[i + 1]];
+    const flag = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : null;
+    if (flag !== null && takesValue(flag) && next?.startsWith('-') && !next.startsWith('--')) {
+      bound.push(`${arg}=${next}`);
+      i++;
+    } else bound.push(arg);
+  }
+  return bound;
+};
+
 const main = async () => {
   const [name, ...rest] = process.argv.slice(2);
   if (!name || HELP_FLAGS.has(name)) {
@@ -74,7 +92,8 @@ const main = async () => {
   const options = Object.fromEntries([...names].map((flag) => [flag, { type: switches.has(flag) ? ('boolean' as const) : ('string' as const), multiple: repeatable.has(flag) }]));
   let values: Record<string, unknown>;
   try {
-    const parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: false, tokens: true });
+    const args = bindDashValues(rest, (flag) => names.has(flag) && !switches.has(flag));
+    const parsed = parseArgs({ args, options, strict: true, allowPositionals: false, tokens: true });
     values = parsed.values;
     const refusal = refusedValues(parsed.tokens, repeatable);
     if (refusal) {

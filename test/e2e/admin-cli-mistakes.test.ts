@@ -65,6 +65,11 @@ describe('refused before anything is written', () => {
     ]);
     expect(mixed.code, mixed.stderr).toBe(1);
     expect(mixed.stderr).toContain("--status-map changes the integration's settings, not its helpdesk connection: run set-integration again without --adapter for it");
+    // A secret that begins with a dash is the flag's value, not an option parseArgs calls ambiguous.
+    const dashed = await cli('set-integration', ['--org', org.orgId, '--integration', integration, '--client-secret', '-oDl0DNAMFZX3KV4XQVvm8q', '--app-url', service.appUrl]);
+    expect(dashed.code, dashed.stderr).toBe(1);
+    expect(dashed.stderr).not.toContain('ambiguous');
+    expect(dashed.stderr).toContain('--client-secret is a setting of the helpdesk connection');
     expect(await entries()).toBe(before);
   });
 

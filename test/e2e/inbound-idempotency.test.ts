@@ -139,4 +139,23 @@ describe('only an admitted post claims a key', () => {
     // A retry without the signature is still refused, never handed the answer.
     expectError(await send(urls.status, {}), 401, 'unauthenticated');
   });
+
+  it("a signed post's retry with another query string replays: a signed integration never reads its query", async () => {
+    const signingSecret = 'inbound-replay-signing-secret-4567';
+    const urls = await connect({ auth: { mode: 'hmac', secret: signingSecret } });
+    const key = uniqueKey('signed-query');
+    const raw = JSON.stringify({ ticket_id: ticketId(), status: 'open' });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      'Content-Type': 'application/json',
+      ...withKey(key),
+      'X-Service-Signature': `t=${timestamp},v1=${createHmac('sha256', signingSecret).update(`${timestamp}.${raw}`).digest('hex')}`,
+    };
+    const first = await service.call('POST', urls.status, { rawBody: raw, headers });
+    expect(first.status, first.text).toBe(202);
+    const retried = await service.call('POST', `${urls.status}?status=closed&delivery=2`, { rawBody: raw, headers });
+    expect(retried.status, retried.text).toBe(202);
+    expect(replayed(retried)).toBe('true');
+    expect(retried.body).toEqual(first.body);
+  });
 });

@@ -163,8 +163,6 @@ export interface SessionEndpointOptions {
 
 /** A member's Idempotency-Keys are theirs alone: no other member's, organisation's or API key's call replays them. */
 const memberScope = (state: ApiState) => `member:${(state.member as MemberCaller).member.id}`;
-/** memberAnswers' header, which a replay (answered before the outer middlewares' `after`) must carry too. */
-const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /** An endpoint for a signed-in member. */
 export const sessionHandler = (
@@ -181,7 +179,6 @@ export const sessionHandler = (
             secretFields: options.idempotent?.secretFields,
             ownerOf: memberScope,
             commits: deps.commits,
-            replayHeaders: NO_STORE,
             fingerprintOf: options.idempotent?.fingerprintOf,
           }),
         ];

@@ -29,8 +29,6 @@ const postOf = (event: ApiEvent): InboundPost => {
   };
 };
 
-const NO_STORE = { 'Cache-Control': 'no-store' };
-
 type InboundContext = Context & { inbound?: { post: InboundPost; admitted: AdmittedPost } };
 
 /**
@@ -63,10 +61,10 @@ export const inboundHandler = (deps: AppDeps, action: InboundAction, extra: Inbo
     .use(respond(deps.logger))
     .use(bodyLimit())
     .use(admit(inbound, action))
-    .use(inboundReplays(deps.idempotency, action.purpose, NO_STORE))
+    .use(inboundReplays(deps.idempotency, action.purpose))
     .handler(async (_event, context) => {
       const { post, admitted } = (context as InboundContext).inbound!;
-      return json(202, await useInboundPost(inbound, action, admitted, post), NO_STORE);
+      return json(202, await useInboundPost(inbound, action, admitted, post));
     });
   // The reads a post starts together (the integration, its organisation, the ticket index's items)
   // go as one BatchGetItem beside the rate count: a status for an unknown ticket is one round.

@@ -1,4 +1,5 @@
 import { sha256Hex } from '#core/hashing.ts';
+import { signsTheBody } from '#core/inbound/auth-check.ts';
 import type { InboundPurpose } from '#core/integration.ts';
 import type { AdmittedPost, InboundPost } from '#core/use-cases/inbound/receive-post.ts';
 import type { DynamoIdempotency } from '#store/idempotency.ts';
@@ -10,12 +11,13 @@ const admittedOf = (state: ApiState) => state.inbound as { post: InboundPost; ad
 
 /**
  * "The same body" of an inbound post: the same bytes (a signature covers them as sent), content
- * type (it decides how they are read) and query string (fields may sit there too). Only the hash
- * is kept.
+ * type (it decides how they are read) and, unless the integration signs its posts, query string
+ * (fields may sit there too; a signed post's are never read, payloadOf). Only the hash is kept.
  */
 const postFingerprint = (request: ApiRequest) => {
-  const { post } = admittedOf(request.internal);
-  return sha256Hex(Buffer.concat([Buffer.from(`${post.contentType ?? ''}\n${request.event.rawQueryString ?? ''}\n`), post.rawBody]));
+  const { post, admitted } = admittedOf(request.internal);
+  const query = signsTheBody(admitted.integration.auth.mode) ? '' : (request.event.rawQueryString ?? '');
+  return sha256Hex(Buffer.concat([Buffer.from(`${post.contentType ?? ''}\n${query}\n`), post.rawBody]));
 };
 
 /**
@@ -33,10 +35,8 @@ const postFingerprint = (request: ApiRequest) => {
 export const inboundReplays = (
   store: Pick<DynamoIdempotency, 'start' | 'finish' | 'release'>,
   purpose: InboundPurpose,
-  replayHeaders: Record<string, string>,
 ): ApiMiddleware =>
   idempotency(store, {
     ownerOf: (state) => `inbound:${admittedOf(state).admitted.integration.id}:${purpose}`,
     fingerprintOf: postFingerprint,
-    replayHeaders,
   });

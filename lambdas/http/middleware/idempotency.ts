@@ -4,7 +4,7 @@ import type { CodeKey } from '#core/code-key.ts';
 import { sha256Hex } from '#core/hashing.ts';
 import type { DynamoIdempotency, StoredResponse } from '#store/idempotency.ts';
 import type { Claim, IdempotentCommits } from '#store/idempotent-commit.ts';
-import { errorResponse, withHeaders } from '../responses.ts';
+import { errorResponse, NEVER_STORED, withHeaders } from '../responses.ts';
 import type { ApiMiddleware, ApiRequest, ApiResult, ApiState } from '../types.ts';
 
 export const MAX_KEY_LENGTH = 200;
@@ -23,8 +23,6 @@ export interface IdempotencyOptions {
   commits?: Pick<IdempotentCommits, 'claimed' | 'prepare'>;
   /** What "the same body" means: by default a SHA-256 of the method, the path and the canonical JSON body. */
   fingerprintOf?: (request: ApiRequest) => string | Promise<string>;
-  /** Headers every replay carries that the stored answer cannot (an outer middleware's, skipped by a replay). */
-  replayHeaders?: Record<string, string>;
 }
 
 const fingerprintText = (request: ApiRequest) =>
@@ -51,7 +49,7 @@ export const idempotency = (
   store: Pick<DynamoIdempotency, 'start' | 'finish' | 'release'>,
   options: IdempotencyOptions = {},
 ): ApiMiddleware => {
-  const { secretFields = [], ownerOf = (state) => state.caller!.apiKey.id, commits, fingerprintOf = jsonFingerprint, replayHeaders } = options;
+  const { secretFields = [], ownerOf = (state) => state.caller!.apiKey.id, commits, fingerprintOf = jsonFingerprint } = options;
   const keep = async (claim: Claim, response: ApiResult) => {
     try {
       if (response.statusCode >= 500) await store.release(claim);
@@ -78,7 +76,8 @@ export const idempotency = (
       if (started.outcome === 'replay') {
         return withHeaders(
           { statusCode: started.response.statusCode, headers: started.response.headers, body: started.response.body },
-          { ...replayHeaders, ...request.internal.rateHeaders, 'Idempotency-Replayed': 'true' },
+          // no-store whatever was kept: an answer stored before every answer carried it still replays for 24 hours.
+          { ...NEVER_STORED, ...request.internal.rateHeaders, 'Idempotency-Replayed': 'true' },
         );
       }
       request.internal.idempotencyClaim = started.claim;

@@ -53,9 +53,13 @@ const TICKET_STATUS = unionOf(REQUEST_CHANGE, PURGES_MATERIAL, SHARE_CHANGE, {
   indexes: { byTicket: ['ORG#'], byExternalTicket: ['ORG#'] },
 });
 
-/** A ticket read from its helpdesk and applied as a verified status: the integration, the linked requests, a failed read in the activity ring. */
+/**
+ * A ticket read from its helpdesk and applied as a verified status: the integration, the linked
+ * requests (a read that finds the status they hold notes its time on them), a failed read in the
+ * activity ring.
+ */
 const TICKET_CHECK = unionOf(REQUEST_CHANGE, PURGES_MATERIAL, {
-  items: { GetItem: ['ORG#', 'INTEGRATION#'], UpdateItem: ['INTEGRATION#'], PutItem: ['INTEGRATION#'], Query: ['TICKETS#'] },
+  items: { GetItem: ['ORG#', 'INTEGRATION#'], UpdateItem: ['INTEGRATION#', 'REQ#'], PutItem: ['INTEGRATION#'], Query: ['TICKETS#'] },
   indexes: { byTicket: ['ORG#'], byExternalTicket: ['ORG#'] },
 });
 

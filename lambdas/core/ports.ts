@@ -143,6 +143,16 @@ export interface RequestRepository {
   ): Promise<AuditEntry>;
 }
 
+/** What a helpdesk read that changes nothing leaves on the request. */
+export interface TicketReadNotes {
+  /**
+   * Notes that the helpdesk was read at `readAt` and still says the verified status the request
+   * holds: no audit entry, no new version. Nothing happens if the held status is another by now
+   * or a later read is noted already.
+   */
+  noteTicketRead(request: HandoffRequest, readAt: string): Promise<void>;
+}
+
 /** What the subject and member flows need beyond the API's repository. */
 export interface HandoffRepository extends RequestRepository {
   findByLinkTokenHash(tokenHash: string): Promise<HandoffRequest | null>;

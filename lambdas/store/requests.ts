@@ -1,9 +1,9 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { HandoffRequest } from '#core/model.ts';
-import type { AuditEntryInput, HandoffRepository, RequestQuery, SealedMaterial, TrailEntry, TriggerGuard } from '#core/ports.ts';
+import type { AuditEntryInput, HandoffRepository, RequestQuery, SealedMaterial, TicketReadNotes, TrailEntry, TriggerGuard } from '#core/ports.ts';
 import { sweepDueAt } from '#core/subject-flow.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
-import type { Documents } from './dynamo.ts';
+import { isConditionFailure, type Documents } from './dynamo.ts';
 import { fromItem, toItem } from './items.ts';
 import { keys } from './keys.ts';
 import { queryIds, queryPrefix } from './query-prefix.ts';
@@ -14,7 +14,7 @@ import { INDEXES, TTL_ATTRIBUTE, type IndexDefinition } from './table.ts';
 const MATERIAL_TTL_MARGIN_SECONDS = 24 * 60 * 60;
 
 /** Requests: one item each under REQ#<id>, projected into the list indexes by org, status, client and ticket. */
-export class DynamoRequests implements HandoffRepository {
+export class DynamoRequests implements HandoffRepository, TicketReadNotes {
   constructor(
     private readonly db: Documents,
     private readonly tableName: string,
@@ -74,6 +74,25 @@ export class DynamoRequests implements HandoffRepository {
     if (followUps.length === 0) return this.audit.append(audit, writes);
     const [entry] = await this.audit.append([audit, ...followUps], writes);
     return entry;
+  }
+
+  async noteTicketRead(request: HandoffRequest, readAt: string) {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.request(request.id),
+          // The version stays: a change made meanwhile on an earlier copy wins and may put the
+          // older read time back, which is no worse than not noting this read at all.
+          UpdateExpression: 'SET #ticket.#readAt = :readAt',
+          ConditionExpression: '#ticket.#verified = :verified AND #ticket.#status = :status AND (attribute_not_exists(#ticket.#readAt) OR #ticket.#readAt < :readAt)',
+          ExpressionAttributeNames: { '#ticket': 'ticket', '#readAt': 'statusReadAt', '#verified': 'statusVerified', '#status': 'status' },
+          ExpressionAttributeValues: { ':readAt': readAt, ':verified': true, ':status': request.ticket?.status ?? null },
+        }),
+      );
+    } catch (error) {
+      // The ticket's status changed meanwhile, or a later read was noted: the request holds that.
+    }
   }
 
   /** The older link tokens' records stay: their page is told the link was replaced (isCurrentLink). */

@@ -20,7 +20,7 @@ import { reconcileTickets } from '../../lambdas/core/use-cases/tickets/reconcile
 import { runTicketCheck } from '../../lambdas/core/use-cases/tickets/verify-ticket.ts';
 import { withHelpdeskLinks } from '../../lambdas/workers/reconcile.ts';
 import { purgeRequest } from '../../lambdas/core/use-cases/tickets/purge-request.ts';
-import { auditEntriesOfRequest, expectCreationResult, materialItems, type RequestObject } from '../support/shapes.ts';
+import { auditEntriesOfRequest, expectCreationResult, materialItems, requestItem, type RequestObject } from '../support/shapes.ts';
 import { submitAsSubject } from '../support/submission.ts';
 import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 import { VERIFIED_CLOSE_HELPDESKS, type CheckedCall, type Helpdesk } from '../support/verified-close-helpdesks.ts';
@@ -184,10 +184,18 @@ describe.each(VERIFIED_CLOSE_HELPDESKS)('a verified close with %s', (label, star
     expect(summary.read).toBeGreaterThanOrEqual(2);
     expect(await read(closing.id)).toMatchObject({ status: 'completed', purge_reason: 'ticket_closed' });
     expect((await read(staying.id)).status).toBe('submitted');
-    // A second run reads the open ticket again but records nothing new: the trail does not grow.
+    // A second run reads the open ticket again but records nothing new: the trail does not grow,
+    // and the request is not changed, only the time of the read it holds is later (so a read made
+    // before this one and answered after it is known to be older).
     const before = (await auditEntriesOfRequest(service, org.orgId, staying.id)).length;
+    const held = (await requestItem(service, staying.id))!;
+    clock.advance(MINUTE);
     await service.asWorker('reconcile', () => reconcileTickets(withHelpdeskLinks(service.deps)))();
     expect(await auditEntriesOfRequest(service, org.orgId, staying.id)).toHaveLength(before);
+    const after = (await requestItem(service, staying.id))!;
+    expect(after.version).toBe(held.version);
+    expect(after.ticket).toEqual({ ...held.ticket, statusReadAt: clock.now().toISOString() });
+    expect(after.ticket.statusReadAt > held.ticket.statusReadAt).toBe(true);
   });
 
   it('with a grace period, the ticket is read again when the window ends: a reopen inside it is seen and the credential kept', async () => {

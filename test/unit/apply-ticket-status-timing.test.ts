@@ -254,6 +254,26 @@ describe('a status read from the helpdesk (verified)', () => {
     expect(requests.items.get(id(1))!.purgeScheduledAt).toBe('2025-03-02T10:00:30.000Z');
   });
 
+  it('notes the read time of a read that finds the held status, so an older read answered after it destroys nothing', async () => {
+    // Read A (closed, 09:00) and read B (open, 09:00:30) of two checks crossed; the request held open from 08:00.
+    const held = { ref: 'INC-42', url: null, externalId: 'ext-42', integrationId: INT_A, status: 'open' as const, statusVerified: true, statusAt: '2025-03-02T08:00:01.000Z', statusReadAt: '2025-03-02T08:00:00.000Z' };
+    seed(1, 'submitted', { ticket: held });
+    expect((await applyTicketStatus(deps(), helpdeskRead({ status: 'open', verification: { helpdesk: 'zendesk', readAt: '2025-03-02T09:00:30.000Z', vendorStatus: 'open' } }))).changed).toEqual([]);
+    expect(requests.updates).toEqual([]);
+    expect(requests.items.get(id(1))!.ticket!.statusReadAt).toBe('2025-03-02T09:00:30.000Z');
+    const outcome = await applyTicketStatus(deps(), helpdeskRead());
+    expect(outcome.changed).toEqual([]);
+    expect(requests.items.get(id(1))!.status).toBe('submitted');
+  });
+
+  it('notes nothing for a read no later than the one held', async () => {
+    const held = { ref: 'INC-42', url: null, externalId: 'ext-42', integrationId: INT_A, status: 'open' as const, statusVerified: true, statusAt: '2025-03-02T09:00:01.000Z', statusReadAt: READ_AT };
+    seed(1, 'submitted', { ticket: held });
+    await applyTicketStatus(deps(), helpdeskRead({ status: 'open' }));
+    expect(requests.notedReads).toEqual([]);
+    expect(requests.updates).toEqual([]);
+  });
+
   it('keeps the read time of the status it applies, for the next read to be judged by', async () => {
     seed(1, 'submitted');
     await applyTicketStatus(deps(), helpdeskRead({ status: 'open' }));

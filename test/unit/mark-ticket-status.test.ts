@@ -4,21 +4,12 @@ import type { Integration } from '../../lambdas/core/integration.ts';
 import type { HandoffRequest, Organisation } from '../../lambdas/core/model.ts';
 import { DEFAULT_POLICY } from '../../lambdas/core/policy.ts';
 import { markTicketStatus, MAX_TICKET_REF } from '../../lambdas/core/use-cases/tickets/mark-ticket-status.ts';
-import { CLIENT_ID, FakeDirectory, FakeRequestRepository, fixedClock, KEY_ID, makeCaller, makeRequest, OTHER_CLIENT_ID, URLS } from './support/fakes.ts';
+import { CLIENT_ID, FakeDirectory, fixedClock, KEY_ID, makeCaller, makeRequest, OTHER_CLIENT_ID, URLS } from './support/fakes.ts';
+import { FakeTicketRequests } from './support/ticket-status-fixture.ts';
 
 const INT_A = '01hintegration000000000001';
 const INT_B = '01hintegration000000000002';
 const id = (n: number) => `01hrequest00000000000000${String(n).padStart(2, '0')}`;
-
-/** findByTicket as the store answers it. */
-class FakeTicketRequests extends FakeRequestRepository {
-  async findByTicket(orgId: string, ref: string) {
-    return [...this.items.values()]
-      .filter((request) => request.orgId === orgId && (request.ticket?.ref === ref || request.ticket?.externalId === ref))
-      .sort((a, b) => (a.id < b.id ? -1 : 1))
-      .map((request) => structuredClone(request));
-  }
-}
 
 let requests: FakeTicketRequests;
 let directory: FakeDirectory;

@@ -192,6 +192,15 @@ export class FakeRequestRepository implements RequestRepository {
     this.created.push({ request: structuredClone(request), linkTokenHash, audit: structuredClone(audit) });
     return auditEntryOf(audit, ++this.seq);
   }
+  /** As the store notes a read: on the verified status the request holds, a later read time only. */
+  readonly notedReads: Array<[string, string]> = [];
+  async noteTicketRead(request: HandoffRequest, readAt: string) {
+    const stored = this.items.get(request.id);
+    const ticket = stored?.ticket;
+    if (!ticket?.statusVerified || ticket.status !== request.ticket?.status || (ticket.statusReadAt ?? '') >= readAt) return;
+    ticket.statusReadAt = readAt;
+    this.notedReads.push([request.id, readAt]);
+  }
   async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean, followUps: AuditEntryInput[] = []) {
     const call: UpdateCall = { before: structuredClone(before), after: structuredClone(after), audit: structuredClone(audit), purgeMaterial };
     if (followUps.length) call.followUps = structuredClone(followUps);

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.ts';
 import { WriteConflict } from '../../errors.ts';
 import { syncExpirySchedule, type ExpiryScheduling } from '../../expiry-schedule.ts';
 import type { Actor, HandoffRequest, Organisation, TicketStatus } from '../../model.ts';
-import type { AuditEntryInput, PurgeScheduler, RequestRepository } from '../../ports.ts';
+import type { AuditEntryInput, PurgeScheduler, RequestRepository, TicketReadNotes } from '../../ports.ts';
 import { requestAuditEntry } from '../../request-audit.ts';
 import { relinkCause } from '../../request-state.ts';
 import { toRequestView, type PublicUrls, type RequestView } from '../../request-view.ts';
@@ -17,7 +17,7 @@ import { ticketCheckKey, type TicketCheck, type TicketCheckQueue } from '../../t
 import type { IndexedTicketRequests, TicketLinks } from '../../ticket-links.ts';
 
 export interface TicketStatusDeps extends ExpiryScheduling {
-  requests: Pick<RequestRepository, 'get' | 'update'> & { findByTicket(orgId: string, ref: string): Promise<HandoffRequest[]> };
+  requests: Pick<RequestRepository, 'get' | 'update'> & TicketReadNotes & { findByTicket(orgId: string, ref: string): Promise<HandoffRequest[]> };
   /** Where a function has them (the webhook URL), the requests of a ticket as the ticket indexes hold them: a sender's status starts from these. */
   indexedRequests?: IndexedTicketRequests;
   purgeScheduler?: PurgeScheduler;
@@ -213,7 +213,13 @@ const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, 
     }
     const change = { status: input.status, verified: input.verified, trusted, ...(input.verification ? { readAt: input.verification.readAt } : {}) };
     const decision = decideTicketChange(before, change, input.org.policy.ticket, deps.clock.now());
-    if (!decision || unchangedRead(input, before, decision)) return null;
+    if (!decision) return null;
+    if (unchangedRead(input, before, decision)) {
+      // Kept as the held read's time, so that a read made before this one and answered after it
+      // (a close before a reopen) is judged older (olderThanHeldRead) and cannot destroy.
+      if (input.verification!.readAt > (before.ticket!.statusReadAt ?? '')) await deps.requests.noteTicketRead(before, input.verification!.readAt);
+      return null;
+    }
     const [entry, ...followUps] = auditEntries(input, trusted, decision, toRequestView(decision.after, deps.urls));
     try {
       await deps.requests.update(before, decision.after, entry, decision.purgeMaterial, followUps);
@@ -244,8 +250,9 @@ const olderThanHeldRead = (input: TicketStatusInput, before: HandoffRequest) =>
   input.verification !== undefined && before.ticket?.statusVerified === true && (before.ticket.statusReadAt ?? '') > input.verification.readAt;
 
 /**
- * A read of the helpdesk that finds what the request already holds as verified: nothing to
- * record (the reconciliation reads every linked ticket on a period, which must not fill the trail).
+ * A read of the helpdesk that finds what the request already holds as verified: nothing to audit
+ * (the reconciliation reads every linked ticket on a period, which must not fill the trail), only
+ * its read time to note.
  */
 const unchangedRead = (input: TicketStatusInput, before: HandoffRequest, decision: TicketDecision) =>
   input.verification !== undefined && decision.action === 'recorded' && before.ticket?.status === input.status && before.ticket?.statusVerified === true;

@@ -6,7 +6,8 @@
  * (LAMBDA_EVENT_BYTES). The event holds the body, as base64 when API Gateway takes it for binary
  * (a third larger: a form post, for one), beside the headers and the request's context, so the
  * body's limit is 4 MiB: at 6 MiB the event itself would be too large, Lambda would refuse it and
- * the caller would get API Gateway's error instead of this service's 413. The largest body the
+ * the caller would get API Gateway's error instead of this service's 413 (as may a body made
+ * mostly of characters the event's JSON escapes, which grows up to sixfold; docs/decisions.md). The largest body the
  * service defines, a submission with five 256 KiB attachments, is about 1.7 MB. The local gateway
  * enforces the same figures, and every handler checks the body again in case one reaches it.
  */

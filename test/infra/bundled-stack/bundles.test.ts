@@ -7,7 +7,7 @@ import { CODE_HASH_ROUTES, REPO_ROOT, WEB_ASSETS_DIR } from '../../../lib/api-fu
 import { KEYED_CODE_PREFIX } from '../../../lambdas/core/codes.ts';
 import { KEYED_FINGERPRINT_PREFIX } from '../../../lambdas/http/middleware/idempotency.ts';
 import { API_READ_RECORDER_ENTRY } from '../../../lib/api-read-records.ts';
-import { EXPIRE_ENTRY, SWEEP_ENTRY } from '../../../lib/expiry.ts';
+import { EXPIRE_ENTRY, PURGE_ENTRY, SWEEP_ENTRY } from '../../../lib/expiry.ts';
 import { sdkClientsOfEntry } from '../../../lib/function-clients.ts';
 import { RECONCILE_ENTRY, TICKET_CHECK_ENTRY } from '../../../lib/helpdesk-checks.ts';
 import { DELIVER_ENTRY, DELIVERY_SWEEP_ENTRY, FAN_OUT_ENTRY } from '../../../lib/webhooks.ts';
@@ -25,6 +25,7 @@ import {
   expiryFunctionId,
   fallbackFunctionId,
   fanOutFunctionId,
+  purgeFunctionId,
   functionIdOf,
   functionIdOfEntry,
   reconcileFunctionId,
@@ -98,6 +99,7 @@ describe('bundles', () => {
     ...entries().map((entry) => ({ name: rowsOf(entry).map((route) => route.name).join('+'), entry, functionId: functionIdOfEntry(entry) })),
     { name: 'fallback', entry: FALLBACK_ENTRY, functionId: fallbackFunctionId() },
     { name: 'expire', entry: EXPIRE_ENTRY, functionId: expiryFunctionId() },
+    { name: 'purge', entry: PURGE_ENTRY, functionId: purgeFunctionId() },
     { name: 'sweep', entry: SWEEP_ENTRY, functionId: sweepFunctionId() },
     { name: 'fan-out', entry: FAN_OUT_ENTRY, functionId: fanOutFunctionId() },
     { name: 'deliver', entry: DELIVER_ENTRY, functionId: deliverFunctionId() },

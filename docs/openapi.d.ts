@@ -471,10 +471,10 @@ export interface components {
                 /** @enum {string} */
                 method: "none" | "email" | "sms" | "ticket_reply";
                 /**
-                 * @description Whether the link went out: for `email` and `sms`, whether the mail or text service took the message; for `ticket_reply`, whether the helpdesk took the comment. On `failed`, send the link another way. An idempotent replay carries no status: the answer it replays is kept before the attempt.
+                 * @description Whether the link went out: for `email` and `sms`, whether the mail or text service took the message; for `ticket_reply`, whether the helpdesk took the comment. On `failed`, send the link another way. An idempotent replay says what the first call said; `unconfirmed` when that call stopped after storing the request and before it could say (the link may not have gone out, and a replay holds no link: issue a new one if the subject did not get it).
                  * @enum {string}
                  */
-                status?: "sent" | "failed";
+                status?: "sent" | "failed" | "unconfirmed";
                 /** @description When it failed: why, in words. */
                 reason?: string;
             } | null;

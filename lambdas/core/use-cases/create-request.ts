@@ -195,7 +195,7 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
   const actor = creator.actor;
   const linkWithoutFragment = `${deps.urls.appUrl}/r/${linkToken}`;
   const link = `${linkWithoutFragment}#${commit}`;
-  const delivery: { id: string; method: DeliveryMethod; status?: 'sent' | 'failed'; reason?: string } | null = method === 'none' ? null : { id: newId(), method };
+  const delivery: { id: string; method: DeliveryMethod; status?: 'sent' | 'failed' | 'unconfirmed'; reason?: string } | null = method === 'none' ? null : { id: newId(), method };
   const result = {
     request: view,
     link,
@@ -206,7 +206,7 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
     excluded_recipients: resolved.excluded,
     commitment: { computed_by: computedBy, note: computedBy === 'browser' ? BROWSER_COMMITMENT_NOTE : COMMITMENT_NOTE },
   };
-  options.prepared?.(result);
+  options.prepared?.(delivery ? { ...result, delivery: { ...delivery, ...UNCONFIRMED_DELIVERY } } : result);
   await deps.requests.create(request, linkTokenHash, {
     orgId,
     type: 'request.created',
@@ -242,6 +242,17 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
   }
   return result;
 };
+
+/**
+ * The delivery as the answer kept with the request says it: the call replaces that answer with
+ * its own once the link is sent or has failed, so a replay still saying this comes from a call
+ * that stopped between storing the request and sending its link, which may never have gone out
+ * (the link is not kept, so a retry cannot send it).
+ */
+const UNCONFIRMED_DELIVERY = {
+  status: 'unconfirmed',
+  reason: 'The service stopped before it could say whether the link went out. If the subject did not get it, issue a new link.',
+} as const;
 
 /** Why the request cannot reply in its ticket, or null: a linked ticket through an integration connected to its helpdesk. */
 const ticketReplyProblem = (deps: CreateRequestDeps, body: CreateRequestBody, integration: Pick<Integration, 'helpdesk'> | null): string | null => {

@@ -116,7 +116,7 @@ export const requestCreationResult = named(
       z.strictObject({
         id: ulid(),
         method: z.enum(DELIVERY_METHODS),
-        status: z.optional(noted('Whether the link went out: for `email` and `sms`, whether the mail or text service took the message; for `ticket_reply`, whether the helpdesk took the comment. On `failed`, send the link another way. An idempotent replay carries no status: the answer it replays is kept before the attempt.', z.enum(['sent', 'failed']))),
+        status: z.optional(noted('Whether the link went out: for `email` and `sms`, whether the mail or text service took the message; for `ticket_reply`, whether the helpdesk took the comment. On `failed`, send the link another way. An idempotent replay says what the first call said; `unconfirmed` when that call stopped after storing the request and before it could say (the link may not have gone out, and a replay holds no link: issue a new one if the subject did not get it).', z.enum(['sent', 'failed', 'unconfirmed']))),
         reason: z.optional(noted('When it failed: why, in words.', z.string())),
       }),
     ),

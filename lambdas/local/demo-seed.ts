@@ -53,6 +53,10 @@ const saveTriggerPreset = (admin: AdminStore, orgId: string, memberEmail: string
  * members get keys made here, their private halves in files under `keyFolder`, so API examples can
  * create requests from the first start; those keys are the operator's (demo-identity.ts), and a
  * member's own key, set up in their browser, replaces theirs at once.
+ *
+ * A first start stopped in the middle of the seed (Ctrl-C, a crash) is resumed by the next: the
+ * organisation's id is remembered as soon as it is made, and each later step is done only if the
+ * organisation does not hold its result yet, so no second demo organisation is made.
  */
 export const ensureDemoOrganisation = async (
   db: Documents,
@@ -61,7 +65,7 @@ export const ensureDemoOrganisation = async (
   keyFolder: string,
 ): Promise<DemoOrganisation> => {
   const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: DEMO_MARKER, ConsistentRead: true }));
-  if (Item) {
+  if (Item?.demo) {
     const kept = Item.demo as DemoOrganisation;
     if (kept.triggerPresetSlug) return kept;
     const preset = await saveTriggerPreset(admin, kept.orgId, kept.memberEmail, kept.ownerEmail);
@@ -70,25 +74,22 @@ export const ensureDemoOrganisation = async (
     return upgraded;
   }
 
-  const org = await admin.createOrganisation({ name: 'Demo MSP', plan: 'team' });
+  let orgId = typeof Item?.seeding?.orgId === 'string' ? (Item.seeding.orgId as string) : null;
+  if (!orgId) {
+    orgId = (await admin.createOrganisation({ name: 'Demo MSP', plan: 'team' })).id;
+    await db.send(new PutCommand({ TableName: tableName, Item: { ...DEMO_MARKER, kind: 'local_marker', seeding: { orgId } } }));
+  }
   const ownerEmail = 'owner@example.com';
   const memberEmail = 'technician@example.com';
-  await admin.addMember({
-    orgId: org.id,
-    name: 'Olivia Owner',
-    email: ownerEmail,
-    role: 'owner',
-    identityKey: generateDemoIdentityKey(join(keyFolder, `${ownerEmail}.pem`)),
-  });
-  await admin.addMember({
-    orgId: org.id,
-    name: 'Tom Technician',
-    email: memberEmail,
-    role: 'member',
-    identityKey: generateDemoIdentityKey(join(keyFolder, `${memberEmail}.pem`)),
-  });
-  const client = await admin.createClient(org.id, 'Acme Ltd');
-  const preset = await admin.savePreset(org.id, 'standard', 'Standard handoff', {
+  const members = await admin.directory.listMembers(orgId);
+  const addIfMissing = async (name: string, email: string, role: 'owner' | 'member') => {
+    if (members.some((member) => member.email.toLowerCase() === email)) return;
+    await admin.addMember({ orgId: orgId!, name, email, role, identityKey: generateDemoIdentityKey(join(keyFolder, `${email}.pem`)) });
+  };
+  await addIfMissing('Olivia Owner', ownerEmail, 'owner');
+  await addIfMissing('Tom Technician', memberEmail, 'member');
+  const client = (await admin.directory.listClients(orgId)).find((kept) => kept.name === 'Acme Ltd') ?? (await admin.createClient(orgId, 'Acme Ltd'));
+  const preset = await admin.savePreset(orgId, 'standard', 'Standard handoff', {
     justification: 'We need this credential to finish the work on your support ticket.',
     ttl_minutes: 1440,
     verification_mode: 'challenge',
@@ -96,8 +97,8 @@ export const ensureDemoOrganisation = async (
     recipients: [memberEmail, ownerEmail],
     delivery: { method: 'none' },
   });
-  const triggerPreset = await saveTriggerPreset(admin, org.id, memberEmail, ownerEmail);
-  const demo: DemoOrganisation = { orgId: org.id, ownerEmail, memberEmail, clientId: client.id, presetSlug: preset.slug, triggerPresetSlug: triggerPreset.slug };
+  const triggerPreset = await saveTriggerPreset(admin, orgId, memberEmail, ownerEmail);
+  const demo: DemoOrganisation = { orgId, ownerEmail, memberEmail, clientId: client.id, presetSlug: preset.slug, triggerPresetSlug: triggerPreset.slug };
   await rememberDemo(db, tableName, demo);
   return demo;
 };

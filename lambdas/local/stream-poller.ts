@@ -61,6 +61,8 @@ export class StreamPoller {
   private stopped = false;
   private retry: PendingRecord[] = [];
   private readonly saved = new Map<string, string>();
+  /** Shards opened again at their checkpoint after GetRecords answered TrimmedDataAccessException, until a read succeeds. */
+  private readonly reopenedAfterTrim = new Set<string>();
 
   constructor(private readonly options: StreamPollerOptions) {
     this.client = new DynamoDBStreamsClient({
@@ -136,10 +138,7 @@ export class StreamPoller {
         if ((error as Error).name !== 'TrimmedDataAccessException') throw error;
       }
     }
-    const { ShardIterator } = await this.client.send(
-      new GetShardIteratorCommand({ StreamArn: this.streamArn!, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }),
-    );
-    return ShardIterator;
+    return this.openAtOldest(shardId);
   }
 
   /** One poll of every shard; true when it handed records to the handler and every one was handled. */
@@ -174,21 +173,43 @@ export class StreamPoller {
 
   /**
    * One GetRecords on a shard. An iterator that points where the stream has been trimmed (DynamoDB
-   * Local trims a table's stream as it pleases, as DynamoDB does after 24 hours) or that has expired
-   * is opened again from the shard's checkpoint (or its oldest record, when the checkpoint is gone
-   * too), as a Lambda event source mapping does: at least once, and nothing after the checkpoint is
-   * skipped. The shard is read again on the next poll.
+   * Local trims a table's stream as it pleases, and drops every record older than 24 hours, as
+   * DynamoDB does) or that has expired is opened again from the shard's checkpoint (or its oldest
+   * record, when the checkpoint is gone too), as a Lambda event source mapping does: at least once,
+   * and nothing after the checkpoint is skipped. The shard is read again on the next poll.
+   *
+   * The checkpoint's own record can be trimmed away too (the service stopped for more than 24
+   * hours): DynamoDB Local then still opens an iterator after it, but refuses every read from it.
+   * A shard refused again right after being opened at its checkpoint is opened at its oldest
+   * record, and the refusal is reported (the records trimmed meanwhile are gone: `refan-events`
+   * makes their deliveries from the audit chain); reading from the checkpoint again and again would
+   * stop every delivery for good.
    */
   private async readShard(shardId: string, iterator: string) {
     try {
-      return await this.client.send(new GetRecordsCommand({ ShardIterator: iterator }));
+      const read = await this.client.send(new GetRecordsCommand({ ShardIterator: iterator }));
+      this.reopenedAfterTrim.delete(shardId);
+      return read;
     } catch (error) {
       if (!REOPEN_ON.has((error as Error).name)) throw error;
-      const reopened = await this.openIterator(shardId);
+      const trimmed = (error as Error).name === 'TrimmedDataAccessException';
+      const checkpointTrimmed = trimmed && this.reopenedAfterTrim.has(shardId);
+      const reopened = checkpointTrimmed ? await this.openAtOldest(shardId) : await this.openIterator(shardId);
+      if (checkpointTrimmed) {
+        this.reopenedAfterTrim.delete(shardId);
+        this.options.onError?.(error);
+      } else if (trimmed) this.reopenedAfterTrim.add(shardId);
       if (reopened) this.iterators.set(shardId, reopened);
       else this.iterators.delete(shardId);
       return null;
     }
+  }
+
+  private async openAtOldest(shardId: string) {
+    const { ShardIterator } = await this.client.send(
+      new GetShardIteratorCommand({ StreamArn: this.streamArn!, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }),
+    );
+    return ShardIterator;
   }
 
   /** Per shard, the last record of the batch before the first one still waiting for a retry. */

@@ -51,4 +51,33 @@ describe('StreamPoller', () => {
     expect(handed).toEqual([1, 2]);
     expect(errors).toEqual([]);
   });
+
+  it('opens a shard at its oldest record when the checkpoint itself was trimmed (the service stopped for more than 24 hours)', async () => {
+    streams.on(DescribeStreamCommand).resolves({ StreamDescription: { Shards: [{ ShardId: 'shard-1' }] } });
+    // DynamoDB Local opens an iterator after a trimmed checkpoint, and then refuses every read from it.
+    streams.on(GetShardIteratorCommand, { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: '101' }).resolves({ ShardIterator: 'after-101' });
+    streams.on(GetRecordsCommand, { ShardIterator: 'after-101' }).rejects(Object.assign(new Error('read past the oldest record'), { name: 'TrimmedDataAccessException' }));
+    streams.on(GetShardIteratorCommand, { ShardIteratorType: 'TRIM_HORIZON' }).resolves({ ShardIterator: 'oldest' });
+    streams.on(GetRecordsCommand, { ShardIterator: 'oldest' }).resolves({ Records: [auditInsert(7)], NextShardIterator: 'after-107' });
+    streams.on(GetRecordsCommand, { ShardIterator: 'after-107' }).resolves({ Records: [], NextShardIterator: 'after-107' });
+
+    const saved = new Map<string, string>([['shard-1', '101']]);
+    const checkpoints = { load: async (_arn: string, shard: string) => saved.get(shard) ?? null, save: async (_arn: string, shard: string, sequence: string) => void saved.set(shard, sequence) };
+    const handed: number[] = [];
+    const errors: Array<{ name?: string }> = [];
+    const handle = async (event: DynamoDBStreamEvent) => {
+      handed.push(...event.Records.map((record) => Number(record.dynamodb?.Keys?.sk?.S?.slice('SEQ#'.length))));
+      return { batchItemFailures: [] };
+    };
+    const poller = await new StreamPoller({ db: table, tableName: 't', endpoint: 'http://127.0.0.1:1', checkpoints, handle, pollIntervalMs: 5, onError: (error) => errors.push(error as Error) }).start();
+    try {
+      await waitFor(() => (handed.includes(7) ? true : undefined), 5_000, 'the records kept after the trimmed checkpoint');
+    } finally {
+      await poller.stop();
+    }
+    expect(handed).toEqual([7]);
+    expect(saved.get('shard-1')).toBe('107');
+    // The records trimmed between the checkpoint and the oldest kept are gone: said once, not silently.
+    expect(errors.map((error) => error.name)).toEqual(['TrimmedDataAccessException']);
+  });
 });

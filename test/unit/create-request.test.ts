@@ -237,6 +237,23 @@ describe('createRequest: recipients and requester', () => {
     expect(result.excluded_recipients).toEqual(['Kim Keyless']);
   });
 
+  it('refuses teams that make more than 64 recipients: a submission sealed to more is refused', async () => {
+    const many = Array.from({ length: 70 }, (_, i) => makeMember(`Team Member ${i}`));
+    directory.members = [tess, ...many];
+    directory.teams = [
+      { id: '01hteam0000000000000000001', orgId: ORG_ID, name: 'Day', memberIds: many.slice(0, 35).map((m) => m.id), createdAt: '2024-01-01T00:00:00.000Z' },
+      { id: '01hteam0000000000000000002', orgId: ORG_ID, name: 'Night', memberIds: many.slice(35).map((m) => m.id), createdAt: '2024-01-01T00:00:00.000Z' },
+    ];
+    const error = await refusal(createRequest(deps, makeCaller(), body({ recipients: [tess.email], teams: ['01hteam0000000000000000001', '01hteam0000000000000000002'] })));
+    expect(error.status).toBe(422);
+    expect(Object.keys(error.errors!)).toEqual(['teams']);
+    expect(requests.created).toEqual([]);
+    // 63 from teams and the one listed: exactly 64 is allowed.
+    directory.teams[1]!.memberIds = many.slice(35, 63).map((m) => m.id);
+    const result = await createRequest(deps, makeCaller(), body({ recipients: [tess.email], teams: ['01hteam0000000000000000001', '01hteam0000000000000000002'] }));
+    expect(result.request.recipients).toHaveLength(64);
+  });
+
   it('refuses a listed recipient without an identity key, an unknown or inactive email, by position', async () => {
     const error = await refusal(
       createRequest(deps, makeCaller(), body({ recipients: [tess.email, kim.email, 'nobody@acme.test', gone.email] })),

@@ -21,6 +21,13 @@ export interface ResolvedRecipients {
   errors: FieldErrors;
 }
 
+/**
+ * The most recipients a request has (SPEC.md's limits), however they are named: listed emails and
+ * teams together. The subject's browser seals the credential to each of them, and a submission
+ * sealed to more is refused, so a request beyond it could never be submitted.
+ */
+export const MAX_RECIPIENTS = 64;
+
 const usableKey = (member: Member) => member.identityKey?.state === 'verified';
 const awaitingApproval = (member: Member) => member.identityKey?.state === 'replaced_pending_approval';
 
@@ -74,6 +81,9 @@ export const resolveRecipients = async (directory: Directory, choice: RecipientC
 
   if (Object.keys(errors).length === 0 && chosen.size === 0) {
     addError('recipients', 'None of the recipients has a verified identity key.');
+  }
+  if (chosen.size > MAX_RECIPIENTS) {
+    addError(choice.teamIds.length > 0 ? 'teams' : 'recipients', `These make ${chosen.size} recipients: a request has at most ${MAX_RECIPIENTS}. Name fewer teams or members.`);
   }
   const recipients = [...chosen.values()].map((member) => recipientOf(member as Member & { identityKey: IdentityKey }));
   return { recipients, members: [...chosen.values()], requester: requester as Member, excluded: [...excluded], errors };

@@ -1,10 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKey } from '#core/model.ts';
 import type { ApiKeyLookup, ApiKeyUse } from '#core/ports.ts';
 import type { Documents } from './dynamo.ts';
 import { fromItem } from './items.ts';
 import { keys } from './keys.ts';
+import { queryAllPages } from './query-prefix.ts';
 import { INDEXES } from './table.ts';
 
 /**
@@ -43,15 +44,18 @@ export class DynamoApiKeys implements ApiKeyLookup, ApiKeyUse {
     }
   }
 
+  /**
+   * Every key of the organisation, revoked ones included, following the index's pages: one Query
+   * answers at most 1 MB, which a few hundred keys with full allowlists fill, and the keys past it
+   * (the newest, as the ids sort by time) would be missing from the list.
+   */
   async listForOrganisation(orgId: string): Promise<ApiKey[]> {
-    const { Items } = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: INDEXES.byOrg.indexName,
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.apiKeysOfOrg(orgId) },
-      }),
-    );
-    return (Items ?? []).map((item) => fromItem<ApiKey>(item) as ApiKey);
+    const items = await queryAllPages(this.db, {
+      TableName: this.tableName,
+      IndexName: INDEXES.byOrg.indexName,
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.apiKeysOfOrg(orgId) },
+    });
+    return items.map((item) => fromItem<ApiKey>(item) as ApiKey);
   }
 }

@@ -1238,7 +1238,7 @@ export interface operations {
                     recipients?: string[];
                     /** @description The member recorded as requester; defaults to the first recipient; always a recipient. */
                     requester?: string | null;
-                    /** @description Members of these teams are added as recipients. With teams and no `recipients`, `requester` is required. */
+                    /** @description Members of these teams are added as recipients. With teams and no `recipients`, `requester` is required. Listed and team members together make at most 64 recipients (422 on `teams` otherwise): the subject's browser seals the credential to each. */
                     teams?: string[];
                     client_id?: string | null;
                     /** @description A preset slug (Team plan and above): its saved defaults apply first, and the other fields override them. */

@@ -445,7 +445,7 @@ export interface components {
             object: "list";
             data: components["schemas"]["Request"][];
             has_more: boolean;
-            /** @description The `cursor` of the next page; null on the last. */
+            /** @description The `cursor` of the next page; null on the last. A page filtered by `status` and `client_id` together (or `ticket_ref` with either) looks through at most 2,000 requests, so it may hold fewer than `limit`, even none, while `has_more` is true. */
             next_cursor: string | null;
         };
         /** @description A created request with its link. The secret fields are shown once: null in an idempotent replay. */

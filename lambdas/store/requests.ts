@@ -13,12 +13,20 @@ import { INDEXES, TTL_ATTRIBUTE, type IndexDefinition } from './table.ts';
 /** DynamoDB TTL removes stored material this long after it should have been purged, as a last safety net. */
 const MATERIAL_TTL_MARGIN_SECONDS = 24 * 60 * 60;
 
+/**
+ * The most requests one filtered list call reads (about 1.5 KB each, so a few 1 MB pages): the
+ * filters of `list` are applied after the read, and this bounds a call's time and read capacity.
+ */
+export const LIST_READ_BUDGET = 2_000;
+
 /** Requests: one item each under REQ#<id>, projected into the list indexes by org, status, client and ticket. */
 export class DynamoRequests implements HandoffRepository, TicketReadNotes {
   constructor(
     private readonly db: Documents,
     private readonly tableName: string,
     private readonly audit: AuditLog,
+    /** The most requests a filtered list reads in one call (LIST_READ_BUDGET; smaller in tests). */
+    private readonly maxReadPerList = LIST_READ_BUDGET,
   ) {}
 
   async get(requestId: string) {
@@ -199,6 +207,7 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
     let start: Record<string, unknown> | undefined = query.cursor
       ? { ...keys.request(query.cursor), [index.partitionKey]: partition, [index.sortKey]: query.cursor }
       : undefined;
+    let read = 0;
     // Fetch one more than the page to learn whether another page exists.
     while (items.length <= query.limit) {
       const page = await this.db.send(
@@ -210,13 +219,21 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
           ExpressionAttributeNames: conditions.length ? names : undefined,
           ExpressionAttributeValues: values,
           ScanIndexForward: false,
-          Limit: query.limit + 1 - items.length,
+          // A filter is applied after the read: read on in large pages, within the call's budget.
+          Limit: conditions.length ? this.maxReadPerList - read : query.limit + 1 - items.length,
           ExclusiveStartKey: start,
         }),
       );
       for (const item of page.Items ?? []) items.push(fromItem<HandoffRequest>(item) as HandoffRequest);
+      read += page.ScannedCount ?? 0;
       start = page.LastEvaluatedKey;
       if (!start) break;
+      if (read >= this.maxReadPerList && items.length <= query.limit) {
+        // A filter few requests match (a client's revoked ones, over years of history) would
+        // otherwise read the whole partition in one call, past the function's time limit: the
+        // page ends where the read stopped, shorter or even empty, and the next goes on from there.
+        return { items, nextCursor: start[index.sortKey] as string };
+      }
     }
     const hasMore = items.length > query.limit;
     const pageItems = items.slice(0, query.limit);

@@ -88,7 +88,7 @@ export const requestList = named(
     object: z.literal('list'),
     data: z.array(requestObject),
     has_more: z.boolean(),
-    next_cursor: noted('The `cursor` of the next page; null on the last.', z.nullable(ulid())),
+    next_cursor: noted('The `cursor` of the next page; null on the last. A page filtered by `status` and `client_id` together (or `ticket_ref` with either) looks through at most 2,000 requests, so it may hold fewer than `limit`, even none, while `has_more` is true.', z.nullable(ulid())),
   }),
 );
 

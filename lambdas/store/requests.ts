@@ -90,8 +90,8 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.request(request.id),
-          // The version stays: a change made meanwhile on an earlier copy wins and may put the
-          // older read time back, which is no worse than not noting this read at all.
+          // The version stays, so no other change has to start again for a read that changed
+          // nothing; a status write carrying an older read loses to it all the same (replaceWrite).
           UpdateExpression: 'SET #ticket.#readAt = :readAt',
           ConditionExpression: '#ticket.#verified = :verified AND #ticket.#status = :status AND (attribute_not_exists(#ticket.#readAt) OR #ticket.#readAt < :readAt)',
           ExpressionAttributeNames: { '#ticket': 'ticket', '#readAt': 'statusReadAt', '#verified': 'statusVerified', '#status': 'status' },
@@ -100,6 +100,7 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
       );
     } catch (error) {
       // The ticket's status changed meanwhile, or a later read was noted: the request holds that.
+      if (!isConditionFailure(error)) throw error;
     }
   }
 
@@ -174,13 +175,23 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
     return requests.filter((request): request is HandoffRequest => request !== null && request.orgId === orgId);
   }
 
+  /**
+   * `after` in place of `before`, if nobody changed it meanwhile. A write that applies a new
+   * helpdesk read also needs the read time it replaces to be the one still held: noteTicketRead
+   * moves it without a new version, and a read older than the noted one must then lose (a
+   * WriteConflict: the caller reads again and drops it), not overwrite it.
+   */
   private replaceWrite(before: HandoffRequest, after: HandoffRequest): TransactItem {
+    const heldReadAt = before.ticket?.statusReadAt ?? null;
+    const newRead = (after.ticket?.statusReadAt ?? null) !== heldReadAt;
+    const held = heldReadAt === null ? '(attribute_not_exists(#ticket.#readAt) OR #ticket.#readAt = :noRead)' : '#ticket.#readAt = :heldReadAt';
     return {
       Put: {
         TableName: this.tableName,
         Item: this.toRequestItem({ ...after, version: before.version + 1 }),
-        ConditionExpression: 'version = :version',
-        ExpressionAttributeValues: { ':version': before.version },
+        ConditionExpression: newRead ? `version = :version AND ${held}` : 'version = :version',
+        ...(newRead ? { ExpressionAttributeNames: { '#ticket': 'ticket', '#readAt': 'statusReadAt' } } : {}),
+        ExpressionAttributeValues: { ':version': before.version, ...(newRead ? (heldReadAt === null ? { ':noRead': null } : { ':heldReadAt': heldReadAt }) : {}) },
       },
     };
   }

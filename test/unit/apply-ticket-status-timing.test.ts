@@ -270,7 +270,7 @@ describe('a status read from the helpdesk (verified)', () => {
     const held = { ref: 'INC-42', url: null, externalId: 'ext-42', integrationId: INT_A, status: 'open' as const, statusVerified: true, statusAt: '2025-03-02T09:00:01.000Z', statusReadAt: READ_AT };
     seed(1, 'submitted', { ticket: held });
     await applyTicketStatus(deps(), helpdeskRead({ status: 'open' }));
-    expect(requests.notedReads).toEqual([]);
+    expect(requests.noteCalls).toEqual([]);
     expect(requests.updates).toEqual([]);
   });
 

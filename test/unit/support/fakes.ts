@@ -192,14 +192,14 @@ export class FakeRequestRepository implements RequestRepository {
     this.created.push({ request: structuredClone(request), linkTokenHash, audit: structuredClone(audit) });
     return auditEntryOf(audit, ++this.seq);
   }
+  /** Every noteTicketRead call, applied or not. */
+  readonly noteCalls: Array<[string, string]> = [];
   /** As the store notes a read: on the verified status the request holds, a later read time only. */
-  readonly notedReads: Array<[string, string]> = [];
   async noteTicketRead(request: HandoffRequest, readAt: string) {
-    const stored = this.items.get(request.id);
-    const ticket = stored?.ticket;
+    this.noteCalls.push([request.id, readAt]);
+    const ticket = this.items.get(request.id)?.ticket;
     if (!ticket?.statusVerified || ticket.status !== request.ticket?.status || (ticket.statusReadAt ?? '') >= readAt) return;
     ticket.statusReadAt = readAt;
-    this.notedReads.push([request.id, readAt]);
   }
   async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean, followUps: AuditEntryInput[] = []) {
     const call: UpdateCall = { before: structuredClone(before), after: structuredClone(after), audit: structuredClone(audit), purgeMaterial };

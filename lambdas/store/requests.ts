@@ -219,8 +219,10 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
       ? { ...keys.request(query.cursor), [index.partitionKey]: partition, [index.sortKey]: query.cursor }
       : undefined;
     let read = 0;
+    let round = 0;
     // Fetch one more than the page to learn whether another page exists.
     while (items.length <= query.limit) {
+      const wanted = query.limit + 1 - items.length;
       const page = await this.db.send(
         new QueryCommand({
           TableName: this.tableName,
@@ -230,13 +232,15 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
           ExpressionAttributeNames: conditions.length ? names : undefined,
           ExpressionAttributeValues: values,
           ScanIndexForward: false,
-          // A filter is applied after the read: read on in large pages, within the call's budget.
-          Limit: conditions.length ? this.maxReadPerList - read : query.limit + 1 - items.length,
+          // A filter is applied after the read: each round reads four times more than the one
+          // before (a filter most requests match costs about a page), within the call's budget.
+          Limit: conditions.length ? Math.min(this.maxReadPerList - read, wanted * 4 ** round) : wanted,
           ExclusiveStartKey: start,
         }),
       );
       for (const item of page.Items ?? []) items.push(fromItem<HandoffRequest>(item) as HandoffRequest);
       read += page.ScannedCount ?? 0;
+      round += 1;
       start = page.LastEvaluatedKey;
       if (!start) break;
       if (read >= this.maxReadPerList && items.length <= query.limit) {

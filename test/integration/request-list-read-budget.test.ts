@@ -4,8 +4,10 @@
  * call. The page ends where the read stopped, shorter or empty, and the next page goes on from
  * there, so following `next_cursor` still finds every match, newest first, each once.
  */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HandoffRequest } from '../../lambdas/core/model.ts';
+import type { Documents } from '../../lambdas/store/dynamo.ts';
 import { DynamoRequests } from '../../lambdas/store/requests.ts';
 import { expectCreationResult } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
@@ -46,6 +48,21 @@ describe('a filtered list of requests', () => {
     expect(pages[0]!.nextCursor).toBe(made[7]);
     expect(pages.flatMap((page) => page.items.map((request) => request.id))).toEqual([made[6], made[0]]);
     expect(pages.at(-1)!.nextCursor).toBeNull();
+  });
+
+  it('reads little more than the page when most requests match', async () => {
+    let scanned = 0;
+    const counting = {
+      send: async (command: unknown) => {
+        const answer = await service.deps.db.send(command as never);
+        if (command instanceof QueryCommand) scanned += (answer as { ScannedCount?: number }).ScannedCount ?? 0;
+        return answer;
+      },
+    } as unknown as Documents;
+    const page = await new DynamoRequests(counting, service.deps.tableName, service.deps.audit).list({ orgId: org.orgId, clientId: org.defaultClientId, status: 'pending', limit: 3 });
+    expect(page.items.map((request) => request.id)).toEqual([made[11], made[10], made[9]]);
+    expect(page.nextCursor).toBe(made[9]);
+    expect(scanned).toBe(4);
   });
 
   it('with the default budget answers the same matches in one page', async () => {

@@ -445,7 +445,7 @@ export interface components {
             object: "list";
             data: components["schemas"]["Request"][];
             has_more: boolean;
-            /** @description The `cursor` of the next page; null on the last. A page filtered by `status` and `client_id` together (or `ticket_ref` with either) looks through at most 2,000 requests, so it may hold fewer than `limit`, even none, while `has_more` is true. */
+            /** @description The `cursor` of the next page; null on the last. A page filtered by `status` and `client_id` together (the `status` of a client-scoped key too), or `ticket_ref` with either, looks through at most 2,000 requests, so it may hold fewer than `limit`, even none, while `has_more` is true. */
             next_cursor: string | null;
         };
         /** @description A created request with its link. The secret fields are shown once: null in an idempotent replay. */
@@ -471,11 +471,11 @@ export interface components {
                 /** @enum {string} */
                 method: "none" | "email" | "sms" | "ticket_reply";
                 /**
-                 * @description Whether the link went out: for `email` and `sms`, whether the mail or text service took the message; for `ticket_reply`, whether the helpdesk took the comment. On `failed`, send the link another way. An idempotent replay says what the first call said; `unconfirmed` when that call stopped after storing the request and before it could say (the link may not have gone out, and a replay holds no link: issue a new one if the subject did not get it).
+                 * @description Whether the link went out: for `email` and `sms`, whether the mail or text service took the message; for `ticket_reply`, whether the helpdesk took the comment. On `failed`, send the link another way. An idempotent replay says what the first call said; `unconfirmed` while that call has not said it, because it is still sending or stopped after storing the request (retry a minute later; if it still says `unconfirmed`, the link may not have gone out, and a replay holds no link: issue a new one if the subject did not get it).
                  * @enum {string}
                  */
                 status?: "sent" | "failed" | "unconfirmed";
-                /** @description When it failed: why, in words. */
+                /** @description When it failed or is unconfirmed: why, and what to do, in words. */
                 reason?: string;
             } | null;
         };
@@ -1238,7 +1238,7 @@ export interface operations {
                     recipients?: string[];
                     /** @description The member recorded as requester; defaults to the first recipient; always a recipient. */
                     requester?: string | null;
-                    /** @description Members of these teams are added as recipients. With teams and no `recipients`, `requester` is required. Listed and team members together make at most 64 recipients (422 on `teams` otherwise): the subject's browser seals the credential to each. */
+                    /** @description Members of these teams are added as recipients. With teams and no `recipients`, `requester` is required. Listed members, team members and the requester together make at most 64 recipients (422 on `teams`, or on `recipients` without teams): the subject's browser seals the credential to each. */
                     teams?: string[];
                     client_id?: string | null;
                     /** @description A preset slug (Team plan and above): its saved defaults apply first, and the other fields override them. */

@@ -246,12 +246,12 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
 /**
  * The delivery as the answer kept with the request says it: the call replaces that answer with
  * its own once the link is sent or has failed, so a replay still saying this comes from a call
- * that stopped between storing the request and sending its link, which may never have gone out
- * (the link is not kept, so a retry cannot send it).
+ * still sending, or one that stopped between storing the request and sending its link, which may
+ * then never have gone out (the link is not kept, so a retry cannot send it).
  */
 const UNCONFIRMED_DELIVERY = {
   status: 'unconfirmed',
-  reason: 'The service stopped before it could say whether the link went out. If the subject did not get it, issue a new link.',
+  reason: 'Not confirmed yet: the first call had not said whether the link went out (it is still sending, or it stopped). Retry in a minute to see; if it still says this and the subject did not get the link, issue a new link.',
 } as const;
 
 /** Why the request cannot reply in its ticket, or null: a linked ticket through an integration connected to its helpdesk. */

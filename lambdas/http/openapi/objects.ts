@@ -88,7 +88,7 @@ export const requestList = named(
     object: z.literal('list'),
     data: z.array(requestObject),
     has_more: z.boolean(),
-    next_cursor: noted('The `cursor` of the next page; null on the last. A page filtered by `status` and `client_id` together (or `ticket_ref` with either) looks through at most 2,000 requests, so it may hold fewer than `limit`, even none, while `has_more` is true.', z.nullable(ulid())),
+    next_cursor: noted('The `cursor` of the next page; null on the last. A page filtered by `status` and `client_id` together (the `status` of a client-scoped key too), or `ticket_ref` with either, looks through at most 2,000 requests, so it may hold fewer than `limit`, even none, while `has_more` is true.', z.nullable(ulid())),
   }),
 );
 
@@ -116,8 +116,8 @@ export const requestCreationResult = named(
       z.strictObject({
         id: ulid(),
         method: z.enum(DELIVERY_METHODS),
-        status: z.optional(noted('Whether the link went out: for `email` and `sms`, whether the mail or text service took the message; for `ticket_reply`, whether the helpdesk took the comment. On `failed`, send the link another way. An idempotent replay says what the first call said; `unconfirmed` when that call stopped after storing the request and before it could say (the link may not have gone out, and a replay holds no link: issue a new one if the subject did not get it).', z.enum(['sent', 'failed', 'unconfirmed']))),
-        reason: z.optional(noted('When it failed: why, in words.', z.string())),
+        status: z.optional(noted('Whether the link went out: for `email` and `sms`, whether the mail or text service took the message; for `ticket_reply`, whether the helpdesk took the comment. On `failed`, send the link another way. An idempotent replay says what the first call said; `unconfirmed` while that call has not said it, because it is still sending or stopped after storing the request (retry a minute later; if it still says `unconfirmed`, the link may not have gone out, and a replay holds no link: issue a new one if the subject did not get it).', z.enum(['sent', 'failed', 'unconfirmed']))),
+        reason: z.optional(noted('When it failed or is unconfirmed: why, and what to do, in words.', z.string())),
       }),
     ),
   }),

@@ -191,7 +191,7 @@ export const OPERATIONS: Record<DocumentedRouteName, Operation> = {
         justification: 'Required unless the preset supplies one. Trimmed before its length is counted.',
         recipients: 'Required unless the preset supplies them. Each needs an identity key.',
         requester: 'The member recorded as requester; defaults to the first recipient; always a recipient.',
-        teams: 'Members of these teams are added as recipients. With teams and no `recipients`, `requester` is required. Listed and team members together make at most 64 recipients (422 on `teams` otherwise): the subject\'s browser seals the credential to each.',
+        teams: 'Members of these teams are added as recipients. With teams and no `recipients`, `requester` is required. Listed members, team members and the requester together make at most 64 recipients (422 on `teams`, or on `recipients` without teams): the subject\'s browser seals the credential to each.',
         preset: 'A preset slug (Team plan and above): its saved defaults apply first, and the other fields override them.',
         ticket_ref: 'Closing the ticket can destroy the credential, per policy. Trimmed, as the path and the filter read it; blank is refused.',
         ticket_url: 'An http or https URL, kept and answered normalised: the host in punycode, spaces and the characters RFC 3986 does not allow escaped. A `%` that begins no escape of two hex digits is refused.',

@@ -111,3 +111,33 @@ describe('refreshing recipient health while the members change again', () => {
     expect(requests.items.get(request.id)!.unrecoverable ?? false).toBe(false);
   });
 });
+
+describe('refreshing recipient health of many requests', () => {
+  it('reads several requests at once, eight at most, and flags every one', async () => {
+    const ann = makeMember('Ann');
+    const requests = new FakeRequestRepository();
+    for (let i = 0; i < 30; i++) {
+      const request = makeRequest({
+        id: `01hrequest000000000000000${String(i).padStart(2, '0')}`.slice(-26),
+        status: 'submitted',
+        submittedAt: '2025-03-01T00:00:00.000Z',
+        recipients: [{ membershipId: ann.id, label: 'Ann', fingerprint: ann.identityKey!.fingerprint }],
+      });
+      requests.items.set(request.id, structuredClone(request));
+    }
+    let inFlight = 0;
+    let most = 0;
+    const read = requests.get.bind(requests);
+    requests.get = async (requestId: string) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight -= 1;
+      return read(requestId);
+    };
+    const directory = { listMembers: async () => [{ ...ann, active: false }] };
+    const actor = { type: 'system' as const, label: 'Recipient check' };
+    expect(await refreshRecipientHealth({ requests: requests as never, directory, clock: fixedClock(), urls: URLS }, ann.orgId, ann.id, actor)).toBe(30);
+    expect(most).toBe(8);
+    expect([...requests.items.values()].every((request) => request.unrecoverable === true)).toBe(true);
+  });
+});

@@ -1,5 +1,5 @@
 import { eventId } from '#core/events.ts';
-import { withAsciiDomain } from '#core/email-address.ts';
+import { addressForLookup } from '#core/email-address.ts';
 import { isId } from '#core/ids.ts';
 import { PLANS, ROLES } from '#core/model.ts';
 import type { ApiKey, Plan, Role } from '#core/model.ts';
@@ -61,7 +61,7 @@ const bool = (value: Flags[string], name: string) => {
 
 const memberIdByEmailOrId = async (admin: AdminStore, orgId: string, ref: string) => {
   const members = await admin.directory.listMembers(orgId);
-  const member = members.find((m) => m.id === ref || m.email === withAsciiDomain(ref.trim()).toLowerCase());
+  const member = members.find((m) => m.id === ref || m.email === addressForLookup(ref));
   if (!member) throw new UsageError(`no member ${ref}`);
   return member.id;
 };

@@ -21,15 +21,18 @@ export const emailAddress = () =>
  */
 const ASCII_EMAIL = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+(?:[A-Za-z]{2,}|[Xx][Nn]--[A-Za-z0-9\-]+)$/;
 
-/**
- * The address with its domain in punycode when the domain is not ASCII; as given otherwise (the
- * pattern then judges it). Wherever an address is looked up rather than parsed (the operator CLI,
- * a ticket's requester), it goes through this too, so the Unicode and punycode forms find the same member.
- */
-export const withAsciiDomain = (text: string) => {
+/** The address with its domain in punycode when the domain is not ASCII; as given otherwise (the pattern then judges it). */
+const withAsciiDomain = (text: string) => {
   const at = text.lastIndexOf('@');
   const domain = text.slice(at + 1);
   if (at < 0 || /^[\x21-\x7e]*$/.test(domain)) return text;
   const ascii = domainToASCII(domain);
   return ascii ? `${text.slice(0, at)}@${ascii}` : text;
 };
+
+/**
+ * An address as members' addresses are kept, to look one up rather than parse it (the operator
+ * CLI, a ticket's requester): trimmed, its domain in punycode and lower case, so the Unicode and
+ * punycode forms find the same member.
+ */
+export const addressForLookup = (text: string) => withAsciiDomain(text.trim()).toLowerCase();

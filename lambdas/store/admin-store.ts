@@ -1,5 +1,5 @@
 import type { AuditType } from '#core/audit-types.ts';
-import { withAsciiDomain } from '#core/email-address.ts';
+import { addressForLookup } from '#core/email-address.ts';
 import { organisationAudit } from '#core/organisation-audit.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '#core/clock.ts';
@@ -120,7 +120,7 @@ export class AdminStore {
       throw new Error(`the reason must be at least ${MIN_RECOVERY_REASON_LENGTH} characters: the audit entry records why the organisation was recovered`);
     }
     const at = this.now();
-    const email = withAsciiDomain(input.email.trim()).toLowerCase();
+    const email = addressForLookup(input.email);
     const existing = await this.memberByEmail(input.orgId, email);
     if (input.identityKey && heldByAnotherMember(await this.directory.listMembers(input.orgId), existing?.id ?? '', input.identityKey.fingerprint)) {
       throw new Error(ANOTHER_MEMBERS_KEY_CLI);

@@ -1,5 +1,5 @@
 import { ApiError, WriteConflict } from '../../errors.ts';
-import { withAsciiDomain } from '../../email-address.ts';
+import { addressForLookup } from '../../email-address.ts';
 import { oneLine } from '../../messages.ts';
 import { characterCount } from '../../characters.ts';
 import type { Interpreted } from '../../inbound/mapping.ts';
@@ -115,7 +115,7 @@ const requesterOf = async (deps: TriggerDeps, orgId: string, preset: Preset | nu
   if (!fallback) return fromTicket;
   const members = await deps.directory.listMembers(orgId);
   // Members' addresses are kept with the domain in punycode; a helpdesk may send the Unicode form.
-  const address = withAsciiDomain(fromTicket.trim()).toLowerCase();
+  const address = addressForLookup(fromTicket);
   const isMember = members.some((member) => member.active && member.email.toLowerCase() === address);
   return isMember ? fromTicket : fallback;
 };

@@ -47,7 +47,10 @@ const isStale = (signedAtMs: number, now: Date) => {
   const nowMs = now.getTime();
   // An invalid clock must not turn the window off.
   if (!Number.isFinite(nowMs) || !Number.isFinite(signedAtMs)) return true;
-  return Math.abs(nowMs - signedAtMs) > MAX_SIGNATURE_AGE_SECONDS * 1000;
+  // Timestamps are whole seconds, so the current time is taken as its whole second too: counted in
+  // milliseconds, a timestamp 300 seconds old was refused for the fraction of the second already
+  // gone, while one 300 seconds ahead was let through.
+  return Math.abs(Math.floor(nowMs / 1000) - Math.floor(signedAtMs / 1000)) > MAX_SIGNATURE_AGE_SECONDS;
 };
 
 const checkHeader = (input: InboundAuthInput): AuthOutcome => {

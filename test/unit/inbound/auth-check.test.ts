@@ -100,6 +100,12 @@ describe('checkInboundAuth: hmac (X-Service-Signature)', () => {
     for (const skew of [301, -301, -86_400]) expect(hmac(`t=${NOW_S + skew},v1=${serviceSignature(NOW_S + skew)}`)).toBe('stale');
   });
 
+  it('counts the five minutes in whole seconds, the same either way, late in the current second', () => {
+    const late = new Date(NOW.getTime() + 999);
+    for (const skew of [300, -300]) expect(hmac(`t=${NOW_S + skew},v1=${serviceSignature(NOW_S + skew)}`, { now: late })).toBe('ok');
+    for (const skew of [301, -301]) expect(hmac(`t=${NOW_S + skew},v1=${serviceSignature(NOW_S + skew)}`, { now: late })).toBe('stale');
+  });
+
   it('gives stale when the clock is invalid', () => {
     expect(hmac(`t=${NOW_S},v1=${serviceSignature(NOW_S)}`, { now: new Date('nonsense') })).toBe('stale');
   });

@@ -1,5 +1,6 @@
 import canonicalize from 'canonicalize';
 import { ApiError, conflict, fieldError, idempotencyKeyReused } from '#core/errors.ts';
+import { characterCount } from '#core/characters.ts';
 import type { CodeKey } from '#core/code-key.ts';
 import { sha256Hex } from '#core/hashing.ts';
 import type { DynamoIdempotency, StoredResponse } from '#store/idempotency.ts';
@@ -67,7 +68,8 @@ export const idempotency = (
       const headers = request.event.headers ?? {};
       const key = headers['idempotency-key'] ?? headers['Idempotency-Key'];
       if (key === undefined) return;
-      if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+      const length = keyLength(key);
+      if (length === 0 || length > MAX_KEY_LENGTH) {
         throw fieldError('Idempotency-Key', `Must be 1 to ${MAX_KEY_LENGTH} characters.`);
       }
       const started = await store.start(ownerOf(request.internal), key, await fingerprintOf(request));
@@ -93,6 +95,24 @@ export const idempotency = (
       if (claim) await keep(claim, errorResponse(request.error));
     },
   };
+};
+
+/**
+ * The key's length in characters as its sender wrote them (SPEC.md: at most 200 characters).
+ * Node hands a header's bytes over as one character each (Latin-1), so a key sent as UTF-8 would
+ * count its bytes: `é` two, an emoji four. Such a key is read back as UTF-8 to be counted; one
+ * that is not UTF-8, or was already decoded, is counted as it is. The key itself is kept as given.
+ */
+export const keyLength = (key: string) => {
+  const bytes = Buffer.from(key, 'latin1');
+  if (bytes.toString('latin1') === key && bytes.some((byte) => byte >= 0x80)) {
+    try {
+      return characterCount(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    } catch {
+      // Not UTF-8: each byte is a character of its own.
+    }
+  }
+  return characterCount(key);
 };
 
 /**

@@ -41,6 +41,12 @@ const REQUEST_CHANGE = unionOf({ items: { GetItem: ['REQ#'], PutItem: ['REQ#'] }
 /** A change that destroys the request's stored ciphertext: its material items found and deleted in the same transaction. */
 const PURGES_MATERIAL: TableAccess = { items: { Query: ['REQ#'], DeleteItem: ['REQ#'] } };
 
+/**
+ * A revoke finds the request overdue when its expiry timer has not run yet: it expires it first
+ * (end-request.ts), and expiring destroys whatever material the request holds.
+ */
+const REVOKE = unionOf(REQUEST_CHANGE, PURGES_MATERIAL);
+
 /** A change of a share (a view, its end): read with its envelope, replaced with its audit entry and trail copy, the envelope deleted. */
 const SHARE_CHANGE = unionOf({ items: { GetItem: ['SHARE#'], PutItem: ['SHARE#'], DeleteItem: ['SHARE#'] } }, AUDITED);
 
@@ -118,7 +124,7 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   listRequests: v1(ORG_REQUESTS_INDEXES),
   createRequest: v1(IDEMPOTENT, REQUEST_CREATION),
   getRequest: v1({ items: { GetItem: ['REQ#'] } }),
-  revokeRequest: v1(IDEMPOTENT, REQUEST_CHANGE),
+  revokeRequest: v1(IDEMPOTENT, REVOKE),
   completeRequest: v1(IDEMPOTENT, REQUEST_CHANGE, PURGES_MATERIAL),
   relinkRequest: v1(IDEMPOTENT, RELINK),
   markTicketStatus: v1(IDEMPOTENT, TICKET_STATUS),
@@ -154,7 +160,7 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   appRequest: unionOf(MEMBER, { items: { GetItem: ['REQ#'], Query: ['REQ#'] } }),
   appReveal: unionOf(MEMBER, IDEMPOTENT, REQUEST_CHANGE, { items: { Query: ['REQ#'] } }),
   appComplete: unionOf(MEMBER, IDEMPOTENT, REQUEST_CHANGE, PURGES_MATERIAL),
-  appRevokeRequest: unionOf(MEMBER, IDEMPOTENT, REQUEST_CHANGE),
+  appRevokeRequest: unionOf(MEMBER, IDEMPOTENT, REVOKE),
   appRelinkRequest: unionOf(MEMBER, IDEMPOTENT, RELINK),
   appRequestCertificate: unionOf(MEMBER, CERTIFICATE),
   appShares: unionOf(MEMBER, { items: {}, indexes: { byOrg: ['ORG#'] } }),

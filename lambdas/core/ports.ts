@@ -123,6 +123,16 @@ export interface TriggerGuard {
   previousVersion: number | null;
 }
 
+/**
+ * A change a signed-in member makes stands only while they may still act: still active, and the
+ * session they act in issued after their last disable (a disable that commits first wins).
+ */
+export interface ActingMember {
+  orgId: string;
+  memberId: string;
+  sessionCreatedAt: string;
+}
+
 export interface RequestRepository {
   get(requestId: string): Promise<HandoffRequest | null>;
   list(query: RequestQuery): Promise<{ items: HandoffRequest[]; nextCursor: string | null }>;
@@ -140,6 +150,8 @@ export interface RequestRepository {
     audit: AuditEntryInput,
     purgeMaterial: boolean,
     followUps?: AuditEntryInput[],
+    /** When set, the transaction also checks that this member may still act (else WriteConflict). */
+    actingMember?: ActingMember,
   ): Promise<AuditEntry>;
 }
 

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { HandoffRequest } from '#core/model.ts';
-import type { AuditEntryInput, HandoffRepository, RequestQuery, SealedMaterial, TicketReadNotes, TrailEntry, TriggerGuard } from '#core/ports.ts';
+import type { ActingMember, AuditEntryInput, HandoffRepository, RequestQuery, SealedMaterial, TicketReadNotes, TrailEntry, TriggerGuard } from '#core/ports.ts';
 import { sweepDueAt } from '#core/subject-flow.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import { isConditionFailure, type Documents } from './dynamo.ts';
@@ -74,14 +74,27 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
     ];
   }
 
-  async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean, followUps: AuditEntryInput[] = []) {
-    const writes: TransactItem[] = [this.replaceWrite(before, after)];
+  async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean, followUps: AuditEntryInput[] = [], actingMember?: ActingMember) {
+    const writes: TransactItem[] = [this.replaceWrite(before, after), ...(actingMember ? [this.mayStillAct(actingMember)] : [])];
     if (purgeMaterial) {
       for (const key of await this.materialKeys(before.id)) writes.push({ Delete: { TableName: this.tableName, Key: key } });
     }
     if (followUps.length === 0) return this.audit.append(audit, writes);
     const [entry] = await this.audit.append([audit, ...followUps], writes);
     return entry;
+  }
+
+  /** The member is still active and has not been disabled since their session began (sessionsValidFrom moves on each disable). */
+  private mayStillAct({ orgId, memberId, sessionCreatedAt }: ActingMember): TransactItem {
+    return {
+      ConditionCheck: {
+        TableName: this.tableName,
+        Key: keys.member(orgId, memberId),
+        ConditionExpression: '#active = :active AND (attribute_not_exists(#validFrom) OR #validFrom <= :sessionCreatedAt)',
+        ExpressionAttributeNames: { '#active': 'active', '#validFrom': 'sessionsValidFrom' },
+        ExpressionAttributeValues: { ':active': true, ':sessionCreatedAt': sessionCreatedAt },
+      },
+    };
   }
 
   async noteTicketRead(request: HandoffRequest, readAt: string) {

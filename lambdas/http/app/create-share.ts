@@ -1,4 +1,4 @@
-import { createShare } from '#core/use-cases/shares/create-share.ts';
+import { createShare, type CreatedShare } from '#core/use-cases/shares/create-share.ts';
 import { wiring } from '../../wiring.ts';
 import { withShareStore, type WithShares } from '../../store-wiring.ts';
 import { expirySchedules } from '../../deployed/eventbridge-schedules.ts';
@@ -10,9 +10,9 @@ import { sessionHandler } from './session-handler.ts';
 export const createHandler = (deps: WithShares) =>
   sessionHandler(
     deps,
-    async ({ caller, body }) => {
-      const result = await createShare(deps, caller, body);
-      return json(201, result, { Location: `${deps.urls.appUrl}/app/api/shares/${result.share.id}` });
+    async ({ caller, body, prepareReplay }) => {
+      const answer = (result: CreatedShare) => json(201, result, { Location: `${deps.urls.appUrl}/app/api/shares/${result.share.id}` });
+      return answer(await createShare(deps, caller, body, (prepared) => prepareReplay(answer(prepared))));
     },
     { idempotent: { secretFields: ['link'] } },
   );

@@ -43,12 +43,17 @@ export const createShareBody = z.strictObject({
   view_limit: z._default(z.number().check(z.int(), z.gte(SHARE_LIMITS.viewLimit.min), z.lte(SHARE_LIMITS.viewLimit.max)), SHARE_LIMITS.viewLimit.default),
 });
 
+export interface CreatedShare {
+  share: ReturnType<typeof toShareView>;
+  link: string;
+}
+
 /**
  * POST /app/api/shares. The link holds a random token (only its hash is stored); the member's
  * browser appends the one-time private key as the fragment, which never reaches the service. The
  * answer shows the link once: an idempotent replay answers it null (SPEC.md idempotency rule 2).
  */
-export const createShare = async (deps: ShareDeps, caller: MemberCaller, rawBody: unknown) => {
+export const createShare = async (deps: ShareDeps, caller: MemberCaller, rawBody: unknown, prepared?: (result: CreatedShare) => void): Promise<CreatedShare> => {
   // Every bad field at once: a mismatched fingerprint is listed beside the body's other errors.
   const parsed = createShareBody.safeParse(rawBody ?? {});
   const errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
@@ -88,8 +93,13 @@ export const createShare = async (deps: ShareDeps, caller: MemberCaller, rawBody
     expires_at: share.expiresAt,
     ...(share.ticketRef ? { ticket_ref: share.ticketRef } : {}),
   });
+  const result = { share: toShareView(share), link: `${deps.urls.appUrl}/s/${token}` };
+  // Known before the share is stored, so a retry with the same Idempotency-Key replays this share
+  // even when every answer of the call that stored it was lost, rather than storing a second one
+  // whose envelope nobody holds a link to.
+  prepared?.(result);
   await deps.shares.create(share, sha256Hex(token), body.envelope, audit);
   // Best effort, as for requests: the sweep expires a share whose schedule was lost.
   await deps.scheduler?.schedule(id, share.expiresAt).catch(() => undefined);
-  return { share: toShareView(share), link: `${deps.urls.appUrl}/s/${token}` };
+  return result;
 };

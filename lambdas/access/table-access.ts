@@ -12,7 +12,8 @@ const AUDITED: TableAccess = { items: { GetItem: ['AUDIT#'], PutItem: ['AUDIT#']
  * Every /v1 call: the key by its hash and its organisation, the organisation's rate window (which
  * counts each key's calls too); a call from outside the key's IP allowlist is refused with an audit entry, on any route.
  */
-const API_KEY_CALLER = unionOf({ items: { GetItem: ['APIKEY#', 'ORG#'], UpdateItem: ['RATE#org#', 'APIKEY#'] } }, AUDITED);
+// The key is checked again in each change's transaction (ConditionCheckItem): a revoke under way wins.
+const API_KEY_CALLER = unionOf({ items: { GetItem: ['APIKEY#', 'ORG#'], UpdateItem: ['RATE#org#', 'APIKEY#'], ConditionCheckItem: ['APIKEY#'] } }, AUDITED);
 
 /**
  * A /v1 function: the caller's reads and the route's own. Reads an invocation starts together go

@@ -43,7 +43,7 @@ export class AuditLog implements AuditTrail {
     private readonly clock: Clock,
     private readonly options: { serialiseInProcess: boolean } = { serialiseInProcess: true },
     /** The calling invocation's prepared replay, stored in the same transaction as its change. */
-    private readonly commits?: Pick<IdempotentCommits, 'write' | 'written'>,
+    private readonly commits?: Pick<IdempotentCommits, 'write' | 'written'> & Partial<Pick<IdempotentCommits, 'callerStanding'>>,
   ) {}
 
   record(entry: AuditEntryInput): Promise<AuditEntry> {
@@ -96,9 +96,10 @@ export class AuditLog implements AuditTrail {
       }
       const own = this.headAndEntryWrites(entries, head.n);
       const writes = typeof writesFor === 'function' ? writesFor(entries) : writesFor;
+      const standing = this.commits?.callerStanding?.() ?? null;
       const replay = this.commits?.write() ?? null;
       try {
-        await this.db.send(new TransactWriteCommand({ TransactItems: [...own, ...writes, ...(replay ? [replay] : [])] }));
+        await this.db.send(new TransactWriteCommand({ TransactItems: [...own, ...writes, ...(standing ? [standing.check] : []), ...(replay ? [replay] : [])] }));
         if (replay) this.commits?.written();
         return entries;
       } catch (error) {
@@ -111,6 +112,8 @@ export class AuditLog implements AuditTrail {
           await backoff(attempt);
           continue;
         }
+        // The caller's check comes just before the replay: its key was revoked while the call was under way.
+        if (standing && codes[own.length + writes.length] === 'ConditionalCheckFailed') throw standing.refusal();
         // The replay's record comes last: failing, its claim lapsed and another call holds the key now.
         if (replay && codes[codes.length - 1] === 'ConditionalCheckFailed') throw claimLost(error);
         // The head and the entry puts come first: one of them failing means another writer took the number.

@@ -13,6 +13,14 @@ interface CallState {
   claim?: Claim;
   /** The answer to replay should the change commit; null once written with it. */
   replay?: StoredResponse | null;
+  /** What must still hold of the caller when a change commits, and the error when it no longer does. */
+  standing?: CallerStanding;
+}
+
+/** A check of the caller (its API key not revoked) put into each change's transaction. */
+export interface CallerStanding {
+  check: TransactItem;
+  refusal: () => Error;
 }
 
 /**
@@ -40,6 +48,20 @@ export class IdempotentCommits {
   claimed(claim: Claim) {
     const state = this.calls.getStore();
     if (state) state.claim = claim;
+  }
+
+  /**
+   * The caller was let in: each change this call makes commits only while that still holds, so a
+   * key revoked while the call is under way stops it as it stops the key's next call.
+   */
+  callerMustStand(standing: CallerStanding) {
+    const state = this.calls.getStore();
+    if (state) state.standing = standing;
+  }
+
+  /** The caller's check for this call's transactions, or null outside a call or with none held. */
+  callerStanding(): CallerStanding | null {
+    return this.calls.getStore()?.standing ?? null;
   }
 
   /** The endpoint's answer, secrets already nulled, to be stored with the change. */

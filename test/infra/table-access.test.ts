@@ -202,6 +202,8 @@ const declaredFunctions = (): Array<{ name: string; functionId: string; access: 
  */
 const API_KEY_CALLER = {
   'BatchGetItem table': ['APIKEY#*', 'AUDIT#*', 'ORG#*'],
+  // The key checked again in each audited change's transaction.
+  'ConditionCheckItem table': ['APIKEY#*'],
   'GetItem table': ['APIKEY#*', 'AUDIT#*', 'ORG#*'],
   'PutItem table': ['AUDIT#*'],
   'UpdateItem table': ['APIKEY#*', 'AUDIT#*'],
@@ -305,6 +307,7 @@ describe('the named functions have exactly these DynamoDB rights', () => {
   it('POST /requests: the caller, its idempotency record, the organisation, the request and its link record, audited', () => {
     expect(tableGrantsOf(functionIdOf(ROUTES.createRequest))).toEqual({
       'BatchGetItem table': ['APIKEY#*', 'AUDIT#*', 'IDEM#*', 'ORG#*'],
+      'ConditionCheckItem table': ['APIKEY#*'],
       'DeleteItem table': ['IDEM#*'],
       'GetItem table': ['APIKEY#*', 'AUDIT#*', 'IDEM#*', 'ORG#*'],
       // The request's own item in its organisation's ticket index, in the same transaction.

@@ -31,7 +31,8 @@ const v1 = (...parts: TableAccess[]): TableAccess => {
 const IDEMPOTENT: TableAccess = { items: { GetItem: ['IDEM#'], PutItem: ['IDEM#'], UpdateItem: ['IDEM#'], DeleteItem: ['IDEM#'] } };
 
 /** A signed-in member's call: the session by its hash, the member and organisation it names. */
-const MEMBER: TableAccess = { items: { GetItem: ['SESSION#', 'ORG#'] } };
+// The member's item is checked again in each change's transaction (ConditionCheckItem): a disable under way wins.
+const MEMBER: TableAccess = { items: { GetItem: ['SESSION#', 'ORG#'], ConditionCheckItem: ['ORG#'] } };
 
 /** The subject's link: the token's record by its hash, the request, its organisation (policy, members' names). */
 const SUBJECT_LINK: TableAccess = { items: { GetItem: ['LINK#', 'REQ#', 'ORG#'], Query: ['ORG#'] } };

@@ -8,6 +8,7 @@ import { cancellationCodes, type Documents } from './dynamo.ts';
 import { keys } from './keys.ts';
 import { isTransientCancellation } from './transient-failure.ts';
 import type { IdempotentCommits } from './idempotent-commit.ts';
+import { keyOfWrite } from './caller-standing.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 /**
@@ -96,7 +97,7 @@ export class AuditLog implements AuditTrail {
       }
       const own = this.headAndEntryWrites(entries, head.n);
       const writes = typeof writesFor === 'function' ? writesFor(entries) : writesFor;
-      const standing = this.commits?.callerStanding?.() ?? null;
+      const standing = this.callerStanding(writes);
       const replay = this.commits?.write() ?? null;
       try {
         await this.db.send(new TransactWriteCommand({ TransactItems: [...own, ...writes, ...(standing ? [standing.check] : []), ...(replay ? [replay] : [])] }));
@@ -124,6 +125,17 @@ export class AuditLog implements AuditTrail {
         await backoff(attempt);
       }
     }
+  }
+
+  /**
+   * The calling invocation's check of its caller, unless the change already writes or checks the
+   * caller's own item (a transaction may name an item once; that write's own condition decides).
+   */
+  private callerStanding(writes: TransactItem[]) {
+    const standing = this.commits?.callerStanding?.() ?? null;
+    if (!standing) return null;
+    const caller = keyOfWrite(standing.check);
+    return writes.some((write) => keyOfWrite(write) === caller) ? null : standing;
   }
 
   private async readHead(orgId: string) {

@@ -6,6 +6,7 @@ import type { AuditLog, TransactItem } from './audit-log.ts';
 import { isConditionFailure, type Documents } from './dynamo.ts';
 import { fromItem, toItem } from './items.ts';
 import { keys } from './keys.ts';
+import { memberStandingCheck } from './caller-standing.ts';
 import { queryIds, queryPrefix } from './query-prefix.ts';
 import { ticketIndexWrites, ticketRecordIds, ticketRecordWrites } from './ticket-index.ts';
 import { INDEXES, TTL_ATTRIBUTE, type IndexDefinition } from './table.ts';
@@ -75,26 +76,13 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
   }
 
   async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean, followUps: AuditEntryInput[] = [], actingMember?: ActingMember) {
-    const writes: TransactItem[] = [this.replaceWrite(before, after), ...(actingMember ? [this.mayStillAct(actingMember)] : [])];
+    const writes: TransactItem[] = [this.replaceWrite(before, after), ...(actingMember ? [memberStandingCheck(this.tableName, actingMember)] : [])];
     if (purgeMaterial) {
       for (const key of await this.materialKeys(before.id)) writes.push({ Delete: { TableName: this.tableName, Key: key } });
     }
     if (followUps.length === 0) return this.audit.append(audit, writes);
     const [entry] = await this.audit.append([audit, ...followUps], writes);
     return entry;
-  }
-
-  /** The member is still active and has not been disabled since their session began (sessionsValidFrom moves on each disable). */
-  private mayStillAct({ orgId, memberId, sessionCreatedAt }: ActingMember): TransactItem {
-    return {
-      ConditionCheck: {
-        TableName: this.tableName,
-        Key: keys.member(orgId, memberId),
-        ConditionExpression: '#active = :active AND (attribute_not_exists(#validFrom) OR #validFrom <= :sessionCreatedAt)',
-        ExpressionAttributeNames: { '#active': 'active', '#validFrom': 'sessionsValidFrom' },
-        ExpressionAttributeValues: { ':active': true, ':sessionCreatedAt': sessionCreatedAt },
-      },
-    };
   }
 
   async noteTicketRead(request: HandoffRequest, readAt: string) {

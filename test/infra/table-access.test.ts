@@ -292,7 +292,7 @@ describe('the named functions have exactly these DynamoDB rights', () => {
     const recorder = workerFunctionId('recordApiReads');
     expect(tableGrantsOf(recorder)).toEqual({ 'BatchWriteItem table': ['APIREAD#*'] });
     expect(keyActionsOf(recorder)).toEqual(WRITE_KEY);
-    expect(tableGrantsOf(functionIdOf(ROUTES.appAudit))).toEqual({ 'GetItem table': ['ORG#*', 'SESSION#*'], 'Query table': ['APIREAD#*', 'AUDIT#*'] });
+    expect(tableGrantsOf(functionIdOf(ROUTES.appAudit))).toEqual({ 'ConditionCheckItem table': ['ORG#*'], 'GetItem table': ['ORG#*', 'SESSION#*'], 'Query table': ['APIREAD#*', 'AUDIT#*'] });
     // Every right on APIREAD#, whichever function has it: those two, and none else.
     const onReadRecords: string[] = [];
     for (const { name, functionId } of declaredFunctions()) {

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { ApiError, forbidden, notFound } from '#core/errors.ts';
 import { isId } from '#core/ids.ts';
-import { SESSION_SECONDS, type MemberCaller } from '#core/member-access.ts';
+import { notSignedIn, SESSION_SECONDS, type MemberCaller } from '#core/member-access.ts';
 import { csrfMatches, resolveSession } from '#core/use-cases/member-sign-in.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { idempotency, withReplayScope, type IdempotencyOptions } from '../middleware/idempotency.ts';
@@ -13,6 +13,7 @@ import { respond } from '../middleware/respond.ts';
 import { withHeaders } from '../responses.ts';
 import type { ApiEvent, ApiLambda, ApiMiddleware, ApiResult, ApiState } from '../types.ts';
 import { memberDeps, type MemberAppDeps } from './member-deps.ts';
+import { memberStandingCheck } from '#store/caller-standing.ts';
 
 /**
  * The middleware stack of the member endpoints (docs/web-api.md, Member endpoints), as
@@ -91,7 +92,12 @@ const sameOrigin = (deps: AppDeps): ApiMiddleware => ({
 
 const authenticateSession = (deps: MemberAppDeps): ApiMiddleware => ({
   before: async (request) => {
-    request.internal.member = await resolveSession(deps, sessionTokenOf(request.event));
+    const caller = await resolveSession(deps, sessionTokenOf(request.event));
+    request.internal.member = caller;
+    // Each change the call makes commits only while the member may still act: a disable that
+    // lands while the call is under way stops it as it stops their next call.
+    const acting = { orgId: caller.org.id, memberId: caller.member.id, sessionCreatedAt: caller.session.createdAt };
+    deps.commits?.callerMustStand({ check: memberStandingCheck(deps.tableName, acting), refusal: notSignedIn });
   },
 });
 

@@ -1,0 +1,71 @@
+/**
+ * A member disabled while one of their calls is under way: their session was good when the call
+ * began, and the disable commits before the call's change. The disable wins, whatever the change:
+ * the call answers 401 as their next call would, and nothing of theirs follows member.disabled.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { auditEntries, requestItem } from '../support/shapes.ts';
+import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { createRequestIn } from '../support/requests.ts';
+import { submitAsSubject } from '../support/submission.ts';
+import { MemberBrowser } from '../support/member-browser.ts';
+
+let service: TestService;
+let org: TestOrganisation;
+
+beforeAll(async () => {
+  service = await startTestService();
+  org = await service.createOrganisation({ name: 'Disabled Mid-call Org' });
+});
+afterAll(() => service?.stop());
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await service.admin.setMemberActive(org.orgId, org.member.id, true);
+});
+
+/** Calls `path` as the member, disabling them (from outside the call) once it has read the request. */
+const disabledMidCall = async (path: string) => {
+  const tech = await MemberBrowser.signIn(service, org.member.email);
+  let reached!: () => void;
+  const paused = new Promise<void>((resolve) => (reached = resolve));
+  let go!: () => void;
+  const disabled = new Promise<void>((resolve) => (go = resolve));
+  const get = service.deps.requests.get.bind(service.deps.requests);
+  vi.spyOn(service.deps.requests, 'get').mockImplementationOnce(async (id) => {
+    const read = await get(id);
+    reached();
+    await disabled;
+    return read;
+  });
+  const answering = tech.call('POST', path);
+  await paused;
+  await service.admin.setMemberActive(org.orgId, org.member.id, false);
+  go();
+  return answering;
+};
+
+const typesSinceDisable = async () => {
+  const types = (await auditEntries(service, org.orgId)).map((entry) => entry.type);
+  return types.slice(types.lastIndexOf('member.disabled'));
+};
+
+describe('a member disabled while their call is under way', () => {
+  it('complete: 401, the credential kept, nothing audited after the disable', async () => {
+    const { request } = await createRequestIn(service, org, { recipients: [org.member.email, org.owner.email], verification_mode: 'none' });
+    await submitAsSubject(service, request.id, { now: () => new Date() }, { envelope: { v: 1, ciphertext: 'sealed' }, attachments: [] });
+    const answer = await disabledMidCall(`/app/api/requests/${request.id}/complete`);
+    expect([answer.status, answer.body?.code]).toEqual([401, 'unauthenticated']);
+    expect((await requestItem(service, request.id))!.status).toBe('submitted');
+    expect(await typesSinceDisable()).toEqual(['member.disabled']);
+  });
+
+  it('relink: 401, no new link handed out, the request as it was', async () => {
+    const { request } = await createRequestIn(service, org, { recipients: [org.member.email, org.owner.email], verification_mode: 'none' });
+    const before = (await requestItem(service, request.id))!;
+    const answer = await disabledMidCall(`/app/api/requests/${request.id}/relink`);
+    expect([answer.status, answer.body?.code, answer.body?.link]).toEqual([401, 'unauthenticated', undefined]);
+    const after = (await requestItem(service, request.id))!;
+    expect([after.version, after.linkTokenHash]).toEqual([before.version, before.linkTokenHash]);
+    expect(await typesSinceDisable()).toEqual(['member.disabled']);
+  });
+});

@@ -160,8 +160,7 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   appRecipientKeys: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
   appRequestOptions: unionOf(MEMBER, { items: { Query: ['ORG#'] } }),
   appRequest: unionOf(MEMBER, { items: { GetItem: ['REQ#'], Query: ['REQ#'] } }),
-  // The reveal stands only while its member is still active: their item is checked in its transaction.
-  appReveal: unionOf(MEMBER, IDEMPOTENT, REQUEST_CHANGE, { items: { Query: ['REQ#'], ConditionCheckItem: ['ORG#'] } }),
+  appReveal: unionOf(MEMBER, IDEMPOTENT, REQUEST_CHANGE, { items: { Query: ['REQ#'] } }),
   appComplete: unionOf(MEMBER, IDEMPOTENT, REQUEST_CHANGE, PURGES_MATERIAL),
   appRevokeRequest: unionOf(MEMBER, IDEMPOTENT, REVOKE),
   appRelinkRequest: unionOf(MEMBER, IDEMPOTENT, RELINK),

@@ -123,16 +123,6 @@ export interface TriggerGuard {
   previousVersion: number | null;
 }
 
-/**
- * A change a signed-in member makes stands only while they may still act: still active, and the
- * session they act in issued after their last disable (a disable that commits first wins).
- */
-export interface ActingMember {
-  orgId: string;
-  memberId: string;
-  sessionCreatedAt: string;
-}
-
 export interface RequestRepository {
   get(requestId: string): Promise<HandoffRequest | null>;
   list(query: RequestQuery): Promise<{ items: HandoffRequest[]; nextCursor: string | null }>;
@@ -150,8 +140,6 @@ export interface RequestRepository {
     audit: AuditEntryInput,
     purgeMaterial: boolean,
     followUps?: AuditEntryInput[],
-    /** When set, the transaction also checks that this member may still act (else WriteConflict). */
-    actingMember?: ActingMember,
   ): Promise<AuditEntry>;
 }
 

@@ -1,6 +1,12 @@
-import type { ActingMember } from '#core/ports.ts';
 import type { TransactItem } from './audit-log.ts';
 import { keys } from './keys.ts';
+
+/** A signed-in member's call: who acts, and since when their session holds. */
+export interface ActingMember {
+  orgId: string;
+  memberId: string;
+  sessionCreatedAt: string;
+}
 
 /**
  * The member may still act: still active, and not disabled since the session they act in began

@@ -1,12 +1,11 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { HandoffRequest } from '#core/model.ts';
-import type { ActingMember, AuditEntryInput, HandoffRepository, RequestQuery, SealedMaterial, TicketReadNotes, TrailEntry, TriggerGuard } from '#core/ports.ts';
+import type { AuditEntryInput, HandoffRepository, RequestQuery, SealedMaterial, TicketReadNotes, TrailEntry, TriggerGuard } from '#core/ports.ts';
 import { sweepDueAt } from '#core/subject-flow.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import { isConditionFailure, type Documents } from './dynamo.ts';
 import { fromItem, toItem } from './items.ts';
 import { keys } from './keys.ts';
-import { memberStandingCheck } from './caller-standing.ts';
 import { queryIds, queryPrefix } from './query-prefix.ts';
 import { ticketIndexWrites, ticketRecordIds, ticketRecordWrites } from './ticket-index.ts';
 import { INDEXES, TTL_ATTRIBUTE, type IndexDefinition } from './table.ts';
@@ -75,8 +74,8 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
     ];
   }
 
-  async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean, followUps: AuditEntryInput[] = [], actingMember?: ActingMember) {
-    const writes: TransactItem[] = [this.replaceWrite(before, after), ...(actingMember ? [memberStandingCheck(this.tableName, actingMember)] : [])];
+  async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean, followUps: AuditEntryInput[] = []) {
+    const writes: TransactItem[] = [this.replaceWrite(before, after)];
     if (purgeMaterial) {
       for (const key of await this.materialKeys(before.id)) writes.push({ Delete: { TableName: this.tableName, Key: key } });
     }

@@ -1,7 +1,7 @@
 import { WriteConflict } from '../errors.ts';
 import { raceBackoff } from '../race-backoff.ts';
 import type { HandoffRequest } from '../model.ts';
-import type { ActingMember, AuditEntryInput, HandoffRepository, SealedMaterial } from '../ports.ts';
+import type { AuditEntryInput, HandoffRepository, SealedMaterial } from '../ports.ts';
 
 export interface RequestChange {
   after: HandoffRequest;
@@ -12,8 +12,6 @@ export interface RequestChange {
   material?: SealedMaterial;
   /** Further entries appended after `audit` in the same transaction. */
   followUps?: AuditEntryInput[];
-  /** The change stands only while this member may still act (checked in the same transaction). */
-  actingMember?: ActingMember;
 }
 
 const MAX_RACES = 5;
@@ -38,7 +36,7 @@ export const applyChange = async <Result>(
     if (!change) return result(before, null);
     try {
       if (change.material) await requests.submit(before, change.after, change.material, change.audit, change.followUps);
-      else await requests.update(before, change.after, change.audit, change.purgeMaterial ?? false, change.followUps, change.actingMember);
+      else await requests.update(before, change.after, change.audit, change.purgeMaterial ?? false, change.followUps);
       return result(before, change);
     } catch (error) {
       if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;

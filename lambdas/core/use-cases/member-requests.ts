@@ -1,9 +1,9 @@
 import type { Clock } from '../clock.ts';
 import { ApiError, forbidden, illegalTransition, notFound } from '../errors.ts';
 import type { ExpiryScheduling } from '../expiry-schedule.ts';
-import { isManager, memberActor, memberRef, notSignedIn, type MemberCaller, type MemberDirectory } from '../member-access.ts';
+import { isManager, memberActor, memberRef, type MemberCaller } from '../member-access.ts';
 import type { HandoffRequest } from '../model.ts';
-import { aRequestWhoseStatusIs, issuedAfterLastDisable } from '../model.ts';
+import { aRequestWhoseStatusIs } from '../model.ts';
 import type { HandoffRepository, SealedMaterial } from '../ports.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
 import { reveal, sweepDueAt } from '../subject-flow.ts';
@@ -87,24 +87,12 @@ export const DUE_FOR_DESTRUCTION = 'This credential is due to be destroyed (its 
  * browser opens it. The reveal is counted and audited before the material leaves; the material
  * itself is never stored anywhere else or logged.
  */
-export const revealRequest = async (
-  deps: MemberRequestDeps & { directory: Pick<MemberDirectory, 'getMember'> },
-  caller: MemberCaller,
-  requestId: string,
-): Promise<SealedMaterial> => {
+export const revealRequest = async (deps: MemberRequestDeps, caller: MemberCaller, requestId: string): Promise<SealedMaterial> => {
   let material: SealedMaterial | null = null;
-  let tries = 0;
   const actor = memberActor(caller.member);
-  const actingMember = { orgId: caller.org.id, memberId: caller.member.id, sessionCreatedAt: caller.session.createdAt };
   return applyChange(
     deps.requests,
     async () => {
-      // The write below stands only while the member may still act; after a lost write, a
-      // disable that committed meanwhile is why as often as not: it ends the call as a disable does.
-      if (++tries > 1) {
-        const member = await deps.directory.getMember(caller.org.id, caller.member.id);
-        if (!member?.active || !issuedAfterLastDisable(member, caller.session.createdAt)) throw notSignedIn();
-      }
       const { request, relation } = await findMemberRequest(deps.requests, caller, requestId);
       if (!relation.recipient) throw forbidden('Only a recipient of this request can reveal its credential.');
       if (request.status !== 'submitted') throw illegalTransition(`${aRequestWhoseStatusIs(request.status)} has nothing to reveal.`);
@@ -123,7 +111,6 @@ export const revealRequest = async (
       const after = reveal(before, deps.clock.now().toISOString());
       return {
         after,
-        actingMember,
         audit: {
           orgId: caller.org.id,
           type: 'request.revealed',

@@ -8,7 +8,7 @@ import { cancellationCodes, type Documents } from './dynamo.ts';
 import { keys } from './keys.ts';
 import { isTransientCancellation } from './transient-failure.ts';
 import type { IdempotentCommits } from './idempotent-commit.ts';
-import { keyOfWrite } from './caller-standing.ts';
+import { itemFoundAt, joinedWithCheck, keyOfWrite } from './caller-standing.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 /**
@@ -97,10 +97,10 @@ export class AuditLog implements AuditTrail {
       }
       const own = this.headAndEntryWrites(entries, head.n);
       const writes = typeof writesFor === 'function' ? writesFor(entries) : writesFor;
-      const standing = this.callerStanding(writes);
+      const checked = this.withCallerCheck(writes);
       const replay = this.commits?.write() ?? null;
       try {
-        await this.db.send(new TransactWriteCommand({ TransactItems: [...own, ...writes, ...(standing ? [standing.check] : []), ...(replay ? [replay] : [])] }));
+        await this.db.send(new TransactWriteCommand({ TransactItems: [...own, ...checked.writes, ...(replay ? [replay] : [])] }));
         if (replay) this.commits?.written();
         return entries;
       } catch (error) {
@@ -113,8 +113,11 @@ export class AuditLog implements AuditTrail {
           await backoff(attempt);
           continue;
         }
-        // The caller's check comes just before the replay: its key was revoked while the call was under way.
-        if (standing && codes[own.length + writes.length] === 'ConditionalCheckFailed') throw standing.refusal();
+        // The caller's key was revoked, or the member disabled, while the call was under way.
+        if (checked.standing && codes[own.length + checked.at] === 'ConditionalCheckFailed') {
+          const { standing, joined } = checked;
+          if (!joined || !standing.standsIn(itemFoundAt(error, own.length + checked.at))) throw standing.refusal();
+        }
         // The replay's record comes last: failing, its claim lapsed and another call holds the key now.
         if (replay && codes[codes.length - 1] === 'ConditionalCheckFailed') throw claimLost(error);
         // The head and the entry puts come first: one of them failing means another writer took the number.
@@ -128,14 +131,17 @@ export class AuditLog implements AuditTrail {
   }
 
   /**
-   * The calling invocation's check of its caller, unless the change already writes or checks the
-   * caller's own item (a transaction may name an item once; that write's own condition decides).
+   * The change's writes with the calling invocation's check of its caller: after them (just before
+   * the replay), or, when the change already writes or checks the caller's own item, joined to that
+   * write's condition (a transaction may name an item once). `at` is where the check is.
    */
-  private callerStanding(writes: TransactItem[]) {
+  private withCallerCheck(writes: TransactItem[]) {
     const standing = this.commits?.callerStanding?.() ?? null;
-    if (!standing) return null;
+    if (!standing) return { writes, standing: null, at: -1, joined: false };
     const caller = keyOfWrite(standing.check);
-    return writes.some((write) => keyOfWrite(write) === caller) ? null : standing;
+    const at = writes.findIndex((write) => keyOfWrite(write) === caller);
+    if (at < 0) return { writes: [...writes, standing.check], standing, at: writes.length, joined: false };
+    return { writes: writes.map((write, index) => (index === at ? joinedWithCheck(write, standing) : write)), standing, at, joined: true };
   }
 
   private async readHead(orgId: string) {

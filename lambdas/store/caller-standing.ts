@@ -1,3 +1,5 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { issuedAfterLastDisable } from '#core/model.ts';
 import type { TransactItem } from './audit-log.ts';
 import { keys } from './keys.ts';
 
@@ -8,23 +10,81 @@ export interface ActingMember {
   sessionCreatedAt: string;
 }
 
+/** A check of the caller (its API key not revoked, the member still active) put into each change's transaction. */
+export interface CallerStanding {
+  check: TransactItem;
+  /** Whether the caller's item, as the table held it, still lets them act (the check's condition, read in code). */
+  standsIn(item: Record<string, unknown> | undefined): boolean;
+  refusal: () => Error;
+}
+
 /**
  * The member may still act: still active, and not disabled since the session they act in began
  * (each disable moves sessionsValidFrom on). A change carrying this check loses to a disable that
- * commits first.
+ * commits first. Its placeholders are its own, so it can be joined to a write's condition.
  */
-export const memberStandingCheck = (tableName: string, { orgId, memberId, sessionCreatedAt }: ActingMember): TransactItem => ({
-  ConditionCheck: {
-    TableName: tableName,
-    Key: keys.member(orgId, memberId),
-    ConditionExpression: '#active = :active AND (attribute_not_exists(#validFrom) OR #validFrom <= :sessionCreatedAt)',
-    ExpressionAttributeNames: { '#active': 'active', '#validFrom': 'sessionsValidFrom' },
-    ExpressionAttributeValues: { ':active': true, ':sessionCreatedAt': sessionCreatedAt },
+export const memberStanding = (tableName: string, { orgId, memberId, sessionCreatedAt }: ActingMember, refusal: () => Error): CallerStanding => ({
+  check: {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: keys.member(orgId, memberId),
+      ConditionExpression: '#callerActive = :callerActive AND (attribute_not_exists(#callerValidFrom) OR #callerValidFrom <= :callerSessionCreatedAt)',
+      ExpressionAttributeNames: { '#callerActive': 'active', '#callerValidFrom': 'sessionsValidFrom' },
+      ExpressionAttributeValues: { ':callerActive': true, ':callerSessionCreatedAt': sessionCreatedAt },
+    },
   },
+  standsIn: (item) => item?.active === true && issuedAfterLastDisable(item as { sessionsValidFrom?: string }, sessionCreatedAt),
+  refusal,
+});
+
+/** The API key is still there and not revoked: each change the call makes commits only then (a revoke that lands first wins). */
+export const apiKeyStanding = (tableName: string, hash: string, refusal: () => Error): CallerStanding => ({
+  check: {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: keys.apiKey(hash),
+      ConditionExpression: 'attribute_exists(pk) AND revokedAt = :callerNotRevoked',
+      ExpressionAttributeValues: { ':callerNotRevoked': null },
+    },
+  },
+  standsIn: (item) => item !== undefined && item.revokedAt === null,
+  refusal,
 });
 
 /** The (pk, sk) a transaction item writes or checks. */
 export const keyOfWrite = (item: TransactItem) => {
   const key = item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key;
   return key ? `${String(key.pk)}\u0000${String(key.sk)}` : null;
+};
+
+const KINDS = ['Put', 'Update', 'Delete', 'ConditionCheck'] as const;
+
+/**
+ * `write`, which names the caller's own item, on condition that the caller still stands too: a
+ * transaction may name an item once, so the check goes into that write's condition. When the
+ * write fails, the item as it was comes back with the failure, to tell which condition failed.
+ */
+export const joinedWithCheck = (write: TransactItem, standing: CallerStanding): TransactItem => {
+  const check = standing.check.ConditionCheck!;
+  const kind = KINDS.find((name) => write[name])!;
+  const operation = write[kind]! as NonNullable<TransactItem['Update']>;
+  const names = { ...operation.ExpressionAttributeNames, ...check.ExpressionAttributeNames };
+  return {
+    [kind]: {
+      ...operation,
+      ConditionExpression: operation.ConditionExpression ? `(${operation.ConditionExpression}) AND (${check.ConditionExpression})` : check.ConditionExpression,
+      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: { ...operation.ExpressionAttributeValues, ...check.ExpressionAttributeValues },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  } as TransactItem;
+};
+
+/** The item a cancelled transaction's write at `index` found, when the failure carries it. */
+export const itemFoundAt = (error: unknown, index: number): Record<string, unknown> | undefined => {
+  const item = (error as { CancellationReasons?: Array<{ Item?: Record<string, unknown> }> }).CancellationReasons?.[index]?.Item;
+  if (!item) return undefined;
+  // The document client hands an exception's items over as the table holds them (attribute values).
+  const marshalled = Object.values(item).every((value) => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && /^(S|N|B|BOOL|NULL|M|L|SS|NS|BS)$/.test(Object.keys(value)[0]!));
+  return marshalled ? unmarshall(item as Parameters<typeof unmarshall>[0]) : item;
 };

@@ -2,6 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TransactItem } from './audit-log.ts';
 import type { StoredResponse } from './idempotency.ts';
 import type { ItemKey } from './keys.ts';
+import type { CallerStanding } from './caller-standing.ts';
+
+export type { CallerStanding } from './caller-standing.ts';
 
 /** The Idempotency-Key record a call claimed, and the token that says the claim is still its own. */
 export interface Claim {
@@ -15,12 +18,6 @@ interface CallState {
   replay?: StoredResponse | null;
   /** What must still hold of the caller when a change commits, and the error when it no longer does. */
   standing?: CallerStanding;
-}
-
-/** A check of the caller (its API key not revoked) put into each change's transaction. */
-export interface CallerStanding {
-  check: TransactItem;
-  refusal: () => Error;
 }
 
 /**

@@ -9,6 +9,7 @@ import { startTestService, type TestOrganisation, type TestService } from '../su
 import { createRequestIn } from '../support/requests.ts';
 import { submitAsSubject } from '../support/submission.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
+import { exportPublicKey, fingerprintOf, generateIdentityPair } from '../../web/crypto/identity.ts';
 
 let service: TestService;
 let org: TestOrganisation;
@@ -66,6 +67,36 @@ describe('a member disabled while their call is under way', () => {
     expect([answer.status, answer.body?.code, answer.body?.link]).toEqual([401, 'unauthenticated', undefined]);
     const after = (await requestItem(service, request.id))!;
     expect([after.version, after.linkTokenHash]).toEqual([before.version, before.linkTokenHash]);
+    expect(await typesSinceDisable()).toEqual(['member.disabled']);
+  });
+
+  it('a key of their own: 401, no key registered, nothing audited after the disable', async () => {
+    const member = await service.admin.addMember({ orgId: org.orgId, name: 'Kai Keyless', email: `kai-${Date.now()}@example.com`, role: 'member' });
+    const browser = await MemberBrowser.signIn(service, member.email);
+    const pair = await generateIdentityPair();
+    const publicKey = await exportPublicKey(pair.publicKey);
+    // The member's own item is the one the registration writes: it is paused once the other
+    // members were read (no one else holds the key), before the write.
+    let reached!: () => void;
+    const paused = new Promise<void>((resolve) => (reached = resolve));
+    let go!: () => void;
+    const disabled = new Promise<void>((resolve) => (go = resolve));
+    const listMembers = service.deps.directory.listMembers.bind(service.deps.directory);
+    vi.spyOn(service.deps.directory, 'listMembers').mockImplementationOnce(async (orgId) => {
+      const read = await listMembers(orgId);
+      reached();
+      await disabled;
+      return read;
+    });
+    const answering = browser.call('POST', '/app/api/identity-key', { body: { public_key: publicKey } });
+    await paused;
+    await service.admin.setMemberActive(org.orgId, member.id, false);
+    go();
+    const answer = await answering;
+
+    expect([answer.status, answer.body?.code]).toEqual([401, 'unauthenticated']);
+    const stored = (await service.deps.directory.getMember(org.orgId, member.id))!;
+    expect(stored.identityKey ?? null, `not ${await fingerprintOf(publicKey)}`).toBeNull();
     expect(await typesSinceDisable()).toEqual(['member.disabled']);
   });
 });

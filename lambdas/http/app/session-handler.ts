@@ -13,7 +13,7 @@ import { respond } from '../middleware/respond.ts';
 import { withHeaders } from '../responses.ts';
 import type { ApiEvent, ApiLambda, ApiMiddleware, ApiResult, ApiState } from '../types.ts';
 import { memberDeps, type MemberAppDeps } from './member-deps.ts';
-import { memberStandingCheck } from '#store/caller-standing.ts';
+import { memberStanding } from '#store/caller-standing.ts';
 
 /**
  * The middleware stack of the member endpoints (docs/web-api.md, Member endpoints), as
@@ -97,7 +97,7 @@ const authenticateSession = (deps: MemberAppDeps): ApiMiddleware => ({
     // Each change the call makes commits only while the member may still act: a disable that
     // lands while the call is under way stops it as it stops their next call.
     const acting = { orgId: caller.org.id, memberId: caller.member.id, sessionCreatedAt: caller.session.createdAt };
-    deps.commits?.callerMustStand({ check: memberStandingCheck(deps.tableName, acting), refusal: notSignedIn });
+    deps.commits?.callerMustStand(memberStanding(deps.tableName, acting, notSignedIn));
   },
 });
 

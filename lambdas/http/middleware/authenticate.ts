@@ -5,7 +5,7 @@ import { sameDigest } from '#core/hashing.ts';
 import type { ApiKeyLookup, ApiKeyUse, Directory } from '#core/ports.ts';
 import type { DynamoRateLimiter } from '#store/rate-limiter.ts';
 import type { IdempotentCommits } from '#store/idempotent-commit.ts';
-import { keys } from '#store/keys.ts';
+import { apiKeyStanding } from '#store/caller-standing.ts';
 import type { ApiEvent, ApiMiddleware } from '../types.ts';
 import { KeyIdentityMemo, type KeyIdentity } from './key-identity-memo.ts';
 
@@ -18,19 +18,6 @@ export interface AuthenticateDeps {
   /** Holds the key's check for the call's changes (store/idempotent-commit.ts). */
   commits?: Pick<IdempotentCommits, 'callerMustStand'>;
 }
-
-/** The key is still there and not revoked: each change the call makes commits only then (a revoke that lands first wins). */
-const keyStillStands = (tableName: string, hash: string) => ({
-  check: {
-    ConditionCheck: {
-      TableName: tableName,
-      Key: keys.apiKey(hash),
-      ConditionExpression: 'attribute_exists(pk) AND revokedAt = :null',
-      ExpressionAttributeValues: { ':null': null },
-    },
-  },
-  refusal: () => bearerRefused('invalid_token'),
-});
 
 /**
  * The bearer key of the Authorization header, or why there is none. API Gateway joins a header
@@ -118,7 +105,8 @@ export const authenticate = (deps: AuthenticateDeps, memo = new KeyIdentityMemo(
         await early?.rateCount.release().catch(() => undefined);
         throw bearerRefused('invalid_token');
       }
-      if (deps.tableName) deps.commits?.callerMustStand(keyStillStands(deps.tableName, apiKey.hash));
+      // Each change the call makes commits only while the key stands: a revoke that lands first wins.
+      if (deps.tableName) deps.commits?.callerMustStand(apiKeyStanding(deps.tableName, apiKey.hash, () => bearerRefused('invalid_token')));
       const lastUse = noteUseIfStale(deps.apiKeys, apiKey, now);
       const identity = { keyId: apiKey.id, orgId: apiKey.orgId };
       memo.remember(hash, identity);

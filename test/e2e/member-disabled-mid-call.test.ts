@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 /** Calls `path` as the member, disabling them (from outside the call) once it has read the request. */
-const disabledMidCall = async (path: string) => {
+const disabledMidCall = async (path: string, headers: Record<string, string> = {}) => {
   const tech = await MemberBrowser.signIn(service, org.member.email);
   let reached!: () => void;
   const paused = new Promise<void>((resolve) => (reached = resolve));
@@ -38,7 +38,7 @@ const disabledMidCall = async (path: string) => {
     await disabled;
     return read;
   });
-  const answering = tech.call('POST', path);
+  const answering = tech.call('POST', path, { headers });
   await paused;
   await service.admin.setMemberActive(org.orgId, org.member.id, false);
   go();
@@ -98,5 +98,20 @@ describe('a member disabled while their call is under way', () => {
     const stored = (await service.deps.directory.getMember(org.orgId, member.id))!;
     expect(stored.identityKey ?? null, `not ${await fingerprintOf(publicKey)}`).toBeNull();
     expect(await typesSinceDisable()).toEqual(['member.disabled']);
+  });
+
+  it('keeps no 401 as the Idempotency-Key answer: enabled again and signed in anew, the same key makes the change', async () => {
+    const { request } = await createRequestIn(service, org, { recipients: [org.member.email, org.owner.email], verification_mode: 'none' });
+    await submitAsSubject(service, request.id, { now: () => new Date() }, { envelope: { v: 1, ciphertext: 'sealed' }, attachments: [] });
+    const headers = { 'Idempotency-Key': `complete-${request.id}` };
+    const refused = await disabledMidCall(`/app/api/requests/${request.id}/complete`, headers);
+    expect([refused.status, refused.body?.code]).toEqual([401, 'unauthenticated']);
+
+    vi.restoreAllMocks();
+    await service.admin.setMemberActive(org.orgId, org.member.id, true);
+    const again = await MemberBrowser.signIn(service, org.member.email);
+    const retried = await again.call('POST', `/app/api/requests/${request.id}/complete`, { headers });
+    expect([retried.status, retried.headers.get('idempotency-replayed')], retried.text).toEqual([200, null]);
+    expect((await requestItem(service, request.id))!.status).toBe('completed');
   });
 });

@@ -43,7 +43,7 @@ export const keyedJsonFingerprint = (codeKey: CodeKey) => (request: ApiRequest) 
  * SPEC.md's idempotency rules 1 to 3 for every POST: the same key and body replays the first
  * answer (same status and Location, `Idempotency-Replayed: true`, secret fields null); another
  * body answers 422 `idempotency_key_reused`; a concurrent duplicate answers 409 `conflict`.
- * A 5xx is not kept, so a retry runs again, unless the change committed with its prepared answer
+ * A 5xx (or a 401) is not kept, so a retry runs again, unless the change committed with its prepared answer
  * (an endpoint's `prepareReplay`, store/idempotent-commit.ts): then the retry replays that.
  */
 export const idempotency = (
@@ -53,7 +53,10 @@ export const idempotency = (
   const { secretFields = [], ownerOf = (state) => state.caller!.apiKey.id, commits, fingerprintOf = jsonFingerprint } = options;
   const keep = async (claim: Claim, response: ApiResult) => {
     try {
-      if (response.statusCode >= 500) await store.release(claim);
+      // A 401 is not kept either: the call's key was revoked, or its member disabled, while it was
+      // under way, and it changed nothing. It says who called, not what was asked, as a 401 before
+      // the claim does; the same key from a caller let in again makes the change.
+      if (response.statusCode >= 500 || response.statusCode === 401) await store.release(claim);
       else await store.finish(claim, forReplay(response, secretFields));
     } catch {
       // The table failed again while keeping the answer. The caller still gets the answer the call

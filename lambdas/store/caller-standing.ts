@@ -1,4 +1,3 @@
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { issuedAfterLastDisable } from '#core/model.ts';
 import type { TransactItem } from './audit-log.ts';
 import { keys } from './keys.ts';
@@ -84,7 +83,22 @@ export const joinedWithCheck = (write: TransactItem, standing: CallerStanding): 
 export const itemFoundAt = (error: unknown, index: number): Record<string, unknown> | undefined => {
   const item = (error as { CancellationReasons?: Array<{ Item?: Record<string, unknown> }> }).CancellationReasons?.[index]?.Item;
   if (!item) return undefined;
-  // The document client hands an exception's items over as the table holds them (attribute values).
-  const marshalled = Object.values(item).every((value) => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && /^(S|N|B|BOOL|NULL|M|L|SS|NS|BS)$/.test(Object.keys(value)[0]!));
-  return marshalled ? unmarshall(item as Parameters<typeof unmarshall>[0]) : item;
+  return Object.fromEntries(Object.entries(item).map(([name, value]) => [name, scalarOf(value)]));
+};
+
+/**
+ * An attribute of an exception's item as JavaScript: the document client hands such items over as
+ * the table holds them (`{S: ...}`, `{BOOL: ...}`, `{NULL: true}`), and the standing checks read
+ * only top-level strings, booleans and nulls. Read here rather than with util-dynamodb, which the
+ * function bundles would otherwise carry beside the document client. Anything else is left as is.
+ */
+const scalarOf = (value: unknown): unknown => {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const attribute = value as { S?: string; BOOL?: boolean; NULL?: boolean; N?: string };
+  if (Object.keys(attribute).length !== 1) return value;
+  if (typeof attribute.S === 'string') return attribute.S;
+  if (typeof attribute.BOOL === 'boolean') return attribute.BOOL;
+  if (attribute.NULL === true) return null;
+  if (typeof attribute.N === 'string') return Number(attribute.N);
+  return value;
 };

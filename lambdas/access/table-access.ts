@@ -84,7 +84,8 @@ const RECIPIENT_HEALTH = unionOf(REQUEST_CHANGE, { items: { Query: ['ORG#'] }, i
 const TICKET_NOTED: TableAccess = { items: { UpdateItem: ['TICKETS#'], PutItem: ['TICKETS#'] } };
 
 /** A new request: its organisation's policy, members and teams, the request, its link token's record and its ticket noted, audited. */
-const REQUEST_CREATION = unionOf({ items: { GetItem: ['ORG#'], Query: ['ORG#'], PutItem: ['REQ#', 'LINK#'] } }, TICKET_NOTED, AUDITED);
+// The organisation's policy version is checked in the request's transaction (store/requests.ts policyUnchanged).
+const REQUEST_CREATION = unionOf({ items: { GetItem: ['ORG#'], Query: ['ORG#'], PutItem: ['REQ#', 'LINK#'], ConditionCheckItem: ['ORG#'] } }, TICKET_NOTED, AUDITED);
 
 /**
  * An inbound ticket URL: the secret's record by its hash, the integration, its rate window, its

@@ -126,8 +126,13 @@ export interface TriggerGuard {
 export interface RequestRepository {
   get(requestId: string): Promise<HandoffRequest | null>;
   list(query: RequestQuery): Promise<{ items: HandoffRequest[]; nextCursor: string | null }>;
-  /** Stores the request, its link-token hash, the audit entry (and a trigger's guard) in one transaction. */
-  create(request: HandoffRequest, linkTokenHash: string, audit: AuditEntryInput, guard?: TriggerGuard): Promise<AuditEntry>;
+  /**
+   * Stores the request, its link-token hash, the audit entry (and a trigger's guard) in one
+   * transaction, on condition that the organisation's policy version is still `policyVersion`
+   * (Organisation.policyVersion as read, 0 when unset): a request judged under a policy or preset
+   * that was replaced meanwhile is not made (WriteConflict).
+   */
+  create(request: HandoffRequest, linkTokenHash: string, audit: AuditEntryInput, guard: TriggerGuard | undefined, policyVersion: number): Promise<AuditEntry>;
   /**
    * Replaces `before` with `after` if nobody changed it meanwhile (else throws WriteConflict),
    * deletes the stored envelope and attachments when `purgeMaterial`, and appends the audit

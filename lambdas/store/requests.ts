@@ -35,9 +35,10 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
     return fromItem<HandoffRequest>(Item);
   }
 
-  create(request: HandoffRequest, linkTokenHash: string, audit: AuditEntryInput, guard?: TriggerGuard) {
+  create(request: HandoffRequest, linkTokenHash: string, audit: AuditEntryInput, guard: TriggerGuard | undefined, policyVersion: number) {
     return this.audit.append(audit, [
       ...(guard ? this.guardWrites(request.id, guard) : []),
+      policyUnchanged(this.tableName, request.orgId, policyVersion),
       { Put: { TableName: this.tableName, Item: this.toRequestItem(request), ConditionExpression: 'attribute_not_exists(pk)' } },
       this.linkTokenWrite(request, linkTokenHash),
       // A request's ticket is set when it is made and never changes: noted in the index here only.
@@ -292,3 +293,17 @@ const chooseIndex = (query: RequestQuery): { index: IndexDefinition; partition: 
   if (query.status) return { index: INDEXES.byStatus, partition: keys.requestsInStatus(query.orgId, query.status), filters };
   return { index: INDEXES.byOrg, partition: keys.requestsOfOrg(query.orgId), filters };
 };
+
+/**
+ * The organisation's policy version is still the one the request was judged under: a policy
+ * change or preset save (both move it) that commits first refuses the request (WriteConflict), so
+ * no request is made under rules that were already replaced.
+ */
+const policyUnchanged = (tableName: string, orgId: string, read: number): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName,
+    Key: keys.organisation(orgId),
+    ConditionExpression: read === 0 ? 'attribute_not_exists(policyVersion) OR policyVersion = :read' : 'policyVersion = :read',
+    ExpressionAttributeValues: { ':read': read },
+  },
+});

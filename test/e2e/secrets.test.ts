@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_KEY_PREFIX, apiKeyHash } from '../../lambdas/core/api-key-format.ts';
 import { sha256Hex } from '../../lambdas/core/hashing.ts';
 import type { HandoffRequest } from '../../lambdas/core/model.ts';
-import type { AuditEntryInput, Notifier } from '../../lambdas/core/ports.ts';
+import type { AuditEntryInput, Notifier, TriggerGuard } from '../../lambdas/core/ports.ts';
 import type { AppDeps } from '../../lambdas/app-deps.ts';
 import { createGateway, listen } from '../../lambdas/local/gateway.ts';
 import { startTestService, type ApiAnswer, type TestOrganisation, type TestService } from '../support/test-service.ts';
@@ -71,10 +71,10 @@ beforeAll(async () => {
   const store = service.deps.requests;
   const requests = Object.create(store, {
     create: {
-      value: (request: HandoffRequest, linkTokenHash: string, audit: AuditEntryInput) =>
+      value: (request: HandoffRequest, linkTokenHash: string, audit: AuditEntryInput, guard: TriggerGuard | undefined, policyVersion: number) =>
         request.subject.name === 'Outage Olly'
           ? Promise.reject(new Error('simulated store outage'))
-          : store.create(request, linkTokenHash, audit),
+          : store.create(request, linkTokenHash, audit, guard, policyVersion),
     },
   }) as AppDeps['requests'];
   failing = createGateway({ ...service.deps, notifier: refusingNotifier, requests });

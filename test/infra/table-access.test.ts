@@ -307,7 +307,8 @@ describe('the named functions have exactly these DynamoDB rights', () => {
   it('POST /requests: the caller, its idempotency record, the organisation, the request and its link record, audited', () => {
     expect(tableGrantsOf(functionIdOf(ROUTES.createRequest))).toEqual({
       'BatchGetItem table': ['APIKEY#*', 'AUDIT#*', 'IDEM#*', 'ORG#*'],
-      'ConditionCheckItem table': ['APIKEY#*'],
+      // The caller's key, and the organisation's policy version the request was judged under.
+      'ConditionCheckItem table': ['APIKEY#*', 'ORG#*'],
       'DeleteItem table': ['IDEM#*'],
       'GetItem table': ['APIKEY#*', 'AUDIT#*', 'IDEM#*', 'ORG#*'],
       // The request's own item in its organisation's ticket index, in the same transaction.

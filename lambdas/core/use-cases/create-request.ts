@@ -5,7 +5,7 @@ import type { CodeKey } from '../code-key.ts';
 import { characterCount } from '../characters.ts';
 import { codeHash, newSixDigitCode } from '../codes.ts';
 import { recipientCommitment } from '../commitment.ts';
-import { forbidden, validationFailed, type FieldErrors } from '../errors.ts';
+import { forbidden, validationFailed, WriteConflict, type FieldErrors } from '../errors.ts';
 import { randomToken, sha256Hex } from '../hashing.ts';
 import { syncExpirySchedule, type ExpiryScheduling } from '../expiry-schedule.ts';
 import { newId } from '../ids.ts';
@@ -71,14 +71,35 @@ export interface CreateOptions {
   browserCommit?: string;
 }
 
-export type CreationResult = Awaited<ReturnType<typeof createRequestFor>>;
+export type CreationResult = Awaited<ReturnType<typeof createOnce>>;
 
 /** POST /requests: validates, applies the preset, resolves recipients, commits, stores, delivers. */
 export const createRequest = (deps: CreateRequestDeps, caller: Caller, rawBody: unknown, options: Pick<CreateOptions, 'prepared'> = {}) =>
   createRequestFor(deps, { org: caller.org, clientScope: caller.apiKey.clientId, actor: apiActor(caller) }, rawBody, options);
 
-/** The one way a request is created, whoever asks; the body is POST /requests' body. */
-export const createRequestFor = async (deps: CreateRequestDeps, creator: RequestCreator, rawBody: unknown, options: CreateOptions = {}) => {
+/**
+ * The one way a request is created, whoever asks; the body is POST /requests' body. A policy
+ * change or preset save that commits while the request is judged refuses its write
+ * (RequestRepository.create): the organisation is read again and the request judged again under
+ * what now stands. Any other lost condition (a trigger's guard) goes to the caller.
+ */
+export const createRequestFor = async (deps: CreateRequestDeps, creator: RequestCreator, rawBody: unknown, options: CreateOptions = {}): Promise<CreationResult> => {
+  for (let race = 1; ; race++) {
+    try {
+      return await createOnce(deps, creator, rawBody, options);
+    } catch (error) {
+      if (!(error instanceof WriteConflict) || race >= MAX_POLICY_RACES) throw error;
+      const org = await deps.directory.getOrganisation(creator.org.id);
+      if (!org || (org.policyVersion ?? 0) === (creator.org.policyVersion ?? 0)) throw error;
+      creator = { ...creator, org };
+    }
+  }
+};
+
+/** Policy changes a creation is judged again after before it gives up (503, contention). */
+const MAX_POLICY_RACES = 5;
+
+const createOnce = async (deps: CreateRequestDeps, creator: RequestCreator, rawBody: unknown, options: CreateOptions) => {
   const body = parseOrThrow(createRequestBody, rawBody ?? {});
   const orgId = creator.org.id;
   const policy = creator.org.policy;
@@ -220,7 +241,7 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
       details: {},
       custody: sealingRecord(request, computedBy),
     },
-  }, options.triggerGuard);
+  }, options.triggerGuard, creator.org.policyVersion ?? 0);
   // Arms the expiry at link_expires_at; a failure is reported, never fails the request (the sweep covers it).
   await syncExpirySchedule(deps, request);
 

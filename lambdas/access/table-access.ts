@@ -56,8 +56,9 @@ const SHARE_CHANGE = unionOf({ items: { GetItem: ['SHARE#'], PutItem: ['SHARE#']
  * A ticket's status (by API or an integration's inbound URL): the requests and shares quoting the
  * ticket, found through the ticket GSIs and the ticket index's items, completed or revoked (purging what they hold).
  */
+// Each request change is made on condition that the organisation's policy is the one read (ConditionCheckItem ORG#).
 const TICKET_STATUS = unionOf(REQUEST_CHANGE, PURGES_MATERIAL, SHARE_CHANGE, {
-  items: { Query: ['TICKETS#'] },
+  items: { Query: ['TICKETS#'], GetItem: ['ORG#'], ConditionCheckItem: ['ORG#'] },
   indexes: { byTicket: ['ORG#'], byExternalTicket: ['ORG#'] },
 });
 
@@ -67,7 +68,7 @@ const TICKET_STATUS = unionOf(REQUEST_CHANGE, PURGES_MATERIAL, SHARE_CHANGE, {
  * activity ring.
  */
 const TICKET_CHECK = unionOf(REQUEST_CHANGE, PURGES_MATERIAL, {
-  items: { GetItem: ['ORG#', 'INTEGRATION#'], UpdateItem: ['INTEGRATION#', 'REQ#'], PutItem: ['INTEGRATION#'], Query: ['TICKETS#'] },
+  items: { GetItem: ['ORG#', 'INTEGRATION#'], UpdateItem: ['INTEGRATION#', 'REQ#'], PutItem: ['INTEGRATION#'], Query: ['TICKETS#'], ConditionCheckItem: ['ORG#'] },
   indexes: { byTicket: ['ORG#'], byExternalTicket: ['ORG#'] },
 });
 

@@ -137,7 +137,9 @@ export interface RequestRepository {
    * Replaces `before` with `after` if nobody changed it meanwhile (else throws WriteConflict),
    * deletes the stored envelope and attachments when `purgeMaterial`, and appends the audit
    * entry, all in one transaction. `followUps` are further entries appended after `audit` in the
-   * same transaction (for example credential.rotation_recommended after a completion).
+   * same transaction (for example credential.rotation_recommended after a completion). Given
+   * `policyVersion`, also on condition that the organisation's policy version is still it (a
+   * change decided by the policy, such as a ticket's close, is not made under a replaced one).
    */
   update(
     before: HandoffRequest,
@@ -145,6 +147,7 @@ export interface RequestRepository {
     audit: AuditEntryInput,
     purgeMaterial: boolean,
     followUps?: AuditEntryInput[],
+    policyVersion?: number,
   ): Promise<AuditEntry>;
 }
 

@@ -75,8 +75,9 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
     ];
   }
 
-  async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean, followUps: AuditEntryInput[] = []) {
+  async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean, followUps: AuditEntryInput[] = [], policyVersion?: number) {
     const writes: TransactItem[] = [this.replaceWrite(before, after)];
+    if (policyVersion !== undefined) writes.push(policyUnchanged(this.tableName, before.orgId, policyVersion));
     if (purgeMaterial) {
       for (const key of await this.materialKeys(before.id)) writes.push({ Delete: { TableName: this.tableName, Key: key } });
     }

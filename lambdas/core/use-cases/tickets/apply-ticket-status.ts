@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.ts';
 import { WriteConflict } from '../../errors.ts';
 import { syncExpirySchedule, type ExpiryScheduling } from '../../expiry-schedule.ts';
 import type { Actor, HandoffRequest, Organisation, TicketStatus } from '../../model.ts';
-import type { AuditEntryInput, PurgeScheduler, RequestRepository, TicketReadNotes } from '../../ports.ts';
+import type { AuditEntryInput, Directory, PurgeScheduler, RequestRepository, TicketReadNotes } from '../../ports.ts';
 import { requestAuditEntry } from '../../request-audit.ts';
 import { relinkCause } from '../../request-state.ts';
 import { toRequestView, type PublicUrls, type RequestView } from '../../request-view.ts';
@@ -33,6 +33,12 @@ export interface TicketStatusDeps extends ExpiryScheduling {
    */
   integrations?: Pick<IntegrationRepository, 'get'>;
   ticketChecks?: TicketCheckQueue;
+  /**
+   * Where a function has it, the organisation read again when its policy changed while a status
+   * was applied: each change is then made on condition that the policy is still the one read, and
+   * decided again under the new one otherwise (a close is never applied under a replaced policy).
+   */
+  directory?: Pick<Directory, 'getOrganisation'>;
   /** A check that could not be queued (the reconciliation will read the ticket anyway). */
   onCheckFailure?: (error: unknown) => void;
 }
@@ -120,7 +126,7 @@ export const applyTicketStatus = async (deps: TicketStatusDeps, input: TicketSta
   for (const request of found) {
     // The helpdesk's answer is the fact: a hint about a ticket it can read never destroys by itself.
     const hint = isVerifiable(request, verifiable);
-    const decision = await applyToOne(deps, input, trusted && !hint, request, fromIndex);
+    const decision = await applyToOne(deps, input, hint, request, fromIndex);
     if (decision) changed.push({ requestId: request.id, action: decision.action, purgeScheduledAt: decision.after.purgeScheduledAt });
     if (hint && decision && countsAsClosed(input.status, policy)) {
       verifying += 1;
@@ -180,8 +186,8 @@ const queueChecks = async (deps: TicketStatusDeps, checks: TicketCheck[]) => {
 /** Statuses for one request, one at a time in this process (a burst for one ticket would only race itself). */
 const perRequest = new KeyedQueue();
 
-const applyToOne = (deps: TicketStatusDeps, input: TicketStatusInput, trusted: boolean, first: HandoffRequest, fromIndex: boolean) =>
-  perRequest.run(first.id, async (waited) => decideAndWrite(deps, input, trusted, first, waited ? await deps.requests.get(first.id) : first, fromIndex && !waited));
+const applyToOne = (deps: TicketStatusDeps, input: TicketStatusInput, hint: boolean, first: HandoffRequest, fromIndex: boolean) =>
+  perRequest.run(first.id, async (waited) => decideAndWrite(deps, input, hint, first, waited ? await deps.requests.get(first.id) : first, fromIndex && !waited));
 
 /**
  * A request the status leaves alone because it ended, but which a relink can bring back (revoked,
@@ -193,7 +199,7 @@ const endedButRelinkable = (request: HandoffRequest) => {
 };
 
 /** `indexCopy`: `current` is the ticket GSI's copy, which lags deployed; every later read is the table's own. */
-const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, trusted: boolean, first: HandoffRequest, current: HandoffRequest | null, indexCopy: boolean) => {
+const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, hint: boolean, first: HandoffRequest, current: HandoffRequest | null, indexCopy: boolean) => {
   let before: HandoffRequest | null = current;
   let readAgain = !indexCopy;
   for (let race = 1; ; race++) {
@@ -211,6 +217,8 @@ const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, 
       await deps.ticketChecks?.enqueue({ orgId: before.orgId, integrationId: before.ticket!.integrationId!, externalId: before.ticket!.externalId!, attempt: 0 }, 0);
       return null;
     }
+    // Trusted as the policy now read says (a hint about a ticket its helpdesk can read never is).
+    const trusted = (input.verified || input.org.policy.ticket.trustUnverifiedWebhooks) && !hint;
     const change = { status: input.status, verified: input.verified, trusted, ...(input.verification ? { readAt: input.verification.readAt } : {}) };
     const decision = decideTicketChange(before, change, input.org.policy.ticket, deps.clock.now());
     if (!decision) return null;
@@ -222,12 +230,14 @@ const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, 
     }
     const [entry, ...followUps] = auditEntries(input, trusted, decision, toRequestView(decision.after, deps.urls));
     try {
-      await deps.requests.update(before, decision.after, entry, decision.purgeMaterial, followUps);
+      await deps.requests.update(before, decision.after, entry, decision.purgeMaterial, followUps, deps.directory ? (input.org.policyVersion ?? 0) : undefined);
       await syncSchedules(deps, before, decision);
       return decision;
     } catch (error) {
       if (!(error instanceof WriteConflict) || race >= MAX_STATUS_RACES) throw error;
       await statusRaceBackoff(race);
+      const org = deps.directory ? await deps.directory.getOrganisation(input.org.id) : null;
+      if (org && (org.policyVersion ?? 0) !== (input.org.policyVersion ?? 0)) input = { ...input, org };
       readAgain = true;
       before = await deps.requests.get(first.id);
     }

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { epochSeconds, type Clock } from '#core/clock.ts';
 import { toEventObject } from '#core/events.ts';
@@ -122,12 +123,21 @@ export const deliverOne = async (
 
   // Opened before the attempt is claimed: if KMS cannot open them now, the message is redelivered
   // (and reaches the DLQ and its alarm if that lasts) without using up one of the receiver's attempts.
-  const secrets = await openValidSecrets(deps.sealer, subscription, now);
+  let secrets = await openValidSecrets(deps.sealer, subscription, now);
 
   const attempt = delivery.attempts + 1;
   const retryDelay = RETRY_DELAYS_SECONDS[attempt - 1] ?? LAST_ATTEMPT_LEASE_SECONDS;
   const retryAt = new Date(now.getTime() + retryDelay * 1000).toISOString();
   if (!(await deps.deliveries.claim(delivery, now.toISOString(), retryAt))) return 'busy';
+  // Read again once the attempt is ours: a delete or a rotation that answered while the secrets were
+  // opened and the attempt claimed must hold for this POST (no delivery to a subscription already
+  // deleted; none signed without the secret a rotation just showed).
+  const current = await deps.deliveries.subscription(delivery.orgId, delivery.webhookId);
+  if (!current || !current.isActive) {
+    await deps.deliveries.cancel(delivery);
+    return 'cancelled';
+  }
+  if (!isDeepStrictEqual(current.secrets, subscription.secrets)) secrets = await openValidSecrets(deps.sealer, current, now);
 
   let outcome: { status: number | null; error: string };
   let timedOut = false;

@@ -61,7 +61,17 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
       guard.previousRequestId && guard.previousVersion !== null
         ? [{ ConditionCheck: { TableName: this.tableName, Key: keys.request(guard.previousRequestId), ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': guard.previousVersion } } }]
         : [];
+    // The integration still enabled: a disable that answered while the post was being handled wins.
+    const integrationEnabled: TransactItem = {
+      ConditionCheck: {
+        TableName: this.tableName,
+        Key: keys.integration(guard.orgId, guard.integrationId),
+        ConditionExpression: 'enabled = :enabled',
+        ExpressionAttributeValues: { ':enabled': true },
+      },
+    };
     return [
+      integrationEnabled,
       {
         Put: {
           TableName: this.tableName,

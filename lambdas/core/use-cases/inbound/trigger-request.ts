@@ -3,7 +3,7 @@ import { addressForLookup } from '../../email-address.ts';
 import { oneLine } from '../../messages.ts';
 import { characterCount } from '../../characters.ts';
 import type { Interpreted } from '../../inbound/mapping.ts';
-import { integrationActor, type Integration } from '../../integration.ts';
+import { integrationActor, type Integration, type IntegrationRepository } from '../../integration.ts';
 import type { Organisation, Preset } from '../../model.ts';
 import type { AuditTrail, Directory, TriggerGuard } from '../../ports.ts';
 import { newId } from '../../ids.ts';
@@ -16,6 +16,8 @@ export interface TriggerDeps extends CreateRequestDeps {
     triggeredRequestId(guard: Omit<TriggerGuard, 'previousRequestId' | 'previousVersion'>): Promise<string | null>;
   };
   audit: AuditTrail;
+  /** The integration read again when a trigger's write is refused: disabled meanwhile, the post answers 409 as a disabled one does. */
+  integrations?: Pick<IntegrationRepository, 'get'>;
 }
 
 /** What a trigger post did: a request created, a duplicate suppressed, or why nothing could be created. */
@@ -89,6 +91,9 @@ const decide = async (deps: TriggerDeps, org: Organisation, integration: Integra
       return { kind: 'created', requestId: result.request.id, preset: slug };
     } catch (error) {
       if (error instanceof ApiError && error.status === 422) return failed(reasonOf(error), slug);
+      if (error instanceof WriteConflict && (await deps.integrations?.get(org.id, integration.id))?.enabled === false) {
+        throw new ApiError(409, 'conflict', 'This integration is disabled.');
+      }
       // Another trigger for the same ticket and preset committed first: read its guard again.
       if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
       await backoff(race);

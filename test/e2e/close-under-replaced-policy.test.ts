@@ -5,45 +5,28 @@
  * over the same table stands for another Lambda container whose request store lets the policy
  * change commit between the close's read and its write.
  */
-import type { Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { AppDeps } from '../../lambdas/app-deps.ts';
-import type { HandoffRequest } from '../../lambdas/core/model.ts';
-import type { AuditEntryInput } from '../../lambdas/core/ports.ts';
 import { systemClock } from '../../lambdas/core/clock.ts';
-import { createGateway, listen } from '../../lambdas/local/gateway.ts';
 import { auditEntries, requestItem } from '../support/shapes.ts';
 import { submitAsSubject } from '../support/submission.ts';
+import { gatewayWithChangeMeanwhile, type GatewayWithChangeMeanwhile } from '../support/change-meanwhile.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 let service: TestService;
 let org: TestOrganisation;
-let gateway: Server;
+/** A second gateway over the same table, whose request store lets a change commit just before its write. */
+let changed: GatewayWithChangeMeanwhile;
 let base: string;
-/** Run once, just before the next request change's transaction: a policy change committing meanwhile. */
-let meanwhile: (() => Promise<unknown>) | null = null;
 
 beforeAll(async () => {
   service = await startTestService();
   org = await service.createOrganisation();
-  const store = service.deps.requests;
-  const requests = Object.create(store, {
-    update: {
-      value: async (before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purge: boolean, followUps?: AuditEntryInput[], policyVersion?: number) => {
-        const change = meanwhile;
-        meanwhile = null;
-        await change?.();
-        return store.update(before, after, audit, purge, followUps, policyVersion);
-      },
-    },
-  }) as AppDeps['requests'];
-  gateway = createGateway({ ...service.deps, requests });
-  base = `http://127.0.0.1:${await listen(gateway, 0)}/v1`;
+  changed = await gatewayWithChangeMeanwhile(service.deps, 'update');
+  base = `${changed.root}/v1`;
 });
 
 afterAll(async () => {
-  gateway?.closeAllConnections();
-  gateway?.close();
+  changed?.close();
   await service?.stop();
 });
 
@@ -57,7 +40,7 @@ it('keeps the credential when trust in unverified closes is turned off before th
   const id = made.body.request.id as string;
   await submitAsSubject(service, id, systemClock, { envelope: { v: 1, ciphertext: 'c2VhbGVk', recipients: [] }, attachments: [] });
 
-  meanwhile = () => service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: false } });
+  changed.before(() => service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: false } }));
   const response = await fetch(`${base}/tickets/INC-7001/status`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${org.key}`, 'Content-Type': 'application/json' },

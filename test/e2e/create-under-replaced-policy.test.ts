@@ -4,43 +4,26 @@
  * again under the new policy. A second gateway over the same table stands for another Lambda
  * container whose request store lets the policy change commit between the read and the write.
  */
-import type { Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { AppDeps } from '../../lambdas/app-deps.ts';
-import type { HandoffRequest } from '../../lambdas/core/model.ts';
-import type { AuditEntryInput, TriggerGuard } from '../../lambdas/core/ports.ts';
-import { createGateway, listen } from '../../lambdas/local/gateway.ts';
 import { auditEntries, expectError, requestItemsOf } from '../support/shapes.ts';
+import { gatewayWithChangeMeanwhile, type GatewayWithChangeMeanwhile } from '../support/change-meanwhile.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 let service: TestService;
 let org: TestOrganisation;
-let gateway: Server;
+/** A second gateway over the same table, whose request store lets a change commit just before its write. */
+let changed: GatewayWithChangeMeanwhile;
 let base: string;
-/** Run once, just before the next request's transaction: a policy change committing meanwhile. */
-let meanwhile: (() => Promise<unknown>) | null = null;
 
 beforeAll(async () => {
   service = await startTestService();
   org = await service.createOrganisation();
-  const store = service.deps.requests;
-  const requests = Object.create(store, {
-    create: {
-      value: async (request: HandoffRequest, hash: string, audit: AuditEntryInput, guard: TriggerGuard | undefined, policyVersion: number) => {
-        const change = meanwhile;
-        meanwhile = null;
-        await change?.();
-        return store.create(request, hash, audit, guard, policyVersion);
-      },
-    },
-  }) as AppDeps['requests'];
-  gateway = createGateway({ ...service.deps, requests });
-  base = `http://127.0.0.1:${await listen(gateway, 0)}/v1`;
+  changed = await gatewayWithChangeMeanwhile(service.deps, 'create');
+  base = `${changed.root}/v1`;
 });
 
 afterAll(async () => {
-  gateway?.closeAllConnections();
-  gateway?.close();
+  changed?.close();
   await service?.stop();
 });
 
@@ -63,7 +46,7 @@ const body = (extra: Record<string, unknown>) => ({
 });
 
 it('refuses a request whose verification the minimum raised meanwhile no longer allows, and makes nothing', async () => {
-  meanwhile = () => service.admin.setPolicy(org.orgId, { minimumVerification: 'both', defaultVerification: 'both' });
+  changed.before(() => service.admin.setPolicy(org.orgId, { minimumVerification: 'both', defaultVerification: 'both' }));
   const answer = await create(body({ verification_mode: 'none' }));
 
   expectError(answer, 422, 'validation_failed', ['verification_mode']);
@@ -76,11 +59,11 @@ it('refuses a request whose verification the minimum raised meanwhile no longer 
 
 it('judges the request again under the new policy: a TTL option removed meanwhile is refused, the new default applies', async () => {
   await service.admin.setPolicy(org.orgId, { minimumVerification: 'none', defaultVerification: 'none' });
-  meanwhile = () => service.admin.setPolicy(org.orgId, { ttlOptionsMinutes: [60, 120], defaultTtlMinutes: 120 });
+  changed.before(() => service.admin.setPolicy(org.orgId, { ttlOptionsMinutes: [60, 120], defaultTtlMinutes: 120 }));
   expectError(await create(body({ ttl_minutes: 1440 })), 422, 'validation_failed', ['ttl_minutes']);
   expect(await requestItemsOf(service, org.orgId)).toEqual([]);
 
-  meanwhile = () => service.admin.setPolicy(org.orgId, { ttlOptionsMinutes: [60, 120], defaultTtlMinutes: 60 });
+  changed.before(() => service.admin.setPolicy(org.orgId, { ttlOptionsMinutes: [60, 120], defaultTtlMinutes: 60 }));
   const made = await create(body({}));
   expect(made.status, made.text).toBe(201);
   expect(made.body.request.ttl_minutes).toBe(60);

@@ -4,41 +4,26 @@
  * A second gateway over the same table stands for another Lambda container whose request store
  * lets the disable commit between the post's checks and its write.
  */
-import type { Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { AppDeps } from '../../lambdas/app-deps.ts';
-import { OPERATOR_ACTOR, type HandoffRequest } from '../../lambdas/core/model.ts';
-import type { AuditEntryInput, TriggerGuard } from '../../lambdas/core/ports.ts';
+import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
 import { configureIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
-import { createGateway, listen } from '../../lambdas/local/gateway.ts';
 import { connect, org, preset, service, ticketId, useTriggerService } from '../support/inbound-trigger.ts';
+import { gatewayWithChangeMeanwhile, type GatewayWithChangeMeanwhile } from '../support/change-meanwhile.ts';
 import { auditEntries, expectError, requestItemsOf } from '../support/shapes.ts';
 
 useTriggerService();
 
-let gateway: Server;
+/** A second gateway over the same table, whose request store lets a change commit just before its write. */
+let changed: GatewayWithChangeMeanwhile;
 let root: string;
-let meanwhile: (() => Promise<unknown>) | null = null;
 
 beforeAll(async () => {
-  const store = service.deps.requests;
-  const requests = Object.create(store, {
-    create: {
-      value: async (request: HandoffRequest, hash: string, audit: AuditEntryInput, guard: TriggerGuard | undefined, policyVersion: number) => {
-        const change = meanwhile;
-        meanwhile = null;
-        await change?.();
-        return store.create(request, hash, audit, guard, policyVersion);
-      },
-    },
-  }) as AppDeps['requests'];
-  gateway = createGateway({ ...service.deps, requests });
-  root = `http://127.0.0.1:${await listen(gateway, 0)}`;
+  changed = await gatewayWithChangeMeanwhile(service.deps, 'create');
+  root = changed.root;
 });
 
 afterAll(() => {
-  gateway?.closeAllConnections();
-  gateway?.close();
+  changed?.close();
 });
 
 it('answers 409 and makes nothing when the integration is disabled before the request is stored', async () => {
@@ -47,7 +32,7 @@ it('answers 409 and makes nothing when the integration is disabled before the re
     { fallbackRequester: org.owner.email },
   );
   const integration = await connect();
-  meanwhile = () => configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integration.integrationId, { enabled: false });
+  changed.before(() => configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integration.integrationId, { enabled: false }));
   const response = await fetch(`${root}${integration.path}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

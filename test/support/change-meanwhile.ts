@@ -1,0 +1,42 @@
+/**
+ * A change another Lambda commits between a call's reads and its write, made to happen every time:
+ * the table's request store, with one method that first runs the change set for it (once), served
+ * by a second gateway over the same table.
+ */
+import type { Server } from 'node:http';
+import type { AppDeps } from '../../lambdas/app-deps.ts';
+import { createGateway, listen } from '../../lambdas/local/gateway.ts';
+
+export interface GatewayWithChangeMeanwhile {
+  /** The gateway's root (`http://127.0.0.1:<port>`). */
+  root: string;
+  /** Runs `change` just before the next call of the store's method, then never again. */
+  before(change: () => Promise<unknown>): void;
+  close(): void;
+}
+
+export const gatewayWithChangeMeanwhile = async (deps: AppDeps, method: 'create' | 'update'): Promise<GatewayWithChangeMeanwhile> => {
+  let next: (() => Promise<unknown>) | null = null;
+  const store = deps.requests;
+  const original = store[method] as (...args: unknown[]) => Promise<unknown>;
+  const requests = Object.create(store, {
+    [method]: {
+      value: async (...args: unknown[]) => {
+        const change = next;
+        next = null;
+        await change?.();
+        return original.apply(store, args);
+      },
+    },
+  }) as AppDeps['requests'];
+  const gateway: Server = createGateway({ ...deps, requests });
+  const root = `http://127.0.0.1:${await listen(gateway, 0)}`;
+  return {
+    root,
+    before: (change) => (next = change),
+    close: () => {
+      gateway.closeAllConnections();
+      gateway.close();
+    },
+  };
+};

@@ -4,8 +4,6 @@ import type { StoredResponse } from './idempotency.ts';
 import type { ItemKey } from './keys.ts';
 import type { CallerStanding } from './caller-standing.ts';
 
-export type { CallerStanding } from './caller-standing.ts';
-
 /** The Idempotency-Key record a call claimed, and the token that says the claim is still its own. */
 export interface Claim {
   key: ItemKey;

@@ -177,7 +177,7 @@ export const COMMANDS: Record<string, Command> = {
           email: member.email,
           role: member.role,
           active: member.active,
-          identity_key: member.identityKey ? { fingerprint: member.identityKey.fingerprint, state: member.identityKey.state } : null,
+          identity_key: identityKeyView(member.identityKey),
         },
         event: { id: eventId(entry.seq), type: entry.type, occurred_at: entry.occurredAt },
       };

@@ -157,7 +157,8 @@ describe('recover-org: an existing member', () => {
         email: org.member.email,
         role: 'owner',
         active: true,
-        identity_key: { fingerprint: newKey.fingerprint, state: 'verified' },
+        // A public key given by --public-key is the member's own (its private half is theirs).
+        identity_key: { fingerprint: newKey.fingerprint, state: 'verified', made_by: 'member' },
       },
       event: { id: `evt_${before.length + 1}`, type: 'org_recovery.used', occurred_at: expect.any(String) },
     });
@@ -203,7 +204,7 @@ describe('recover-org: an existing member', () => {
   it('recovers without a key flag: the member keeps their key and the details say key_fingerprint null', async () => {
     await run('disable-member', { org: org.orgId, member: org.member.email });
     const recovered = await run('recover-org', { org: org.orgId, email: org.member.email, reason: 'Disabled by mistake during offboarding' });
-    expect(recovered.member.identity_key).toEqual({ fingerprint: newKey.fingerprint, state: 'verified' });
+    expect(recovered.member.identity_key).toEqual({ fingerprint: newKey.fingerprint, state: 'verified', made_by: 'member' });
     expect(await memberItem(org.orgId, org.member.id)).toMatchObject({ role: 'owner', active: true, identityKey: { publicKey: newKey.publicKey, state: 'verified' } });
     const entries = await verifyChain(org.orgId);
     expect(entries[entries.length - 1]!.data.details).toEqual({
@@ -236,7 +237,8 @@ describe('recover-org: a new owner', () => {
       recovered: true,
       organisation_id: org.orgId,
       created_member: true,
-      member: { name: 'Nadia Newowner', email, role: 'owner', active: true, identity_key: { fingerprint: generated.fingerprint, state: 'verified' } },
+      // Printed as add-member and list-members show a key the operator made: made_by operator.
+      member: { name: 'Nadia Newowner', email, role: 'owner', active: true, identity_key: { fingerprint: generated.fingerprint, state: 'verified', made_by: 'operator' } },
       event: { id: `evt_${before.length + 1}`, type: 'org_recovery.used' },
     });
     const memberId: string = output.member.membership_id;

@@ -50,7 +50,8 @@ export const AUTH_TEXT: Record<AuthMode, string> = {
   header: 'Shared header',
   hmac: 'Signature (X-Service-Signature)',
   zendesk: 'Zendesk signature',
-  'hub-sha256': 'Signature (X-Hub-Signature-256)',
+  // Jira signs under X-Hub-Signature (sha256=...); X-Hub-Signature-256, GitHub's, is read too.
+  'hub-sha256': 'Signature (X-Hub-Signature, SHA-256)',
   'hub-sha1': 'Signature (X-Hub-Signature, SHA-1)',
 };
 

@@ -16,7 +16,8 @@
  *             #ttl #verification #allow-attachments #delivery #ticket-ref #ticket-url #check-recipients;
  *             on a plan without presets, #preset-plan-note instead of #preset (when there is one to miss)
  *   confirm:  #confirm-recipients (li[data-membership-id] with .fingerprint) #create-request #change-recipients
- *   created:  #request-created #request-link #copy-link #challenge-code #copy-code #computed-by #view-request;
+ *   created:  #request-created #delivery-status (when the service sent the link) #request-link #copy-link
+ *             #challenge-code #copy-code #computed-by #view-request;
  *             a replayed create shows #request-replayed; field errors #form-errors
  */
 import { commitmentOf, fingerprintOf } from '../../crypto/identity.ts';
@@ -57,7 +58,35 @@ interface Created {
   commit: string;
   commitment: { computed_by: string; note: string };
   excluded_recipients: string[];
+  delivery?: Delivery | null;
 }
+
+interface Delivery {
+  method: string;
+  status?: 'sent' | 'failed' | 'unconfirmed';
+  reason?: string;
+}
+
+const SENT_BY: Record<string, [done: string, doing: string]> = {
+  email: ['emailed the link to the subject', 'email the link'],
+  sms: ['texted the link to the subject', 'text the link'],
+  ticket_reply: ['posted the link in the ticket', 'post the link in the ticket'],
+};
+
+/**
+ * What became of the link the service was asked to send (the creation's `delivery`), or null when
+ * the technician sends it: the page must not ask them to send a link that went out, nor hide one
+ * that did not.
+ */
+export const deliveryNote = (delivery: Delivery | null | undefined): { text: string; failed: boolean } | null => {
+  if (!delivery || delivery.method === 'none') return null;
+  const [done, doing] = SENT_BY[delivery.method] ?? ['sent the link', 'send the link'];
+  // The service's reason says what failed and to send the link another way.
+  if (delivery.status === 'failed') return { text: delivery.reason ?? `The service could not ${doing}: send the link to the subject another way.`, failed: true };
+  if (delivery.status === 'unconfirmed')
+    return { text: `The service has not confirmed that it could ${doing}. If the subject does not get it, send the link another way.`, failed: true };
+  return { text: `The service ${done}: you need not send it again. Give the subject the code another way (by phone or in person).`, failed: false };
+};
 
 const DELIVERY_TEXT: Record<string, string> = { none: 'I will send the link myself', email: 'Email it to the subject', sms: 'Text it to the subject' };
 
@@ -283,12 +312,20 @@ const confirmSection = (recipients: KeyedRecipient[], create: (button: HTMLButto
   );
 };
 
-const createdSection = (created: Created) =>
-  h(
+const createdSection = (created: Created) => {
+  const note = deliveryNote(created.delivery);
+  return h(
     'section',
     { id: 'request-created', 'aria-labelledby': 'created-heading' },
     h('h2', { id: 'created-heading' }, 'Send the link to the subject'),
-    h('p', { class: 'notice' }, h('strong', {}, 'Copy them now: the link and the code are shown only this once. '), 'Send the link by one channel, and give the code another way (by phone or in person), never in the same message.'),
+    note ? h('p', { id: 'delivery-status', class: note.failed ? 'error' : 'status' }, note.text) : null,
+    h(
+      'p',
+      { class: 'notice' },
+      h('strong', {}, 'Copy them now: the link and the code are shown only this once. '),
+      // A link the service sent needs no second sending; the note above says how to give the code.
+      note && !note.failed ? null : 'Send the link by one channel, and give the code another way (by phone or in person), never in the same message.',
+    ),
     shownOnce({ id: 'request-link', label: 'The link', value: created.link!, rows: 3, copyId: 'copy-link', copyText: 'Copy the link', copied: 'The link is copied.' }),
     created.challenge_code
       ? shownOnce({ id: 'challenge-code', label: 'The code to give the subject', value: created.challenge_code, copyId: 'copy-code', copyText: 'Copy the code', copied: 'The code is copied.' })
@@ -297,6 +334,7 @@ const createdSection = (created: Created) =>
     created.excluded_recipients.length ? h('p', { class: 'hint' }, `Left out because their key awaits approval: ${created.excluded_recipients.join(', ')}.`) : null,
     h('p', {}, h('a', { id: 'view-request', href: `/app/requests/${created.request.id}` }, 'Go to the request'), ' · ', h('a', { href: '/app/requests/new' }, 'Make another request')),
   );
+};
 
 const replayedSection = (created: Created) =>
   h(

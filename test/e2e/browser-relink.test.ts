@@ -111,7 +111,7 @@ describe.skipIf(!haveChromium)('revoke and relink on the request page', () => {
     await subject.waitForSelector('#credential-form');
     await subject.goto(created.link);
     await subject.waitForSelector('#link-closed[data-reason="replaced"]');
-    expect(await subject.textContent('#closed-heading')).toBe('This link was replaced by a newer one');
+    expect(await subject.textContent('#page-title')).toBe('This link was replaced by a newer one');
     await subject.close();
 
     // Shown once: another visit of the page has no link to show.

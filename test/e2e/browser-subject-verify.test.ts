@@ -157,11 +157,14 @@ describe.skipIf(!haveChromium)("the subject's code step", () => {
     }
     await typeCode(page, wrong);
     await page.waitForSelector('#link-closed[data-reason="locked"]');
-    expect(await page.locator('#closed-heading').textContent()).toBe('This link is locked');
+    expect(await page.locator('#page-title').textContent()).toBe('This link is locked');
     // The page that ends the flow says so in its title and h1, and its heading has the focus.
     expect(await page.title()).toBe('This link is locked');
     expect(await page.locator('h1').textContent()).toBe('This link is locked');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('closed-heading');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('page-title');
+    // Said once: no second heading below the h1, and the status region does not repeat the message.
+    expect(await page.getByText('This link is locked', { exact: true }).count()).toBe(1);
+    expect(await page.locator('#status').textContent()).toBe('');
     expect(await page.locator('#verify').count()).toBe(0);
     expect(await page.locator('#challenge-code').count()).toBe(0);
     expect(await page.locator('body').textContent()).not.toContain('0 attempts left');

@@ -5,18 +5,20 @@
  * report form, offered beside the steps and on a refusal.
  */
 import { ApiFailure, messageOf } from '../shared/api.ts';
-import { busy, byId, field, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../shared/dom.ts';
+import { busy, byId, clearMessages, field, focusHeading, formatTime, h, replaceChildren, say, sayError } from '../shared/dom.ts';
 import { content, linkCall, state, type SubjectRequest } from './link.ts';
 
 /**
- * A page that ends the flow says so in its title and its h1 too (a screen reader announces the
- * title; the h1 is what a person reads first), and its heading takes the focus.
+ * A page that ends the flow says so in its title and its h1 (a screen reader announces the title;
+ * the h1 is what a person reads first), and the h1 takes the focus. The section below it has no
+ * heading of its own and nothing goes to the status region: either would say the same again.
  */
 export const endPage = (heading: string) => {
   document.title = heading;
-  byId('page-title').textContent = heading;
-  const shown = content().querySelector<HTMLElement>('h2');
-  if (shown) focusHeading(shown);
+  const title = byId('page-title');
+  title.textContent = heading;
+  clearMessages(); // what the page said before (progress, a wrong code) is no longer the news
+  focusHeading(title);
 };
 
 export const showInvalid = () => {
@@ -24,12 +26,10 @@ export const showInvalid = () => {
     content(),
     h(
       'section',
-      { id: 'link-invalid', 'aria-labelledby': 'invalid-heading' },
-      h('h2', { id: 'invalid-heading' }, 'This link is not valid'),
+      { id: 'link-invalid', 'aria-labelledby': 'page-title' },
       h('p', {}, 'Check that you opened the whole link from the message you received. If it still does not work, ask the person who sent it for a new link.'),
     ),
   );
-  say('This link is not valid.');
   endPage('This link is not valid');
 };
 
@@ -47,13 +47,11 @@ export const showClosed = (reason: string, message: string) => {
     content(),
     h(
       'section',
-      { id: 'link-closed', 'data-reason': reason, 'aria-labelledby': 'closed-heading' },
-      h('h2', { id: 'closed-heading' }, CLOSED_HEADINGS[reason] ?? 'This link can no longer be used'),
+      { id: 'link-closed', 'data-reason': reason, 'aria-labelledby': 'page-title' },
       h('p', {}, message),
       h('p', {}, reason === 'submitted' ? 'There is nothing more to do. You can close this page.' : 'Nothing can be sent with this link any more. You can close this page.'),
     ),
   );
-  say(message);
   endPage(CLOSED_HEADINGS[reason] ?? 'This link can no longer be used');
 };
 

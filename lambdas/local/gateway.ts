@@ -64,7 +64,8 @@ export const createGateway = (deps: AppDeps, hooks: GatewayHooks = {}): Server =
       const body = asEventBody(await readBody(req));
       const url = requestUrl(req);
       const method = (req.method ?? 'GET').toUpperCase();
-      const localPage = method === 'GET' ? hooks.localPages?.get(url.pathname) : undefined;
+      // A local page is the same with a closing slash (`/local/outbox/`), as a person may type it.
+      const localPage = method === 'GET' ? hooks.localPages?.get(url.pathname.replace(/(?<=.)\/+$/, '')) : undefined;
       if (localPage) return send(res, await localPage());
       const match = matchRoute(method, url.pathname);
       const route: Route | null = 'route' in match ? match.route : null;

@@ -99,6 +99,10 @@ describe.skipIf(!haveChromium)('your first handoff', () => {
     await tech.waitForSelector('#outbox');
     await expectNoSeriousAxeViolations(tech);
     await shot(tech, 'first-handoff-02-mailbox');
+    // The address typed with a closing slash is the same page.
+    const slashed = await fetch(`${appUrl()}/local/outbox/`);
+    expect(slashed.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await slashed.text()).toContain('id="outbox"');
     await tech.click('#outbox li:first-child a[href*="/app/"]');
     await tech.waitForSelector('#sign-out');
   });

@@ -112,6 +112,10 @@ describe.skipIf(!haveChromium)('the API keys page', () => {
     await page.keyboard.press('Enter');
     await page.waitForSelector('#api-key-form');
     expect(await page.locator('#api-key-secret').count()).toBe(0);
+    // Its use is recorded once an hour: the list says it was used then or up to an hour later.
+    await page.reload();
+    await rowOf(KEY_NAME).waitFor();
+    expect(await rowOf(KEY_NAME).locator('td.nowrap').textContent()).toMatch(/UTC\s*or up to an hour later$/);
   }, 120_000);
 
   it('the admin revokes it after the confirmation; /v1 then refuses it with 401', async () => {

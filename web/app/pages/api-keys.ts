@@ -119,7 +119,7 @@ const listSection = (app: AppContext, list: KeyList) => {
       h('td', {}, lines(key.scopes, '—')),
       h('td', {}, clientText(key)),
       h('td', { class: 'allowlist' }, lines(key.allowlist, 'Any address')),
-      h('td', { class: 'nowrap' }, key.last_used_at ? formatTime(key.last_used_at, 'short') : 'Never'),
+      h('td', { class: 'nowrap' }, ...lastUsed(key.last_used_at)),
       h('td', {}, h('span', { class: `badge badge-${key.state}` }, STATE_TEXT[key.state] ?? key.state), h('span', { class: 'sub' }, stateDetail(key))),
       h('td', {}, action),
     );
@@ -128,7 +128,7 @@ const listSection = (app: AppContext, list: KeyList) => {
     'table',
     { id: 'api-keys' },
     h('caption', {}, `API keys of ${app.me().organisation.name}, newest first`),
-    h('thead', {}, h('tr', {}, ...['Key', 'Scopes', 'Client', 'IP allowlist', 'Last used (to the hour)', 'State and expiry', 'Action'].map((text) => h('th', { scope: 'col' }, text)))),
+    h('thead', {}, h('tr', {}, ...['Key', 'Scopes', 'Client', 'IP allowlist', 'Last used', 'State and expiry', 'Action'].map((text) => h('th', { scope: 'col' }, text)))),
     h('tbody', {}, ...list.data.map(row)),
   );
   return [h('h2', {}, 'Keys'), tableWrap(table), confirmation];
@@ -280,3 +280,11 @@ const replayedSection = (app: AppContext) =>
     h('p', {}, 'Your first attempt reached the service, but its answer did not reach this page, and a key cannot be shown a second time. Revoke that key in the list and create a new one.'),
     h('p', {}, doneButton(app)),
   );
+
+/**
+ * The recorded use is the first in its hour (LAST_USE_PRECISION_MS): later calls within the hour
+ * are not written, so the cell says the key was last used then or up to an hour later, not at
+ * that minute.
+ */
+export const lastUsed = (lastUsedAt: string | null) =>
+  lastUsedAt ? [formatTime(lastUsedAt, 'short'), h('span', { class: 'sub' }, 'or up to an hour later')] : ['Never'];

@@ -56,7 +56,10 @@ export interface Organisation {
   /** The preset a ticket trigger uses when neither the post nor the client names one. */
   defaultPreset?: string | null;
   createdAt: string;
-  /** Counts the policy's changes, so a change made on a policy read before another's is made again, not lost. Absent: 0. */
+  /**
+   * Counts the changes of the rules the organisation's writes are judged under (its policy, its
+   * presets, its plan), so a change made on rules read before another's is judged again, not lost. Absent: 0.
+   */
   policyVersion?: number;
   /**
    * Every request and share of the organisation is noted in its ticket index (core/ticket-links.ts):

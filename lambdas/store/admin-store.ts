@@ -249,11 +249,26 @@ export class AdminStore {
     return (await this.changePolicy(orgId, policyView(changes))).policy;
   }
 
-  /** What is already so writes nothing (no second audit entry for a command run again). */
+  /**
+   * What is already so writes nothing (no second audit entry for a command run again). The change
+   * moves the policy version on, as a policy change does: a preset saved or used, or a request
+   * made, on the plan read before it commits is judged again under the plan now in force.
+   */
   async setPlan(orgId: string, plan: Plan) {
     const org = await this.requireOrganisation(orgId);
     if (org.plan === plan) return;
-    await this.change(orgId, 'organisation.plan_changed', { details: { plan } }, [this.setFields(keys.organisation(orgId), { plan })]);
+    await this.change(orgId, 'organisation.plan_changed', { details: { plan } }, [
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.organisation(orgId),
+          UpdateExpression: 'SET #plan = :plan ADD policyVersion :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#plan': 'plan' },
+          ExpressionAttributeValues: { ':plan': plan, ':one': 1 },
+        },
+      },
+    ]);
   }
 
   async setRateLimits(orgId: string, rateLimits: RateLimits) {

@@ -64,8 +64,20 @@ export class DynamoOrganisationSettings implements OrganisationSettingsStore {
     };
   }
 
-  async setDefaultPreset(orgId: string, clientId: string | null, slug: string | null, audit: AuditEntryInput) {
-    await this.audit.append(audit, [this.setOn(clientId ? keys.client(orgId, clientId) : keys.organisation(orgId), 'defaultPreset', slug)]);
+  async setDefaultPreset(orgId: string, clientId: string | null, slug: string | null, policyVersion: number, audit: AuditEntryInput) {
+    // The organisation's rules (its plan among them) still those the choice was judged under.
+    const unchanged = policyVersionIs(policyVersion);
+    if (!clientId) {
+      const write = this.setOn(keys.organisation(orgId), 'defaultPreset', slug).Update!;
+      const condition = `${write.ConditionExpression} AND (${unchanged.ConditionExpression})`;
+      const values = { ...write.ExpressionAttributeValues, ...unchanged.ExpressionAttributeValues };
+      await this.audit.append(audit, [{ Update: { ...write, ConditionExpression: condition, ExpressionAttributeValues: values } }]);
+      return;
+    }
+    await this.audit.append(audit, [
+      this.setOn(keys.client(orgId, clientId), 'defaultPreset', slug),
+      { ConditionCheck: { TableName: this.tableName, Key: keys.organisation(orgId), ...unchanged } },
+    ]);
   }
 
   /** One attribute of an item that must exist (a deleted organisation or client is not brought back). */
@@ -82,3 +94,9 @@ export class DynamoOrganisationSettings implements OrganisationSettingsStore {
     };
   }
 }
+
+/** The organisation's policy version is still `read` (absent counts as 0). */
+const policyVersionIs = (read: number) => ({
+  ConditionExpression: read === 0 ? 'attribute_not_exists(policyVersion) OR policyVersion = :policyRead' : 'policyVersion = :policyRead',
+  ExpressionAttributeValues: { ':policyRead': read },
+});

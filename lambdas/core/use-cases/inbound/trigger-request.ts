@@ -91,6 +91,8 @@ const decide = async (deps: TriggerDeps, org: Organisation, integration: Integra
       return { kind: 'created', requestId: result.request.id, preset: slug };
     } catch (error) {
       if (error instanceof ApiError && error.status === 422) return failed(reasonOf(error), slug);
+      // The plan changed while the post was handled (the request was judged again): as on Free from the start.
+      if (error instanceof ApiError && error.code === 'plan_required') return failed(`${error.message} Nothing was created.`, slug);
       if (error instanceof WriteConflict && (await deps.integrations?.get(org.id, integration.id))?.enabled === false) {
         throw new ApiError(409, 'conflict', 'This integration is disabled.');
       }

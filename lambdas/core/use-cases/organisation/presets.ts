@@ -154,8 +154,13 @@ const saveOnce = async (deps: SettingsDeps, actor: Actor, orgId: string, body: z
  * The preset a ticket trigger uses when its post names none: the client's (with `client_id`),
  * else the organisation's; `preset` null clears it.
  */
-export const setDefaultPreset = async (deps: SettingsDeps, actor: Actor, orgId: string, rawBody: unknown) => {
+export const setDefaultPreset = (deps: SettingsDeps, actor: Actor, orgId: string, rawBody: unknown) => {
   const body = parseOrThrow(defaultPresetBody, rawBody ?? {});
+  // A plan change or preset save that commits meanwhile: judged again under what now stands.
+  return retryOnConflict(() => setDefaultOnce(deps, actor, orgId, body));
+};
+
+const setDefaultOnce = async (deps: SettingsDeps, actor: Actor, orgId: string, body: z.infer<typeof defaultPresetBody>) => {
   const clientId = body.client_id ?? null;
   const slug = body.preset;
   const [org, preset, client] = await Promise.all([
@@ -170,6 +175,6 @@ export const setDefaultPreset = async (deps: SettingsDeps, actor: Actor, orgId: 
   refuseIfAny(errors);
   // The default it already has writes nothing (no second audit entry for the same choice).
   if (((clientId ? client?.defaultPreset : org.defaultPreset) ?? null) === slug) return { client_id: clientId, default_preset: slug };
-  await deps.settings.setDefaultPreset(orgId, clientId, slug, settingsAudit(orgId, actor, 'preset.default_set', { client_id: clientId, preset: slug }));
+  await deps.settings.setDefaultPreset(orgId, clientId, slug, org.policyVersion ?? 0, settingsAudit(orgId, actor, 'preset.default_set', { client_id: clientId, preset: slug }));
   return { client_id: clientId, default_preset: slug };
 };

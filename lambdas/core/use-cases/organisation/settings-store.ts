@@ -23,8 +23,11 @@ export interface OrganisationSettingsStore {
    * judged again: a preset and a policy saved at once never both pass on what the other replaced.
    */
   putPreset(preset: Preset, replaces: boolean, policyVersion: number, audit: AuditEntryInput): Promise<void>;
-  /** The client's default preset (with a client), else the organisation's; null clears it. */
-  setDefaultPreset(orgId: string, clientId: string | null, slug: string | null, audit: AuditEntryInput): Promise<void>;
+  /**
+   * The client's default preset (with a client), else the organisation's; null clears it.
+   * WriteConflict when the policy version moved on since `policyVersion` (a plan change among them).
+   */
+  setDefaultPreset(orgId: string, clientId: string | null, slug: string | null, policyVersion: number, audit: AuditEntryInput): Promise<void>;
 }
 
 export interface SettingsDirectory extends Pick<Directory, 'getOrganisation' | 'getClient' | 'getPreset' | 'getTemplate' | 'listMembers'> {

@@ -1,0 +1,99 @@
+/**
+ * A move to the Free plan that commits while a call on the Team plan is under way: the call read
+ * the organisation on Team, the operator's set-plan lands before its write. The plan change wins,
+ * as a policy change does (test/integration/policy-and-preset-race.test.ts): the call is judged
+ * again under the plan now in force and refused with 403 `plan_required`, writing nothing, so no
+ * preset is saved, made a default or used after the organisation left the plan that includes them.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { newId } from '../../lambdas/core/ids.ts';
+import { MemberBrowser } from '../support/member-browser.ts';
+import { auditEntries, expectError, requestItemsOf } from '../support/shapes.ts';
+import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service?.stop());
+afterEach(() => vi.restoreAllMocks());
+
+/** A Team organisation with a preset saved, and its owner signed in. */
+const teamOrganisation = async () => {
+  const org = await service.createOrganisation({ name: `Plan race org ${newId()}` });
+  await service.admin.savePreset(org.orgId, 'standard', 'Standard', { justification: 'Saved while on the Team plan' });
+  return { org, owner: await MemberBrowser.signIn(service, org.owner.email) };
+};
+
+/**
+ * Makes `call` as the service would, moving the organisation to Free (from outside the call, as
+ * the operator's CLI would) once the call has read a preset, before it writes.
+ */
+const movedToFreeMidCall = async <T>(org: TestOrganisation, call: () => Promise<T>) => {
+  const directory = service.deps.directory;
+  const getPreset = directory.getPreset.bind(directory);
+  let reached!: () => void;
+  const paused = new Promise<void>((resolve) => (reached = resolve));
+  let go!: () => void;
+  const moved = new Promise<void>((resolve) => (go = resolve));
+  vi.spyOn(directory, 'getPreset').mockImplementationOnce(async (orgId, slug) => {
+    const read = await getPreset(orgId, slug);
+    reached();
+    await moved;
+    return read;
+  });
+  const answering = call();
+  await paused;
+  await service.admin.setPlan(org.orgId, 'free');
+  go();
+  return answering;
+};
+
+/** The types of the audit entries written after the organisation moved to Free. */
+const typesSinceFree = async (org: TestOrganisation) => {
+  const types = (await auditEntries(service, org.orgId)).map((entry) => entry.type);
+  expect(types).toContain('organisation.plan_changed');
+  return types.slice(types.lastIndexOf('organisation.plan_changed') + 1);
+};
+
+describe('the organisation moves to Free while a call on Team is under way', () => {
+  it('a preset saved in the app: 403 plan_required, no preset written after the change', async () => {
+    const { org, owner } = await teamOrganisation();
+    const answer = await movedToFreeMidCall(org, () =>
+      owner.call('POST', '/app/api/presets', { body: { slug: 'late', name: 'Saved late', defaults: { justification: 'Saved as the plan changed' } } }),
+    );
+    expectError(answer as never, 403, 'plan_required');
+    expect(await service.admin.directory.getPreset(org.orgId, 'late')).toBeNull();
+    expect(await typesSinceFree(org)).toEqual([]);
+  });
+
+  it('a default preset set in the app: 403 plan_required, no default set after the change', async () => {
+    const { org, owner } = await teamOrganisation();
+    const answer = await movedToFreeMidCall(org, () => owner.call('POST', '/app/api/default-preset', { body: { preset: 'standard' } }));
+    expectError(answer as never, 403, 'plan_required');
+    expect((await service.admin.directory.getOrganisation(org.orgId))!.defaultPreset ?? null).toBeNull();
+    expect(await typesSinceFree(org)).toEqual([]);
+  });
+
+  it("a client's default preset set in the app: 403 plan_required, the client left without one", async () => {
+    const { org, owner } = await teamOrganisation();
+    const answer = await movedToFreeMidCall(org, () => owner.call('POST', '/app/api/default-preset', { body: { client_id: org.defaultClientId, preset: 'standard' } }));
+    expectError(answer as never, 403, 'plan_required');
+    expect((await service.admin.directory.getClient(org.orgId, org.defaultClientId))!.defaultPreset ?? null).toBeNull();
+    expect(await typesSinceFree(org)).toEqual([]);
+  });
+
+  it('a request naming a preset through the API: 403 plan_required, no request made after the change', async () => {
+    const { org } = await teamOrganisation();
+    const answer = await movedToFreeMidCall(org, () =>
+      service.call('POST', '/requests', {
+        key: org.key,
+        body: { preset: 'standard', subject_name: 'Sam Subject', recipients: [org.member.email], verification_mode: 'none' },
+      }),
+    );
+    expectError(answer as never, 403, 'plan_required');
+    expect(await requestItemsOf(service, org.orgId)).toEqual([]);
+    expect(await typesSinceFree(org)).toEqual([]);
+  });
+});

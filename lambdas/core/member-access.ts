@@ -75,6 +75,9 @@ export interface IdentityKeyStore {
 
 export const notSignedIn = () =>
   new ApiError(401, 'unauthenticated', 'You are not signed in, or your session has ended. Sign in again.');
+/** A change by a member whose role changed while the call was under way: nothing was written. */
+export const roleChangedMeanwhile = () =>
+  forbidden('Your role in the organisation changed while this was under way, and nothing was changed. Reload the page.');
 export const badSignInLink = () =>
   new ApiError(401, 'unauthenticated', 'This sign-in link is unknown, already used or expired. Ask for a new one.');
 

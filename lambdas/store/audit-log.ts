@@ -116,7 +116,8 @@ export class AuditLog implements AuditTrail {
         // The caller's key was revoked, or the member disabled, while the call was under way.
         if (checked.standing && codes[own.length + checked.at] === 'ConditionalCheckFailed') {
           const { standing, joined } = checked;
-          if (!joined || !standing.standsIn(itemFoundAt(error, own.length + checked.at))) throw standing.refusal();
+          const found = itemFoundAt(error, own.length + checked.at);
+          if (!joined || !standing.standsIn(found)) throw standing.refusal(found);
         }
         // The replay's record comes last: failing, its claim lapsed and another call holds the key now.
         if (replay && codes[codes.length - 1] === 'ConditionalCheckFailed') throw claimLost(error);

@@ -2,11 +2,12 @@ import { issuedAfterLastDisable } from '#core/model.ts';
 import type { TransactItem } from './audit-log.ts';
 import { keys } from './keys.ts';
 
-/** A signed-in member's call: who acts, and since when their session holds. */
+/** A signed-in member's call: who acts, since when their session holds, and (when given) in which role. */
 export interface ActingMember {
   orgId: string;
   memberId: string;
   sessionCreatedAt: string;
+  role?: string;
 }
 
 /** A check of the caller (its API key not revoked, the member still active) put into each change's transaction. */
@@ -14,27 +15,43 @@ export interface CallerStanding {
   check: TransactItem;
   /** Whether the caller's item, as the table held it, still lets them act (the check's condition, read in code). */
   standsIn(item: Record<string, unknown> | undefined): boolean;
-  refusal: () => Error;
+  /** The error the call answers when the check failed; `found` is the caller's item as the failure returned it, when it did. */
+  refusal: (found?: Record<string, unknown>) => Error;
 }
 
 /**
  * The member may still act: still active, and not disabled since the session they act in began
- * (each disable moves sessionsValidFrom on). A change carrying this check loses to a disable that
- * commits first. Its placeholders are its own, so it can be joined to a write's condition.
+ * (each disable moves sessionsValidFrom on), and, with `role`, still in the role the call was let
+ * in with. A change carrying this check loses to a disable, or a change of the caller's role, that
+ * commits first: what only an owner or admin may do is never done by someone who no longer is
+ * one. Its placeholders are its own, so it can be joined to a write's condition. `roleChanged`
+ * is the answer when the member still stands but in another role (else `refusal`).
  */
-export const memberStanding = (tableName: string, { orgId, memberId, sessionCreatedAt }: ActingMember, refusal: () => Error): CallerStanding => ({
-  check: {
-    ConditionCheck: {
-      TableName: tableName,
-      Key: keys.member(orgId, memberId),
-      ConditionExpression: '#callerActive = :callerActive AND (attribute_not_exists(#callerValidFrom) OR #callerValidFrom <= :callerSessionCreatedAt)',
-      ExpressionAttributeNames: { '#callerActive': 'active', '#callerValidFrom': 'sessionsValidFrom' },
-      ExpressionAttributeValues: { ':callerActive': true, ':callerSessionCreatedAt': sessionCreatedAt },
+export const memberStanding = (
+  tableName: string,
+  { orgId, memberId, sessionCreatedAt, role }: ActingMember,
+  refusal: () => Error,
+  roleChanged: () => Error = refusal,
+): CallerStanding => {
+  const signedIn = (item: Record<string, unknown> | undefined) =>
+    item?.active === true && issuedAfterLastDisable(item as { sessionsValidFrom?: string }, sessionCreatedAt);
+  const sameRole = (item: Record<string, unknown> | undefined) => role === undefined || item?.role === role;
+  return {
+    check: {
+      ConditionCheck: {
+        TableName: tableName,
+        Key: keys.member(orgId, memberId),
+        ConditionExpression: `#callerActive = :callerActive AND (attribute_not_exists(#callerValidFrom) OR #callerValidFrom <= :callerSessionCreatedAt)${role === undefined ? '' : ' AND #callerRole = :callerRole'}`,
+        ExpressionAttributeNames: { '#callerActive': 'active', '#callerValidFrom': 'sessionsValidFrom', ...(role === undefined ? {} : { '#callerRole': 'role' }) },
+        ExpressionAttributeValues: { ':callerActive': true, ':callerSessionCreatedAt': sessionCreatedAt, ...(role === undefined ? {} : { ':callerRole': role }) },
+        // The member's item comes back with a failure: it tells a disable from a change of role.
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
     },
-  },
-  standsIn: (item) => item?.active === true && issuedAfterLastDisable(item as { sessionsValidFrom?: string }, sessionCreatedAt),
-  refusal,
-});
+    standsIn: (item) => signedIn(item) && sameRole(item),
+    refusal: (found) => (signedIn(found) && !sameRole(found) ? roleChanged() : refusal()),
+  };
+};
 
 /** The API key is still there and not revoked: each change the call makes commits only then (a revoke that lands first wins). */
 export const apiKeyStanding = (tableName: string, hash: string, refusal: () => Error): CallerStanding => ({

@@ -35,6 +35,20 @@ describe('the item a failed write returns', () => {
     expect(member.standsIn(undefined)).toBe(false);
   });
 
+  it('with a role, refuses a member whose role changed since the call was let in, with its own answer', () => {
+    const roleChanged = () => new Error('role changed');
+    const admin = memberStanding('table', { orgId: 'o1', memberId: 'm1', sessionCreatedAt: '2026-11-01T10:00:00.000Z', role: 'admin' }, refusal, roleChanged);
+    expect(admin.check.ConditionCheck!.ConditionExpression).toContain('#callerRole = :callerRole');
+    expect(admin.check.ConditionCheck!.ExpressionAttributeValues).toMatchObject({ ':callerRole': 'admin' });
+    expect(admin.standsIn(itemFoundAt(cancelled({ active: { BOOL: true }, role: { S: 'admin' } }), 1))).toBe(true);
+    const demoted = itemFoundAt(cancelled({ active: { BOOL: true }, role: { S: 'member' } }), 1);
+    expect(admin.standsIn(demoted)).toBe(false);
+    expect(admin.refusal(demoted).message).toBe('role changed');
+    // Disabled (whatever the role) or not returned: the session's refusal.
+    expect(admin.refusal(itemFoundAt(cancelled({ active: { BOOL: false }, role: { S: 'member' } }), 1)).message).toBe('refused');
+    expect(admin.refusal(undefined).message).toBe('refused');
+  });
+
   it('lets a key stand only while it is not revoked', () => {
     expect(key.standsIn(itemFoundAt(cancelled({ revokedAt: { NULL: true } }), 1))).toBe(true);
     expect(key.standsIn(itemFoundAt(cancelled({ revokedAt: { S: '2026-11-01T11:00:00.000Z' } }), 1))).toBe(false);

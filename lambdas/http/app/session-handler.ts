@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { ApiError, forbidden, notFound } from '#core/errors.ts';
 import { isId } from '#core/ids.ts';
-import { notSignedIn, SESSION_SECONDS, type MemberCaller } from '#core/member-access.ts';
+import { notSignedIn, roleChangedMeanwhile, SESSION_SECONDS, type MemberCaller } from '#core/member-access.ts';
 import { csrfMatches, resolveSession } from '#core/use-cases/member-sign-in.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { idempotency, withReplayScope, type IdempotencyOptions } from '../middleware/idempotency.ts';
@@ -95,9 +95,10 @@ const authenticateSession = (deps: MemberAppDeps): ApiMiddleware => ({
     const caller = await resolveSession(deps, sessionTokenOf(request.event));
     request.internal.member = caller;
     // Each change the call makes commits only while the member may still act: a disable that
-    // lands while the call is under way stops it as it stops their next call.
-    const acting = { orgId: caller.org.id, memberId: caller.member.id, sessionCreatedAt: caller.session.createdAt };
-    deps.commits?.callerMustStand(memberStanding(deps.tableName, acting, notSignedIn));
+    // lands while the call is under way stops it as it stops their next call, and a change of
+    // their role stops it too (an owner's or admin's right is judged as the change commits).
+    const acting = { orgId: caller.org.id, memberId: caller.member.id, sessionCreatedAt: caller.session.createdAt, role: caller.member.role };
+    deps.commits?.callerMustStand(memberStanding(deps.tableName, acting, notSignedIn, roleChangedMeanwhile));
   },
 });
 

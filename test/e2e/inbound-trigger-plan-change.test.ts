@@ -10,29 +10,47 @@ import { ack, connect, org, post, quietPreset, service, ticketId, useTriggerServ
 useTriggerService();
 afterEach(() => vi.restoreAllMocks());
 
-it('a post naming a preset while the plan moves to Free: nothing created, the plan named as the problem', async () => {
-  const slug = await quietPreset('A preset used as the plan changes');
-  const integration = await connect({ name: 'Plan Change Desk' });
+/** Posts `body`, moving the organisation to Free once the post has read `read` (the preset, or the request's client). */
+const postMovedToFree = async (integration: Awaited<ReturnType<typeof connect>>, body: Record<string, unknown>, read: 'getPreset' | 'getClient') => {
   const directory = service.deps.directory;
-  const getPreset = directory.getPreset.bind(directory);
+  const original = directory[read].bind(directory) as (orgId: string, id: string) => Promise<unknown>;
   let reached!: () => void;
   const paused = new Promise<void>((resolve) => (reached = resolve));
   let go!: () => void;
   const moved = new Promise<void>((resolve) => (go = resolve));
-  vi.spyOn(directory, 'getPreset').mockImplementationOnce(async (orgId, wanted) => {
-    const read = await getPreset(orgId, wanted);
+  vi.spyOn(directory, read).mockImplementationOnce((async (orgId: string, id: string) => {
+    const found = await original(orgId, id);
     reached();
     await moved;
-    return read;
-  });
-  const ticket = ticketId('P');
-  const answering = post(integration, { ticket_id: ticket, preset: slug, subject: { name: 'Jane Doe' } });
+    return found;
+  }) as never);
+  const answering = post(integration, body);
   await paused;
   await service.admin.setPlan(org.orgId, 'free');
   go();
-  const answer = await answering;
+  return answering;
+};
+
+const expectNothingCreated = async (answer: Awaited<ReturnType<typeof post>>, ticket: string, slug: string | null) => {
   expect(answer.status, answer.text).toBe(202);
   expect(answer.body).toEqual(ack(ticket, slug, expect.any(String) as unknown as string));
   expect((answer.body.problem as string).toLowerCase()).toContain('plan');
   expect((await requestItemsOf(service, org.orgId)).filter((item) => item.ticket?.ref === ticket)).toEqual([]);
+};
+
+afterEach(() => service.admin.setPlan(org.orgId, 'team'));
+
+it('a post naming a preset while the plan moves to Free: nothing created, the plan named as the problem', async () => {
+  const slug = await quietPreset('A preset used as the plan changes');
+  const integration = await connect({ name: 'Plan Change Desk' });
+  const ticket = ticketId('P');
+  const answer = await postMovedToFree(integration, { ticket_id: ticket, preset: slug, subject: { name: 'Jane Doe' } }, 'getPreset');
+  await expectNothingCreated(answer, ticket, slug);
+});
+
+it('a post naming no preset while the plan moves to Free: nothing created (the trigger URL is Team and above)', async () => {
+  const integration = await connect({ name: 'Plan Change Desk, no preset' });
+  const ticket = ticketId('Q');
+  const answer = await postMovedToFree(integration, { ticket_id: ticket, subject: { name: 'Jane Doe' }, requester_email: org.member.email }, 'getClient');
+  await expectNothingCreated(answer, ticket, null);
 });

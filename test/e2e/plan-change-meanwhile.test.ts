@@ -28,21 +28,21 @@ const teamOrganisation = async () => {
 
 /**
  * Makes `call` as the service would, moving the organisation to Free (from outside the call, as
- * the operator's CLI would) once the call has read a preset, before it writes.
+ * the operator's CLI would) once the call has read a preset (or a client), before it writes.
  */
-const movedToFreeMidCall = async <T>(org: TestOrganisation, call: () => Promise<T>) => {
+const movedToFreeMidCall = async <T>(org: TestOrganisation, call: () => Promise<T>, read: 'getPreset' | 'getClient' = 'getPreset') => {
   const directory = service.deps.directory;
-  const getPreset = directory.getPreset.bind(directory);
+  const original = directory[read].bind(directory) as (orgId: string, id: string) => Promise<unknown>;
   let reached!: () => void;
   const paused = new Promise<void>((resolve) => (reached = resolve));
   let go!: () => void;
   const moved = new Promise<void>((resolve) => (go = resolve));
-  vi.spyOn(directory, 'getPreset').mockImplementationOnce(async (orgId, slug) => {
-    const read = await getPreset(orgId, slug);
+  vi.spyOn(directory, read).mockImplementationOnce((async (orgId: string, id: string) => {
+    const found = await original(orgId, id);
     reached();
     await moved;
-    return read;
-  });
+    return found;
+  }) as never);
   const answering = call();
   await paused;
   await service.admin.setPlan(org.orgId, 'free');
@@ -91,6 +91,22 @@ describe('the organisation moves to Free while a call on Team is under way', () 
         key: org.key,
         body: { preset: 'standard', subject_name: 'Sam Subject', recipients: [org.member.email], verification_mode: 'none' },
       }),
+    );
+    expectError(answer as never, 403, 'plan_required');
+    expect(await requestItemsOf(service, org.orgId)).toEqual([]);
+    expect(await typesSinceFree(org)).toEqual([]);
+  });
+
+  it('a request through the API, naming no preset: 403 plan_required (the plan has no API), no request made after the change', async () => {
+    const { org } = await teamOrganisation();
+    const answer = await movedToFreeMidCall(
+      org,
+      () =>
+        service.call('POST', '/requests', {
+          key: org.key,
+          body: { subject_name: 'Sam Subject', justification: 'Needed for the ticket', recipients: [org.member.email], verification_mode: 'none' },
+        }),
+      'getClient',
     );
     expectError(answer as never, 403, 'plan_required');
     expect(await requestItemsOf(service, org.orgId)).toEqual([]);

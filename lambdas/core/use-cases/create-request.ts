@@ -12,7 +12,7 @@ import { newId } from '../ids.ts';
 import { INTEGRATION_OF_ANOTHER_CLIENT, integrationInScope, UNKNOWN_INTEGRATION } from '../integration.ts';
 import type { Actor, DeliveryMethod, HandoffRequest, Organisation, PresetDefaults, TicketLink } from '../model.ts';
 import { toE164 } from '../phone.ts';
-import { requirePlan } from '../plans.ts';
+import { requirePlan, type PlanFeature } from '../plans.ts';
 import { meetsMinimum, needsChallengeCode, needsSubjectEmail } from '../policy.ts';
 import type { Directory, Notifier, RequestRepository, TriggerGuard } from '../ports.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
@@ -56,6 +56,8 @@ export interface RequestCreator {
   /** A client-scoped key or integration creates only for its client. */
   clientScope: string | null;
   actor: Actor;
+  /** What the way in needs of the plan (the API, the trigger URL): judged again with the organisation on every attempt. */
+  feature?: PlanFeature;
 }
 
 export interface CreateOptions {
@@ -75,7 +77,7 @@ export type CreationResult = Awaited<ReturnType<typeof createOnce>>;
 
 /** POST /requests: validates, applies the preset, resolves recipients, commits, stores, delivers. */
 export const createRequest = (deps: CreateRequestDeps, caller: Caller, rawBody: unknown, options: Pick<CreateOptions, 'prepared'> = {}) =>
-  createRequestFor(deps, { org: caller.org, clientScope: caller.apiKey.clientId, actor: apiActor(caller) }, rawBody, options);
+  createRequestFor(deps, { org: caller.org, clientScope: caller.apiKey.clientId, actor: apiActor(caller), feature: 'api' }, rawBody, options);
 
 /**
  * The one way a request is created, whoever asks; the body is POST /requests' body. A policy
@@ -106,7 +108,9 @@ const createOnce = async (deps: CreateRequestDeps, creator: RequestCreator, rawB
   const errors: FieldErrors = {};
   const addError = (field: string, message: string) => (errors[field] ??= []).push(message);
 
-  // Whoever creates (API, app, trigger), a preset needs a plan that includes presets.
+  // The way in, and whoever creates (API, app, trigger) a preset, need a plan that includes them:
+  // a plan change that committed meanwhile is judged here too (it moves the policy version).
+  if (creator.feature) requirePlan(creator.org, creator.feature);
   if (body.preset) requirePlan(creator.org, 'presets');
   const preset = body.preset ? await deps.directory.getPreset(orgId, body.preset) : null;
   if (body.preset && !preset) addError('preset', `No preset has the slug ${body.preset}.`);

@@ -83,7 +83,7 @@ const decide = async (deps: TriggerDeps, org: Organisation, integration: Integra
     try {
       const result = await createRequestFor(
         deps,
-        { org, clientScope: integration.clientId, actor: integrationActor(integration) },
+        { org, clientScope: integration.clientId, actor: integrationActor(integration), feature: 'trigger_url' },
         bodyOf(preset, post, requester, integration),
         { triggerGuard: { ...guardKey, previousRequestId: previous, previousVersion: existing?.version ?? null } },
       );

@@ -75,8 +75,10 @@ export interface IntegrationRepository {
   /**
    * Replaces `before` with `after` if nobody changed it meanwhile (else WriteConflict); when the
    * URL secrets changed, the old look-ups are deleted and the new ones written in the same transaction.
+   * With `policyVersion`, also on condition that the organisation's rules (its plan among them) are
+   * still those read at that version.
    */
-  replace(before: Integration, after: Integration, audit: AuditEntryInput): Promise<unknown>;
+  replace(before: Integration, after: Integration, audit: AuditEntryInput, policyVersion?: number): Promise<unknown>;
   recordActivity(integrationId: string, activity: IntegrationActivity): Promise<void>;
   /** Newest first, at most the cap, none older than the retention. */
   activity(integrationId: string, now: Date): Promise<IntegrationActivity[]>;

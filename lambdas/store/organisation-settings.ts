@@ -4,6 +4,7 @@ import type { OrganisationSettingsStore } from '#core/use-cases/organisation/set
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import { toItem } from './items.ts';
 import { keys, type ItemKey } from './keys.ts';
+import { policyUnchangedCheck, policyVersionIs } from './policy-version.ts';
 
 /**
  * The organisation's settings as the table keeps them: the policy and the default preset are
@@ -76,7 +77,7 @@ export class DynamoOrganisationSettings implements OrganisationSettingsStore {
     }
     await this.audit.append(audit, [
       this.setOn(keys.client(orgId, clientId), 'defaultPreset', slug),
-      { ConditionCheck: { TableName: this.tableName, Key: keys.organisation(orgId), ...unchanged } },
+      policyUnchangedCheck(this.tableName, orgId, policyVersion),
     ]);
   }
 
@@ -94,9 +95,3 @@ export class DynamoOrganisationSettings implements OrganisationSettingsStore {
     };
   }
 }
-
-/** The organisation's policy version is still `read` (absent counts as 0). */
-const policyVersionIs = (read: number) => ({
-  ConditionExpression: read === 0 ? 'attribute_not_exists(policyVersion) OR policyVersion = :policyRead' : 'policyVersion = :policyRead',
-  ExpressionAttributeValues: { ':policyRead': read },
-});

@@ -7,6 +7,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../../lambdas/core/ids.ts';
+import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
+import { connectIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
 import { auditEntries, expectError, requestItemsOf } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
@@ -81,6 +83,15 @@ describe('the organisation moves to Free while a call on Team is under way', () 
     const answer = await movedToFreeMidCall(org, () => owner.call('POST', '/app/api/default-preset', { body: { client_id: org.defaultClientId, preset: 'standard' } }));
     expectError(answer as never, 403, 'plan_required');
     expect((await service.admin.directory.getClient(org.orgId, org.defaultClientId))!.defaultPreset ?? null).toBeNull();
+    expect(await typesSinceFree(org)).toEqual([]);
+  });
+
+  it("an integration's default preset set in the app: 403 plan_required, the integration left without one", async () => {
+    const { org, owner } = await teamOrganisation();
+    const { integration } = await connectIntegration(service.deps, OPERATOR_ACTOR, { orgId: org.orgId, name: 'Plan race desk', clientId: null });
+    const answer = await movedToFreeMidCall(org, () => owner.call('POST', `/app/api/integrations/${integration.id}`, { body: { default_preset: 'standard' } }));
+    expectError(answer as never, 403, 'plan_required');
+    expect((await service.deps.integrations.get(org.orgId, integration.id))!.defaultPreset ?? null).toBeNull();
     expect(await typesSinceFree(org)).toEqual([]);
   });
 

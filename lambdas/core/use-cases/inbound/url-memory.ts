@@ -56,7 +56,7 @@ export class InboundUrlMemory {
       },
       list: (orgId) => integrations.list(orgId),
       create: (integration, audit) => integrations.create(integration, audit),
-      replace: (before, after, audit) => integrations.replace(before, after, audit),
+      replace: (before, after, audit, policyVersion) => integrations.replace(before, after, audit, policyVersion),
       recordActivity: (integrationId, activity) => integrations.recordActivity(integrationId, activity),
       activity: (integrationId, now) => integrations.activity(integrationId, now),
     };

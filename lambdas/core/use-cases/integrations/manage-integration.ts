@@ -144,16 +144,20 @@ const checkPaths = (paths: string[] | undefined, field: string, errors: FieldErr
 export const configureIntegration = (deps: IntegrationDeps, actor: Actor, orgId: string, integrationId: string, changes: IntegrationChanges) =>
   retryOnConflict(() => configureOnce(deps, actor, orgId, integrationId, changes));
 
-/** A default preset is a preset setting: the organisation's plan must include presets (core/plans.ts). */
+/**
+ * A default preset is a preset setting: the organisation's plan must include presets (core/plans.ts).
+ * Answers the policy version the plan was read at: the write holds only while it stands.
+ */
 const requirePresetPlan = async (deps: IntegrationDeps, orgId: string) => {
   const org = await deps.directory.getOrganisation(orgId);
   if (!org) throw notFound('No such organisation.');
   requirePlan(org, 'presets');
+  return org.policyVersion ?? 0;
 };
 
 const configureOnce = async (deps: IntegrationDeps, actor: Actor, orgId: string, integrationId: string, changes: IntegrationChanges) => {
   const before = await requireIntegration(deps, orgId, integrationId);
-  if (changes.defaultPreset) await requirePresetPlan(deps, orgId);
+  const policyVersion = changes.defaultPreset ? await requirePresetPlan(deps, orgId) : undefined;
   const errors: FieldErrors = {};
   if (changes.name !== undefined) checkName(changes.name, errors);
   if (changes.recipe !== undefined && !isRecipeName(changes.recipe)) errors.recipe = [`Must be one of ${Object.keys(RECIPES).join(', ')}.`];
@@ -195,7 +199,7 @@ const configureOnce = async (deps: IntegrationDeps, actor: Actor, orgId: string,
   // The words removed are named: a removed word changes what a helpdesk's posts mean, and nothing else records which it was.
   const removed = changes.removeStatusWords === undefined ? {} : { status_words_removed: statusWords.removedWords };
   const type = after.enabled === before.enabled ? 'integration.updated' : after.enabled ? 'integration.enabled' : 'integration.disabled';
-  await deps.integrations.replace(before, after, audit(after, actor, type, { changed, auth_mode: after.auth.mode, ...removed }));
+  await deps.integrations.replace(before, after, audit(after, actor, type, { changed, auth_mode: after.auth.mode, ...removed }), policyVersion);
   return toIntegrationView(after);
 };
 

@@ -138,7 +138,8 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
 
   listEvents: v1({ items: { Query: ['AUDIT#'] } }),
   listWebhooks: v1({ items: { Query: ['ORG#'] } }),
-  createWebhook: v1(IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#'] } }),
+  // On condition that the organisation's plan still includes outbound webhooks (ConditionCheckItem ORG#).
+  createWebhook: v1(IDEMPOTENT, AUDITED, { items: { PutItem: ['ORG#'], ConditionCheckItem: ['ORG#'] } }),
   deleteWebhook: v1(AUDITED, { items: { GetItem: ['ORG#'], DeleteItem: ['ORG#'] } }),
 
   // The subject's page: its link's own request only, and the organisation's policy and names.

@@ -87,7 +87,10 @@ export const rotatedSecrets = (secrets: readonly StoredWebhookSecret[], fresh: W
 export interface WebhookRepository {
   get(orgId: string, webhookId: string): Promise<WebhookSubscription | null>;
   listForOrg(orgId: string): Promise<WebhookSubscription[]>;
-  /** Stores the subscription with its `webhook.created` audit entry, in one transaction. */
+  /**
+   * Stores the subscription with its `webhook.created` audit entry, in one transaction, on
+   * condition that the organisation's plan still includes outbound webhooks (else WriteConflict).
+   */
   create(subscription: WebhookSubscription, actor: Actor): Promise<void>;
   /** Deletes it with its `webhook.deleted` audit entry, in one transaction. */
   delete(subscription: WebhookSubscription, actor: Actor): Promise<void>;

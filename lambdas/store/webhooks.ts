@@ -1,7 +1,8 @@
 import type { AuditType } from '#core/audit-types.ts';
 import { organisationAudit } from '#core/organisation-audit.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Actor } from '#core/model.ts';
+import { PLANS, type Actor } from '#core/model.ts';
+import { planIncludes } from '#core/plans.ts';
 import type { WebhookRepository, WebhookSubscription } from '#core/webhooks.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import type { Documents } from './dynamo.ts';
@@ -44,7 +45,7 @@ export class DynamoWebhooks implements WebhookRepository {
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };
-    await this.audit.append(auditOf('webhook.created', subscription, actor), [write]);
+    await this.audit.append(auditOf('webhook.created', subscription, actor), [write, planIncludesWebhooks(this.tableName, subscription.orgId)]);
   }
 
   /** Deletes the subscription if it is still there (a WriteConflict otherwise). */
@@ -93,3 +94,17 @@ const auditOf = (
   actor: Actor,
   details: Record<string, unknown> = { webhook_id: subscription.id, url: auditedUrl(subscription.url), events: subscription.events },
 ) => organisationAudit(subscription.orgId, actor, type, { details }, subscription.clientId);
+
+/** The organisation's plan, as it stands when the write commits, includes outbound webhooks: a move to Free that commits first wins. */
+const planIncludesWebhooks = (tableName: string, orgId: string): TransactItem => {
+  const plans = PLANS.filter((plan) => planIncludes(plan, 'webhooks'));
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: keys.organisation(orgId),
+      ConditionExpression: `#plan IN (${plans.map((_, n) => `:plan${n}`).join(', ')})`,
+      ExpressionAttributeNames: { '#plan': 'plan' },
+      ExpressionAttributeValues: Object.fromEntries(plans.map((plan, n) => [`:plan${n}`, plan])),
+    },
+  };
+};

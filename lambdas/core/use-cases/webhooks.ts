@@ -2,11 +2,11 @@ import * as z from 'zod/mini';
 import { apiActor, type Caller } from '../caller.ts';
 import type { Actor } from '../model.ts';
 import type { Clock } from '../clock.ts';
-import { notFound, validationFailed, WriteConflict, type FieldErrors } from '../errors.ts';
+import { notFound, planRequired, validationFailed, WriteConflict, type FieldErrors } from '../errors.ts';
 import { memberActor, requireManager, type MemberCaller } from '../member-access.ts';
 import { isSubscribableEventType, ORGANISATION_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../events.ts';
 import { newId } from '../ids.ts';
-import { requirePlan } from '../plans.ts';
+import { planRefusal, requirePlan } from '../plans.ts';
 import { fieldErrorsOf } from '../validation.ts';
 import { checkWebhookUrl, type WebhookUrlOptions } from '../webhook-url.ts';
 import { newWebhookSecret } from '../webhook-signature.ts';
@@ -106,7 +106,13 @@ export const createWebhook = async (deps: WebhookDeps, manager: WebhookManager, 
   };
   const result = { ...toWebhookView(subscription), secret };
   prepared?.(result);
-  await deps.webhooks.create(subscription, manager.actor);
+  try {
+    await deps.webhooks.create(subscription, manager.actor);
+  } catch (error) {
+    // The id is new: only a move to a plan without outbound webhooks, committed meanwhile, refuses it.
+    if (error instanceof WriteConflict) throw planRequired(planRefusal('webhooks'));
+    throw error;
+  }
   return result;
 };
 

@@ -39,6 +39,9 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
     return this.audit.append(audit, [
       ...(guard ? this.guardWrites(request.id, guard) : []),
       policyUnchanged(this.tableName, request.orgId, policyVersion),
+      // Each recipient still an active member holding the key the request commits to: a disable or
+      // a new key that commits while the request is judged refuses it (judged again, RequestCreator).
+      ...request.recipients.map((recipient) => recipientStands(this.tableName, request.orgId, recipient)),
       { Put: { TableName: this.tableName, Item: this.toRequestItem(request), ConditionExpression: 'attribute_not_exists(pk)' } },
       this.linkTokenWrite(request, linkTokenHash),
       // A request's ticket is set when it is made and never changes: noted in the index here only.
@@ -316,5 +319,16 @@ const policyUnchanged = (tableName: string, orgId: string, read: number): Transa
     Key: keys.organisation(orgId),
     ConditionExpression: read === 0 ? 'attribute_not_exists(policyVersion) OR policyVersion = :read' : 'policyVersion = :read',
     ExpressionAttributeValues: { ':read': read },
+  },
+});
+
+/** The recipient is still an active member with the key the request was committed to (at most 64 recipients, MAX_RECIPIENTS). */
+const recipientStands = (tableName: string, orgId: string, recipient: { membershipId: string; fingerprint: string }): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName,
+    Key: keys.member(orgId, recipient.membershipId),
+    ConditionExpression: '#active = :active AND #identityKey.#fingerprint = :fingerprint',
+    ExpressionAttributeNames: { '#active': 'active', '#identityKey': 'identityKey', '#fingerprint': 'fingerprint' },
+    ExpressionAttributeValues: { ':active': true, ':fingerprint': recipient.fingerprint },
   },
 });

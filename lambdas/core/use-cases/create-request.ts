@@ -81,9 +81,10 @@ export const createRequest = (deps: CreateRequestDeps, caller: Caller, rawBody: 
 
 /**
  * The one way a request is created, whoever asks; the body is POST /requests' body. A policy
- * change or preset save that commits while the request is judged refuses its write
- * (RequestRepository.create): the organisation is read again and the request judged again under
- * what now stands. Any other lost condition (a trigger's guard) goes to the caller.
+ * change, preset save or plan change, or a recipient disabled or given a new key, that commits
+ * while the request is judged refuses its write (RequestRepository.create): the organisation and
+ * the members are read again and the request judged again under what now stands. A trigger's
+ * lost guard, with the policy unchanged, goes to the caller (which reads its guard again).
  */
 export const createRequestFor = async (deps: CreateRequestDeps, creator: RequestCreator, rawBody: unknown, options: CreateOptions = {}): Promise<CreationResult> => {
   for (let race = 1; ; race++) {
@@ -92,13 +93,13 @@ export const createRequestFor = async (deps: CreateRequestDeps, creator: Request
     } catch (error) {
       if (!(error instanceof WriteConflict) || race >= MAX_POLICY_RACES) throw error;
       const org = await deps.directory.getOrganisation(creator.org.id);
-      if (!org || (org.policyVersion ?? 0) === (creator.org.policyVersion ?? 0)) throw error;
+      if (!org || (options.triggerGuard && (org.policyVersion ?? 0) === (creator.org.policyVersion ?? 0))) throw error;
       creator = { ...creator, org };
     }
   }
 };
 
-/** Policy changes a creation is judged again after before it gives up (503, contention). */
+/** Lost conditions (policy, plan, recipients) a creation is judged again after before it gives up (503, contention). */
 const MAX_POLICY_RACES = 5;
 
 const createOnce = async (deps: CreateRequestDeps, creator: RequestCreator, rawBody: unknown, options: CreateOptions) => {

@@ -48,6 +48,18 @@ export interface Integration {
 }
 
 /**
+ * A status sent through an integration's URL met a newer version of the integration when it was
+ * to be written (disabled, remapped, rotated or hardened since it was read): the post must be
+ * judged again under `integration` (null: gone).
+ */
+export class IntegrationChanged extends Error {
+  override readonly name = 'IntegrationChanged';
+  constructor(readonly integration: Integration | null) {
+    super('The integration changed while its post was handled.');
+  }
+}
+
+/**
  * An inbound post that could not be used, or a helpdesk call that failed (`helpdesk`), as the
  * integration's activity view lists it.
  */

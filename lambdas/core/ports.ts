@@ -140,6 +140,8 @@ export interface RequestRepository {
    * same transaction (for example credential.rotation_recommended after a completion). Given
    * `policyVersion`, also on condition that the organisation's policy version is still it (a
    * change decided by the policy, such as a ticket's close, is not made under a replaced one).
+   * Given `integration`, also on condition that the integration is still at the version read (a
+   * status it sent is not applied as its replaced settings understood it).
    */
   update(
     before: HandoffRequest,
@@ -148,6 +150,7 @@ export interface RequestRepository {
     purgeMaterial: boolean,
     followUps?: AuditEntryInput[],
     policyVersion?: number,
+    integration?: { id: string; version: number },
   ): Promise<AuditEntry>;
 }
 

@@ -88,9 +88,18 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
     ];
   }
 
-  async update(before: HandoffRequest, after: HandoffRequest, audit: AuditEntryInput, purgeMaterial: boolean, followUps: AuditEntryInput[] = [], policyVersion?: number) {
+  async update(
+    before: HandoffRequest,
+    after: HandoffRequest,
+    audit: AuditEntryInput,
+    purgeMaterial: boolean,
+    followUps: AuditEntryInput[] = [],
+    policyVersion?: number,
+    integration?: { id: string; version: number },
+  ) {
     const writes: TransactItem[] = [this.replaceWrite(before, after)];
     if (policyVersion !== undefined) writes.push(policyUnchanged(this.tableName, before.orgId, policyVersion));
+    if (integration) writes.push(integrationUnchanged(this.tableName, before.orgId, integration));
     if (purgeMaterial) {
       for (const key of await this.materialKeys(before.id)) writes.push({ Delete: { TableName: this.tableName, Key: key } });
     }
@@ -330,5 +339,15 @@ const recipientStands = (tableName: string, orgId: string, recipient: { membersh
     ConditionExpression: '#active = :active AND #identityKey.#fingerprint = :fingerprint',
     ExpressionAttributeNames: { '#active': 'active', '#identityKey': 'identityKey', '#fingerprint': 'fingerprint' },
     ExpressionAttributeValues: { ':active': true, ':fingerprint': recipient.fingerprint },
+  },
+});
+
+/** The integration a status came through is still the version it was read at (not disabled, remapped or rotated since). */
+const integrationUnchanged = (tableName: string, orgId: string, integration: { id: string; version: number }): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName,
+    Key: keys.integration(orgId, integration.id),
+    ConditionExpression: 'version = :version',
+    ExpressionAttributeValues: { ':version': integration.version },
   },
 });

@@ -5,7 +5,7 @@ import { checkInboundAuth, inboundChallenge, signsTheBody } from '../../inbound/
 import { readInboundPayload } from '../../inbound/inbound-payload.ts';
 import type { InboundAuthMode } from '../../inbound/recipes.ts';
 import { interpret, problemOf, type Interpreted } from '../../inbound/mapping.ts';
-import { integrationSecretContext, type InboundPurpose, type InboundSecretTarget, type Integration, type IntegrationRepository } from '../../integration.ts';
+import { IntegrationChanged, integrationSecretContext, type InboundPurpose, type InboundSecretTarget, type Integration, type IntegrationRepository } from '../../integration.ts';
 import type { Organisation } from '../../model.ts';
 import type { Directory } from '../../ports.ts';
 import type { SecretSealer } from '../../sealing.ts';
@@ -110,9 +110,29 @@ export const admitInboundPost = async (deps: InboundDeps, action: Pick<InboundAc
   // memory of it, changes nothing).
   if (!integration || !org || integration.secretHashes[purpose] !== target.secretHash) throw unknownUrl();
   if (rate.count > integration.rateLimitPerMinute) throw rateLimited(Math.max(1, rate.resetAt - rate.nowSeconds));
+  await checkStanding(deps, integration, purpose, post);
+  return { integration, org, ticketLinks: await ticketLinks };
+};
+
+/** 401 for a wrong shared header or signature, then 409 while the integration is disabled. */
+const checkStanding = async (deps: InboundDeps, integration: Integration, purpose: InboundPurpose, post: InboundPost) => {
   await checkAuth(deps, integration, purpose, post);
   if (!integration.enabled) throw new ApiError(409, 'conflict', 'This integration is disabled.');
-  return { integration, org, ticketLinks: await ticketLinks };
+};
+
+/** How many times one post is judged again because its integration changed while it was used. */
+const MAX_INTEGRATION_CHANGES = 5;
+
+/**
+ * A post whose integration changed before its change was written (IntegrationChanged) is admitted
+ * again under the integration that now stands, as if it had arrived after the change: 404 once its
+ * URL was rotated away, 401 for the new hardening, 409 once disabled, else read with the new
+ * mapping and status words. Changes written before the integration changed stay as they were.
+ */
+const readmitted = async (deps: InboundDeps, purpose: InboundPurpose, admitted: AdmittedPost, post: InboundPost, integration: Integration | null): Promise<AdmittedPost> => {
+  if (!integration || integration.secretHashes[purpose] !== sha256Hex(post.secret)) throw unknownUrl();
+  await checkStanding(deps, integration, purpose, post);
+  return { ...admitted, integration };
 };
 
 /**
@@ -128,6 +148,17 @@ export const payloadOf = (post: InboundPost, mode: InboundAuthMode | null) =>
  * activity log with its reason.
  */
 export const useInboundPost = async (deps: InboundDeps, action: InboundAction, admitted: AdmittedPost, post: InboundPost): Promise<InboundAck> => {
+  for (let changes = 0; ; changes++) {
+    try {
+      return await useOnce(deps, action, admitted, post);
+    } catch (error) {
+      if (!(error instanceof IntegrationChanged) || changes >= MAX_INTEGRATION_CHANGES) throw error;
+      admitted = await readmitted(deps, action.purpose, admitted, post, error.integration);
+    }
+  }
+};
+
+const useOnce = async (deps: InboundDeps, action: InboundAction, admitted: AdmittedPost, post: InboundPost): Promise<InboundAck> => {
   const { purpose } = action;
   const { integration, org } = admitted;
   const payload = payloadOf(post, integration.auth.mode);

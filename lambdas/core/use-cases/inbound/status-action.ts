@@ -38,7 +38,7 @@ export const statusAction: InboundAction = {
       status: understood.status,
       statusWord: understood.statusWord,
       verified: false,
-      channel: { kind: 'integration', name: integration.name, actor: integrationActor(integration), integrationId: integration.id },
+      channel: { kind: 'integration', name: integration.name, actor: integrationActor(integration), integrationId: integration.id, integrationVersion: integration.version },
       onlyIntegration: null,
       clientId: integration.clientId,
       links: await linksFor(admitted, deps, understood.ticketId),

@@ -12,7 +12,7 @@ import type { ShareDeps } from '../shares/share-ports.ts';
 import { applyTicketStatusToShares } from './apply-share-ticket-status.ts';
 import { MAX_STATUS_RACES, statusRaceBackoff } from './status-races.ts';
 import { countsAsClosed, decideTicketChange, TICKET_CLOSED, type TicketAction, type TicketDecision } from '../../ticket-lifecycle.ts';
-import type { IntegrationRepository } from '../../integration.ts';
+import { IntegrationChanged, type IntegrationRepository } from '../../integration.ts';
 import { ticketCheckKey, type TicketCheck, type TicketCheckQueue } from '../../ticket-check.ts';
 import type { IndexedTicketRequests, TicketLinks } from '../../ticket-links.ts';
 
@@ -54,6 +54,11 @@ export interface TicketChannel {
    * quote the reference with no integration link. Another integration's tickets never match.
    */
   integrationId: string | null;
+  /**
+   * For an integration's URL: the integration's version its post was understood under. Each change
+   * is then made on condition that it still is, and a newer one is reported (IntegrationChanged).
+   */
+  integrationVersion?: number;
 }
 
 export interface TicketStatusInput {
@@ -230,10 +235,11 @@ const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, 
     }
     const [entry, ...followUps] = auditEntries(input, trusted, decision, toRequestView(decision.after, deps.urls));
     try {
-      await deps.requests.update(before, decision.after, entry, decision.purgeMaterial, followUps, deps.directory ? (input.org.policyVersion ?? 0) : undefined);
+      await deps.requests.update(before, decision.after, entry, decision.purgeMaterial, followUps, deps.directory ? (input.org.policyVersion ?? 0) : undefined, sentThrough(input));
       await syncSchedules(deps, before, decision);
       return decision;
     } catch (error) {
+      if (error instanceof WriteConflict) await checkIntegrationUnchanged(deps, input);
       if (!(error instanceof WriteConflict) || race >= MAX_STATUS_RACES) throw error;
       await statusRaceBackoff(race);
       const org = deps.directory ? await deps.directory.getOrganisation(input.org.id) : null;
@@ -242,6 +248,18 @@ const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, 
       before = await deps.requests.get(first.id);
     }
   }
+};
+
+/** The integration whose URL the status came to, at the version its post was understood under. */
+const sentThrough = ({ channel }: TicketStatusInput) =>
+  channel.integrationId !== null && channel.integrationVersion !== undefined ? { id: channel.integrationId, version: channel.integrationVersion } : undefined;
+
+/** A write refused because the integration changed: the post is judged again by its sender's URL (IntegrationChanged). */
+const checkIntegrationUnchanged = async (deps: TicketStatusDeps, input: TicketStatusInput) => {
+  const read = sentThrough(input);
+  if (!read || !deps.integrations) return;
+  const integration = await deps.integrations.get(input.org.id, read.id);
+  if (integration?.version !== read.version) throw new IntegrationChanged(integration);
 };
 
 /**

@@ -1,0 +1,110 @@
+/**
+ * A status post admitted under one state of its integration, whose request change would be
+ * written after the integration changed: the change must be judged by the integration that stands
+ * when it is written. A close mapped by a status word the owner has just mapped elsewhere must
+ * not destroy; a post admitted before a disable that answered must change nothing, as a post
+ * arriving disabled (409). A second gateway over the same table stands for another Lambda
+ * container whose request store lets the integration change commit between the post's reads and
+ * its write.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { systemClock } from '../../lambdas/core/clock.ts';
+import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
+import { configureIntegration, connectIntegration, rotateIntegrationSecrets } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
+import { auditEntries, requestItem } from '../support/shapes.ts';
+import { submitAsSubject } from '../support/submission.ts';
+import { gatewayWithChangeMeanwhile, type GatewayWithChangeMeanwhile } from '../support/change-meanwhile.ts';
+import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+
+let service: TestService;
+let org: TestOrganisation;
+let changed: GatewayWithChangeMeanwhile;
+let seq = 0;
+
+beforeAll(async () => {
+  service = await startTestService();
+  org = await service.createOrganisation();
+  await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 } });
+  changed = await gatewayWithChangeMeanwhile(service.deps, 'update');
+});
+
+afterAll(async () => {
+  changed?.close();
+  await service?.stop();
+});
+
+/** A submitted request quoting a fresh ticket reference, and a generic integration mapping "99" to closed. */
+const submittedWithIntegration = async () => {
+  const ticket = `INC-${Date.now().toString(36)}-${++seq}`;
+  const made = await service.call('POST', '/requests', {
+    key: org.key,
+    body: { subject_name: 'Jane Doe', justification: 'Needs the firewall admin password', recipients: [org.owner.email], ticket_ref: ticket },
+  });
+  expect(made.status, made.text).toBe(201);
+  const id = made.body.request.id as string;
+  await submitAsSubject(service, id, systemClock, { envelope: { v: 1, ciphertext: 'c2VhbGVk', recipients: [] }, attachments: [] });
+  const connected = await connectIntegration(service.deps, OPERATOR_ACTOR, { orgId: org.orgId, name: `Helpdesk ${seq}` });
+  const integrationId = connected.integration.id;
+  await configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { statusMap: { '99': 'closed' } });
+  return { ticket, id, integrationId, path: new URL(connected.webhook_url).pathname };
+};
+
+const postStatus = (path: string, body: unknown) =>
+  fetch(`${changed.root}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+it('keeps the credential when the status word is mapped to open before the close is written', async () => {
+  const { ticket, id, integrationId, path } = await submittedWithIntegration();
+  changed.before(() => configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { statusMap: { '99': 'open' } }));
+  const response = await postStatus(path, { ticket_id: ticket, status: '99' });
+  expect(response.status).toBe(202);
+
+  // The word now means open: the request stays submitted with its credential.
+  const item = await requestItem(service, id);
+  expect(item?.status).toBe('submitted');
+  expect(await service.deps.requests.material(id)).not.toBeNull();
+  const entries = await auditEntries(service, org.orgId);
+  const types = entries.map((entry) => entry.type);
+  expect(types).not.toContain('request.completed');
+  expect(types.slice(-2)).toEqual(['integration.updated', 'ticket.status_received']);
+  expect(entries.at(-1)!.data).toMatchObject({ details: { status: 'open' } });
+});
+
+it('changes nothing when the integration is disabled before the close is written', async () => {
+  const { ticket, id, integrationId, path } = await submittedWithIntegration();
+  changed.before(() => configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { enabled: false }));
+  const response = await postStatus(path, { ticket_id: ticket, status: 'closed' });
+  expect(response.status).toBe(409);
+
+  const item = await requestItem(service, id);
+  expect(item?.status).toBe('submitted');
+  expect(await service.deps.requests.material(id)).not.toBeNull();
+  const types = (await auditEntries(service, org.orgId)).map((entry) => entry.type);
+  expect(types.at(-1)).toBe('integration.disabled');
+  expect(types).not.toContain('request.completed');
+});
+
+it('answers 404 and changes nothing when the URL is rotated before the close is written', async () => {
+  const { ticket, id, integrationId, path } = await submittedWithIntegration();
+  changed.before(() => rotateIntegrationSecrets(service.deps, OPERATOR_ACTOR, org.orgId, integrationId));
+  const response = await postStatus(path, { ticket_id: ticket, status: 'closed' });
+  expect(response.status).toBe(404);
+
+  expect((await requestItem(service, id))?.status).toBe('submitted');
+  const types = (await auditEntries(service, org.orgId)).map((entry) => entry.type);
+  expect(types.at(-1)).toBe('integration.secret_rotated');
+  expect(types).not.toContain('request.completed');
+});
+
+it('answers 401 and changes nothing when a shared header is required before the close is written', async () => {
+  const { ticket, id, integrationId, path } = await submittedWithIntegration();
+  changed.before(() =>
+    configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { auth: { mode: 'header', headerName: 'X-Helpdesk-Token', secret: 'header-value-0123456789abcdef' } }),
+  );
+  const response = await postStatus(path, { ticket_id: ticket, status: 'closed' });
+  expect(response.status).toBe(401);
+
+  expect((await requestItem(service, id))?.status).toBe('submitted');
+  const types = (await auditEntries(service, org.orgId)).map((entry) => entry.type);
+  expect(types.at(-1)).toBe('integration.updated');
+  expect(types).not.toContain('request.completed');
+});

@@ -26,6 +26,11 @@ export interface WebhookSubscription {
   /** Set while the receiver is in the slow lane (core/delivery-lanes.ts); absent or null in the fast lane. */
   slowSince?: string | null;
   createdAt: string;
+  /**
+   * The sequence number of its `webhook.created` entry: it receives the events after it in the
+   * organisation's audit order (absent on subscriptions stored before it was kept: `createdAt` decides).
+   */
+  createdSeq?: number;
   secrets: StoredWebhookSecret[];
 }
 

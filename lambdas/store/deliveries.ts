@@ -47,7 +47,7 @@ export interface Delivery {
  * `createdAt` is optional so that tests can write bare subscriptions.
  */
 export type WebhookTarget = Pick<WebhookSubscription, 'id' | 'orgId' | 'url' | 'events' | 'isActive' | 'clientId' | 'failingSince' | 'lastDeliveredAt' | 'secrets'> &
-  Partial<Pick<WebhookSubscription, 'createdAt' | 'slowSince'>>;
+  Partial<Pick<WebhookSubscription, 'createdAt' | 'createdSeq' | 'slowSince'>>;
 
 /**
  * A new delivery, due now, as the fan-out writes one for each subscriber: the operator's ping and

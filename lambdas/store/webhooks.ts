@@ -3,6 +3,7 @@ import { organisationAudit } from '#core/organisation-audit.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { PLANS, type Actor } from '#core/model.ts';
 import { planIncludes } from '#core/plans.ts';
+import type { AuditEntry } from '#core/ports.ts';
 import type { WebhookRepository, WebhookSubscription } from '#core/webhooks.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import type { Documents } from './dynamo.ts';
@@ -37,15 +38,19 @@ export class DynamoWebhooks implements WebhookRepository {
     return items.map((item) => fromItem<WebhookSubscription>(item)!);
   }
 
+  /** Stored with the sequence number of its `webhook.created` entry: the events after that one are its (fan-out.ts). */
   async create(subscription: WebhookSubscription, actor: Actor) {
-    const write: TransactItem = {
-      Put: {
-        TableName: this.tableName,
-        Item: toItem(keys.webhook(subscription.orgId, subscription.id), 'webhook', subscription),
-        ConditionExpression: 'attribute_not_exists(pk)',
+    const write = ([created]: AuditEntry[]): TransactItem[] => [
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: toItem(keys.webhook(subscription.orgId, subscription.id), 'webhook', { ...subscription, createdSeq: created!.seq }),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
-    };
-    await this.audit.append(auditOf('webhook.created', subscription, actor), [write, planIncludesWebhooks(this.tableName, subscription.orgId)]);
+      planIncludesWebhooks(this.tableName, subscription.orgId),
+    ];
+    await this.audit.append(auditOf('webhook.created', subscription, actor), write);
   }
 
   /** Deletes the subscription if it is still there (a WriteConflict otherwise). */

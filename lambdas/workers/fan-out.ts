@@ -63,18 +63,28 @@ const readEntry = (item: Record<string, unknown>) => {
 const WITH_OWN_DELIVERY = new Set(['ping', 'webhook.redelivered']);
 
 /**
- * The subscriptions an event goes to: active, subscribed to the type, of its client (or of none),
- * and subscribed by the time it occurred: a stream replayed from further back (the local poller
- * after a restart) must not send a new subscription the events from before it existed.
+ * Whether the subscription existed when the event happened: its `webhook.created` entry comes
+ * before the event in the organisation's audit order. An event committed while the subscription
+ * was being stored, or by an instance whose clock is behind, is judged by that order, not by
+ * times taken on different clocks. A subscription stored before its entry's number was kept is
+ * judged by its time.
  */
-export const subscribersOf = (subscriptions: WebhookTarget[], type: string, clientId: string | null, occurredAt: string) =>
+const subscribedBefore = (s: WebhookTarget, seq: number, occurredAt: string) =>
+  typeof s.createdSeq === 'number' ? s.createdSeq < seq : typeof s.createdAt !== 'string' || s.createdAt <= occurredAt;
+
+/**
+ * The subscriptions an event goes to: active, subscribed to the type, of its client (or of none),
+ * and subscribed before it (subscribedBefore): a stream replayed from further back (the local
+ * poller after a restart) must not send a new subscription the events from before it existed.
+ */
+export const subscribersOf = (subscriptions: WebhookTarget[], type: string, clientId: string | null, seq: number, occurredAt: string) =>
   subscriptions.filter(
     (s) =>
       s.isActive &&
       Array.isArray(s.events) &&
       s.events.includes(type) &&
       (s.clientId === null || s.clientId === undefined || s.clientId === clientId) &&
-      (typeof s.createdAt !== 'string' || s.createdAt <= occurredAt),
+      subscribedBefore(s, seq, occurredAt),
   );
 
 /** Records read at once (their organisations' subscriptions are read once per batch). */
@@ -106,7 +116,7 @@ const plan = async (deps: FanOutDeps, subscriptionsOf: SubscriptionsOf, record: 
   const clientId = typeof entry.clientId === 'string' ? entry.clientId : null;
   const occurredAt = typeof entry.occurredAt === 'string' ? entry.occurredAt : deps.clock.now().toISOString();
   const { orgId, seq, type } = entry;
-  return subscribersOf(await subscriptionsOf(orgId), type, clientId, occurredAt).map((target) => ({
+  return subscribersOf(await subscriptionsOf(orgId), type, clientId, seq, occurredAt).map((target) => ({
     record,
     target,
     delivery: pendingDelivery(

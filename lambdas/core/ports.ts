@@ -121,6 +121,12 @@ export interface TriggerGuard {
    * is still that version (a relink that made it live again meanwhile refuses it, WriteConflict).
    */
   previousVersion: number | null;
+  /**
+   * The integration's version the post was read under: the request is made only if it still is
+   * (a disable, rotation or new setting that answered meanwhile refuses it, WriteConflict).
+   * Absent, only on condition that the integration is still enabled.
+   */
+  integrationVersion?: number;
 }
 
 export interface RequestRepository {

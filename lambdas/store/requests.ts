@@ -64,15 +64,11 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
       guard.previousRequestId && guard.previousVersion !== null
         ? [{ ConditionCheck: { TableName: this.tableName, Key: keys.request(guard.previousRequestId), ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': guard.previousVersion } } }]
         : [];
-    // The integration still enabled: a disable that answered while the post was being handled wins.
-    const integrationEnabled: TransactItem = {
-      ConditionCheck: {
-        TableName: this.tableName,
-        Key: keys.integration(guard.orgId, guard.integrationId),
-        ConditionExpression: 'enabled = :enabled',
-        ExpressionAttributeValues: { ':enabled': true },
-      },
-    };
+    // The integration still as the post was read (else still enabled): a change that answered while the post was being handled wins.
+    const integrationEnabled: TransactItem =
+      guard.integrationVersion === undefined
+        ? { ConditionCheck: { TableName: this.tableName, Key: keys.integration(guard.orgId, guard.integrationId), ConditionExpression: 'enabled = :enabled', ExpressionAttributeValues: { ':enabled': true } } }
+        : integrationUnchanged(this.tableName, guard.orgId, { id: guard.integrationId, version: guard.integrationVersion });
     return [
       integrationEnabled,
       {

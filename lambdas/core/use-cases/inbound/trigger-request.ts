@@ -3,7 +3,7 @@ import { addressForLookup } from '../../email-address.ts';
 import { oneLine } from '../../messages.ts';
 import { characterCount } from '../../characters.ts';
 import type { Interpreted } from '../../inbound/mapping.ts';
-import { integrationActor, type Integration, type IntegrationRepository } from '../../integration.ts';
+import { integrationActor, IntegrationChanged, type Integration, type IntegrationRepository } from '../../integration.ts';
 import type { Organisation, Preset } from '../../model.ts';
 import type { AuditTrail, Directory, TriggerGuard } from '../../ports.ts';
 import { newId } from '../../ids.ts';
@@ -16,7 +16,7 @@ export interface TriggerDeps extends CreateRequestDeps {
     triggeredRequestId(guard: Omit<TriggerGuard, 'previousRequestId' | 'previousVersion'>): Promise<string | null>;
   };
   audit: AuditTrail;
-  /** The integration read again when a trigger's write is refused: disabled meanwhile, the post answers 409 as a disabled one does. */
+  /** The integration read again when a trigger's write is refused: changed meanwhile, the post is judged again under it (IntegrationChanged). */
   integrations?: Pick<IntegrationRepository, 'get'>;
 }
 
@@ -85,7 +85,7 @@ const decide = async (deps: TriggerDeps, org: Organisation, integration: Integra
         deps,
         { org, clientScope: integration.clientId, actor: integrationActor(integration), feature: 'trigger_url' },
         bodyOf(preset, post, requester, integration),
-        { triggerGuard: { ...guardKey, previousRequestId: previous, previousVersion: existing?.version ?? null } },
+        { triggerGuard: { ...guardKey, previousRequestId: previous, previousVersion: existing?.version ?? null, integrationVersion: integration.version } },
       );
       await tellRequester(deps, result, post.ticketId);
       return { kind: 'created', requestId: result.request.id, preset: slug };
@@ -93,8 +93,10 @@ const decide = async (deps: TriggerDeps, org: Organisation, integration: Integra
       if (error instanceof ApiError && error.status === 422) return failed(reasonOf(error), slug);
       // The plan changed while the post was handled (the request was judged again): as on Free from the start.
       if (error instanceof ApiError && error.code === 'plan_required') return failed(`${error.message} Nothing was created.`, slug);
-      if (error instanceof WriteConflict && (await deps.integrations?.get(org.id, integration.id))?.enabled === false) {
-        throw new ApiError(409, 'conflict', 'This integration is disabled.');
+      if (error instanceof WriteConflict && deps.integrations) {
+        // Changed meanwhile (disabled, rotated, set otherwise): the post is judged again under it (receive-post.ts).
+        const current = await deps.integrations.get(org.id, integration.id);
+        if (current?.version !== integration.version) throw new IntegrationChanged(current);
       }
       // Another trigger for the same ticket and preset committed first: read its guard again.
       if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;

@@ -5,6 +5,7 @@ import { sweepDueAt } from '#core/subject-flow.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import { isConditionFailure, type Documents } from './dynamo.ts';
 import { fromItem, toItem } from './items.ts';
+import { integrationUnchanged } from './integration-unchanged.ts';
 import { keys } from './keys.ts';
 import { queryIds, queryPrefix } from './query-prefix.ts';
 import { ticketIndexWrites, ticketRecordIds, ticketRecordWrites } from './ticket-index.ts';
@@ -338,12 +339,3 @@ const recipientStands = (tableName: string, orgId: string, recipient: { membersh
   },
 });
 
-/** The integration a status came through is still the version it was read at (not disabled, remapped or rotated since). */
-const integrationUnchanged = (tableName: string, orgId: string, integration: { id: string; version: number }): TransactItem => ({
-  ConditionCheck: {
-    TableName: tableName,
-    Key: keys.integration(orgId, integration.id),
-    ConditionExpression: 'version = :version',
-    ExpressionAttributeValues: { ':version': integration.version },
-  },
-});

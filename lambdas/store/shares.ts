@@ -6,6 +6,7 @@ import type { AuditLog, TransactItem } from './audit-log.ts';
 import type { Documents } from './dynamo.ts';
 import { readDue } from './due-index.ts';
 import { fromItem, toItem } from './items.ts';
+import { integrationUnchanged } from './integration-unchanged.ts';
 import { keys } from './keys.ts';
 import { queryIds } from './query-prefix.ts';
 import { INDEXES, TTL_ATTRIBUTE } from './table.ts';
@@ -64,7 +65,7 @@ export class DynamoShares implements ShareRepository {
   }
 
   /** Replaces `before` with `after` unless changed meanwhile (WriteConflict), deleting the ciphertext when asked, with the entries, in one transaction. */
-  async update(before: Share, after: Share, entries: AuditEntryInput[], purgeMaterial: boolean) {
+  async update(before: Share, after: Share, entries: AuditEntryInput[], purgeMaterial: boolean, integration?: { id: string; version: number }) {
     const writes: TransactItem[] = [
       {
         Put: {
@@ -75,6 +76,7 @@ export class DynamoShares implements ShareRepository {
         },
       },
       ...(purgeMaterial ? [{ Delete: { TableName: this.tableName, Key: keys.shareEnvelope(before.id) } }] : []),
+      ...(integration ? [integrationUnchanged(this.tableName, before.orgId, integration)] : []),
     ];
     const [entry] = await this.audit.append(entries, writes);
     return entry;

@@ -73,6 +73,15 @@ export const openShare = async (deps: ShareDeps, token: string | undefined) => {
 };
 
 /**
+ * A share's change made on condition that the integration a status came through is still at the
+ * version read; `onConflict` is called when a write is refused (it throws if the integration changed).
+ */
+export interface ShareWriteCondition {
+  integration?: { id: string; version: number };
+  onConflict(): Promise<void>;
+}
+
+/**
  * Ends a live share and destroys its ciphertext (expiry, a trusted ticket close, the member);
  * answers the share as it now is, or null when it had already ended. An expiry that is not yet
  * due does nothing (an early or repeated trigger).
@@ -83,6 +92,7 @@ export const endShare = async (
   reason: ShareEndReason,
   actor: Actor = SHARE_EXPIRY_ACTOR,
   details: Record<string, unknown> = {},
+  condition?: ShareWriteCondition,
 ): Promise<Share | null> => {
   let share = await deps.shares.get(shareId);
   for (let race = 1; ; race++) {
@@ -91,10 +101,11 @@ export const endShare = async (
     const after = ended(share, deps.clock.now().toISOString(), reason);
     const type = reason === 'expired' ? 'share.expired' : 'share.purged';
     try {
-      await deps.shares.update(share, after, [shareAuditEntry(after, actor, type, { reason, ...details })], true);
+      await deps.shares.update(share, after, [shareAuditEntry(after, actor, type, { reason, ...details })], true, condition?.integration);
       if (reason !== 'expired') await deps.scheduler?.cancel(share.id).catch(() => undefined);
       return after;
     } catch (error) {
+      if (error instanceof WriteConflict) await condition?.onConflict();
       if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
       share = await deps.shares.get(shareId);
     }

@@ -9,8 +9,12 @@ export interface ShareRepository {
   envelope(shareId: string): Promise<object | null>;
   /** The share, its ciphertext, its link token's hash and the `share.created` entry, in one transaction. */
   create(share: Share, linkTokenHash: string, envelope: object, audit: AuditEntryInput): Promise<AuditEntry>;
-  /** Replaces `before` with `after` if unchanged meanwhile (else WriteConflict), deleting the ciphertext when `purgeMaterial`, with the entries. */
-  update(before: Share, after: Share, entries: AuditEntryInput[], purgeMaterial: boolean): Promise<AuditEntry>;
+  /**
+   * Replaces `before` with `after` if unchanged meanwhile (else WriteConflict), deleting the
+   * ciphertext when `purgeMaterial`, with the entries; given `integration`, also on condition that
+   * the integration a status came through is still at the version read.
+   */
+  update(before: Share, after: Share, entries: AuditEntryInput[], purgeMaterial: boolean, integration?: { id: string; version: number }): Promise<AuditEntry>;
   list(orgId: string, limit: number, cursor?: string): Promise<{ items: Share[]; nextCursor: string | null }>;
   findByTicket(orgId: string, ref: string): Promise<Share[]>;
   /** A page of the byDue index's share shards: ids of live shares due at or before `now`, going on from `page.after`. */

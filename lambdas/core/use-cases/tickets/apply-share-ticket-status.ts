@@ -1,7 +1,7 @@
 import { WriteConflict } from '../../errors.ts';
 import { isShareLive, type Share } from '../../share.ts';
 import { shareAuditEntry } from '../shares/share-audit.ts';
-import { endShare } from '../shares/share-lifecycle.ts';
+import { endShare, type ShareWriteCondition } from '../shares/share-lifecycle.ts';
 import type { ShareDeps } from '../shares/share-ports.ts';
 import type { TicketStatusInput } from './apply-ticket-status.ts';
 import { MAX_STATUS_RACES, statusRaceBackoff } from './status-races.ts';
@@ -11,14 +11,15 @@ import { MAX_STATUS_RACES, statusRaceBackoff } from './status-races.ts';
  * on a request), so its trail and certificate show every status its ticket sent, trusted or not.
  * Written with the share's version, so it never lands on a share ended meanwhile.
  */
-const recordShareStatus = async (deps: ShareDeps, share: Share, input: TicketStatusInput, trusted: boolean, channel: Record<string, unknown>) => {
+const recordShareStatus = async (deps: ShareDeps, share: Share, input: TicketStatusInput, trusted: boolean, channel: Record<string, unknown>, condition?: ShareWriteCondition) => {
   const details = { ...channel, ...(input.statusWord ? { status_word: input.statusWord } : {}), verified: input.verified, trusted, action: 'recorded' };
   let current: Share | null = share;
   for (let race = 1; current && isShareLive(current); race++) {
     try {
-      await deps.shares.update(current, current, [shareAuditEntry(current, input.channel.actor, 'ticket.status_received', details)], false);
+      await deps.shares.update(current, current, [shareAuditEntry(current, input.channel.actor, 'ticket.status_received', details)], false, condition?.integration);
       return;
     } catch (error) {
+      if (error instanceof WriteConflict) await condition?.onConflict();
       if (!(error instanceof WriteConflict) || race >= MAX_STATUS_RACES) throw error;
       await statusRaceBackoff(race);
       current = await deps.shares.get(share.id);
@@ -32,17 +33,18 @@ const recordShareStatus = async (deps: ShareDeps, share: Share, input: TicketSta
  * belong to no client). A trusted close (closed, or resolved where the policy counts it) destroys
  * each at once with reason `ticket_closed`: a share has no reveal step to wait for, so the grace
  * period, which keeps a request's credential for its recipients, does not apply; any other status
- * is recorded on each. Answers the ids of the live shares matched, oldest first.
+ * is recorded on each, under `condition` when the status came through an integration's URL.
+ * Answers the ids of the live shares matched, oldest first.
  */
-export const applyTicketStatusToShares = async (deps: ShareDeps, input: TicketStatusInput, trusted: boolean): Promise<string[]> => {
+export const applyTicketStatusToShares = async (deps: ShareDeps, input: TicketStatusInput, trusted: boolean, condition?: ShareWriteCondition): Promise<string[]> => {
   // The ticket index, when it covers the organisation, says whether any share quotes the ticket at all.
   if (input.onlyIntegration || input.clientId || input.links?.shared === false) return [];
   const live = (await deps.shares.findByTicket(input.org.id, input.ref)).filter(isShareLive);
   const closes = input.org.policy.ticket.closeStatuses.includes(input.status as 'resolved' | 'closed');
   const channel = { ticket_ref: input.ref, status: input.status, channel: input.channel.kind, channel_name: input.channel.name };
   for (const share of live) {
-    if (trusted && closes) await endShare(deps, share.id, 'ticket_closed', input.channel.actor, channel);
-    else await recordShareStatus(deps, share, input, trusted, channel);
+    if (trusted && closes) await endShare(deps, share.id, 'ticket_closed', input.channel.actor, channel, condition);
+    else await recordShareStatus(deps, share, input, trusted, channel, condition);
   }
   return live.map((share) => share.id);
 };

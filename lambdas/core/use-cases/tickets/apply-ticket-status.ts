@@ -140,7 +140,9 @@ export const applyTicketStatus = async (deps: TicketStatusDeps, input: TicketSta
     }
   }
   await queueChecks(deps, [...checks.values()]);
-  const shares = deps.shares ? await applyTicketStatusToShares({ ...deps, shares: deps.shares }, input, trusted) : [];
+  const integration = sentThrough(input);
+  const condition = integration && { integration, onConflict: () => checkIntegrationUnchanged(deps, input) };
+  const shares = deps.shares ? await applyTicketStatusToShares({ ...deps, shares: deps.shares }, input, trusted, condition) : [];
   return { ticketLinks: found.length, changed, trusted, verifying, shares };
 };
 

@@ -1,0 +1,73 @@
+/**
+ * A live share quoting a ticket takes the ticket's status as a request does. A status post
+ * admitted under one state of its integration, whose share change would be written after the
+ * integration changed, is judged by the integration that stands: a close mapped by a status word
+ * the owner has just mapped to open must not destroy the share. A second gateway over the same
+ * table stands for another Lambda container whose share store lets the change commit first.
+ */
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
+import type { AppDeps } from '../../lambdas/app-deps.ts';
+import { configureIntegration, connectIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
+import { createGateway, listen } from '../../lambdas/local/gateway.ts';
+import { MemberBrowser } from '../support/member-browser.ts';
+import { auditEntries } from '../support/shapes.ts';
+import { createShareAs } from '../support/shares.ts';
+import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+
+let service: TestService;
+let org: TestOrganisation;
+let tom: MemberBrowser;
+let gateway: Server;
+let root: string;
+let next: (() => Promise<unknown>) | null = null;
+
+beforeAll(async () => {
+  service = await startTestService();
+  org = await service.createOrganisation();
+  await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 } });
+  tom = await MemberBrowser.signIn(service, org.member.email);
+  const store = service.deps.shares!;
+  const shares = Object.create(store, {
+    update: {
+      value: async (...args: unknown[]) => {
+        const change = next;
+        next = null;
+        await change?.();
+        return (store.update as (...a: unknown[]) => Promise<unknown>).apply(store, args);
+      },
+    },
+  }) as AppDeps['shares'];
+  gateway = createGateway({ ...service.deps, shares });
+  root = `http://127.0.0.1:${await listen(gateway, 0)}`;
+});
+
+afterAll(async () => {
+  gateway?.closeAllConnections();
+  gateway?.close();
+  await service?.stop();
+});
+
+it('keeps the share when the status word is mapped to open before the close is written', async () => {
+  const ticket = `INC-${Date.now().toString(36)}`;
+  const share = await createShareAs(tom, { ticket_ref: ticket });
+  const connected = await connectIntegration(service.deps, OPERATOR_ACTOR, { orgId: org.orgId, name: 'Helpdesk' });
+  const integrationId = connected.integration.id;
+  await configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { statusMap: { '99': 'closed' } });
+
+  next = () => configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { statusMap: { '99': 'open' } });
+  const response = await fetch(`${root}${new URL(connected.webhook_url).pathname}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ticket_id: ticket, status: '99' }),
+  });
+  expect(response.status).toBe(202);
+
+  const read = await tom.call('GET', `/app/api/shares/${share.id}`);
+  expect(read.status, read.text).toBe(200);
+  expect(JSON.stringify(read.body)).not.toContain('"purged"');
+  const types = (await auditEntries(service, org.orgId)).map((entry) => entry.type);
+  expect(types).not.toContain('share.purged');
+  expect(types.slice(-2)).toEqual(['integration.updated', 'ticket.status_received']);
+});

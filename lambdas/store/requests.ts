@@ -5,7 +5,7 @@ import { sweepDueAt } from '#core/subject-flow.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import { isConditionFailure, type Documents } from './dynamo.ts';
 import { fromItem, toItem } from './items.ts';
-import { integrationUnchanged } from './integration-unchanged.ts';
+import { integrationUnchanged, policyUnchanged } from './write-conditions.ts';
 import { keys } from './keys.ts';
 import { queryIds, queryPrefix } from './query-prefix.ts';
 import { ticketIndexWrites, ticketRecordIds, ticketRecordWrites } from './ticket-index.ts';
@@ -313,20 +313,6 @@ const chooseIndex = (query: RequestQuery): { index: IndexDefinition; partition: 
   if (query.status) return { index: INDEXES.byStatus, partition: keys.requestsInStatus(query.orgId, query.status), filters };
   return { index: INDEXES.byOrg, partition: keys.requestsOfOrg(query.orgId), filters };
 };
-
-/**
- * The organisation's policy version is still the one the request was judged under: a policy
- * change or preset save (both move it) that commits first refuses the request (WriteConflict), so
- * no request is made under rules that were already replaced.
- */
-const policyUnchanged = (tableName: string, orgId: string, read: number): TransactItem => ({
-  ConditionCheck: {
-    TableName: tableName,
-    Key: keys.organisation(orgId),
-    ConditionExpression: read === 0 ? 'attribute_not_exists(policyVersion) OR policyVersion = :read' : 'policyVersion = :read',
-    ExpressionAttributeValues: { ':read': read },
-  },
-});
 
 /** The recipient is still an active member with the key the request was committed to (at most 64 recipients, MAX_RECIPIENTS). */
 const recipientStands = (tableName: string, orgId: string, recipient: { membershipId: string; fingerprint: string }): TransactItem => ({

@@ -1,12 +1,12 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntryInput, DuePaging } from '#core/ports.ts';
 import type { Share } from '#core/share.ts';
-import type { ShareRepository } from '#core/use-cases/shares/share-ports.ts';
+import type { ShareRepository, ShareWriteConditions } from '#core/use-cases/shares/share-ports.ts';
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import type { Documents } from './dynamo.ts';
 import { readDue } from './due-index.ts';
 import { fromItem, toItem } from './items.ts';
-import { integrationUnchanged } from './integration-unchanged.ts';
+import { integrationUnchanged, policyUnchanged } from './write-conditions.ts';
 import { keys } from './keys.ts';
 import { queryIds } from './query-prefix.ts';
 import { INDEXES, TTL_ATTRIBUTE } from './table.ts';
@@ -65,7 +65,7 @@ export class DynamoShares implements ShareRepository {
   }
 
   /** Replaces `before` with `after` unless changed meanwhile (WriteConflict), deleting the ciphertext when asked, with the entries, in one transaction. */
-  async update(before: Share, after: Share, entries: AuditEntryInput[], purgeMaterial: boolean, integration?: { id: string; version: number }) {
+  async update(before: Share, after: Share, entries: AuditEntryInput[], purgeMaterial: boolean, conditions: ShareWriteConditions = {}) {
     const writes: TransactItem[] = [
       {
         Put: {
@@ -76,7 +76,8 @@ export class DynamoShares implements ShareRepository {
         },
       },
       ...(purgeMaterial ? [{ Delete: { TableName: this.tableName, Key: keys.shareEnvelope(before.id) } }] : []),
-      ...(integration ? [integrationUnchanged(this.tableName, before.orgId, integration)] : []),
+      ...(conditions.integration ? [integrationUnchanged(this.tableName, before.orgId, conditions.integration)] : []),
+      ...(conditions.policyVersion === undefined ? [] : [policyUnchanged(this.tableName, before.orgId, conditions.policyVersion)]),
     ];
     const [entry] = await this.audit.append(entries, writes);
     return entry;

@@ -71,3 +71,24 @@ it('keeps the share when the status word is mapped to open before the close is w
   expect(types).not.toContain('share.purged');
   expect(types.slice(-2)).toEqual(['integration.updated', 'ticket.status_received']);
 });
+
+it('keeps the share when trust in unverified closes is turned off before the close is written', async () => {
+  const ticket = `INC-${Date.now().toString(36)}-policy`;
+  const share = await createShareAs(tom, { ticket_ref: ticket });
+  const connected = await connectIntegration(service.deps, OPERATOR_ACTOR, { orgId: org.orgId, name: 'Helpdesk 2' });
+
+  next = () => service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: false } });
+  const response = await fetch(`${root}${new URL(connected.webhook_url).pathname}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ticket_id: ticket, status: 'closed' }),
+  });
+  expect(response.status).toBe(202);
+
+  const read = await tom.call('GET', `/app/api/shares/${share.id}`);
+  expect(read.status, read.text).toBe(200);
+  expect(JSON.stringify(read.body)).not.toContain('"purged"');
+  const types = (await auditEntries(service, org.orgId)).map((entry) => entry.type);
+  expect(types.slice(-2)).toEqual(['organisation.policy_changed', 'ticket.status_received']);
+  await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: true } });
+});

@@ -6,7 +6,7 @@ import type { Actor } from '../../model.ts';
 import type { DuePaging } from '../../ports.ts';
 import { ended, isShareLive, toShareView, viewed, type Share, type ShareEndReason } from '../../share.ts';
 import { SHARE_EXPIRY_ACTOR, shareAuditEntry } from './share-audit.ts';
-import type { ShareDeps } from './share-ports.ts';
+import type { ShareDeps, ShareWriteConditions } from './share-ports.ts';
 
 const MAX_RACES = 20;
 const SHARE_LINK_TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -73,12 +73,12 @@ export const openShare = async (deps: ShareDeps, token: string | undefined) => {
 };
 
 /**
- * A share's change made on condition that the integration a status came through is still at the
- * version read; `onConflict` is called when a write is refused (it throws if the integration changed).
+ * A share's change made on `conditions` (share-ports.ts); `onConflict` is called when a write is
+ * refused, and throws when one of them no longer holds.
  */
 export interface ShareWriteCondition {
-  integration?: { id: string; version: number };
-  onConflict(): Promise<void>;
+  conditions: ShareWriteConditions;
+  onConflict(conditions: ShareWriteConditions): Promise<void>;
 }
 
 /**
@@ -101,11 +101,11 @@ export const endShare = async (
     const after = ended(share, deps.clock.now().toISOString(), reason);
     const type = reason === 'expired' ? 'share.expired' : 'share.purged';
     try {
-      await deps.shares.update(share, after, [shareAuditEntry(after, actor, type, { reason, ...details })], true, condition?.integration);
+      await deps.shares.update(share, after, [shareAuditEntry(after, actor, type, { reason, ...details })], true, condition?.conditions);
       if (reason !== 'expired') await deps.scheduler?.cancel(share.id).catch(() => undefined);
       return after;
     } catch (error) {
-      if (error instanceof WriteConflict) await condition?.onConflict();
+      if (error instanceof WriteConflict) await condition?.onConflict(condition.conditions);
       if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
       share = await deps.shares.get(shareId);
     }

@@ -3,6 +3,15 @@ import type { AuditEntry, AuditEntryInput, DuePage, DuePaging, ExpiryScheduler }
 import type { PublicUrls } from '../../request-view.ts';
 import type { Share } from '../../share.ts';
 
+/**
+ * What a ticket status's change of a share is conditioned on: the integration it came through
+ * still at the version read, the organisation's policy still at the version it was judged under.
+ */
+export interface ShareWriteConditions {
+  integration?: { id: string; version: number };
+  policyVersion?: number;
+}
+
 export interface ShareRepository {
   get(shareId: string): Promise<Share | null>;
   findByLinkTokenHash(tokenHash: string): Promise<Share | null>;
@@ -11,10 +20,9 @@ export interface ShareRepository {
   create(share: Share, linkTokenHash: string, envelope: object, audit: AuditEntryInput): Promise<AuditEntry>;
   /**
    * Replaces `before` with `after` if unchanged meanwhile (else WriteConflict), deleting the
-   * ciphertext when `purgeMaterial`, with the entries; given `integration`, also on condition that
-   * the integration a status came through is still at the version read.
+   * ciphertext when `purgeMaterial`, with the entries; also on `conditions` (a ticket status's).
    */
-  update(before: Share, after: Share, entries: AuditEntryInput[], purgeMaterial: boolean, integration?: { id: string; version: number }): Promise<AuditEntry>;
+  update(before: Share, after: Share, entries: AuditEntryInput[], purgeMaterial: boolean, conditions?: ShareWriteConditions): Promise<AuditEntry>;
   list(orgId: string, limit: number, cursor?: string): Promise<{ items: Share[]; nextCursor: string | null }>;
   findByTicket(orgId: string, ref: string): Promise<Share[]>;
   /** A page of the byDue index's share shards: ids of live shares due at or before `now`, going on from `page.after`. */

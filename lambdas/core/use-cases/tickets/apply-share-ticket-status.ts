@@ -1,4 +1,5 @@
 import { WriteConflict } from '../../errors.ts';
+import type { Organisation } from '../../model.ts';
 import { isShareLive, type Share } from '../../share.ts';
 import { shareAuditEntry } from '../shares/share-audit.ts';
 import { endShare, type ShareWriteCondition } from '../shares/share-lifecycle.ts';
@@ -16,10 +17,10 @@ const recordShareStatus = async (deps: ShareDeps, share: Share, input: TicketSta
   let current: Share | null = share;
   for (let race = 1; current && isShareLive(current); race++) {
     try {
-      await deps.shares.update(current, current, [shareAuditEntry(current, input.channel.actor, 'ticket.status_received', details)], false, condition?.integration);
+      await deps.shares.update(current, current, [shareAuditEntry(current, input.channel.actor, 'ticket.status_received', details)], false, condition?.conditions);
       return;
     } catch (error) {
-      if (error instanceof WriteConflict) await condition?.onConflict();
+      if (error instanceof WriteConflict) await condition?.onConflict(condition.conditions);
       if (!(error instanceof WriteConflict) || race >= MAX_STATUS_RACES) throw error;
       await statusRaceBackoff(race);
       current = await deps.shares.get(share.id);
@@ -40,11 +41,34 @@ export const applyTicketStatusToShares = async (deps: ShareDeps, input: TicketSt
   // The ticket index, when it covers the organisation, says whether any share quotes the ticket at all.
   if (input.onlyIntegration || input.clientId || input.links?.shared === false) return [];
   const live = (await deps.shares.findByTicket(input.org.id, input.ref)).filter(isShareLive);
-  const closes = input.org.policy.ticket.closeStatuses.includes(input.status as 'resolved' | 'closed');
-  const channel = { ticket_ref: input.ref, status: input.status, channel: input.channel.kind, channel_name: input.channel.name };
   for (const share of live) {
-    if (trusted && closes) await endShare(deps, share.id, 'ticket_closed', input.channel.actor, channel, condition);
-    else await recordShareStatus(deps, share, input, trusted, channel, condition);
+    let judged = { input, trusted };
+    for (let policies = 1; ; policies++) {
+      try {
+        await applyToShare(deps, share, judged.input, judged.trusted, condition);
+        break;
+      } catch (error) {
+        // The policy changed before the share's change was written: decided again under the new one.
+        if (!(error instanceof PolicyChanged) || policies >= MAX_STATUS_RACES) throw error;
+        const org = error.org;
+        judged = { input: { ...input, org }, trusted: input.verified || org.policy.ticket.trustUnverifiedWebhooks };
+        condition = condition && { ...condition, conditions: { ...condition.conditions, policyVersion: org.policyVersion ?? 0 } };
+      }
+    }
   }
   return live.map((share) => share.id);
 };
+
+const applyToShare = (deps: ShareDeps, share: Share, input: TicketStatusInput, trusted: boolean, condition?: ShareWriteCondition) => {
+  const closes = input.org.policy.ticket.closeStatuses.includes(input.status as 'resolved' | 'closed');
+  const channel = { ticket_ref: input.ref, status: input.status, channel: input.channel.kind, channel_name: input.channel.name };
+  return trusted && closes ? endShare(deps, share.id, 'ticket_closed', input.channel.actor, channel, condition) : recordShareStatus(deps, share, input, trusted, channel, condition);
+};
+
+/** A share's change refused because the organisation's policy is no longer the one it was judged under. */
+export class PolicyChanged extends Error {
+  override readonly name = 'PolicyChanged';
+  constructor(readonly org: Organisation) {
+    super('The policy changed while a status was applied.');
+  }
+}

@@ -10,9 +10,10 @@ import { toRequestView, type PublicUrls, type RequestView } from '../../request-
 import { KeyedQueue } from '../../keyed-queue.ts';
 import type { ShareDeps } from '../shares/share-ports.ts';
 import { applyTicketStatusToShares } from './apply-share-ticket-status.ts';
+import { checkIntegrationUnchanged, sentThrough, shareCondition } from './status-conditions.ts';
 import { MAX_STATUS_RACES, statusRaceBackoff } from './status-races.ts';
 import { countsAsClosed, decideTicketChange, TICKET_CLOSED, type TicketAction, type TicketDecision } from '../../ticket-lifecycle.ts';
-import { IntegrationChanged, type IntegrationRepository } from '../../integration.ts';
+import type { IntegrationRepository } from '../../integration.ts';
 import { ticketCheckKey, type TicketCheck, type TicketCheckQueue } from '../../ticket-check.ts';
 import type { IndexedTicketRequests, TicketLinks } from '../../ticket-links.ts';
 
@@ -140,9 +141,7 @@ export const applyTicketStatus = async (deps: TicketStatusDeps, input: TicketSta
     }
   }
   await queueChecks(deps, [...checks.values()]);
-  const integration = sentThrough(input);
-  const condition = integration && { integration, onConflict: () => checkIntegrationUnchanged(deps, input) };
-  const shares = deps.shares ? await applyTicketStatusToShares({ ...deps, shares: deps.shares }, input, trusted, condition) : [];
+  const shares = deps.shares ? await applyTicketStatusToShares({ ...deps, shares: deps.shares }, input, trusted, shareCondition(deps, input)) : [];
   return { ticketLinks: found.length, changed, trusted, verifying, shares };
 };
 
@@ -250,18 +249,6 @@ const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, 
       before = await deps.requests.get(first.id);
     }
   }
-};
-
-/** The integration whose URL the status came to, at the version its post was understood under. */
-const sentThrough = ({ channel }: TicketStatusInput) =>
-  channel.integrationId !== null && channel.integrationVersion !== undefined ? { id: channel.integrationId, version: channel.integrationVersion } : undefined;
-
-/** A write refused because the integration changed: the post is judged again by its sender's URL (IntegrationChanged). */
-const checkIntegrationUnchanged = async (deps: TicketStatusDeps, input: TicketStatusInput) => {
-  const read = sentThrough(input);
-  if (!read || !deps.integrations) return;
-  const integration = await deps.integrations.get(input.org.id, read.id);
-  if (integration?.version !== read.version) throw new IntegrationChanged(integration);
 };
 
 /**

@@ -1,0 +1,38 @@
+import { IntegrationChanged } from '../../integration.ts';
+import type { ShareWriteCondition } from '../shares/share-lifecycle.ts';
+import { PolicyChanged } from './apply-share-ticket-status.ts';
+import type { TicketStatusDeps, TicketStatusInput } from './apply-ticket-status.ts';
+
+/*
+ * What a ticket status's writes are conditioned on besides the record's own version: the
+ * integration whose URL it came to (still the version its post was read under) and, for shares as
+ * for requests, the policy it was judged under.
+ */
+
+/** The integration whose URL the status came to, at the version its post was understood under. */
+export const sentThrough = ({ channel }: TicketStatusInput) =>
+  channel.integrationId !== null && channel.integrationVersion !== undefined ? { id: channel.integrationId, version: channel.integrationVersion } : undefined;
+
+/** A write refused because the integration changed: the post is judged again by its sender's URL (IntegrationChanged). */
+export const checkIntegrationUnchanged = async (deps: TicketStatusDeps, input: TicketStatusInput) => {
+  const read = sentThrough(input);
+  if (!read || !deps.integrations) return;
+  const integration = await deps.integrations.get(input.org.id, read.id);
+  if (integration?.version !== read.version) throw new IntegrationChanged(integration);
+};
+
+/**
+ * What a share's change is conditioned on, as a request's: the integration the status came
+ * through, and the policy it is judged under (where the organisation can be read again).
+ */
+export const shareCondition = (deps: TicketStatusDeps, input: TicketStatusInput): ShareWriteCondition => {
+  const policyVersion = deps.directory ? (input.org.policyVersion ?? 0) : undefined;
+  return {
+    conditions: { integration: sentThrough(input), policyVersion },
+    onConflict: async (conditions) => {
+      await checkIntegrationUnchanged(deps, input);
+      const org = deps.directory ? await deps.directory.getOrganisation(input.org.id) : null;
+      if (org && (org.policyVersion ?? 0) !== conditions.policyVersion) throw new PolicyChanged(org);
+    },
+  };
+};

@@ -112,7 +112,16 @@ export class DeliveryStore {
     let delivery: Delivery | undefined;
     const entry = await this.audit.append(input, ([appended]) => {
       delivery = deliveryOf(appended!);
-      return [{ Put: newDeliveryPut(this.tableName, delivery) }];
+      // Its subscription still there and active: a delete that answered first wins (WriteConflict).
+      const subscriptionActive: TransactItem = {
+        ConditionCheck: {
+          TableName: this.tableName,
+          Key: keys.webhook(delivery.orgId, delivery.webhookId),
+          ConditionExpression: 'isActive = :active',
+          ExpressionAttributeValues: { ':active': true },
+        },
+      };
+      return [{ Put: newDeliveryPut(this.tableName, delivery) }, subscriptionActive];
     });
     return { entry, delivery: delivery! };
   }

@@ -74,8 +74,12 @@ const auditInput = (orgId: string, type: AuditType, actor: Actor, clientId: stri
  * of it; after a failure the delivery stays pending with its next attempt time (1 minute on after
  * the first), which the delivery sweep honours.
  */
-const createAndAttempt = async (deps: WebhookActionDeps, input: AuditEntryInput, deliveryOf: (entry: AuditEntry) => Delivery) => {
-  const { delivery } = await deps.deliveries.createWithEntry(input, deliveryOf);
+const createAndAttempt = async (deps: WebhookActionDeps, webhookId: string, input: AuditEntryInput, deliveryOf: (entry: AuditEntry) => Delivery) => {
+  const { delivery } = await deps.deliveries.createWithEntry(input, deliveryOf).catch(async (error: unknown) => {
+    // Refused because the subscription was deleted or deactivated meanwhile: as if it had been before.
+    if (error instanceof WriteConflict) await activeSubscriptionOf(deps, input.orgId, webhookId);
+    throw error;
+  });
   const outcome: DeliveryOutcome | 'queued' = deps.attemptNow ? await deps.attemptNow(delivery.id) : 'queued';
   // Left to the worker, the delivery is as just written.
   const after = deps.attemptNow ? await deps.deliveries.get(delivery.id) : delivery;
@@ -103,7 +107,7 @@ export const pingWebhook = async (deps: WebhookActionDeps, actor: Actor, orgId: 
   const subscription = await activeSubscriptionOf(deps, orgId, webhookId);
   const id = newId(deps.clock.now().getTime());
   const input = auditInput(orgId, 'ping', actor, subscription.clientId ?? null, { webhook_id: subscription.id, delivery_id: id });
-  return createAndAttempt(deps, input, (entry) =>
+  return createAndAttempt(deps, subscription.id, input, (entry) =>
     pendingDelivery({ id, webhookId: subscription.id, orgId, clientId: entry.clientId, eventSeq: entry.seq, eventType: entry.type }, entry.occurredAt),
   );
 };
@@ -135,7 +139,7 @@ export const redeliverEvent = async (deps: WebhookActionDeps, actor: Actor, orgI
   }
   const id = newId(deps.clock.now().getTime());
   const input = auditInput(orgId, 'webhook.redelivered', actor, subscription.clientId ?? null, { webhook_id: subscription.id, event_id: eventIdText, delivery_id: id });
-  return createAndAttempt(deps, input, (audited) =>
+  return createAndAttempt(deps, subscription.id, input, (audited) =>
     pendingDelivery({ id, webhookId: subscription.id, orgId, clientId: event.clientId, eventSeq: event.seq, eventType: event.type }, audited.occurredAt),
   );
 };

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.ts';
-import { ApiError, notFound, rateLimited } from '../../errors.ts';
+import { ApiError, notFound, rateLimited, WriteConflict } from '../../errors.ts';
 import { sha256Hex } from '../../hashing.ts';
 import { checkInboundAuth, inboundChallenge, signsTheBody } from '../../inbound/auth-check.ts';
 import { readInboundPayload } from '../../inbound/inbound-payload.ts';
@@ -152,7 +152,9 @@ export const useInboundPost = async (deps: InboundDeps, action: InboundAction, a
     try {
       return await useOnce(deps, action, admitted, post);
     } catch (error) {
-      if (!(error instanceof IntegrationChanged) || changes >= MAX_INTEGRATION_CHANGES) throw error;
+      if (!(error instanceof IntegrationChanged)) throw error;
+      // Contention, as a write that keeps losing its race is (503): the sender retries.
+      if (changes >= MAX_INTEGRATION_CHANGES) throw new WriteConflict('the integration kept changing while the post was used', { cause: error });
       admitted = await readmitted(deps, action.purpose, admitted, post, error.integration);
     }
   }

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { systemClock } from '../../lambdas/core/clock.ts';
 import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
-import { connectIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
+import { configureIntegration, connectIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
 import { startLocalService, type LocalService } from '../../lambdas/local/local-service.ts';
-import { auditEntriesOfRequest, requestItem } from '../support/shapes.ts';
+import { auditEntries, auditEntriesOfRequest, requestItem } from '../support/shapes.ts';
 import { submitAsSubject } from '../support/submission.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
@@ -107,4 +107,56 @@ it('leaves the request in one state for a burst of the same untrusted post witho
   expect(item).toMatchObject({ status: 'submitted', ticket: { status: 'closed', statusVerified: false } });
   expect(await service.deps.requests.material(id)).not.toBeNull();
   const entries = await auditEntriesOfRequest(service, plain.orgId, id);
+});
+
+/** A trigger URL of `org`'s new integration and a preset that creates without sending. */
+const triggerOf = async (org: TestOrganisation) => {
+  const slug = `p-${Date.now().toString(36)}-${++seq}`;
+  await service.admin.savePreset(
+    org.orgId,
+    slug,
+    `Preset ${slug}`,
+    { justification: 'Needs the VPN admin password', ttl_minutes: 60, verification_mode: 'none', recipients: [org.owner.email], delivery: { method: 'none' } },
+    { requesterFromTicket: false, fallbackRequester: org.owner.email },
+  );
+  const connected = await connectIntegration(service.deps, OPERATOR_ACTOR, { orgId: org.orgId, name: `Trigger ${seq}` });
+  return { slug, path: new URL(connected.trigger_url).pathname };
+};
+
+const createdFor = async (org: TestOrganisation, ticket: string) => {
+  const answer = await service.call('GET', `/requests?ticket_ref=${encodeURIComponent(ticket)}`, { key: org.key });
+  expect(answer.status, answer.text).toBe(200);
+  return answer.body.data as Array<{ id: string }>;
+};
+
+for (const withKey of [false, true]) {
+  it(`creates one request for a burst of the same trigger post ${withKey ? 'sharing an Idempotency-Key' : 'without a key'}`, async () => {
+    const { slug, path } = await triggerOf(plain);
+    const ticket = `TRG-${Date.now().toString(36)}-${++seq}`;
+    const body = { ticket_id: ticket, preset: slug, subject: { name: 'Sam Subject', email: 'sam@example.com' } };
+    const answers = await burst(path, body, 10, withKey ? { 'Idempotency-Key': `delivery-${ticket}` } : {});
+    for (const answer of answers) expect(withKey ? [202, 409] : [202], answer.text).toContain(answer.status);
+    expect(await createdFor(plain, ticket)).toHaveLength(1);
+  });
+}
+
+it('never completes a request after its status word was remapped, in a burst racing the remap', async () => {
+  const { ticket, id, path } = await submitted(trusting);
+  const integrations = await service.deps.integrations.list(trusting.orgId);
+  const integration = integrations.at(-1)!;
+  await configureIntegration(service.deps, OPERATOR_ACTOR, trusting.orgId, integration.id, { statusMap: { '99': 'closed' } });
+  const [answers] = await Promise.all([
+    burst(path, { ticket_id: ticket, status: '99' }, 10),
+    new Promise((resolve) => setTimeout(resolve, 5)).then(() => configureIntegration(service.deps, OPERATOR_ACTOR, trusting.orgId, integration.id, { statusMap: { '99': 'open' } })),
+  ]);
+  for (const answer of answers) expect([202], answer.text).toContain(answer.status);
+  const entries = await auditEntries(service, trusting.orgId);
+  const remapped = entries.filter((e) => e.type === 'integration.updated').at(-1)!.seq;
+  const completed = entries.find((e) => e.type === 'request.completed' && e.requestId === id);
+  if (completed) expect(completed.seq).toBeLessThan(remapped);
+  else expect((await requestItem(service, id))?.status).toBe('submitted');
+  // Every status the request took after the remap is the new word's.
+  for (const entry of entries.filter((e) => e.type === 'ticket.status_received' && e.requestId === id && e.seq > remapped)) {
+    expect(entry.data).toMatchObject({ details: { status: 'open' } });
+  }
 });

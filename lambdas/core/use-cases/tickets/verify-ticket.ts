@@ -1,5 +1,5 @@
 import { HelpdeskCallFailed, type HelpdeskConnector, type HelpdeskFailureReason } from '../../helpdesk.ts';
-import { integrationActor, type IntegrationRepository } from '../../integration.ts';
+import { integrationActor, IntegrationChanged, type IntegrationRepository } from '../../integration.ts';
 import type { HandoffRequest } from '../../model.ts';
 import type { Directory } from '../../ports.ts';
 import { retryDelaySeconds, type TicketCheck, type TicketCheckQueue } from '../../ticket-check.ts';
@@ -40,6 +40,22 @@ const linkedLive = (request: HandoffRequest, check: TicketCheck) =>
  * integration's activity view with its reason.
  */
 export const verifyTicket = async (deps: VerifyTicketDeps, check: TicketCheck): Promise<VerifyOutcome> => {
+  for (let changes = 0; ; changes++) {
+    try {
+      return await verifyOnce(deps, check);
+    } catch (error) {
+      // The connection changed while the ticket was read (disconnected, or another helpdesk whose
+      // ticket of that id is another ticket): that answer is dropped, and the ticket read again
+      // through the connection that stands.
+      if (!(error instanceof IntegrationChanged) || changes >= MAX_CONNECTION_CHANGES) throw error;
+    }
+  }
+};
+
+/** How many times one check reads again because the integration changed while its answer was applied. */
+const MAX_CONNECTION_CHANGES = 3;
+
+const verifyOnce = async (deps: VerifyTicketDeps, check: TicketCheck): Promise<VerifyOutcome> => {
   const [integration, org] = await Promise.all([deps.integrations.get(check.orgId, check.integrationId), deps.directory.getOrganisation(check.orgId)]);
   if (!integration?.helpdesk || !org) return { kind: 'not_connected' };
   const linked = (await deps.requests.findByTicket(check.orgId, check.externalId)).filter((request) => linkedLive(request, check));
@@ -73,7 +89,7 @@ export const verifyTicket = async (deps: VerifyTicketDeps, check: TicketCheck): 
     statusWord: ticket.vendorStatus,
     verified: true,
     verification: { helpdesk: integration.helpdesk.adapter, readAt: ticket.readAt, vendorStatus: ticket.vendorStatus },
-    channel: { kind: 'helpdesk', name: integration.name, actor: integrationActor(integration), integrationId: integration.id },
+    channel: { kind: 'helpdesk', name: integration.name, actor: integrationActor(integration), integrationId: integration.id, integrationVersion: integration.version },
     onlyIntegration: integration.id,
     clientId: integration.clientId,
   });

@@ -108,3 +108,17 @@ it('answers 401 and changes nothing when a shared header is required before the 
   expect(types.at(-1)).toBe('integration.updated');
   expect(types).not.toContain('request.completed');
 });
+
+it('does not keep the 409 under the Idempotency-Key: the retry once enabled again is used', async () => {
+  const { ticket, id, integrationId, path } = await submittedWithIntegration();
+  const key = { 'Idempotency-Key': `delivery-${ticket}` };
+  changed.before(() => configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { enabled: false }));
+  const first = await fetch(`${changed.root}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...key }, body: JSON.stringify({ ticket_id: ticket, status: 'closed' }) });
+  expect(first.status).toBe(409);
+
+  await configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { enabled: true });
+  const retry = await fetch(`${changed.root}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...key }, body: JSON.stringify({ ticket_id: ticket, status: 'closed' }) });
+  expect(retry.status).toBe(202);
+  expect(retry.headers.get('idempotency-replayed')).toBeNull();
+  expect((await requestItem(service, id))?.status).toBe('completed');
+});

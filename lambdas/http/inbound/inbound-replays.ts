@@ -39,4 +39,8 @@ export const inboundReplays = (
   idempotency(store, {
     ownerOf: (state) => `inbound:${admittedOf(state).admitted.integration.id}:${purpose}`,
     fingerprintOf: postFingerprint,
+    // A post whose integration was rotated away (404) or disabled (409) while it was used answers
+    // as one refused at admission, which claims no key: the sender's retry, to the new URL or once
+    // the integration is enabled again, is used, not replayed that refusal.
+    released: [404, 409],
   });

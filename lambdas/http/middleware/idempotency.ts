@@ -24,6 +24,8 @@ export interface IdempotencyOptions {
   commits?: Pick<IdempotentCommits, 'claimed' | 'prepare'>;
   /** What "the same body" means: by default a SHA-256 of the method, the path and the canonical JSON body. */
   fingerprintOf?: (request: ApiRequest) => string | Promise<string>;
+  /** Statuses not kept beside a 5xx and a 401 (an inbound URL's: what its admission answers before any key is claimed). */
+  released?: readonly number[];
 }
 
 const fingerprintText = (request: ApiRequest) =>
@@ -50,13 +52,13 @@ export const idempotency = (
   store: Pick<DynamoIdempotency, 'start' | 'finish' | 'release'>,
   options: IdempotencyOptions = {},
 ): ApiMiddleware => {
-  const { secretFields = [], ownerOf = (state) => state.caller!.apiKey.id, commits, fingerprintOf = jsonFingerprint } = options;
+  const { secretFields = [], ownerOf = (state) => state.caller!.apiKey.id, commits, fingerprintOf = jsonFingerprint, released = [] } = options;
   const keep = async (claim: Claim, response: ApiResult) => {
     try {
       // A 401 is not kept either: the call's key was revoked, or its member disabled, while it was
       // under way, and it changed nothing. It says who called, not what was asked, as a 401 before
       // the claim does; the same key from a caller let in again makes the change.
-      if (response.statusCode >= 500 || response.statusCode === 401) await store.release(claim);
+      if (response.statusCode >= 500 || response.statusCode === 401 || released.includes(response.statusCode)) await store.release(claim);
       else await store.finish(claim, forReplay(response, secretFields));
     } catch {
       // The table failed again while keeping the answer. The caller still gets the answer the call

@@ -85,7 +85,7 @@ const RECIPIENT_HEALTH = unionOf(REQUEST_CHANGE, { items: { Query: ['ORG#'] }, i
 const TICKET_NOTED: TableAccess = { items: { UpdateItem: ['TICKETS#'], PutItem: ['TICKETS#'] } };
 
 /** A new request: its organisation's policy, members and teams, the request, its link token's record and its ticket noted, audited. */
-// The organisation's policy version is checked in the request's transaction (store/requests.ts policyUnchanged).
+// The organisation's policy version is checked in the request's transaction (store/write-conditions.ts policyUnchanged).
 const REQUEST_CREATION = unionOf({ items: { GetItem: ['ORG#'], Query: ['ORG#'], PutItem: ['REQ#', 'LINK#'], ConditionCheckItem: ['ORG#'] } }, TICKET_NOTED, AUDITED);
 
 /**

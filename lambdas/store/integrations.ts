@@ -11,7 +11,7 @@ import type { AuditLog, TransactItem } from './audit-log.ts';
 import type { Documents } from './dynamo.ts';
 import { fromItem, toItem } from './items.ts';
 import { keys } from './keys.ts';
-import { policyUnchangedCheck } from './policy-version.ts';
+import { policyUnchanged } from './write-conditions.ts';
 import { queryPrefix } from './query-prefix.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
 
@@ -80,7 +80,7 @@ export class DynamoIntegrations implements IntegrationRepository {
 
   replace(before: Integration, after: Integration, audit: AuditEntryInput, policyVersion?: number) {
     const writes: TransactItem[] = [
-      ...(policyVersion === undefined ? [] : [policyUnchangedCheck(this.tableName, after.orgId, policyVersion)]),
+      ...(policyVersion === undefined ? [] : [policyUnchanged(this.tableName, after.orgId, policyVersion)]),
       {
         Put: {
           TableName: this.tableName,

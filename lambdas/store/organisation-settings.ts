@@ -4,7 +4,7 @@ import type { OrganisationSettingsStore } from '#core/use-cases/organisation/set
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import { toItem } from './items.ts';
 import { keys, type ItemKey } from './keys.ts';
-import { policyUnchangedCheck, policyVersionIs } from './policy-version.ts';
+import { policyUnchanged, policyVersionIs } from './write-conditions.ts';
 
 /**
  * The organisation's settings as the table keeps them: the policy and the default preset are
@@ -77,7 +77,7 @@ export class DynamoOrganisationSettings implements OrganisationSettingsStore {
     }
     await this.audit.append(audit, [
       this.setOn(keys.client(orgId, clientId), 'defaultPreset', slug),
-      policyUnchangedCheck(this.tableName, orgId, policyVersion),
+      policyUnchanged(this.tableName, orgId, policyVersion),
     ]);
   }
 

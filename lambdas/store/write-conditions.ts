@@ -1,6 +1,25 @@
 import type { TransactItem } from './audit-log.ts';
 import { keys } from './keys.ts';
 
+/**
+ * Conditions a change is written under, so that what it was decided on still stands when it
+ * commits; a change that commits first refuses it (WriteConflict) and it is decided again.
+ *
+ * The organisation's policy version counts the changes of the rules its writes are judged under
+ * (its policy, its presets, its plan: core/model.ts Organisation.policyVersion).
+ */
+
+/** The condition: the organisation's policy version is still `read` (absent counts as 0). */
+export const policyVersionIs = (read: number) => ({
+  ConditionExpression: read === 0 ? 'attribute_not_exists(policyVersion) OR policyVersion = :policyRead' : 'policyVersion = :policyRead',
+  ExpressionAttributeValues: { ':policyRead': read },
+});
+
+/** The same as a check of the organisation's item in a transaction. */
+export const policyUnchanged = (tableName: string, orgId: string, read: number): TransactItem => ({
+  ConditionCheck: { TableName: tableName, Key: keys.organisation(orgId), ...policyVersionIs(read) },
+});
+
 /** The integration a status came through is still the version it was read at (not disabled, remapped or rotated since). */
 export const integrationUnchanged = (tableName: string, orgId: string, integration: { id: string; version: number }): TransactItem => ({
   ConditionCheck: {
@@ -8,19 +27,5 @@ export const integrationUnchanged = (tableName: string, orgId: string, integrati
     Key: keys.integration(orgId, integration.id),
     ConditionExpression: 'version = :version',
     ExpressionAttributeValues: { ':version': integration.version },
-  },
-});
-
-/**
- * The organisation's policy version is still the one the request was judged under: a policy
- * change or preset save (both move it) that commits first refuses the request (WriteConflict), so
- * no request is made under rules that were already replaced.
- */
-export const policyUnchanged = (tableName: string, orgId: string, read: number): TransactItem => ({
-  ConditionCheck: {
-    TableName: tableName,
-    Key: keys.organisation(orgId),
-    ConditionExpression: read === 0 ? 'attribute_not_exists(policyVersion) OR policyVersion = :read' : 'policyVersion = :read',
-    ExpressionAttributeValues: { ':read': read },
   },
 });

@@ -54,10 +54,13 @@ export const runHandoff = async ({ http, apiKey, member, memberEmail }: HandoffP
   const page = await http.call('GET', link.pathname);
   for (const asset of assetPaths(page.text)) await http.call('GET', asset);
   const token = link.pathname.split('/').pop()!;
-  const subject = <T>(method: string, path: string, json?: unknown) => http.json<T>(method, path, { headers: { 'X-Link-Token': token }, json });
+  // The subject pass the verify answer issues is sent back on the calls after it, as the page does.
+  let pass = '';
+  const subject = <T>(method: string, path: string, json?: unknown) =>
+    http.json<T>(method, path, { headers: { 'X-Link-Token': token, ...(pass ? { 'X-Subject-Pass': pass } : {}) }, json });
   const described = await subject<Described>('GET', '/subject/request');
   await subject('POST', '/subject/open');
-  await subject('POST', '/subject/verify', { challenge_code: created.challenge_code });
+  pass = (await subject<{ verification: { subject_pass: string } }>('POST', '/subject/verify', { challenge_code: created.challenge_code })).verification.subject_pass;
 
   const sealTo = await Promise.all(
     described.recipients.map(async (recipient) => ({ membershipId: recipient.membership_id, publicKey: recipient.public_key, fingerprint: await fingerprintOf(recipient.public_key) })),

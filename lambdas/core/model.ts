@@ -282,6 +282,11 @@ export interface SubjectVerification {
   emailCodeHash: string | null;
   emailCodeExpiresAt: string | null;
   emailCodesSent: number;
+  /**
+   * The SHA-256 hash (hex) of the subject pass the last code passed issued: the flags above belong
+   * to the browser holding that pass, never to whoever holds the link. Absent or null: none issued.
+   */
+  passHash?: string | null;
 }
 
 /** Who did something, as recorded in the audit chain. */

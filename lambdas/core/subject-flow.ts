@@ -1,5 +1,6 @@
 import { addMinutes } from './clock.ts';
 import { ApiError, illegalTransition } from './errors.ts';
+import { sameDigest } from './hashing.ts';
 import type { HandoffRequest, SubjectVerification, VerificationMode } from './model.ts';
 import { aRequestWhoseStatusIs } from './model.ts';
 
@@ -18,9 +19,29 @@ export const NO_VERIFICATION: SubjectVerification = {
   emailCodeHash: null,
   emailCodeExpiresAt: null,
   emailCodesSent: 0,
+  passHash: null,
 };
 
 export const verificationOf = (request: HandoffRequest): SubjectVerification => request.verification ?? NO_VERIFICATION;
+
+/** A subject pass: 32 random bytes, base64url, sent back by the page in `X-Subject-Pass`. */
+export const SUBJECT_PASS_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** Whether the caller presented the pass the request's verification was last issued to (by its hash). */
+export const holdsCurrentPass = (request: HandoffRequest, passHash: string | null) => {
+  const stored = verificationOf(request).passHash;
+  return Boolean(stored && passHash && sameDigest(stored, passHash));
+};
+
+/**
+ * The verification as it stands for one caller: the codes passed count only for the browser that
+ * holds the current subject pass. Anyone else (the link alone, a stale pass) has passed nothing,
+ * with the attempts and emailed code as stored.
+ */
+export const verificationFor = (request: HandoffRequest, passHash: string | null): SubjectVerification => {
+  const v = verificationOf(request);
+  return holdsCurrentPass(request, passHash) ? v : { ...v, challengePassed: false, emailPassed: false };
+};
 
 export const verificationPassed = (mode: VerificationMode, v: SubjectVerification) => {
   switch (mode) {

@@ -13,6 +13,7 @@ import { CODE_HASH_KEY_FILE } from '../../lambdas/local/local-service.ts';
 import { runAdminCli } from '../support/admin-cli.ts';
 import { auditEntriesOfRequest } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { subjectBrowser } from '../support/subject-browser.ts';
 
 let dataDir: string;
 let service: TestService;
@@ -30,7 +31,8 @@ afterAll(async () => {
 
 const cli = (command: string, args: string[]) => runAdminCli(service.deps.tableName, command, [...args, '--app-url', service.appUrl], { DATA_DIR: dataDir });
 const tokenOf = (link: string) => new URL(link).pathname.split('/').pop()!;
-const subjectCall = (token: string, method: string, path: string, body?: unknown) => service.call(method, path, { headers: { 'X-Link-Token': token }, body });
+// One subject browser: it keeps the subject pass a passed code issued, as the page does.
+const subjectCall = subjectBrowser(() => service);
 
 const createRequest = async () => {
   const answer = await service.call('POST', '/requests', {

@@ -175,4 +175,49 @@ describe.skipIf(!haveChromium)("the subject's code step", () => {
     expect(again.body.reason).toBe('locked');
     await page.close();
   });
+  it('the code passed in one browser unlocks it there only: a reload keeps it, a new tab or browser with the link is asked for the code again', async () => {
+    const created = await newRequest();
+    const first = await browser.newContext();
+    const second = await browser.newContext();
+    try {
+      const a = await first.newPage();
+      await a.goto(created.link);
+      await a.waitForSelector('#challenge-code');
+      await typeCode(a, created.challenge_code);
+      await a.waitForSelector('#credential');
+      // A reload of the same tab keeps what it passed.
+      await a.reload();
+      await a.waitForSelector('#credential');
+
+      // Another tab of the same browser, and a fresh browser, hold only the link: the code is asked again.
+      const tab = await first.newPage();
+      await tab.goto(created.link);
+      await tab.waitForSelector('#challenge-code');
+      expect(await tab.locator('#credential').count()).toBe(0);
+      await tab.close();
+      const b = await second.newPage();
+      await b.goto(created.link);
+      await b.waitForSelector('#challenge-code');
+      expect(await b.locator('#credential').count()).toBe(0);
+      expect(await b.locator('#attempts-left').textContent()).toBe('5 attempts left before this link locks.');
+
+      // The fresh browser passes the code too: the first one's pass stops working, and its page asks for the code again.
+      await typeCode(b, created.challenge_code);
+      await b.waitForSelector('#credential');
+      await a.fill('#credential', 'typed-in-the-first-browser');
+      await a.click('#submit');
+      await expect.poll(() => a.locator('#error').textContent()).toBe('Verify with the code first.');
+      await a.waitForSelector('#challenge-code');
+      expect((await service.call('GET', `/requests/${created.request.id}`, { key: apiKey })).body.status).not.toBe('submitted');
+
+      // The browser that passed last sends it.
+      await b.fill('#credential', 'typed-in-the-second-browser');
+      await b.click('#submit');
+      await b.waitForSelector('#submitted');
+      expect((await service.call('GET', `/requests/${created.request.id}`, { key: apiKey })).body.status).toBe('submitted');
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
 });

@@ -173,8 +173,19 @@ const createRequest = async (extra: Record<string, unknown>, idempotencyKey?: st
   return { id: created.body.request.id as string, token, code: created.body.challenge_code as string | null, body: created.body };
 };
 
-const subject = (token: string, method: string, path: string, body?: unknown) =>
-  send(method, path, { headers: { 'X-Link-Token': token, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+/** The subject pass each link's page holds once a code passed: sent back as the page sends it, and looked for in the logs. */
+const subjectPasses = new Map<string, string>();
+
+const subject = async (token: string, method: string, path: string, body?: unknown) => {
+  const pass = subjectPasses.get(token);
+  const answer = await send(method, path, {
+    headers: { 'X-Link-Token': token, ...(pass ? { 'X-Subject-Pass': pass } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const issued = answer.body?.verification?.subject_pass;
+  if (typeof issued === 'string') subjectPasses.set(token, keep('subject pass', issued));
+  return answer;
+};
 
 const waitFor = async <T>(probe: () => T | undefined, what: string, ms = 20_000): Promise<T> => {
   const deadline = Date.now() + ms;
@@ -323,6 +334,7 @@ const madeUpHeaders = (where: string): Record<string, string> => ({
   Authorization: `Bearer ${LIVE_KEY_PREFIX}${tokenLike(`Authorization of ${where}`)}`,
   Cookie: `handoff_session=${tokenLike(`session cookie of ${where}`)}; other=${tokenLike(`another cookie of ${where}`)}`,
   'X-Link-Token': tokenLike(`X-Link-Token of ${where}`),
+  'X-Subject-Pass': tokenLike(`X-Subject-Pass of ${where}`),
   'X-Share-Token': tokenLike(`X-Share-Token of ${where}`),
   'X-CSRF-Token': tokenLike(`X-CSRF-Token of ${where}`),
   'Idempotency-Key': tokenLike(`Idempotency-Key of ${where}`),

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../lambdas/core/hashing.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { subjectBrowser } from '../support/subject-browser.ts';
 
 let service: TestService;
 let org: TestOrganisation;
@@ -19,7 +20,8 @@ beforeAll(async () => {
 afterAll(() => service?.stop());
 
 const tokenOf = (link: string) => new URL(link).pathname.split('/').pop()!;
-const subjectCall = (token: string, method: string, path: string, body?: unknown) => service.call(method, path, { headers: { 'X-Link-Token': token }, body });
+// One subject browser: it keeps the subject pass a passed code issued, as the page does.
+const subjectCall = subjectBrowser(() => service);
 
 const createRequest = async (verification_mode: string) => {
   const answer = await service.call('POST', '/requests', {

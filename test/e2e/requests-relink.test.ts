@@ -14,6 +14,7 @@ import { MemberBrowser } from '../support/member-browser.ts';
 import { submitAsSubject } from '../support/submission.ts';
 import { auditEntriesOfRequest, expectError, expectMatches, expectRequest, forceRequestState, requestItem } from '../support/shapes.ts';
 import { identityKey, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { subjectBrowser } from '../support/subject-browser.ts';
 
 let service: TestService;
 let org: TestOrganisation;
@@ -32,7 +33,8 @@ beforeAll(async () => {
 afterAll(() => service?.stop());
 
 const tokenOf = (link: string) => new URL(link).pathname.split('/').pop()!;
-const subjectCall = (token: string, method: string, path: string, body?: unknown) => service.call(method, path, { headers: { 'X-Link-Token': token }, body });
+// One subject browser: it keeps the subject pass a passed code issued, as the page does.
+const subjectCall = subjectBrowser(() => service);
 
 const createRequest = async (recipients = [org.owner.email]) => {
   const answer = await service.call('POST', '/requests', {

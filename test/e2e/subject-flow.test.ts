@@ -7,6 +7,7 @@ import { expectError } from '../support/shapes.ts';
 import { MAX_EMAIL_CODES } from '../../lambdas/core/subject-flow.ts';
 import { EMAIL_CODES_USED_UP } from '../../lambdas/core/use-cases/subject/email-code.ts';
 import { EMAILED_CODE_EXPIRED } from '../../lambdas/core/use-cases/subject/verify.ts';
+import { subjectBrowser } from '../support/subject-browser.ts';
 import { emailedCodeSince, expireEmailedCode, outboxNow } from '../support/emailed-code.ts';
 
 /** The subject's endpoints, driven as the link page's script drives them, with real browser crypto. */
@@ -16,11 +17,12 @@ let org: TestOrganisation;
 beforeAll(async () => {
   service = await startTestService();
   org = await service.createOrganisation();
+  subjectCall = subjectBrowser(service);
 });
 afterAll(() => service?.stop());
 
-const subjectCall = (token: string, method: string, path: string, body?: unknown) =>
-  service.call(method, path, { headers: { 'X-Link-Token': token }, body });
+// One browser: it keeps the subject pass a passed code issued, as the page does.
+let subjectCall: ReturnType<typeof subjectBrowser<TestService>>;
 
 const createRequest = async (extra: Record<string, unknown> = {}) => {
   const created = await service.call('POST', '/requests', {
@@ -216,21 +218,124 @@ describe('the subject flow', () => {
     expect(refused.headers.get('retry-after')).toBeNull();
   });
 
-  it('does not judge a code again once it has passed: a wrong one typed after spends no attempt, locks nothing and writes nothing', async () => {
+  it('does not judge a code again once it has passed in this browser: a wrong one typed after spends no attempt, locks nothing and writes nothing', async () => {
     const created = await createRequest({ verification_mode: 'challenge' });
     expect((await subjectCall(created.token, 'POST', '/subject/open')).status).toBe(200);
     const right = await subjectCall(created.token, 'POST', '/subject/verify', { challenge_code: created.challenge_code });
     expect(right.status).toBe(200);
+    // The pass is shown once, in the answer that issued it.
+    const { subject_pass: issued, ...shown } = right.body.verification;
+    expect(issued).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const before = await requestItem(created.request.id);
     const wrongCode = created.challenge_code === '000000' ? '111111' : '000000';
     for (let typed = 0; typed < 6; typed += 1) {
       const again = await subjectCall(created.token, 'POST', '/subject/verify', { challenge_code: wrongCode });
       expect(again.status, again.text).toBe(200);
-      expect(again.body.verification).toEqual(right.body.verification);
+      expect(again.body.verification).toEqual(shown);
     }
     const after = await requestItem(created.request.id);
     expect(after.verification).toEqual(before.verification);
     expect(after.needsRelink).toBe(false);
     expect((await auditTypes(created.request.id)).filter((type) => type === 'subject.verification_failed' || type === 'request.link_locked')).toEqual([]);
+  });
+  describe('a passed code belongs to the browser that passed it, not to the link', () => {
+    const sealedFor = async (created: Awaited<ReturnType<typeof createRequest>>, holder: (token: string, method: string, path: string, body?: unknown) => Promise<any>) => {
+      const described = await holder(created.token, 'GET', '/subject/request');
+      const recipients = await Promise.all(
+        described.body.recipients.map(async (r: any) => ({ membershipId: r.membership_id, publicKey: r.public_key, fingerprint: await fingerprintOf(r.public_key) })),
+      );
+      return (await seal(JSON.stringify({ credential: 'chosen-by-whoever-sends', note: '', attachments: 0 }), recipients, created.request.id)).envelope;
+    };
+    const materialItems = async (id: string) =>
+      ((await service.deps.db.send(new ScanCommand({ TableName: service.deps.tableName }))).Items ?? []).filter((item) => item.pk === `REQ#${id}` && item.sk !== 'REQ' && !String(item.sk).startsWith('TRAIL#'));
+
+    it('a browser holding only the link, after another passed the code, has passed nothing and cannot submit', async () => {
+      const created = await createRequest({ verification_mode: 'challenge' });
+      const first = subjectBrowser(service);
+      const passed = await first(created.token, 'POST', '/subject/verify', { challenge_code: created.challenge_code });
+      expect(passed.status, passed.text).toBe(200);
+      expect(passed.body.verification).toMatchObject({ passed: true, challenge_passed: true, attempts_left: 5 });
+      // Only its hash is stored.
+      const stored = await requestItem(created.request.id);
+      expect(JSON.stringify(stored)).not.toContain(passed.body.verification.subject_pass);
+      expect(stored.verification.passHash).toMatch(/^[0-9a-f]{64}$/);
+
+      const other = subjectBrowser(service);
+      const described = await other(created.token, 'GET', '/subject/request');
+      expect(described.body.verification).toEqual({ passed: false, challenge_passed: false, email_passed: false, attempts_left: 5 });
+      const envelope = await sealedFor(created, other);
+      const refused = await other(created.token, 'POST', '/subject/submit', { envelope, attachments: [] });
+      expectError(refused, 403, 'forbidden');
+      expect(refused.body.message).toBe('Verify with the code first.');
+      // A stale or made-up pass is no better than none.
+      const madeUp = await service.call('POST', '/subject/submit', { headers: { 'X-Link-Token': created.token, 'X-Subject-Pass': 'A'.repeat(43) }, body: { envelope, attachments: [] } });
+      expectError(madeUp, 403, 'forbidden');
+      expect((await requestItem(created.request.id)).status).toBe('pending');
+      expect(await materialItems(created.request.id)).toEqual([]);
+      expect(await auditTypes(created.request.id)).not.toContain('request.submitted');
+
+      // The browser that passed the code still can.
+      const sent = await first(created.token, 'POST', '/subject/submit', { envelope: await sealedFor(created, first), attachments: [] });
+      expect(sent.status, sent.text).toBe(200);
+      expect(sent.body.status).toBe('submitted');
+    });
+
+    it('judges a code from another browser afresh: a wrong one spends an attempt, a right one issues a new pass and kills the old', async () => {
+      const created = await createRequest({ verification_mode: 'challenge' });
+      const first = subjectBrowser(service);
+      expect((await first(created.token, 'POST', '/subject/verify', { challenge_code: created.challenge_code })).status).toBe(200);
+      const firstPass = first.passOf(created.token)!;
+
+      const other = subjectBrowser(service);
+      const wrongCode = created.challenge_code === '000000' ? '111111' : '000000';
+      const wrong = await other(created.token, 'POST', '/subject/verify', { challenge_code: wrongCode });
+      expect(wrong.status).toBe(422);
+      expect(wrong.body.verification).toEqual({ passed: false, challenge_passed: false, email_passed: false, attempts_left: 4 });
+      expect(await auditTypes(created.request.id)).toContain('subject.verification_failed');
+      // The first browser keeps what it passed, with the attempt spent.
+      expect((await first(created.token, 'GET', '/subject/request')).body.verification).toEqual({ passed: true, challenge_passed: true, email_passed: false, attempts_left: 4 });
+
+      const right = await other(created.token, 'POST', '/subject/verify', { challenge_code: created.challenge_code });
+      expect(right.status, right.text).toBe(200);
+      expect(right.body.verification).toMatchObject({ passed: true, attempts_left: 4 });
+      expect(other.passOf(created.token)).not.toBe(firstPass);
+
+      // The first browser's pass is dead: it sees nothing passed and cannot submit.
+      expect((await first(created.token, 'GET', '/subject/request')).body.verification).toEqual({ passed: false, challenge_passed: false, email_passed: false, attempts_left: 4 });
+      expectError(await first(created.token, 'POST', '/subject/submit', { envelope: await sealedFor(created, first), attachments: [] }), 403, 'forbidden');
+      const sent = await other(created.token, 'POST', '/subject/submit', { envelope: await sealedFor(created, other), attachments: [] });
+      expect(sent.status, sent.text).toBe(200);
+    });
+
+    it('in mode both, the email code passes under the pass the challenge issued; another browser starts again with a new emailed code', async () => {
+      const created = await createRequest({ verification_mode: 'both', subject_email: 'jane@example.com' });
+      const first = subjectBrowser(service);
+      expect((await first(created.token, 'POST', '/subject/verify', { challenge_code: created.challenge_code })).body.verification).toMatchObject({ passed: false, challenge_passed: true });
+      const pass = first.passOf(created.token);
+      const since = outboxNow(service);
+      expect((await first(created.token, 'POST', '/subject/email-code')).status).toBe(202);
+      const code = await emailedCodeSince(service, since);
+      const both = await first(created.token, 'POST', '/subject/verify', { email_code: code! });
+      expect(both.status, both.text).toBe(200);
+      expect(both.body.verification).toEqual({ passed: true, challenge_passed: true, email_passed: true, attempts_left: 5 });
+      expect(first.passOf(created.token)).toBe(pass);
+
+      // The emailed code was single-use: another browser asks for its own, and needs the challenge too.
+      const other = subjectBrowser(service);
+      expect((await other(created.token, 'POST', '/subject/verify', { email_code: code! })).status).toBe(422);
+      const again = outboxNow(service);
+      expect((await other(created.token, 'POST', '/subject/email-code')).status).toBe(202);
+      const second = await other(created.token, 'POST', '/subject/verify', { email_code: (await emailedCodeSince(service, again))! });
+      expect(second.body.verification).toMatchObject({ passed: false, challenge_passed: false, email_passed: true, attempts_left: 4 });
+      expect((await first(created.token, 'GET', '/subject/request')).body.verification.passed).toBe(false);
+    });
+
+    it('mode none asks for no pass', async () => {
+      const created = await createRequest({ verification_mode: 'none' });
+      const anyone = subjectBrowser(service);
+      expect((await anyone(created.token, 'GET', '/subject/request')).body.verification.passed).toBe(true);
+      const sent = await anyone(created.token, 'POST', '/subject/submit', { envelope: await sealedFor(created, anyone), attachments: [] });
+      expect(sent.status, sent.text).toBe(200);
+    });
   });
 });

@@ -15,7 +15,7 @@ export const SECRET_FORMATS: ReadonlyArray<{ name: string; pattern: RegExp }> = 
 ];
 
 /** Answer fields that hold a secret shown once (the create answers' secretFields, the session's CSRF token, the CLI's inbound URLs). */
-export const SECRET_FIELDS = new Set(['secret', 'token', 'link', 'link_without_fragment', 'challenge_code', 'email_code', 'csrf_token', 'webhook_url', 'trigger_url', 'api_key']);
+export const SECRET_FIELDS = new Set(['secret', 'token', 'link', 'link_without_fragment', 'challenge_code', 'email_code', 'csrf_token', 'subject_pass', 'webhook_url', 'trigger_url', 'api_key']);
 
 /** A six-digit code, or a value long enough not to turn up by chance; anything else shown is no secret. */
 const SIX_DIGITS = /^[0-9]{6}$/;

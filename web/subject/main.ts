@@ -6,7 +6,8 @@
  * (sent only in the X-Link-Token header), fetches the request, recomputes the recipient
  * commitment from the served public keys and compares it with the fragment, and marks the link
  * opened (POST /subject/open). Only when they match does it ask for the verification codes and
- * offer the credential form. The credential, note and files are sealed in this browser
+ * offer the credential form. A passed code issues a subject pass, kept in this tab's sessionStorage
+ * and sent in X-Subject-Pass: the codes count for this browser only, never for the link. The credential, note and files are sealed in this browser
  * (web/crypto/envelope.ts) to the recipients whose keys were checked; the service stores only the
  * envelope.
  *
@@ -31,7 +32,7 @@ import { keepLinesOnPaste, showToggle } from '../shared/credential-field.ts';
 import { commitmentOf, fingerprintOf } from '../crypto/identity.ts';
 import { ApiFailure } from '../shared/api.ts';
 import { busy, byId, clearMessages, facts, field, focusHeading, formatTime, h, refuseField, replaceChildren, say, sayError } from '../shared/dom.ts';
-import { content, linkCall, state, type Recipient, type SubjectRequest, type Verification } from './link.ts';
+import { content, keepPass, linkCall, loadPass, state, type Recipient, type SubjectRequest, type Verification } from './link.ts';
 import { commitmentFromFragment } from './link-fragment.ts';
 import { handleFailure, reportSection, showClosed, showInvalid, showRefusal, showSubmitted } from './outcomes.ts';
 
@@ -172,12 +173,15 @@ const verifyStep = (request: SubjectRequest) => {
       let emailedCodeExpired = false;
       try {
         verification = (await linkCall<{ verification: Verification }>('POST', '/subject/verify', body)).verification;
+        keepPass(verification);
       } catch (error) {
         const carried = error instanceof ApiFailure ? (error.body.verification as Verification | undefined) : undefined;
         const notACode = error instanceof ApiFailure && error.status === 422 && !carried ? codeFieldsRefused(error) : [];
         if (notACode.length > 0) return refuseCodes(notACode, 'A code is six digits. Check what you typed and try again.');
         if (!carried) return handleFailure(error);
         verification = carried;
+        // A code that passed beside one that did not still issued this browser's pass.
+        keepPass(carried);
         // The emailed code was the one sent but too late: no attempt was spent, a new code helps.
         emailedCodeExpired = error instanceof ApiFailure && String((error.body.errors as Record<string, string[]> | undefined)?.email_code?.[0] ?? '').startsWith('This code has expired');
       }
@@ -269,6 +273,8 @@ const credentialStep = (request: SubjectRequest) => {
         note.value = '';
         showSubmitted(request, answer.record_expires_at);
       } catch (error) {
+        // This browser's pass no longer counts (the code was passed in another one since): ask for the code again.
+        if (error instanceof ApiFailure && error.status === 403) return askForCodeAgain(request, error.message);
         handleFailure(error);
       }
     });
@@ -281,6 +287,17 @@ const credentialStep = (request: SubjectRequest) => {
     h('p', {}, `It is encrypted in this browser before it is sent. Only ${state.recipients.map((r) => r.label).join(', ')} can open it; the service itself cannot read it.`),
     form,
   );
+};
+
+/** The verification as the service now sees it for this browser, and the code step again with `message`. */
+const askForCodeAgain = async (request: SubjectRequest, message: string) => {
+  try {
+    request.verification = (await linkCall<SubjectRequest>('GET', '/subject/request')).verification;
+  } catch (error) {
+    return handleFailure(error);
+  }
+  renderSteps(request, true);
+  sayError(message);
 };
 
 // --- The page ----------------------------------------------------------------------------------
@@ -312,6 +329,7 @@ const main = async () => {
   clearMessages();
   state.token = tokenFromPath(location.pathname);
   if (!state.token) return showInvalid();
+  loadPass();
   const commitment = commitmentFromFragment(location.hash);
 
   let request: SubjectRequest;

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { notFound } from '#core/errors.ts';
 import { sha256Hex } from '#core/hashing.ts';
-import { isCurrentLink, linkClosed } from '#core/subject-flow.ts';
+import { isCurrentLink, linkClosed, SUBJECT_PASS_PATTERN } from '#core/subject-flow.ts';
 import type { LinkHolder, SubjectDeps } from '#core/use-cases/subject/subject-context.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { jsonBody } from '../middleware/json-body.ts';
@@ -14,7 +14,10 @@ import type { ApiEvent, ApiLambda, ApiMiddleware, ApiResult, ApiState } from '..
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-/** The subject's link token, sent by the page in `X-Link-Token`, opens one request. */
+/**
+ * The subject's link token, sent by the page in `X-Link-Token`, opens one request; the subject
+ * pass in `X-Subject-Pass` (optional) says which browser passed the code.
+ */
 const linkToken = (deps: AppDeps): ApiMiddleware => ({
   before: async (request) => {
     const token = request.event.headers?.['x-link-token'];
@@ -25,7 +28,10 @@ const linkToken = (deps: AppDeps): ApiMiddleware => ({
     if (!handoff || !org) throw notFound('This link is not valid.');
     // A relinked request's older links stay known, so their page can say why they stopped working.
     if (!isCurrentLink(handoff, tokenHash)) throw linkClosed('replaced');
-    request.internal.link = { request: handoff, org, tokenHash } satisfies LinkHolder;
+    // The subject pass, from the browser that passed the code: anything not shaped like one is no pass.
+    const pass = request.event.headers?.['x-subject-pass'];
+    const passHash = pass && SUBJECT_PASS_PATTERN.test(pass) ? sha256Hex(pass) : null;
+    request.internal.link = { request: handoff, org, tokenHash, passHash } satisfies LinkHolder;
   },
 });
 

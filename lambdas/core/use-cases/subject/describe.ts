@@ -1,12 +1,15 @@
-import { isCurrentLink, linkClosed, linkClosedReason, MAX_FAILED_ATTEMPTS, verificationOf, verificationPassed } from '../../subject-flow.ts';
+import { isCurrentLink, linkClosed, linkClosedReason, MAX_FAILED_ATTEMPTS, verificationFor, verificationPassed } from '../../subject-flow.ts';
 import type { HandoffRequest } from '../../model.ts';
 import { membersById, type MembersById } from '../../recipient-health.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../../attachment-limits.ts';
 import type { LinkHolder, SubjectDeps } from './subject-context.ts';
 
-
-export const verificationView = (request: HandoffRequest) => {
-  const v = verificationOf(request);
+/**
+ * The verification as the caller holding `passHash` sees it: codes passed under another pass (or
+ * none) show as not passed here, as they count for nothing in this caller's hands.
+ */
+export const verificationView = (request: HandoffRequest, passHash: string | null) => {
+  const v = verificationFor(request, passHash);
   return {
     passed: verificationPassed(request.verificationMode, v),
     challenge_passed: v.challengePassed,
@@ -40,7 +43,7 @@ export const describeForSubject = async (deps: SubjectDeps, holder: LinkHolder, 
     subject: { name: request.subject.name },
     justification: request.justification,
     verification_mode: request.verificationMode,
-    verification: verificationView(request),
+    verification: verificationView(request, holder.passHash),
     email_code_available: request.subject.email !== null,
     allow_attachments: request.allowAttachments,
     limits: { attachments: MAX_ATTACHMENTS, attachment_bytes: MAX_ATTACHMENT_BYTES },

@@ -28,6 +28,11 @@ export interface LinkHolder {
    * call of the old one was in flight (read, then written) kills the old one for that call too.
    */
   tokenHash: string;
+  /**
+   * The SHA-256 hash of the subject pass the caller sent in `X-Subject-Pass` (issued by a verify
+   * call that passed a code), or null without one. Codes passed count only for the current pass.
+   */
+  passHash: string | null;
 }
 
 export const subjectActor = (request: HandoffRequest) => ({ type: 'subject' as const, label: request.subject.name });

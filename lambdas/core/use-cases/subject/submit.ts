@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { forbidden, validationFailed } from '../../errors.ts';
 import { submit } from '../../subject-flow.ts';
 import { parseOrThrow } from '../../validation.ts';
-import { verificationOf, verificationPassed } from '../../subject-flow.ts';
+import { verificationFor, verificationPassed } from '../../subject-flow.ts';
 import { syncExpirySchedule } from '../../expiry-schedule.ts';
 import { applyChange, readAgain } from '../apply-change.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_HEADER_BYTES, MAX_ATTACHMENTS } from '../../attachment-limits.ts';
@@ -46,7 +46,8 @@ export const submitBody = z.strictObject({
 
 /**
  * Stores what the subject's browser sealed: ciphertext only, addressed to exactly the request's
- * recipients (membership and key fingerprint), after the verification the request asks for.
+ * recipients (membership and key fingerprint), after the verification the request asks for,
+ * passed by the caller (the current subject pass; none needed in mode `none`).
  */
 export const submitCredential = async (deps: SubjectDeps, holder: LinkHolder, rawBody: unknown) => {
   const body = parseOrThrow(submitBody, rawBody ?? {});
@@ -55,7 +56,8 @@ export const submitCredential = async (deps: SubjectDeps, holder: LinkHolder, ra
     readAgain(deps.requests, holder.request),
     (current) => {
       assertLinkUsable(deps, current, holder);
-      if (!verificationPassed(current.verificationMode, verificationOf(current))) {
+      // Passed by this browser: the codes count only with the subject pass their verify issued.
+      if (!verificationPassed(current.verificationMode, verificationFor(current, holder.passHash))) {
         throw forbidden('Verify with the code first.');
       }
       const expected = new Set(current.recipients.map((r) => `${r.membershipId}:${r.fingerprint}`));

@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
 import { storedCodeMatches, typedCode } from '../../codes.ts';
 import { ApiError, type FieldErrors } from '../../errors.ts';
-import { MAX_FAILED_ATTEMPTS, verificationOf } from '../../subject-flow.ts';
+import { randomToken, sha256Hex } from '../../hashing.ts';
+import { holdsCurrentPass, MAX_FAILED_ATTEMPTS, verificationFor, verificationOf } from '../../subject-flow.ts';
 import { parseOrThrow } from '../../validation.ts';
-import type { HandoffRequest } from '../../model.ts';
+import type { HandoffRequest, SubjectVerification } from '../../model.ts';
 import { applyChange, readAgain } from '../apply-change.ts';
 import { assertLinkUsable, verificationView } from './describe.ts';
 import { subjectAudit, type LinkHolder, type SubjectDeps } from './subject-context.ts';
@@ -19,8 +20,14 @@ export const verifyBody = z.strictObject({ challenge_code: z.optional(sixDigits)
 /**
  * Checks the codes the subject typed. Each wrong code uses one of MAX_FAILED_ATTEMPTS; the last
  * one locks the link (`needs_relink`). The attempt is stored before the answer, so a caller
- * cannot try again by dropping the connection. A code already passed is not checked again: its
- * answer is the verification as it stands, with nothing written.
+ * cannot try again by dropping the connection.
+ *
+ * A passed code belongs to the browser that typed it, not to the link: the first code a caller
+ * passes issues a subject pass (`verification.subject_pass`, shown in this answer only; its
+ * SHA-256 hash is stored), which the page sends back in `X-Subject-Pass`. A new pass replaces the
+ * old one, whose holder has then passed nothing. A code the caller's pass has already passed is not
+ * checked again: its answer is the verification as it stands, with nothing written. A caller
+ * without the current pass is judged afresh, a wrong code spending an attempt as any other.
  */
 export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBody: unknown) => {
   const body = parseOrThrow(verifyBody, rawBody ?? {});
@@ -28,16 +35,23 @@ export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBo
   // Hashed before the request is read: the decision below is synchronous, and the hash depends only on the request id.
   const challenge = body.challenge_code === undefined ? null : await typedCode(deps.codeKey, requestId, 'challenge', body.challenge_code);
   const emailed = body.email_code === undefined ? null : await typedCode(deps.codeKey, requestId, 'email', body.email_code);
+  // Drawn once, outside the transaction (its decision may run again): used only if a code passes for a caller without the current pass.
+  const newPass = randomToken(32);
+  const newPassHash = sha256Hex(newPass);
   // The emailed code typed was the one sent, but it had expired: no guess, so no attempt spent.
   let emailedLate = false;
+  let issued = false;
   const request = await applyChange(
     deps.requests,
     readAgain(deps.requests, holder.request),
     (current) => {
       emailedLate = false;
+      issued = false;
       assertLinkUsable(deps, current, holder);
       const now = deps.clock.now();
-      const verification = { ...verificationOf(current) };
+      const holdsPass = holdsCurrentPass(current, holder.passHash);
+      // What this caller has passed: nothing, unless it holds the current pass.
+      const verification = { ...verificationFor(current, holder.passHash) };
       const details: Record<string, unknown> = {};
       let failed = false;
       // A code that has passed is not judged again (the page may send it again after a reload): a
@@ -77,15 +91,29 @@ export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBo
           failed = true;
         }
       }
-      const locked = verification.failedAttempts >= MAX_FAILED_ATTEMPTS;
-      const after: HandoffRequest = { ...current, verification, needsRelink: current.needsRelink || locked, updatedAt: now.toISOString() };
+      const passedNow = details.challenge === 'passed' || details.email === 'passed';
+      let stored: typeof verification;
+      if (holdsPass) {
+        stored = verification;
+      } else if (passedNow) {
+        // A new pass for this caller, with what it has passed: the previous holder's pass dies.
+        stored = { ...verification, passHash: newPassHash };
+        issued = true;
+      } else {
+        // Nothing passed: only the attempts (and a spent emailed code) change; the pass holder keeps what it passed.
+        const kept = verificationOf(current);
+        stored = { ...verification, challengePassed: kept.challengePassed, emailPassed: kept.emailPassed };
+      }
+      const locked = stored.failedAttempts >= MAX_FAILED_ATTEMPTS;
+      const after: HandoffRequest = { ...current, verification: stored, needsRelink: current.needsRelink || locked, updatedAt: now.toISOString() };
       const type = locked ? 'request.link_locked' : failed ? 'subject.verification_failed' : 'subject.verified';
       return { after, audit: subjectAudit(deps, after, type, details) };
     },
     (current, change) => change?.after ?? current,
   );
-  const view = verificationView(request);
-  const failed = codesFailed(body, request, emailedLate);
+  const passHash = issued ? newPassHash : holder.passHash;
+  const view = { ...verificationView(request, passHash), ...(issued ? { subject_pass: newPass } : {}) };
+  const failed = codesFailed(body, verificationFor(request, passHash), emailedLate);
   if (Object.keys(failed).length > 0) {
     const left = view.attempts_left;
     for (const field of Object.keys(failed)) failed[field] = [`${failed[field][0]} ${left === 1 ? '1 attempt' : `${left} attempts`} left.`];
@@ -97,8 +125,7 @@ export const verifySubject = async (deps: SubjectDeps, holder: LinkHolder, rawBo
 };
 
 /** Which of the typed codes did not pass, judged from the stored outcome. */
-const codesFailed = (body: z.infer<typeof verifyBody>, request: HandoffRequest, emailedLate: boolean): FieldErrors => {
-  const v = verificationOf(request);
+const codesFailed = (body: z.infer<typeof verifyBody>, v: SubjectVerification, emailedLate: boolean): FieldErrors => {
   const failed: FieldErrors = {};
   if (body.challenge_code !== undefined && !v.challengePassed) failed.challenge_code = ['This code is not right.'];
   if (body.email_code !== undefined && !v.emailPassed) failed.email_code = [emailedLate ? EMAILED_CODE_EXPIRED : 'This code is not right or has expired.'];

@@ -198,7 +198,9 @@ describe.skipIf(!haveChromium)('requests sent before the technician set up their
     // Still waiting: its link cannot lead to a submission any more (the key changed); a new link seals it to the new key.
     await tech.goto(`${appUrl()}/app/requests/${waiting.request.id}`);
     await tech.waitForSelector('#sealed-key-notice');
-    expect(await tech.locator('#sealed-key-notice').textContent()).toMatch(/^When submitted, this credential will be sealed to the key an operator made for you .* give it a new link, which seals the credential to your own key/);
+    expect(await tech.locator('#sealed-key-notice').textContent()).toMatch(/^Its link seals the credential to the key an operator made for you .* give it a new link, which seals the credential to your own key/);
+    // Beside the notice that the link can no longer be used, nothing promises a submission.
+    expect(await tech.locator('main').textContent()).not.toContain('When submitted');
     expect(await tech.locator('#relink').count()).toBe(1);
   });
 });

@@ -34,7 +34,9 @@ const operatorKeyAdvice = (submitted: boolean, ownKeyHere: boolean) => {
 export const sealedKeyNotice = ({ sealedTo: { fingerprint: sealedTo, made_by: madeBy }, inBrowser, submitted }: SealedKeyFacts) => {
   if (inBrowser === sealedTo) return null;
   const operatorMade = madeBy === 'operator';
-  const what = submitted ? 'This credential is sealed to' : 'When submitted, this credential will be sealed to';
+  // Not yet submitted: the link as it stands seals to that key. "When submitted" would promise a
+  // submission that a link flagged for a new one (beside this notice) can no longer make.
+  const what = submitted ? 'This credential is sealed to' : 'Its link seals the credential to';
   const lines: Array<string | Node> = operatorMade
     ? [
         `${what} the key an operator made for you `,

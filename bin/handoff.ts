@@ -1,4 +1,5 @@
 import { App } from 'aws-cdk-lib';
+import { ContextError } from '../lib/context-error.ts';
 import { HandoffStack } from '../lib/handoff-stack.ts';
 
 /**
@@ -16,12 +17,18 @@ import { HandoffStack } from '../lib/handoff-stack.ts';
  */
 const app = new App();
 
-new HandoffStack(app, 'CredentialHandoff', {
-  description: 'Credential Handoff Service: HTTP API, one function per route, one DynamoDB table',
-  env: {
-    account: process.env.CDK_DEFAULT_ACCOUNT,
-    region: process.env.CDK_DEFAULT_REGION,
-  },
-});
+try {
+  new HandoffStack(app, 'CredentialHandoff', {
+    description: 'Credential Handoff Service: HTTP API, one function per route, one DynamoDB table',
+    env: {
+      account: process.env.CDK_DEFAULT_ACCOUNT,
+      region: process.env.CDK_DEFAULT_REGION,
+    },
+  });
+} catch (error) {
+  if (!(error instanceof ContextError)) throw error;
+  console.error(`Error: ${error.message}`);
+  process.exit(1);
+}
 
 app.synth();

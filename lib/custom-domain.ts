@@ -1,4 +1,5 @@
 import { Stack, Token } from 'aws-cdk-lib';
+import { ContextError } from './context-error.ts';
 
 export interface CustomDomain {
   /** The API's host name, e.g. `api.example.com`. */
@@ -19,14 +20,14 @@ const USAGE = 'Deploy with both, e.g. -c domainName=api.example.com -c certifica
 export const customDomainOf = (stack: Stack, settings: { domainName?: string; certificateArn?: string }): CustomDomain | undefined => {
   const { domainName, certificateArn } = settings;
   if (domainName === undefined && certificateArn === undefined) return undefined;
-  if (domainName === undefined) throw new Error(`certificateArn is set but domainName is not: the certificate needs the domain it covers. ${USAGE}`);
-  if (certificateArn === undefined) throw new Error(`domainName is set but certificateArn is not: the domain needs an ACM certificate to serve TLS. ${USAGE}`);
+  if (domainName === undefined) throw new ContextError(`certificateArn is set but domainName is not: the certificate needs the domain it covers. ${USAGE}`);
+  if (certificateArn === undefined) throw new ContextError(`domainName is set but certificateArn is not: the domain needs an ACM certificate to serve TLS. ${USAGE}`);
   const host = domainName.toLowerCase();
-  if (!HOST_NAME.test(host)) throw new Error(`domainName must be a host name such as api.example.com (no scheme, port or path): ${domainName}`);
+  if (!HOST_NAME.test(host)) throw new ContextError(`domainName must be a host name such as api.example.com (no scheme, port or path): ${domainName}`);
   const arn = CERTIFICATE_ARN.exec(certificateArn);
-  if (!arn) throw new Error(`certificateArn is not an ACM certificate ARN: ${certificateArn}`);
+  if (!arn) throw new ContextError(`certificateArn is not an ACM certificate ARN: ${certificateArn}`);
   if (!Token.isUnresolved(stack.region) && arn[1] !== stack.region) {
-    throw new Error(`certificateArn is in ${arn[1]}, but the API is deployed in ${stack.region}: a regional custom domain needs a certificate of its own region`);
+    throw new ContextError(`certificateArn is in ${arn[1]}, but the API is deployed in ${stack.region}: a regional custom domain needs a certificate of its own region`);
   }
   return { domainName: host, certificateArn };
 };

@@ -18,6 +18,7 @@ import { Operations } from './operations.ts';
 import { customDomainOf } from './custom-domain.ts';
 import { applyNagSuppressions } from './nag-suppressions.ts';
 import { pointInTimeRecoveryDaysOf, RECOVERY_DAYS_CONTEXT } from './point-in-time-recovery.ts';
+import { ContextError } from './context-error.ts';
 
 
 /** How long the API's access log is kept. */
@@ -256,7 +257,7 @@ const accessLogFormat = AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)
  * (SES refuses an unverified identity) while every link delivery quietly fails.
  */
 const missingSender = (): never => {
-  throw new Error(
+  throw new ContextError(
     'emailFrom is required: the sender of link, code and sign-in emails, an identity verified in SES. Deploy with -c emailFrom=handoff@your-domain.example',
   );
 };
@@ -288,7 +289,7 @@ const throttlePublicRoutes = (stage: apigwv2.HttpStage, routes: ReadonlyMap<stri
 const contextString = (stack: Stack, key: string): string | undefined => {
   const value: unknown = stack.node.tryGetContext(key);
   if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') throw new Error(`context ${key} must be a string`);
+  if (typeof value !== 'string') throw new ContextError(`context ${key} must be a string`);
   return value;
 };
 
@@ -298,11 +299,11 @@ const contextSwitch = (stack: Stack, key: string, fallback: boolean): boolean =>
   if (value === undefined || value === null || value === '') return fallback;
   if (value === true || value === 'on' || value === 'true') return true;
   if (value === false || value === 'off' || value === 'false') return false;
-  throw new Error(`context ${key} must be on or off, not ${JSON.stringify(value)}`);
+  throw new ContextError(`context ${key} must be on or off, not ${JSON.stringify(value)}`);
 };
 
 const emailAddress = (value: string) => {
-  if (!/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(value)) throw new Error(`emailFrom is not an email address: ${value}`);
+  if (!/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(value)) throw new ContextError(`emailFrom is not an email address: ${value}`);
   return value;
 };
 
@@ -312,8 +313,8 @@ const httpsUrl = (value: string) => {
   try {
     url = new URL(value);
   } catch {
-    throw new Error(`appUrl is not a URL: ${value}`);
+    throw new ContextError(`appUrl is not a URL: ${value}`);
   }
-  if (url.protocol !== 'https:') throw new Error(`appUrl must use https: ${value}`);
+  if (url.protocol !== 'https:') throw new ContextError(`appUrl must use https: ${value}`);
   return value.replace(/\/+$/, '');
 };

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -8,6 +9,9 @@ import { HandoffStack } from '../../lib/handoff-stack.ts';
 import { flatTemplate } from '../support/flat-template.ts';
 import { SYNTH_TIMEOUT } from '../support/synthesised-stack.ts';
 import { type Json, dataEntries } from '../support/stack-template.ts';
+
+/** The repository's root, where the CDK app runs. */
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** The context settings: each test synthesises stacks of its own, unbundled, with other contexts. */
 
@@ -92,5 +96,12 @@ describe('context', () => {
     // No sender at all fails the synth with what to do, rather than deploying a service that sends nothing.
     expect(() => synth({ emailFrom: undefined })).toThrow(/emailFrom is required: .* -c emailFrom=/);
     expect(() => synth({ appUrl: 'http://handoff.example.org' })).toThrow(/appUrl/);
+  }, SYNTH_TIMEOUT);
+
+  it('the CDK app says what context is missing in one line, with no stack trace', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'bin/handoff.ts'], { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, CDK_CONTEXT_JSON: '{}' } });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toMatch(/^Error: emailFrom is required: .* -c emailFrom=\S+$/);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
   }, SYNTH_TIMEOUT);
 });

@@ -163,7 +163,7 @@ describe.skipIf(!haveChromium)('your first handoff', () => {
     await shot(tech, 'first-handoff-10-confirm-complete');
     await tech.click('#confirm-complete');
     await tech.waitForSelector('#download-certificate-json');
-    await shot(tech, 'first-handoff-10-completed');
+    await shot(tech, 'first-handoff-11-completed');
   });
 
   it('8. the certificate, downloaded, is checked with the single-file verifier and the saved public keys', async () => {
@@ -193,7 +193,7 @@ describe.skipIf(!haveChromium)('requests sent before the technician set up their
     expect(await tech.locator('#sealed-key-notice').textContent()).not.toContain('Set up your own key');
     expect(await tech.locator('#reveal').count()).toBe(0);
     await expectNoSeriousAxeViolations(tech);
-    await shot(tech, 'first-handoff-11-sealed-to-the-seed-key');
+    await shot(tech, 'first-handoff-12-sealed-to-the-seed-key');
 
     // Still waiting: its link cannot lead to a submission any more (the key changed); a new link seals it to the new key.
     await tech.goto(`${appUrl()}/app/requests/${waiting.request.id}`);

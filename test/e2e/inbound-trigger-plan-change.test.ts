@@ -4,6 +4,7 @@
  * post creates nothing and answers as any post on Free does (202 with the reason as its problem).
  */
 import { afterEach, expect, it, vi } from 'vitest';
+import { changeAfterRead } from '../support/change-meanwhile.ts';
 import { requestItemsOf } from '../support/shapes.ts';
 import { ack, connect, org, post, quietPreset, service, ticketId, useTriggerService } from '../support/inbound-trigger.ts';
 
@@ -11,25 +12,8 @@ useTriggerService();
 afterEach(() => vi.restoreAllMocks());
 
 /** Posts `body`, moving the organisation to Free once the post has read `read` (the preset, or the request's client). */
-const postMovedToFree = async (integration: Awaited<ReturnType<typeof connect>>, body: Record<string, unknown>, read: 'getPreset' | 'getClient') => {
-  const directory = service.deps.directory;
-  const original = directory[read].bind(directory) as (orgId: string, id: string) => Promise<unknown>;
-  let reached!: () => void;
-  const paused = new Promise<void>((resolve) => (reached = resolve));
-  let go!: () => void;
-  const moved = new Promise<void>((resolve) => (go = resolve));
-  vi.spyOn(directory, read).mockImplementationOnce((async (orgId: string, id: string) => {
-    const found = await original(orgId, id);
-    reached();
-    await moved;
-    return found;
-  }) as never);
-  const answering = post(integration, body);
-  await paused;
-  await service.admin.setPlan(org.orgId, 'free');
-  go();
-  return answering;
-};
+const postMovedToFree = (integration: Awaited<ReturnType<typeof connect>>, body: Record<string, unknown>, read: 'getPreset' | 'getClient') =>
+  changeAfterRead(service.deps.directory, read, () => post(integration, body), () => service.admin.setPlan(org.orgId, 'free'));
 
 const expectNothingCreated = async (answer: Awaited<ReturnType<typeof post>>, ticket: string, slug: string | null) => {
   expect(answer.status, answer.text).toBe(202);

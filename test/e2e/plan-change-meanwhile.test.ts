@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { newId } from '../../lambdas/core/ids.ts';
 import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
 import { connectIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
+import { changeAfterRead } from '../support/change-meanwhile.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
 import { auditEntries, expectError, requestItemsOf } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
@@ -32,25 +33,8 @@ const teamOrganisation = async () => {
  * Makes `call` as the service would, moving the organisation to Free (from outside the call, as
  * the operator's CLI would) once the call has read a preset (or a client), before it writes.
  */
-const movedToFreeMidCall = async <T>(org: TestOrganisation, call: () => Promise<T>, read: 'getPreset' | 'getClient' = 'getPreset') => {
-  const directory = service.deps.directory;
-  const original = directory[read].bind(directory) as (orgId: string, id: string) => Promise<unknown>;
-  let reached!: () => void;
-  const paused = new Promise<void>((resolve) => (reached = resolve));
-  let go!: () => void;
-  const moved = new Promise<void>((resolve) => (go = resolve));
-  vi.spyOn(directory, read).mockImplementationOnce((async (orgId: string, id: string) => {
-    const found = await original(orgId, id);
-    reached();
-    await moved;
-    return found;
-  }) as never);
-  const answering = call();
-  await paused;
-  await service.admin.setPlan(org.orgId, 'free');
-  go();
-  return answering;
-};
+const movedToFreeMidCall = <T>(org: TestOrganisation, call: () => Promise<T>, read: 'getPreset' | 'getClient' = 'getPreset') =>
+  changeAfterRead(service.deps.directory, read, call, () => service.admin.setPlan(org.orgId, 'free'));
 
 /** The types of the audit entries written after the organisation moved to Free. */
 const typesSinceFree = async (org: TestOrganisation) => {

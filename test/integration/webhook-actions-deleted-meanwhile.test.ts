@@ -9,7 +9,7 @@ import { DeliveryStore } from '../../lambdas/store/deliveries.ts';
 import { pingWebhook, redeliverEvent, WebhookActionTargetMissing, type WebhookActionDeps } from '../../lambdas/workers/webhook-actions.ts';
 import { eventId } from '../../lambdas/core/events.ts';
 import { auditEntries, itemsUnder } from '../support/shapes.ts';
-import { putSubscription } from '../support/webhooks.ts';
+import { putSubscription, recordTestEvent } from '../support/webhooks.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 let service: TestService;
@@ -51,14 +51,7 @@ it('refuses a ping whose subscription is deleted before it is written', async ()
 
 it('refuses a redelivery whose subscription is deleted before it is written', async () => {
   const subscription = await putSubscription(service, org.orgId, { events: ['request.created'] });
-  const event = await service.deps.audit.record({
-    orgId: org.orgId,
-    type: 'request.created',
-    actor: { type: 'api', label: 'Helpdesk' },
-    clientId: org.defaultClientId,
-    requestId: null,
-    data: { details: { note: 'test' }, actor: { type: 'api', label: 'Helpdesk' } },
-  });
+  const event = await recordTestEvent(service, org);
   await expect(redeliverEvent(depsDeletingFirst(subscription.id), actor, org.orgId, eventId(event.seq), subscription.id)).rejects.toBeInstanceOf(WebhookActionTargetMissing);
   expect(await typesAfterDeletion()).toEqual(['webhook.deleted']);
 });

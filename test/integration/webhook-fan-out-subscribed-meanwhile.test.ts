@@ -11,7 +11,7 @@ import type { WebhookRepository } from '../../lambdas/core/webhooks.ts';
 import { DeliveryStore } from '../../lambdas/store/deliveries.ts';
 import { auditInsertRecord } from '../../lambdas/workers/stream-record.ts';
 import { createHandler as createFanOut } from '../../lambdas/workers/fan-out.ts';
-import { movableClock, quietLogger, recordingQueue, storedAuditItems } from '../support/webhooks.ts';
+import { movableClock, quietLogger, recordingQueue, recordTestEvent, storedAuditItems } from '../support/webhooks.ts';
 import { auditEntries } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
@@ -29,15 +29,7 @@ afterAll(() => service?.stop());
 
 const manager = (): WebhookManager => ({ orgId: org.orgId, clientId: null, actor: { type: 'api', label: 'Ops key' }, createdVia: 'api' });
 
-const recordEvent = () =>
-  service.deps.audit.record({
-    orgId: org.orgId,
-    type: 'request.created',
-    actor: { type: 'api', label: 'Helpdesk' },
-    clientId: org.defaultClientId,
-    requestId: null,
-    data: { details: { note: 'test' }, actor: { type: 'api', label: 'Helpdesk' } },
-  });
+const recordEvent = () => recordTestEvent(service, org);
 
 /** Subscribes to request.created; `meanwhile` runs just before the subscription is stored. */
 const subscribe = async (meanwhile?: () => Promise<unknown>) => {

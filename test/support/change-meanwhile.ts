@@ -4,6 +4,7 @@
  * by a second gateway over the same table.
  */
 import type { Server } from 'node:http';
+import { vi } from 'vitest';
 import type { AppDeps } from '../../lambdas/app-deps.ts';
 import { createGateway, listen } from '../../lambdas/local/gateway.ts';
 
@@ -39,4 +40,28 @@ export const gatewayWithChangeMeanwhile = async (deps: AppDeps, method: 'create'
       gateway.close();
     },
   };
+};
+
+/**
+ * Makes `call`, and runs `change` once the call has read through `reader[method]` (its next
+ * call only), before the call goes on to write: a change from outside the call, made to land
+ * between its read and its write every time. Restored by `vi.restoreAllMocks()`.
+ */
+export const changeAfterRead = async <R extends object, T>(reader: R, method: keyof R & string, call: () => Promise<T>, change: () => Promise<unknown>): Promise<T> => {
+  const original = (reader[method] as (...args: unknown[]) => Promise<unknown>).bind(reader);
+  let reached!: () => void;
+  const paused = new Promise<void>((resolve) => (reached = resolve));
+  let go!: () => void;
+  const changed = new Promise<void>((resolve) => (go = resolve));
+  vi.spyOn(reader, method as never).mockImplementationOnce((async (...args: unknown[]) => {
+    const found = await original(...args);
+    reached();
+    await changed;
+    return found;
+  }) as never);
+  const answering = call();
+  await paused;
+  await change();
+  go();
+  return answering;
 };

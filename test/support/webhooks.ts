@@ -87,6 +87,17 @@ export const putSubscription = async (service: TestService, orgId: string, overr
   return subscription;
 };
 
+/** A `request.created` of the organisation's default client appended to its audit chain (no request behind it). */
+export const recordTestEvent = (service: TestService, org: Pick<TestOrganisation, 'orgId' | 'defaultClientId'>) =>
+  service.deps.audit.record({
+    orgId: org.orgId,
+    type: 'request.created',
+    actor: { type: 'api', label: 'Helpdesk' },
+    clientId: org.defaultClientId,
+    requestId: null,
+    data: { details: { note: 'test' }, actor: { type: 'api', label: 'Helpdesk' } },
+  });
+
 /**
  * A `request.created` of the organisation's default client appended to its audit chain and fanned
  * out (as its stream record) to `subscription` alone: the entry and the one delivery's id.
@@ -97,14 +108,7 @@ export const fanOutEvent = async (
   subscription: Pick<WebhookTarget, 'id'>,
   deps: { clock: Clock; deliveries: DeliveryStore; queue: DeliveryQueue },
 ) => {
-  const entry = await service.deps.audit.record({
-    orgId: org.orgId,
-    type: 'request.created',
-    actor: { type: 'api', label: 'Helpdesk' },
-    clientId: org.defaultClientId,
-    requestId: null,
-    data: { details: { note: 'test' }, actor: { type: 'api', label: 'Helpdesk' } },
-  });
+  const entry = await recordTestEvent(service, org);
   const sent: string[] = [];
   const fanOut = createFanOut({
     clock: deps.clock,

@@ -13,7 +13,7 @@ import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
 import { configureIntegration, connectIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
 import { startLocalService, type LocalService } from '../../lambdas/local/local-service.ts';
 import { auditEntries, auditEntriesOfRequest, requestItem } from '../support/shapes.ts';
-import { submitAsSubject } from '../support/submission.ts';
+import { submittedForFreshTicket } from '../support/submission.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 let service: TestService;
@@ -43,15 +43,8 @@ afterAll(async () => {
 });
 
 const submitted = async (org: TestOrganisation) => {
-  const ticket = `INC-${Date.now().toString(36)}-${++seq}`;
-  const made = await service.call('POST', '/requests', {
-    key: org.key,
-    body: { subject_name: 'Jane Doe', justification: 'Needs the firewall admin password', recipients: [org.owner.email], ticket_ref: ticket },
-  });
-  expect(made.status, made.text).toBe(201);
-  const id = made.body.request.id as string;
-  await submitAsSubject(service, id, systemClock, { envelope: { v: 1, ciphertext: 'c2VhbGVk', recipients: [] }, attachments: [] });
-  const connected = await connectIntegration(service.deps, OPERATOR_ACTOR, { orgId: org.orgId, name: `Helpdesk ${seq}` });
+  const { ticket, id } = await submittedForFreshTicket(service, org, systemClock);
+  const connected = await connectIntegration(service.deps, OPERATOR_ACTOR, { orgId: org.orgId, name: `Helpdesk ${++seq}` });
   return { ticket, id, path: new URL(connected.webhook_url).pathname };
 };
 

@@ -12,7 +12,7 @@ import { systemClock } from '../../lambdas/core/clock.ts';
 import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
 import { configureIntegration, connectIntegration, rotateIntegrationSecrets } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
 import { auditEntries, requestItem } from '../support/shapes.ts';
-import { submitAsSubject } from '../support/submission.ts';
+import { submittedForFreshTicket } from '../support/submission.ts';
 import { gatewayWithChangeMeanwhile, type GatewayWithChangeMeanwhile } from '../support/change-meanwhile.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
@@ -35,15 +35,8 @@ afterAll(async () => {
 
 /** A submitted request quoting a fresh ticket reference, and a generic integration mapping "99" to closed. */
 const submittedWithIntegration = async () => {
-  const ticket = `INC-${Date.now().toString(36)}-${++seq}`;
-  const made = await service.call('POST', '/requests', {
-    key: org.key,
-    body: { subject_name: 'Jane Doe', justification: 'Needs the firewall admin password', recipients: [org.owner.email], ticket_ref: ticket },
-  });
-  expect(made.status, made.text).toBe(201);
-  const id = made.body.request.id as string;
-  await submitAsSubject(service, id, systemClock, { envelope: { v: 1, ciphertext: 'c2VhbGVk', recipients: [] }, attachments: [] });
-  const connected = await connectIntegration(service.deps, OPERATOR_ACTOR, { orgId: org.orgId, name: `Helpdesk ${seq}` });
+  const { ticket, id } = await submittedForFreshTicket(service, org, systemClock);
+  const connected = await connectIntegration(service.deps, OPERATOR_ACTOR, { orgId: org.orgId, name: `Helpdesk ${++seq}` });
   const integrationId = connected.integration.id;
   await configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { statusMap: { '99': 'closed' } });
   return { ticket, id, integrationId, path: new URL(connected.webhook_url).pathname };

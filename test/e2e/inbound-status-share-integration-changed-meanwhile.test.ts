@@ -92,3 +92,28 @@ it('keeps the share when trust in unverified closes is turned off before the clo
   expect(types.slice(-2)).toEqual(['organisation.policy_changed', 'ticket.status_received']);
   await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: true } });
 });
+
+it('keeps every share quoting the ticket when trust in unverified closes is turned off before the first close is written', async () => {
+  const ticket = `INC-${Date.now().toString(36)}-policy-two`;
+  const first = await createShareAs(tom, { ticket_ref: ticket });
+  const second = await createShareAs(tom, { ticket_ref: ticket });
+  const connected = await connectIntegration(service.deps, OPERATOR_ACTOR, { orgId: org.orgId, name: 'Helpdesk 3' });
+
+  next = () => service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: false } });
+  const response = await fetch(`${root}${new URL(connected.webhook_url).pathname}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ticket_id: ticket, status: 'closed' }),
+  });
+  expect(response.status).toBe(202);
+
+  // The policy that stands when each share's change is written decides for each of them, not only the first.
+  for (const share of [first, second]) {
+    const read = await tom.call('GET', `/app/api/shares/${share.id}`);
+    expect(read.status, read.text).toBe(200);
+    expect(JSON.stringify(read.body)).not.toContain('"purged"');
+  }
+  const types = (await auditEntries(service, org.orgId)).map((entry) => entry.type);
+  expect(types.slice(-3)).toEqual(['organisation.policy_changed', 'ticket.status_received', 'ticket.status_received']);
+  await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: true } });
+});

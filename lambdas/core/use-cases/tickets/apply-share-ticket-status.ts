@@ -41,8 +41,10 @@ export const applyTicketStatusToShares = async (deps: ShareDeps, input: TicketSt
   // The ticket index, when it covers the organisation, says whether any share quotes the ticket at all.
   if (input.onlyIntegration || input.clientId || input.links?.shared === false) return [];
   const live = (await deps.shares.findByTicket(input.org.id, input.ref)).filter(isShareLive);
+  // The status as judged under the policy that last stood: a policy change met at one share
+  // decides the shares after it too (their writes are conditioned on that policy's version).
+  let judged = { input, trusted };
   for (const share of live) {
-    let judged = { input, trusted };
     for (let policies = 1; ; policies++) {
       try {
         await applyToShare(deps, share, judged.input, judged.trusted, condition);

@@ -83,7 +83,7 @@ export class HandoffStack extends Stack {
   constructor(scope: Construct, id: string, props: HandoffStackProps = {}) {
     super(scope, id, props);
 
-    const emailFrom = emailAddress(props.emailFrom ?? contextString(this, 'emailFrom') ?? missingSender());
+    const emailFrom = emailAddress('emailFrom', props.emailFrom ?? contextString(this, 'emailFrom') ?? missingSender());
     const appUrlSetting = props.appUrl ?? contextString(this, 'appUrl');
     const reserveConcurrency = props.reservedConcurrency ?? contextSwitch(this, 'reservedConcurrency', false);
     const memberRoutes = props.memberRoutes ?? contextSwitch(this, 'memberRoutes', true);
@@ -188,7 +188,7 @@ export class HandoffStack extends Stack {
     this.webhooks = new Webhooks(this, 'Webhooks', { table: this.table.table, tableAccess: this.table, appEnvironment, sealing: this.sealing, reserveConcurrency });
 
     const alarmEmail = contextString(this, 'alarmEmail');
-    this.operations = new Operations(this, 'Operations', { alarmEmail: alarmEmail ? emailAddress(alarmEmail) : undefined });
+    this.operations = new Operations(this, 'Operations', { alarmEmail: alarmEmail ? emailAddress('alarmEmail', alarmEmail) : undefined });
     for (const alarm of [...this.webhooks.alarms, ...this.helpdeskChecks.alarms, ...this.apiReadRecords.alarms]) this.operations.notify(alarm);
     this.operations.functionErrors('ExpiryErrors', this.expiry.expiryFunction, 'The expiry worker');
     this.operations.functionErrors('PurgeErrors', this.expiry.purgeFunction, 'The purge worker');
@@ -302,8 +302,9 @@ const contextSwitch = (stack: Stack, key: string, fallback: boolean): boolean =>
   throw new ContextError(`context ${key} must be on or off, not ${JSON.stringify(value)}`);
 };
 
-const emailAddress = (value: string) => {
-  if (!/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(value)) throw new ContextError(`emailFrom is not an email address: ${value}`);
+/** `value`, the context setting `name`, when it is an email address. */
+const emailAddress = (name: string, value: string) => {
+  if (!/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(value)) throw new ContextError(`${name} is not an email address: ${value}`);
   return value;
 };
 

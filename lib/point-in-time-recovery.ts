@@ -1,5 +1,6 @@
 import { isRecoveryDays, RECOVERY_DAYS_VARIABLE } from '../lambdas/table-backups.ts';
 import { MAX_RECOVERY_DAYS, MIN_RECOVERY_DAYS } from '../lambdas/core/custody/backups.ts';
+import { ContextError } from './context-error.ts';
 
 /** The context setting: `-c pointInTimeRecoveryDays=N`. */
 export const RECOVERY_DAYS_CONTEXT = 'pointInTimeRecoveryDays';
@@ -30,7 +31,7 @@ export const pointInTimeRecoveryDaysOf = (value: unknown): number => {
   if (value === undefined || value === null || value === '') return DEFAULT_POINT_IN_TIME_RECOVERY_DAYS;
   const days = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
   if (!isRecoveryDays(days)) {
-    throw new Error(
+    throw new ContextError(
       `${RECOVERY_DAYS_CONTEXT} must be a whole number of days from ${MIN_RECOVERY_DAYS} to ${MAX_RECOVERY_DAYS} ` +
         `(DynamoDB's point-in-time recovery period; -c ${RECOVERY_DAYS_CONTEXT}=${DEFAULT_POINT_IN_TIME_RECOVERY_DAYS} is the default), not ${JSON.stringify(value)}`,
     );

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { ContextError } from '../../lib/context-error.ts';
 import { HandoffStack } from '../../lib/handoff-stack.ts';
 import { flatTemplate } from '../support/flat-template.ts';
 import { SYNTH_TIMEOUT } from '../support/synthesised-stack.ts';
@@ -103,5 +104,11 @@ describe('context', () => {
     expect(run.status).toBe(1);
     expect(run.stderr.trim()).toMatch(/^Error: emailFrom is required: .* -c emailFrom=\S+$/);
     expect(run.stderr).not.toMatch(/^\s+at /m);
+  }, SYNTH_TIMEOUT);
+
+  it('names the malformed setting, each a one-line context error: alarmEmail and pointInTimeRecoveryDays as emailFrom and appUrl', () => {
+    expect(() => synth({ alarmEmail: 'oncall' })).toThrow(ContextError);
+    expect(() => synth({ alarmEmail: 'oncall' })).toThrow(/^alarmEmail is not an email address: oncall$/);
+    expect(() => synth({ pointInTimeRecoveryDays: 'a week' })).toThrow(ContextError);
   }, SYNTH_TIMEOUT);
 });

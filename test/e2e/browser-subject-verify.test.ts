@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newIdentityPublicKey } from '../../lambdas/local/demo-identity.ts';
@@ -218,6 +220,47 @@ describe.skipIf(!haveChromium)("the subject's code step", () => {
     } finally {
       await first.close();
       await second.close();
+    }
+  });
+
+  it('keeps the subject pass in this tab\'s sessionStorage only: not in localStorage, a cookie or the address, and it is the one the service holds', async () => {
+    const created = await newRequest();
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const sentPasses: string[] = [];
+      page.on('request', (r) => {
+        const pass = r.headers()['x-subject-pass'];
+        if (pass) sentPasses.push(pass);
+        expect(r.url()).not.toMatch(/subject[-_]pass/i);
+      });
+      await page.goto(created.link);
+      await page.waitForSelector('#challenge-code');
+      await typeCode(page, created.challenge_code);
+      await page.waitForSelector('#credential');
+      const storage = await page.evaluate(() => ({
+        local: Object.keys(localStorage).length,
+        session: Object.entries(sessionStorage),
+        cookie: document.cookie,
+        href: location.href,
+      }));
+      expect(storage.local).toBe(0);
+      expect(storage.cookie).toBe('');
+      expect(storage.href).toBe(created.link);
+      expect(storage.session).toHaveLength(1);
+      const pass = storage.session[0]![1];
+      expect(pass).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(storage.href).not.toContain(pass);
+      const item = (await service.deps.db.send(new GetCommand({ TableName: service.deps.tableName, Key: { pk: `REQ#${created.request.id}`, sk: 'REQ' } }))).Item!;
+      expect(item.verification.passHash).toBe(createHash('sha256').update(pass).digest('hex'));
+      // Not in the page either.
+      expect(await page.content()).not.toContain(pass);
+      // Sent on the calls after the verify.
+      await page.reload();
+      await page.waitForSelector('#credential');
+      expect(sentPasses).toContain(pass);
+    } finally {
+      await context.close();
     }
   });
 });

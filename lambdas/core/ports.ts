@@ -124,9 +124,8 @@ export interface TriggerGuard {
   /**
    * The integration's version the post was read under: the request is made only if it still is
    * (a disable, rotation or new setting that answered meanwhile refuses it, WriteConflict).
-   * Absent, only on condition that the integration is still enabled.
    */
-  integrationVersion?: number;
+  integrationVersion: number;
 }
 
 export interface RequestRepository {

@@ -52,7 +52,7 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
   }
 
   /** The request a ticket trigger created for (integration, preset, ticket), or null. */
-  async triggeredRequestId(guard: Omit<TriggerGuard, 'previousRequestId' | 'previousVersion'>): Promise<string | null> {
+  async triggeredRequestId(guard: Omit<TriggerGuard, 'previousRequestId' | 'previousVersion' | 'integrationVersion'>): Promise<string | null> {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: keys.ticketTrigger(guard.orgId, guard.integrationId, guard.preset, guard.ticketId), ConsistentRead: true }),
     );
@@ -65,13 +65,9 @@ export class DynamoRequests implements HandoffRepository, TicketReadNotes {
       guard.previousRequestId && guard.previousVersion !== null
         ? [{ ConditionCheck: { TableName: this.tableName, Key: keys.request(guard.previousRequestId), ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': guard.previousVersion } } }]
         : [];
-    // The integration still as the post was read (else still enabled): a change that answered while the post was being handled wins.
-    const integrationEnabled: TransactItem =
-      guard.integrationVersion === undefined
-        ? { ConditionCheck: { TableName: this.tableName, Key: keys.integration(guard.orgId, guard.integrationId), ConditionExpression: 'enabled = :enabled', ExpressionAttributeValues: { ':enabled': true } } }
-        : integrationUnchanged(this.tableName, guard.orgId, { id: guard.integrationId, version: guard.integrationVersion });
     return [
-      integrationEnabled,
+      // The integration still as the post was read: a change that answered while the post was being handled wins.
+      integrationUnchanged(this.tableName, guard.orgId, { id: guard.integrationId, version: guard.integrationVersion }),
       {
         Put: {
           TableName: this.tableName,

@@ -13,7 +13,7 @@ import { createRequestFor, type CreateRequestDeps } from '../create-request.ts';
 export interface TriggerDeps extends CreateRequestDeps {
   directory: CreateRequestDeps['directory'] & Pick<Directory, 'getPreset'>;
   requests: CreateRequestDeps['requests'] & {
-    triggeredRequestId(guard: Omit<TriggerGuard, 'previousRequestId' | 'previousVersion'>): Promise<string | null>;
+    triggeredRequestId(guard: Omit<TriggerGuard, 'previousRequestId' | 'previousVersion' | 'integrationVersion'>): Promise<string | null>;
   };
   audit: AuditTrail;
   /** The integration read again when a trigger's write is refused: changed meanwhile, the post is judged again under it (IntegrationChanged). */

@@ -59,6 +59,12 @@ export class IntegrationChanged extends Error {
   }
 }
 
+/** Reads the integration again: IntegrationChanged when it is no longer at the version `read` was at. */
+export const assertIntegrationUnchanged = async (integrations: Pick<IntegrationRepository, 'get'>, orgId: string, read: { id: string; version: number }) => {
+  const integration = await integrations.get(orgId, read.id);
+  if (integration?.version !== read.version) throw new IntegrationChanged(integration);
+};
+
 /**
  * An inbound post that could not be used, or a helpdesk call that failed (`helpdesk`), as the
  * integration's activity view lists it.

@@ -3,7 +3,7 @@ import { addressForLookup } from '../../email-address.ts';
 import { oneLine } from '../../messages.ts';
 import { characterCount } from '../../characters.ts';
 import type { Interpreted } from '../../inbound/mapping.ts';
-import { integrationActor, IntegrationChanged, type Integration, type IntegrationRepository } from '../../integration.ts';
+import { assertIntegrationUnchanged, integrationActor, type Integration, type IntegrationRepository } from '../../integration.ts';
 import type { Organisation, Preset } from '../../model.ts';
 import type { AuditTrail, Directory, TriggerGuard } from '../../ports.ts';
 import { newId } from '../../ids.ts';
@@ -93,11 +93,8 @@ const decide = async (deps: TriggerDeps, org: Organisation, integration: Integra
       if (error instanceof ApiError && error.status === 422) return failed(reasonOf(error), slug);
       // The plan changed while the post was handled (the request was judged again): as on Free from the start.
       if (error instanceof ApiError && error.code === 'plan_required') return failed(`${error.message} Nothing was created.`, slug);
-      if (error instanceof WriteConflict && deps.integrations) {
-        // Changed meanwhile (disabled, rotated, set otherwise): the post is judged again under it (receive-post.ts).
-        const current = await deps.integrations.get(org.id, integration.id);
-        if (current?.version !== integration.version) throw new IntegrationChanged(current);
-      }
+      // Changed meanwhile (disabled, rotated, set otherwise): the post is judged again under it (receive-post.ts).
+      if (error instanceof WriteConflict && deps.integrations) await assertIntegrationUnchanged(deps.integrations, org.id, integration);
       // Another trigger for the same ticket and preset committed first: read its guard again.
       if (!(error instanceof WriteConflict) || race >= MAX_RACES) throw error;
       await backoff(race);

@@ -1,4 +1,4 @@
-import { IntegrationChanged } from '../../integration.ts';
+import { assertIntegrationUnchanged } from '../../integration.ts';
 import type { ShareWriteCondition } from '../shares/share-lifecycle.ts';
 import { PolicyChanged } from './apply-share-ticket-status.ts';
 import type { TicketStatusDeps, TicketStatusInput } from './apply-ticket-status.ts';
@@ -16,9 +16,7 @@ export const sentThrough = ({ channel }: TicketStatusInput) =>
 /** A write refused because the integration changed: the post is judged again by its sender's URL (IntegrationChanged). */
 export const checkIntegrationUnchanged = async (deps: TicketStatusDeps, input: TicketStatusInput) => {
   const read = sentThrough(input);
-  if (!read || !deps.integrations) return;
-  const integration = await deps.integrations.get(input.org.id, read.id);
-  if (integration?.version !== read.version) throw new IntegrationChanged(integration);
+  if (read && deps.integrations) await assertIntegrationUnchanged(deps.integrations, input.org.id, read);
 };
 
 /**

@@ -4,9 +4,6 @@
  * 202 (or, sharing an Idempotency-Key with one still under way, 409 / a replay), a close destroys
  * once and is audited once, and the posts leave the request in one consistent state.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { systemClock } from '../../lambdas/core/clock.ts';
 import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
@@ -14,7 +11,7 @@ import { configureIntegration, connectIntegration } from '../../lambdas/core/use
 import { startLocalService, type LocalService } from '../../lambdas/local/local-service.ts';
 import { auditEntries, auditEntriesOfRequest, requestItem } from '../support/shapes.ts';
 import { submittedForFreshTicket } from '../support/submission.ts';
-import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { newTestOutbox, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 let service: TestService;
 let other: LocalService;
@@ -27,7 +24,7 @@ beforeAll(async () => {
   other = await startLocalService({
     dynamoEndpoint: inject('dynamoEndpoint'),
     tableName: service.deps.tableName,
-    outboxDir: mkdtempSync(join(tmpdir(), 'handoff-outbox-')),
+    outboxDir: newTestOutbox(),
     timers: false,
     webhooks: false,
     tableStream: false,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDynamoLocal } from '../../lambdas/local/dynamodb-local.ts';
 import { describeFindings } from './secret-scan.ts';
-import { recordedSecrets, scanTablesForPlainSecrets } from './table-secret-scan.ts';
+import { recordedSecrets, removeRecordedOutboxes, scanTablesForPlainSecrets } from './table-secret-scan.ts';
 import { TrailTypeCheck } from './trail-type-check.ts';
 import { TEST_ENGINE_JVM_OPTIONS } from './engine-jvm.ts';
 import { buildAdminCliBundle } from './admin-cli-bundle.ts';
@@ -54,6 +54,7 @@ export default async function setup(project: TestProject) {
       }
     } finally {
       await dynamo.stop();
+      removeRecordedOutboxes(shownSecretsDir);
       rmSync(shownSecretsDir, { recursive: true, force: true });
       rmSync(adminCli, { force: true });
       rmSync(runDir, { recursive: true, force: true });

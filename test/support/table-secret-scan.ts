@@ -2,7 +2,7 @@
  * The end-of-run check (global-setup.ts): every item of every table in the run's DynamoDB Local,
  * searched for secrets in plain text, by format and for every value a test was shown.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -34,6 +34,17 @@ const outboxSecrets = (outboxes: readonly string[]) => {
 
 /** Every value recorded under `dir` (shown-secrets.ts), the outboxes' included. */
 export const recordedSecrets = (dir: string) => new ShownSecrets([...linesOf(dir, '.secrets'), ...outboxSecrets(linesOf(dir, '.outboxes'))]);
+
+/**
+ * Removes the outboxes recorded under `dir`, and the folders their messages are written in first
+ * (outbox-notifier.ts): they hold the run's links and codes, and once read they serve nothing.
+ */
+export const removeRecordedOutboxes = (dir: string) => {
+  for (const outbox of new Set(linesOf(dir, '.outboxes'))) {
+    rmSync(outbox, { recursive: true, force: true });
+    rmSync(`${outbox}.partial`, { recursive: true, force: true });
+  }
+};
 
 /**
  * Scans every table of the engine at `endpoint`; the plain secrets found, and how much was

@@ -53,6 +53,16 @@ export interface ApiAnswer {
 }
 
 /**
+ * An outbox folder for a service under test. The links and codes sent into it are looked for in
+ * the tables at the end of the run, and the folder is removed then (global-setup.ts).
+ */
+export const newTestOutbox = () => {
+  const outboxDir = mkdtempSync(join(tmpdir(), 'handoff-outbox-'));
+  recordOutbox(outboxDir);
+  return outboxDir;
+};
+
+/**
  * Starts the local service (the `npm start` runtime) on a free loopback port against the run's
  * DynamoDB Local, with a table of its own.
  */
@@ -87,9 +97,7 @@ export const startTestService = async (
     signInAnswerMs?: number;
   } = {},
 ): Promise<TestService> => {
-  const outboxDir = mkdtempSync(join(tmpdir(), 'handoff-outbox-'));
-  // The links and codes it sends, and every secret it seals, are looked for in the tables at the end of the run.
-  recordOutbox(outboxDir);
+  const outboxDir = newTestOutbox();
   const service = await startLocalService({
     dynamoEndpoint: options.dynamo?.endpoint ?? inject('dynamoEndpoint'),
     dynamoClient: options.dynamo && { requestTimeoutMs: options.dynamo.requestTimeoutMs, maxAttempts: options.dynamo.maxAttempts },

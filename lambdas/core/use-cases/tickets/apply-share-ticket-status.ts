@@ -51,7 +51,9 @@ export const applyTicketStatusToShares = async (deps: ShareDeps, input: TicketSt
         break;
       } catch (error) {
         // The policy changed before the share's change was written: decided again under the new one.
-        if (!(error instanceof PolicyChanged) || policies >= MAX_STATUS_RACES) throw error;
+        if (!(error instanceof PolicyChanged)) throw error;
+        // Contention, as a write that keeps losing its race is (503): the sender retries.
+        if (policies >= MAX_STATUS_RACES) throw new WriteConflict('the policy kept changing while the status was applied', { cause: error });
         const org = error.org;
         judged = { input: { ...input, org }, trusted: input.verified || org.policy.ticket.trustUnverifiedWebhooks };
         condition = condition && { ...condition, conditions: { ...condition.conditions, policyVersion: org.policyVersion ?? 0 } };

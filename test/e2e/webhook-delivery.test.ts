@@ -10,14 +10,13 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookHttp } from '../../lambdas/adapters/webhook-http.ts';
-import { DeliveryStore } from '../../lambdas/store/deliveries.ts';
 import { deliverOne } from '../../lambdas/workers/deliver.ts';
 import { createHandler as createFanOut } from '../../lambdas/workers/fan-out.ts';
 import { auditInsertRecord } from '../../lambdas/workers/stream-record.ts';
 import type { AuditEntry } from '../../lambdas/core/ports.ts';
 import { waitFor } from '../support/local-process.ts';
 import { startReceiver, type Receipt } from '../support/receiver.ts';
-import { putSubscription } from '../support/webhooks.ts';
+import { deliveryStoreOf, putSubscription } from '../support/webhooks.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 
 let service: TestService;
@@ -81,7 +80,7 @@ describe('webhook delivery', () => {
       ids.add(payload.id);
     }
     expect(ids.size).toBe(2);
-    const after = await new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit).subscription(org.orgId, subscription.id);
+    const after = await deliveryStoreOf(service).subscription(org.orgId, subscription.id);
     expect(after!.lastDeliveredAt).not.toBeNull();
     expect(after!.failingSince).toBeNull();
   });
@@ -90,7 +89,7 @@ describe('webhook delivery', () => {
     const subscription = await putSubscription(service, org.orgId, { url: `${receiverUrl}/redirect`, events: ['request.created'] });
     const before = received.length;
     await createRequest();
-    const store = new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
+    const store = deliveryStoreOf(service);
     await waitFor(async () => ((await store.subscription(org.orgId, subscription.id))?.failingSince ? true : undefined));
     expect(received.slice(before).filter((r) => r.path === '/redirect')).toHaveLength(1);
     expect(received.slice(before).filter((r) => r.path === '/internal')).toHaveLength(0);
@@ -98,7 +97,7 @@ describe('webhook delivery', () => {
 
   it('refuses at delivery a host name that resolves to loopback when loopback is not allowed', async () => {
     const subscription = await putSubscription(service, org.orgId, { url: `https://hooks.example.com:${new URL(receiverUrl).port}/rebound`, events: ['member.disabled'] });
-    const store = new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
+    const store = deliveryStoreOf(service);
     const sent: string[] = [];
     const queue = { send: async (id: string) => void sent.push(id) };
     const http = new WebhookHttp({ allowLoopback: false, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });

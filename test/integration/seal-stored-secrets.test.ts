@@ -20,7 +20,6 @@ import { webhookSecretContext } from '../../lambdas/core/webhooks.ts';
 import { KeyFileCodeKey } from '../../lambdas/local/key-file-code-key.ts';
 import { KeyFileSealer } from '../../lambdas/local/key-file-sealer.ts';
 import { CODE_HASH_KEY_FILE, SEALING_KEY_FILE } from '../../lambdas/local/local-service.ts';
-import { DeliveryStore } from '../../lambdas/store/deliveries.ts';
 import { StoredSecrets } from '../../lambdas/store/stored-secrets.ts';
 import { deliverOne } from '../../lambdas/workers/deliver.ts';
 import { sealStoredSecrets } from '../../lambdas/workers/seal-stored-secrets.ts';
@@ -28,7 +27,7 @@ import { runAdminCli } from '../support/admin-cli.ts';
 import { requestItem } from '../support/shapes.ts';
 import { recordShownSecrets } from '../support/shown-secrets.ts';
 import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
-import { fanOutEvent, movableClock, quietLogger, recordingQueue, scriptedHttp } from '../support/webhooks.ts';
+import { deliveryStoreOf, fanOutEvent, movableClock, quietLogger, recordingQueue, scriptedHttp } from '../support/webhooks.ts';
 
 const clock = movableClock();
 let dataDir: string;
@@ -166,7 +165,7 @@ describe('seal-stored-secrets', () => {
     const sealed = stored.secrets as Array<{ sealed: SealedSecret; expiresAt: string | null }>;
     const context = webhookSecretContext(org.orgId, hook.id);
     expect(await Promise.all(sealed.map(async (s) => ({ secret: await service.deps.sealer.open(s.sealed, context), expiresAt: s.expiresAt })))).toEqual(hook.secrets);
-    const deliveries = new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
+    const deliveries = deliveryStoreOf(service);
     const { sent, queue } = recordingQueue(clock);
     const { calls, http } = scriptedHttp(clock, [204]);
     const { deliveryId } = await fanOutEvent(service, org, hook, { clock, deliveries, queue });

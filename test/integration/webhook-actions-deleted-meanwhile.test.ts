@@ -5,23 +5,19 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
-import { DeliveryStore } from '../../lambdas/store/deliveries.ts';
+import type { DeliveryStore } from '../../lambdas/store/deliveries.ts';
 import { pingWebhook, redeliverEvent, WebhookActionTargetMissing, type WebhookActionDeps } from '../../lambdas/workers/webhook-actions.ts';
 import { eventId } from '../../lambdas/core/events.ts';
 import { auditEntries, itemsUnder } from '../support/shapes.ts';
-import { putSubscription, recordTestEvent } from '../support/webhooks.ts';
-import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { putSubscription, recordTestEvent, startDeliveryTestbed } from '../support/webhooks.ts';
+import type { TestOrganisation, TestService } from '../support/test-service.ts';
 
 let service: TestService;
 let org: TestOrganisation;
 let store: DeliveryStore;
 const actor = OPERATOR_ACTOR;
 
-beforeAll(async () => {
-  service = await startTestService();
-  org = await service.createOrganisation();
-  store = new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
-});
+beforeAll(async () => ({ service, org, store } = await startDeliveryTestbed()));
 afterAll(() => service?.stop());
 
 /** The actions' deps, whose store deletes the subscription just before the entry and delivery are written. */

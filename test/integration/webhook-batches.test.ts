@@ -16,7 +16,7 @@ import { createHandler as createDeliver } from '../../lambdas/workers/deliver.ts
 import { createHandler as createFanOut, type FanOutDeps } from '../../lambdas/workers/fan-out.ts';
 import { auditInsertRecord } from '../../lambdas/workers/stream-record.ts';
 import { tableCallsDuring } from '../support/table-calls.ts';
-import { movableClock, putSubscription, quietLogger, recordingQueue, scriptedHttp, storedAuditItems } from '../support/webhooks.ts';
+import { deliveryStoreOf, movableClock, putSubscription, quietLogger, recordingQueue, scriptedHttp, storedAuditItems } from '../support/webhooks.ts';
 import { startTestService, type TestService } from '../support/test-service.ts';
 
 const clock = movableClock();
@@ -25,7 +25,7 @@ let store: DeliveryStore;
 
 beforeAll(async () => {
   service = await startTestService({ clock });
-  store = new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
+  store = deliveryStoreOf(service);
 });
 afterAll(() => service?.stop());
 

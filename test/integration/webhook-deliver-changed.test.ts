@@ -8,22 +8,18 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
 import { rotatedSecrets, sealedWebhookSecret } from '../../lambdas/core/webhooks.ts';
-import { DeliveryStore } from '../../lambdas/store/deliveries.ts';
+import type { DeliveryStore } from '../../lambdas/store/deliveries.ts';
 import { deliverOne, type DeliverDeps } from '../../lambdas/workers/deliver.ts';
-import { fanOutEvent, movableClock, putSubscription, quietLogger, recordingQueue, scriptedHttp } from '../support/webhooks.ts';
+import { fanOutEvent, movableClock, putSubscription, quietLogger, recordingQueue, scriptedHttp, startDeliveryTestbed } from '../support/webhooks.ts';
 import { auditEntries } from '../support/shapes.ts';
-import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import type { TestOrganisation, TestService } from '../support/test-service.ts';
 
 const clock = movableClock();
 let service: TestService;
 let org: TestOrganisation;
 let store: DeliveryStore;
 
-beforeAll(async () => {
-  service = await startTestService({ clock });
-  org = await service.createOrganisation();
-  store = new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
-});
+beforeAll(async () => ({ service, org, store } = await startDeliveryTestbed({ clock })));
 afterAll(() => service?.stop());
 
 /** The store, but the first read of the subscription is followed by `meanwhile` (which commits and answers). */

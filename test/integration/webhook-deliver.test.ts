@@ -16,19 +16,15 @@ import { webhookSecretContext } from '../../lambdas/core/webhooks.ts';
 import { DeliveryStore, type WebhookTarget } from '../../lambdas/store/deliveries.ts';
 import { deliverOne, MAX_QUEUE_DELAY_SECONDS, RETRY_SPAN_SECONDS, USER_AGENT, type DeliverDeps } from '../../lambdas/workers/deliver.ts';
 import { createHandler as createSweep } from '../../lambdas/workers/delivery-sweep.ts';
-import { fanOutEvent as fanOutEventTo, movableClock, putSubscription, quietLogger, recordingQueue, scriptedHttp } from '../support/webhooks.ts';
-import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { fanOutEvent as fanOutEventTo, movableClock, putSubscription, quietLogger, recordingQueue, scriptedHttp, startDeliveryTestbed } from '../support/webhooks.ts';
+import type { TestOrganisation, TestService } from '../support/test-service.ts';
 
 const clock = movableClock();
 let service: TestService;
 let org: TestOrganisation;
 let store: DeliveryStore;
 
-beforeAll(async () => {
-  service = await startTestService({ clock });
-  org = await service.createOrganisation();
-  store = new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
-});
+beforeAll(async () => ({ service, org, store } = await startDeliveryTestbed({ clock })));
 afterAll(async () => {
   await service?.stop();
 });

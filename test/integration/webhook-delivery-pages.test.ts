@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../lambdas/core/ids.ts';
 import { DeliveryStore, pendingDelivery, type Delivery } from '../../lambdas/store/deliveries.ts';
 import { startTestService, type TestService } from '../support/test-service.ts';
+import { deliveryStoreOf } from '../support/webhooks.ts';
 
 let service: TestService;
 let store: DeliveryStore;
@@ -20,7 +21,7 @@ const otherOrgWebhookId = newId();
 
 beforeAll(async () => {
   service = await startTestService();
-  store = new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
+  store = deliveryStoreOf(service);
 });
 afterAll(() => service?.stop());
 

@@ -8,23 +8,19 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createWebhook, type WebhookManager } from '../../lambdas/core/use-cases/webhooks.ts';
 import type { WebhookRepository } from '../../lambdas/core/webhooks.ts';
-import { DeliveryStore } from '../../lambdas/store/deliveries.ts';
+import type { DeliveryStore } from '../../lambdas/store/deliveries.ts';
 import { auditInsertRecord } from '../../lambdas/workers/stream-record.ts';
 import { createHandler as createFanOut } from '../../lambdas/workers/fan-out.ts';
-import { movableClock, quietLogger, recordingQueue, recordTestEvent, storedAuditItems } from '../support/webhooks.ts';
+import { movableClock, quietLogger, recordingQueue, recordTestEvent, startDeliveryTestbed, storedAuditItems } from '../support/webhooks.ts';
 import { auditEntries } from '../support/shapes.ts';
-import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import type { TestOrganisation, TestService } from '../support/test-service.ts';
 
 const clock = movableClock();
 let service: TestService;
 let org: TestOrganisation;
 let store: DeliveryStore;
 
-beforeAll(async () => {
-  service = await startTestService({ clock });
-  org = await service.createOrganisation();
-  store = new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
-});
+beforeAll(async () => ({ service, org, store } = await startDeliveryTestbed({ clock })));
 afterAll(() => service?.stop());
 
 const manager = (): WebhookManager => ({ orgId: org.orgId, clientId: null, actor: { type: 'api', label: 'Ops key' }, createdVia: 'api' });

@@ -7,10 +7,10 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../lambdas/core/ids.ts';
-import { DeliveryStore } from '../../lambdas/store/deliveries.ts';
+import type { DeliveryStore } from '../../lambdas/store/deliveries.ts';
 import { createHandler as createFanOut, type FanOutDeps } from '../../lambdas/workers/fan-out.ts';
-import { movableClock, putSubscription, recordingQueue } from '../support/webhooks.ts';
-import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { movableClock, putSubscription, recordingQueue, startDeliveryTestbed } from '../support/webhooks.ts';
+import type { TestOrganisation, TestService } from '../support/test-service.ts';
 
 const clock = movableClock();
 let service: TestService;
@@ -18,11 +18,7 @@ let org: TestOrganisation;
 let store: DeliveryStore;
 const quietLogger = { info: () => undefined, error: () => undefined, debug: () => undefined };
 
-beforeAll(async () => {
-  service = await startTestService({ clock });
-  org = await service.createOrganisation();
-  store = new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
-});
+beforeAll(async () => ({ service, org, store } = await startDeliveryTestbed({ clock })));
 afterAll(async () => {
   await service?.stop();
 });

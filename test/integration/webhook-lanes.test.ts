@@ -7,22 +7,18 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAST_LANE_BUDGET_MS, WebhookTimedOut } from '../../lambdas/core/delivery-lanes.ts';
-import { DeliveryStore } from '../../lambdas/store/deliveries.ts';
+import type { DeliveryStore } from '../../lambdas/store/deliveries.ts';
 import { deliverOne, WEBHOOK_TIMEOUT_MS, type DeliverDeps } from '../../lambdas/workers/deliver.ts';
 import type { WebhookPoster } from '../../lambdas/core/ports.ts';
-import { fanOutEvent, movableClock, putSubscription, quietLogger, recordingQueue, scriptedHttp } from '../support/webhooks.ts';
-import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { fanOutEvent, movableClock, putSubscription, quietLogger, recordingQueue, scriptedHttp, startDeliveryTestbed } from '../support/webhooks.ts';
+import type { TestOrganisation, TestService } from '../support/test-service.ts';
 
 const clock = movableClock();
 let service: TestService;
 let org: TestOrganisation;
 let store: DeliveryStore;
 
-beforeAll(async () => {
-  service = await startTestService({ clock });
-  org = await service.createOrganisation();
-  store = new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
-});
+beforeAll(async () => ({ service, org, store } = await startDeliveryTestbed({ clock })));
 afterAll(() => service?.stop());
 beforeEach(() => clock.set(Date.now()));
 

@@ -16,7 +16,7 @@ import { newId } from '../../lambdas/core/ids.ts';
 import type { AuditEntry } from '../../lambdas/core/ports.ts';
 import type { SealedSecret } from '../../lambdas/core/sealing.ts';
 import { webhookSecretContext } from '../../lambdas/core/webhooks.ts';
-import { DeliveryStore } from '../../lambdas/store/deliveries.ts';
+import type { DeliveryStore } from '../../lambdas/store/deliveries.ts';
 import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
 import { deliverOne, type DeliverDeps } from '../../lambdas/workers/deliver.ts';
 import { createHandler as createSweep } from '../../lambdas/workers/delivery-sweep.ts';
@@ -26,7 +26,7 @@ import { pingWebhook, redeliverEvent, rotateWebhookSecret, WebhookActionRefused,
 import { startReceiver, type Receipt } from '../support/receiver.ts';
 import { auditEntries, DATE_TIME, ULID } from '../support/shapes.ts';
 import { scanTable, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
-import { fanOutEvent, movableClock, putSubscription, quietLogger, recordingQueue, storedAuditItems, type TestSubscription } from '../support/webhooks.ts';
+import { deliveryStoreOf, fanOutEvent, movableClock, putSubscription, quietLogger, recordingQueue, storedAuditItems, type TestSubscription } from '../support/webhooks.ts';
 
 const clock = movableClock();
 let service: TestService;
@@ -43,7 +43,7 @@ let deliverDeps: DeliverDeps;
 beforeAll(async () => {
   service = await startTestService({ clock, allowLoopbackWebhooks: true });
   org = await service.createOrganisation();
-  store = new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
+  store = deliveryStoreOf(service);
   // Answers 500 on /fail, 204 elsewhere; keeps every request as it came.
   receiver = await startReceiver({ answer: (receipt) => (receipt.path === '/fail' ? 500 : 204) });
   receiverUrl = receiver.url;

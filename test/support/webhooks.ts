@@ -8,15 +8,24 @@ import { webhookSecretContext } from '../../lambdas/core/webhooks.ts';
 import { DeliveryStore, type WebhookTarget } from '../../lambdas/store/deliveries.ts';
 import { createHandler as createFanOut, type FanOutDeps } from '../../lambdas/workers/fan-out.ts';
 import { auditInsertRecord } from '../../lambdas/workers/stream-record.ts';
-import type { TestOrganisation, TestService } from './test-service.ts';
+import { startTestService, type TestOrganisation, type TestService } from './test-service.ts';
 
-/** For the workers under test: they log nothing. */
+/** The webhook workers' store over the test service's table. */
+export const deliveryStoreOf = (service: TestService) => new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
+
+/** What the webhook workers' tests run against: a test service, one organisation in it, and the delivery store over its table. */
+export const startDeliveryTestbed = async (options: Parameters<typeof startTestService>[0] = {}) => {
+  const service = await startTestService(options);
+  return { service, org: await service.createOrganisation(), store: deliveryStoreOf(service) };
+};
+
 /** The fan-out's reads of the entries its records name, from the test service's table (with its reads batched, as deployed). */
 export const storedAuditItems = (service: TestService): Pick<FanOutDeps, 'auditItems' | 'readBatching'> => {
-  const store = new DeliveryStore(service.deps.db, service.deps.tableName, service.deps.audit);
+  const store = deliveryStoreOf(service);
   return { auditItems: { get: (key) => store.storedItem(key) }, readBatching: service.deps.readBatching };
 };
 
+/** For the workers under test: they log nothing. */
 export const quietLogger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
 /** A clock the test moves; it starts at the real time. */

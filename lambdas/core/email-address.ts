@@ -1,6 +1,9 @@
 import { domainToASCII } from 'node:url';
 import * as z from 'zod/mini';
 
+/** The longest address SMTP carries (RFC 5321's path of 256 octets, less its angle brackets). */
+export const MAX_EMAIL_LENGTH = 254;
+
 /**
  * An email address as mail servers and SES take it: an internationalised domain (`anna@müller.de`)
  * is written in punycode (`anna@xn--mller-kva.de`), the form DNS and SES know, so a customer at
@@ -10,8 +13,10 @@ import * as z from 'zod/mini';
  */
 export const emailAddress = () =>
   z.pipe(
-    z.string().check(z.overwrite(withAsciiDomain)),
-    z.email({ pattern: ASCII_EMAIL, message: 'Must be an email address.' }).check(z.maxLength(254, 'Must be at most 254 characters.')),
+    // What a caller sends, as the OpenAPI document shows it (its input side is this first stage):
+    // an email address of at most 254 characters, the rules the second stage judges.
+    z.string().check(z.overwrite(withAsciiDomain)).register(z.globalRegistry, { format: 'email', maxLength: MAX_EMAIL_LENGTH }),
+    z.email({ pattern: ASCII_EMAIL, message: 'Must be an email address.' }).check(z.maxLength(MAX_EMAIL_LENGTH, `Must be at most ${MAX_EMAIL_LENGTH} characters.`)),
   );
 
 /**

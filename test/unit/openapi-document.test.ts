@@ -167,6 +167,11 @@ describe('docs/openapi.json', () => {
     expect(create.properties.justification).toMatchObject({ minLength: 10, maxLength: 1000 });
     expect(create.properties.recipients).toMatchObject({ minItems: 1, maxItems: 64 });
     expect(create.properties.ttl_minutes).toMatchObject({ type: 'integer', minimum: 5, maximum: 43200 });
+    // The addresses as the service judges them: an email of at most 254 characters, never any string.
+    const asString = (schema: Json) => (schema.anyOf as Json[] | undefined)?.find((option) => option.type === 'string') ?? schema;
+    for (const address of [create.properties.subject_email, create.properties.requester, create.properties.recipients.items]) {
+      expect(asString(address)).toMatchObject({ type: 'string', format: 'email', maxLength: 254 });
+    }
     expect(body('createWebhook').properties.description.anyOf[0]).toMatchObject({ maxLength: 200 });
     expect(body('createWebhook').properties.events).toMatchObject({ minItems: 1 });
     expect(body('createWebhook').properties.events.items.enum).not.toContain('ping');

@@ -27,7 +27,7 @@ export const createRequestBody = z.strictObject({
   // Kept as a URL by RFC 3986 too (uri.ts), as the answers' `format: uri` says.
   ticket_url: z.nullish(
     z.url({ protocol: /^https?$/, message: 'Must be an http or https URL.' }).check(
-      z.maxLength(2048, 'Must be at most 2,048 characters.'),
+      z.maxLength(2048, 'Must be at most 2048 characters.'),
       z.refine((value) => uriOfText(value) !== null, BROKEN_ESCAPE_MESSAGE),
       z.overwrite((value) => uriOfText(value) ?? value),
     ),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRequestBody, generateBody, listRequestsQuery, requestIdPath } from '../../lambdas/core/schemas.ts';
+import { createWebhookBody } from '../../lambdas/core/use-cases/webhooks.ts';
 import { fieldErrorsOf } from '../../lambdas/core/validation.ts';
 
 const VALID = {
@@ -67,6 +68,15 @@ describe('createRequestBody limits (SPEC.md Limits)', () => {
     expect(Object.keys(create({ client_id: '01HZZZZZZZZZZZZZZZZZZZZCL1' }))).toEqual(['client_id']);
     expect(Object.keys(create({ teams: ['x'] }))).toEqual(['teams.0']);
     expect(Object.keys(create({ ticket_url: 'not a url' }))).toEqual(['ticket_url']);
+  });
+
+  it('words ticket_url\u2019s 2048-character limit as a webhook\u2019s url words the same limit', () => {
+    const long = `https://acme.test/${s(2048)}`;
+    const webhook = createWebhookBody.safeParse({ url: long, events: ['request.created'] });
+    expect(webhook.success).toBe(false);
+    const [urlMessage] = fieldErrorsOf(webhook.error!).url;
+    expect(urlMessage).toBe('Must be at most 2048 characters.');
+    expect(create({ ticket_url: long })).toEqual({ ticket_url: [urlMessage] });
   });
 
   it('reports unknown fields by name, also inside delivery', () => {

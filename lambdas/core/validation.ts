@@ -41,6 +41,15 @@ export const fieldErrorsOf = (error: z.core.$ZodError, unknownName = UNKNOWN_FIE
   return Object.fromEntries(errors);
 };
 
+/**
+ * The error of a required field that has a message of its own for a wrong value: a field left out
+ * is "Required.", as every field without one says (validation-messages.ts), not that message.
+ */
+export const requiredOr =
+  (message: string) =>
+  (issue: z.core.$ZodRawIssue): string =>
+    issue.input === undefined ? 'Required.' : message;
+
 export const ulidString = () => z.string().check(z.regex(/^[0-9a-z]{26}$/, 'Must be a 26-character lower-case ULID.'));
 
 /** Query-string integers: digits only, then a bounded integer. */

@@ -74,6 +74,11 @@ describe('markTicketStatus: validation (422 by field)', () => {
     await expect(markTicketStatus(deps(), makeCaller(), 'x', { status: 'closed' })).resolves.toMatchObject({ accepted: true });
   });
 
+  it('a body without status says it is required, as every field left out says', async () => {
+    expect(await fieldErrorsOf(markTicketStatus(deps(), makeCaller(), 'INC-42', {}))).toEqual({ status: ['Required.'] });
+    expect(await fieldErrorsOf(markTicketStatus(deps(), makeCaller(), 'INC-42', undefined))).toEqual({ status: ['Required.'] });
+  });
+
   it.each(['unknown', 'CLOSED', 'solved', '', 3, null])('status %j is refused', async (status) => {
     expect(await fieldErrorsOf(markTicketStatus(deps(), makeCaller(), 'INC-42', { status }))).toEqual({ status: ['Must be one of open, pending, resolved, closed.'] });
   });

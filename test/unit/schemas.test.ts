@@ -70,6 +70,15 @@ describe('createRequestBody limits (SPEC.md Limits)', () => {
     expect(Object.keys(create({ ticket_url: 'not a url' }))).toEqual(['ticket_url']);
   });
 
+  it('says a webhook\u2019s url and events are required when they are left out, as every field left out says', () => {
+    const parsed = createWebhookBody.safeParse({});
+    expect(parsed.success).toBe(false);
+    expect(fieldErrorsOf(parsed.error!)).toEqual({ url: ['Required.'], events: ['Required.'] });
+    const wrong = createWebhookBody.safeParse({ url: 5, events: 'request.created' });
+    expect(fieldErrorsOf(wrong.error!)).toEqual({ url: ['Must be a URL.'], events: ['Must be an array of event types.'] });
+    expect(create({ subject_name: undefined })).toEqual({ subject_name: ['Required.'] });
+  });
+
   it('words ticket_url\u2019s 2048-character limit as a webhook\u2019s url words the same limit', () => {
     const long = `https://acme.test/${s(2048)}`;
     const webhook = createWebhookBody.safeParse({ url: long, events: ['request.created'] });

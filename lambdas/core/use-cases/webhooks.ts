@@ -7,7 +7,7 @@ import { memberActor, requireManager, type MemberCaller } from '../member-access
 import { isSubscribableEventType, ORGANISATION_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../events.ts';
 import { newId } from '../ids.ts';
 import { planRefusal, requirePlan } from '../plans.ts';
-import { fieldErrorsOf } from '../validation.ts';
+import { fieldErrorsOf, requiredOr } from '../validation.ts';
 import { checkWebhookUrl, type WebhookUrlOptions } from '../webhook-url.ts';
 import { newWebhookSecret } from '../webhook-signature.ts';
 import type { SecretSealer } from '../sealing.ts';
@@ -23,8 +23,10 @@ export interface WebhookDeps {
 
 /** POST /webhooks body; the URL and the event types are judged after the shape. */
 export const createWebhookBody = z.strictObject({
-  url: z.string('Must be a URL.').check(z.minLength(1, 'Must be a URL.'), z.maxLength(2048, 'Must be at most 2048 characters.')),
-  events: z.array(z.string('Must be an event type.'), 'Must be an array of event types.').check(z.minLength(1, 'Must list at least one event type.')),
+  url: z.string({ error: requiredOr('Must be a URL.') }).check(z.minLength(1, 'Must be a URL.'), z.maxLength(2048, 'Must be at most 2048 characters.')),
+  events: z
+    .array(z.string('Must be an event type.'), { error: requiredOr('Must be an array of event types.') })
+    .check(z.minLength(1, 'Must list at least one event type.')),
   description: z.nullish(z.string('Must be a string.').check(z.maxLength(200, 'Must be at most 200 characters.'))),
 });
 

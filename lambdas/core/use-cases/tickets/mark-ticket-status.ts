@@ -4,7 +4,7 @@ import { characterCount } from '../../characters.ts';
 import { validationFailed, type FieldErrors } from '../../errors.ts';
 import { MAX_TICKET_ID_LENGTH } from '../../inbound/mapping.ts';
 import { integrationInScope, UNKNOWN_INTEGRATION, type IntegrationRepository } from '../../integration.ts';
-import { fieldErrorsOf, ulidString } from '../../validation.ts';
+import { fieldErrorsOf, requiredOr, ulidString } from '../../validation.ts';
 import { applyTicketStatus, type TicketStatusDeps } from './apply-ticket-status.ts';
 import { ticketStatusNote } from './status-note.ts';
 
@@ -13,7 +13,7 @@ export const MAX_TICKET_REF = MAX_TICKET_ID_LENGTH;
 
 /** POST /tickets/{ref}/status body. */
 export const ticketStatusBody = z.strictObject({
-  status: z.enum(['open', 'pending', 'resolved', 'closed'], 'Must be one of open, pending, resolved, closed.'),
+  status: z.enum(['open', 'pending', 'resolved', 'closed'], { error: requiredOr('Must be one of open, pending, resolved, closed.') }),
   integration_id: z.nullish(ulidString()),
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRequestBody, generateBody, listRequestsQuery, requestIdPath } from '../../lambdas/core/schemas.ts';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../../lambdas/core/events.ts';
 import { createWebhookBody } from '../../lambdas/core/use-cases/webhooks.ts';
 import { fieldErrorsOf } from '../../lambdas/core/validation.ts';
 
@@ -77,6 +78,13 @@ describe('createRequestBody limits (SPEC.md Limits)', () => {
     const wrong = createWebhookBody.safeParse({ url: 5, events: 'request.created' });
     expect(fieldErrorsOf(wrong.error!)).toEqual({ url: ['Must be a URL.'], events: ['Must be an array of event types.'] });
     expect(create({ subject_name: undefined })).toEqual({ subject_name: ['Required.'] });
+  });
+
+  it('bounds a webhook\u2019s events to one of each subscribable type, so a long list of wrong ones answers one message, not one per item', () => {
+    const count = SUBSCRIBABLE_EVENT_TYPES.length;
+    expect(createWebhookBody.safeParse({ url: 'https://acme.test/hook', events: [...SUBSCRIBABLE_EVENT_TYPES] }).success).toBe(true);
+    const many = createWebhookBody.safeParse({ url: 'https://acme.test/hook', events: Array.from({ length: 20_000 }, () => 'a') });
+    expect(fieldErrorsOf(many.error!)).toEqual({ events: [`Must list at most ${count} event types.`] });
   });
 
   it('words ticket_url\u2019s 2048-character limit as a webhook\u2019s url words the same limit', () => {

@@ -21,12 +21,23 @@ export interface WebhookDeps {
   sealer: Pick<SecretSealer, 'seal'>;
 }
 
+/**
+ * A length check judged only on a list: zod judges any value with a length (a string sent for the
+ * list too) unless the check says when. Its checks take `when`, which the helpers' parameter types leave out.
+ */
+const onlyOnAList: object = { when: (payload: { value: unknown }) => Array.isArray(payload.value) };
+
 /** POST /webhooks body; the URL and the event types are judged after the shape. */
 export const createWebhookBody = z.strictObject({
   url: z.string({ error: requiredOr('Must be a URL.') }).check(z.minLength(1, 'Must be a URL.'), z.maxLength(2048, 'Must be at most 2048 characters.')),
   events: z
     .array(z.string('Must be an event type.'), { error: requiredOr('Must be an array of event types.') })
-    .check(z.minLength(1, 'Must list at least one event type.')),
+    .check(
+      z.minLength(1, { message: 'Must list at least one event type.', ...onlyOnAList }),
+      // One of each at most: each wrong one is named in its own message, and a longer list (a
+      // body of megabytes of them) would make an answer many times its size.
+      z.maxLength(SUBSCRIBABLE_EVENT_TYPES.length, { message: `Must list at most ${SUBSCRIBABLE_EVENT_TYPES.length} event types.`, ...onlyOnAList }),
+    ),
   description: z.nullish(z.string('Must be a string.').check(z.maxLength(200, 'Must be at most 200 characters.'))),
 });
 

@@ -1,10 +1,11 @@
 /**
- * What a replay carries whatever answer was kept: `Cache-Control: no-store` (an answer stored
+ * What a replay carries whatever answer was kept: the transport headers, `Cache-Control: no-store` (an answer stored
  * before every answer carried it still replays for 24 hours), the call's own rate-limit headers and
  * `Idempotency-Replayed`.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { idempotency } from '../../lambdas/http/middleware/idempotency.ts';
+import { TRANSPORT_HEADERS } from '../../lambdas/http/responses.ts';
 
 const call = () =>
   ({
@@ -25,9 +26,15 @@ describe('a replayed answer', () => {
     expect(replay!.headers).toEqual({
       'Content-Type': 'application/json',
       Location: '/v1/requests/r1',
+      ...TRANSPORT_HEADERS,
       'Cache-Control': 'no-store',
       'X-RateLimit-Remaining': '41',
       'Idempotency-Replayed': 'true',
     });
+  });
+
+  it('carries the transport headers every other answer carries (HSTS, nosniff), though it leaves before they are added', async () => {
+    const replay = await idempotency(keptAnswer({ 'Content-Type': 'application/json' })).before!(call());
+    expect(replay!.headers).toMatchObject(TRANSPORT_HEADERS);
   });
 });

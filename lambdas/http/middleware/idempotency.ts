@@ -5,7 +5,7 @@ import type { CodeKey } from '#core/code-key.ts';
 import { sha256Hex } from '#core/hashing.ts';
 import type { DynamoIdempotency, StoredResponse } from '#store/idempotency.ts';
 import type { Claim, IdempotentCommits } from '#store/idempotent-commit.ts';
-import { errorResponse, NEVER_STORED, withHeaders } from '../responses.ts';
+import { errorResponse, NEVER_STORED, TRANSPORT_HEADERS, withHeaders } from '../responses.ts';
 import type { ApiMiddleware, ApiRequest, ApiResult, ApiState } from '../types.ts';
 
 export const MAX_KEY_LENGTH = 200;
@@ -84,7 +84,8 @@ export const idempotency = (
         return withHeaders(
           { statusCode: started.response.statusCode, headers: started.response.headers, body: started.response.body },
           // no-store whatever was kept: an answer stored before every answer carried it still replays for 24 hours.
-          { ...NEVER_STORED, ...request.internal.rateHeaders, 'Idempotency-Replayed': 'true' },
+          // The transport headers too: a replay leaves early, past the middlewares that add them to every other answer.
+          { ...TRANSPORT_HEADERS, ...NEVER_STORED, ...request.internal.rateHeaders, 'Idempotency-Replayed': 'true' },
         );
       }
       request.internal.idempotencyClaim = started.claim;

@@ -79,7 +79,17 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Every problem is refused at once, by field (422 `validation_failed`): the name, the scopes, the
  * client, each allowlist entry (read exactly as the API reads it when a call arrives), the expiry.
  */
-export const createApiKey = async (deps: ApiKeyDeps, actor: Actor, input: ApiKeyInput): Promise<{ apiKey: ApiKey; secret: string; client: Client | null }> => {
+/**
+ * `prepared` is given the new key just before it is stored: a caller with an Idempotency-Key keeps
+ * its answer in the creation's own transaction (store/idempotent-commit.ts), so a creation whose
+ * answer was lost replays instead of minting a second key.
+ */
+export const createApiKey = async (
+  deps: ApiKeyDeps,
+  actor: Actor,
+  input: ApiKeyInput,
+  prepared?: (created: { apiKey: ApiKey; secret: string; client: Client | null }) => void,
+): Promise<{ apiKey: ApiKey; secret: string; client: Client | null }> => {
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
 
@@ -130,6 +140,7 @@ export const createApiKey = async (deps: ApiKeyDeps, actor: Actor, input: ApiKey
     revokedAt: null,
     createdAt: deps.clock.now().toISOString(),
   };
+  prepared?.({ apiKey, secret, client });
   await deps.apiKeys.create(
     apiKey,
     auditOf(apiKey, actor, 'api_key.created', { scopes: apiKey.scopes, client_id: clientId, allowlist, expires_at: expiresAt }),

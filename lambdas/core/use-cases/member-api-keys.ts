@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { notFound } from '../errors.ts';
 import { isId } from '../ids.ts';
 import { clientChoices, managerActor, requireManager, type MemberCaller } from '../member-access.ts';
-import { SCOPES, type Client } from '../model.ts';
+import { SCOPES, type ApiKey, type Client } from '../model.ts';
 import { planIncludes } from '../plans.ts';
 import type { Directory } from '../ports.ts';
 import { parseOrThrow, ulidString } from '../validation.ts';
@@ -55,18 +55,32 @@ export const listMemberApiKeys = async (
 };
 
 /** POST /app/api/keys: 201 {api_key, secret}; the secret is shown this once (null in an idempotent replay). */
-export const memberCreateApiKey = async (deps: MemberApiKeyDeps, caller: MemberCaller, rawBody: unknown) => {
+export const memberCreateApiKey = async (
+  deps: MemberApiKeyDeps,
+  caller: MemberCaller,
+  rawBody: unknown,
+  prepared?: (answer: { api_key: ReturnType<typeof apiKeyView>; secret: string }) => void,
+) => {
   const actor = managerActor(caller, 'manage API keys');
   const body = parseOrThrow(createBody, rawBody ?? {});
-  const { apiKey, secret, client } = await createApiKey(deps, actor, {
-    orgId: caller.org.id,
-    name: body.name,
-    scopes: body.scopes,
-    clientId: body.client_id ?? null,
-    allowlist: body.allowlist ?? [],
-    expiresAt: body.expires_at ?? null,
+  const answer = ({ apiKey, secret, client }: { apiKey: ApiKey; secret: string; client: Client | null }) => ({
+    api_key: apiKeyView(apiKey, clientsOf(client), deps.clock.now()),
+    secret,
   });
-  return { api_key: apiKeyView(apiKey, clientsOf(client), deps.clock.now()), secret };
+  const created = await createApiKey(
+    deps,
+    actor,
+    {
+      orgId: caller.org.id,
+      name: body.name,
+      scopes: body.scopes,
+      clientId: body.client_id ?? null,
+      allowlist: body.allowlist ?? [],
+      expiresAt: body.expires_at ?? null,
+    },
+    prepared && ((made) => prepared(answer(made))),
+  );
+  return answer(created);
 };
 
 /** POST /app/api/keys/{id}/revoke: 200 the key, now revoked; already revoked, 409 `illegal_transition`. */

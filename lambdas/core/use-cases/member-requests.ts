@@ -8,7 +8,7 @@ import type { HandoffRepository, SealedMaterial } from '../ports.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
 import { reveal, sweepDueAt } from '../subject-flow.ts';
 import { applyChange } from './apply-change.ts';
-import { completion, endRequest, revocation } from './end-request.ts';
+import { completion, endRequest, revocation, type Prepared } from './end-request.ts';
 import { relinkRequest, type RelinkDeps, type RelinkResult } from './relink-request.ts';
 
 export interface MemberRequestDeps extends ExpiryScheduling {
@@ -157,8 +157,8 @@ export const completeAsMember = (deps: MemberRequestDeps, caller: MemberCaller, 
   endRequest(deps, memberParty(deps, caller, 'complete'), requestId, completion('completed_by_member'));
 
 /** POST /app/api/requests/{id}/revoke: a pending or opened request's link stops working at once (as POST /v1/.../revoke). */
-export const revokeAsMember = (deps: MemberRequestDeps, caller: MemberCaller, requestId: string) =>
-  endRequest(deps, memberParty(deps, caller, 'revoke'), requestId, revocation('revoked_by_member'));
+export const revokeAsMember = (deps: MemberRequestDeps, caller: MemberCaller, requestId: string, prepared?: Prepared) =>
+  endRequest(deps, memberParty(deps, caller, 'revoke'), requestId, revocation('revoked_by_member'), prepared);
 
 /** POST /app/api/requests/{id}/relink: a new link and code, shown once (as POST /v1/.../relink). */
 export const relinkAsMember = (deps: MemberRequestDeps & RelinkDeps, caller: MemberCaller, requestId: string, prepared?: (result: RelinkResult) => void) =>

@@ -12,9 +12,11 @@ import { sessionHandler } from './session-handler.ts';
 export const createHandler = (deps: AppDeps) =>
   sessionHandler(
     deps,
-    async ({ caller, body }) => {
-      const result = await memberConnectIntegration(deps, caller, body);
-      return json(201, result, { Location: `${deps.urls.appUrl}/app/api/integrations/${result.integration.id}` });
+    async ({ caller, body, prepareReplay }) => {
+      const answer = (result: Awaited<ReturnType<typeof memberConnectIntegration>>) =>
+        json(201, result, { Location: `${deps.urls.appUrl}/app/api/integrations/${result.integration.id}` });
+      // The answer is stored with the integration: a retry after a lost answer replays it, never connects a second one.
+      return answer(await memberConnectIntegration(deps, caller, body, (prepared) => prepareReplay(answer(prepared))));
     },
     { idempotent: { secretFields: ['webhook_url', 'trigger_url'] } },
   );

@@ -8,7 +8,8 @@ import { pathIdOf, sessionHandler } from './session-handler.ts';
 
 /** POST /app/api/requests/{id}/revoke: a pending or opened request's link stops working at once. */
 export const createHandler = (deps: AppDeps) =>
-  sessionHandler(deps, async ({ caller, event, deps: member }) => json(200, await revokeAsMember(member, caller, pathIdOf(event, 'request'))), {
+  // The answer is stored with the revocation: a retry after a lost answer replays it instead of answering 409.
+  sessionHandler(deps, async ({ caller, event, deps: member, prepareReplay }) => json(200, await revokeAsMember(member, caller, pathIdOf(event, 'request'), (view) => prepareReplay(json(200, view)))), {
     idempotent: { secretFields: [] },
     takesNoBody: true,
   });

@@ -60,6 +60,14 @@ const checkName = (name: string, errors: FieldErrors) => {
   if (name.trim().length < 1 || name.length > 100) errors.name = ['Must be 1 to 100 characters.'];
 };
 
+/** What connecting answers: the integration and both URLs, shown once. */
+const connectedAnswer = (urls: Pick<PublicUrls, 'appUrl'>, integration: Integration, secrets: Record<InboundPurpose, string>, recipe: (typeof RECIPES)[RecipeName] | null) => ({
+  integration: toIntegrationView(integration),
+  ...inboundUrls(urls, secrets),
+  recommended_auth: recipe?.auth ?? null,
+});
+export type ConnectedIntegration = ReturnType<typeof connectedAnswer>;
+
 /**
  * Connects a generic ticketing integration: both URLs (each with its own secret) are shown once.
  * A recipe fills in the helpdesk's mapping and status words; its native signature is switched on
@@ -69,6 +77,7 @@ export const connectIntegration = async (
   deps: IntegrationDeps,
   actor: Actor,
   input: { orgId: string; name: string; clientId?: string | null; recipe?: string | null },
+  prepared?: (answer: ConnectedIntegration) => void,
 ) => {
   const errors: FieldErrors = {};
   checkName(input.name, errors);
@@ -102,8 +111,11 @@ export const connectIntegration = async (
     updatedAt: at,
     version: 1,
   };
+  const answer = connectedAnswer(deps.urls, integration, secrets, recipe);
+  // Before the change is stored: a caller with an Idempotency-Key keeps the answer in its transaction.
+  prepared?.(answer);
   await deps.integrations.create(integration, audit(integration, actor, 'integration.connected', { recipe: integration.recipe, client_id: integration.clientId }));
-  return { integration: toIntegrationView(integration), ...inboundUrls(deps.urls, secrets), recommended_auth: recipe?.auth ?? null };
+  return answer;
 };
 
 export interface IntegrationChanges {

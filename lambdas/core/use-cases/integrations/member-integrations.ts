@@ -15,6 +15,7 @@ import {
   rotateIntegrationSecrets,
   type IntegrationChanges,
   type RotatedIntegration,
+  type ConnectedIntegration,
   type IntegrationDeps,
 } from './manage-integration.ts';
 import { helpdeskChoices } from './member-helpdesk.ts';
@@ -88,16 +89,29 @@ const connectBody = z.strictObject({
 });
 
 /** POST /app/api/integrations: 201 {integration, webhook_url, trigger_url, recommended_auth}; both URLs shown this once. */
-export const memberConnectIntegration = async (deps: MemberIntegrationDeps, caller: MemberCaller, rawBody: unknown) => {
+const memberConnected = (deps: MemberIntegrationDeps, connected: ConnectedIntegration) => ({ ...connected, integration: memberView(deps, connected.integration) });
+
+/** `prepared` is given the answer just before the integration is stored (its URLs are live from then). */
+export const memberConnectIntegration = async (
+  deps: MemberIntegrationDeps,
+  caller: MemberCaller,
+  rawBody: unknown,
+  prepared?: (answer: ReturnType<typeof memberConnected>) => void,
+) => {
   const actor = managerActor(caller, ACTION);
   const body = parseOrThrow(connectBody, rawBody ?? {});
-  const connected = await connectIntegration(deps, actor, {
-    orgId: caller.org.id,
-    name: body.name,
-    clientId: body.client_id ?? null,
-    recipe: body.recipe ?? null,
-  });
-  return { ...connected, integration: memberView(deps, connected.integration) };
+  const connected = await connectIntegration(
+    deps,
+    actor,
+    {
+      orgId: caller.org.id,
+      name: body.name,
+      clientId: body.client_id ?? null,
+      recipe: body.recipe ?? null,
+    },
+    prepared && ((answer) => prepared(memberConnected(deps, answer))),
+  );
+  return memberConnected(deps, connected);
 };
 
 /** GET /app/api/integrations/{id}: one integration (never a secret), with what its forms offer. */

@@ -1,0 +1,89 @@
+/**
+ * Member POSTs with an Idempotency-Key when the table applied the change but every answer was lost
+ * (DynamoDB Local behind a proxy that applies the transaction and never answers): the member gets
+ * a 503, and the retry with the same key replays the change instead of making it again: no second
+ * live API key, no second integration with live URLs, no 409 for a revoke that happened. The answer is stored in the change's own transaction (store/idempotent-commit.ts), as
+ * for requests, webhooks and shares (fault-injection.test.ts).
+ */
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { startFaultProxy, type FaultProxy } from '../support/dynamo-fault-proxy.ts';
+import { MemberBrowser } from '../support/member-browser.ts';
+import { auditEntries, expectError } from '../support/shapes.ts';
+import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+
+const SDK = { requestTimeoutMs: 2000, maxAttempts: 2 };
+
+let proxy: FaultProxy;
+let service: TestService;
+let org: TestOrganisation;
+let signedIn: MemberBrowser | undefined;
+const owner = async () => (signedIn ??= await MemberBrowser.signIn(service, org.owner.email));
+
+beforeAll(async () => {
+  proxy = await startFaultProxy(inject('dynamoEndpoint'));
+  service = await startTestService({ dynamo: { endpoint: proxy.endpoint, ...SDK } });
+  org = await service.createOrganisation({ name: 'Lost Answer Keys Org' });
+});
+afterAll(async () => {
+  await service?.stop();
+  await proxy?.stop();
+});
+
+it('does not create a second API key when the first committed but every answer was lost; the retry replays it with the secret null', async () => {
+  const browser = await owner();
+  const key = `lost-key-${Date.now()}`;
+  const create = () => browser.call('POST', '/app/api/keys', { body: { name: 'Deploy bot', scopes: ['requests:read'] }, headers: { 'Idempotency-Key': key } });
+  const keys = async () => ((await browser.call('GET', '/app/api/keys')).body.data as Array<{ id: string }>).map((k) => k.id);
+  const before = await keys();
+
+  proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
+  const lost = await create();
+  proxy.clear();
+  expectError(lost, 503, 'service_unavailable');
+
+  const retried = await create();
+  expect(retried.status, retried.text).toBe(201);
+  expect(retried.headers.get('idempotency-replayed')).toBe('true');
+  expect(retried.body.secret).toBeNull();
+  const after = await keys();
+  expect(after.filter((id) => !before.includes(id)), 'one API key created').toEqual([retried.body.api_key.id]);
+});
+
+it('does not connect a second integration when the first committed but every answer was lost; the retry replays it with both URLs null', async () => {
+  const browser = await owner();
+  const key = `lost-integration-${Date.now()}`;
+  const connect = () => browser.call('POST', '/app/api/integrations', { body: { name: 'Lost answer helpdesk' }, headers: { 'Idempotency-Key': key } });
+  const connected = async () =>
+    (await auditEntries(service, org.orgId)).filter((entry: { type: string }) => entry.type === 'integration.connected').length;
+  const before = await connected();
+
+  proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
+  expectError(await connect(), 503, 'service_unavailable');
+  proxy.clear();
+
+  const retried = await connect();
+  expect(retried.status, retried.text).toBe(201);
+  expect(retried.headers.get('idempotency-replayed')).toBe('true');
+  expect(retried.body).toMatchObject({ webhook_url: null, trigger_url: null });
+  expect((await connected()) - before, 'one integration connected').toBe(1);
+});
+
+for (const action of ['revoke'] as const) {
+  it(`replays a member's ${action} that committed but whose every answer was lost, instead of answering 409`, async () => {
+    const browser = await owner();
+    const created = await service.call('POST', '/requests', { key: org.key, body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [org.owner.email], verification_mode: 'none' } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.request.id as string;
+    const key = `lost-${action}-${Date.now()}`;
+    const end = () => browser.call('POST', `/app/api/requests/${id}/${action}`, { headers: { 'Idempotency-Key': key } });
+
+    proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
+    expectError(await end(), 503, 'service_unavailable');
+    proxy.clear();
+
+    const retried = await end();
+    expect(retried.status, retried.text).toBe(200);
+    expect(retried.headers.get('idempotency-replayed')).toBe('true');
+    expect(retried.body).toMatchObject({ id, status: 'revoked' });
+  });
+}

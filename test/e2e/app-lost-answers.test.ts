@@ -2,7 +2,7 @@
  * Member POSTs with an Idempotency-Key when the table applied the change but every answer was lost
  * (DynamoDB Local behind a proxy that applies the transaction and never answers): the member gets
  * a 503, and the retry with the same key replays the change instead of making it again: no second
- * live API key, no second integration with live URLs, no 409 for a revoke that happened. The answer is stored in the change's own transaction (store/idempotent-commit.ts), as
+ * live API key, integration with live URLs, client or team, no 409 for a revoke that happened. The answer is stored in the change's own transaction (store/idempotent-commit.ts), as
  * for requests, webhooks and shares (fault-injection.test.ts).
  */
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
@@ -85,5 +85,27 @@ for (const action of ['revoke'] as const) {
     expect(retried.status, retried.text).toBe(200);
     expect(retried.headers.get('idempotency-replayed')).toBe('true');
     expect(retried.body).toMatchObject({ id, status: 'revoked' });
+  });
+}
+
+for (const [path, body, type] of [
+  ['/app/api/clients', { name: 'Lost Answer Co' }, 'client.created'],
+  ['/app/api/teams', { name: 'Lost Answer Team' }, 'team.created'],
+] as const) {
+  it(`POST ${path} does not create a second one when the first committed but every answer was lost; the retry replays it`, async () => {
+    const browser = await owner();
+    const key = `lost-${type}-${Date.now()}`;
+    const create = () => browser.call('POST', path, { body, headers: { 'Idempotency-Key': key } });
+    const made = async () => (await auditEntries(service, org.orgId)).filter((entry: { type: string }) => entry.type === type).length;
+    const before = await made();
+
+    proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
+    expectError(await create(), 503, 'service_unavailable');
+    proxy.clear();
+
+    const retried = await create();
+    expect(retried.status, retried.text).toBe(201);
+    expect(retried.headers.get('idempotency-replayed')).toBe('true');
+    expect((await made()) - before, `one ${type}`).toBe(1);
   });
 }

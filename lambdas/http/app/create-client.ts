@@ -1,3 +1,4 @@
+import type { Client } from '#core/model.ts';
 import { clientView } from '#core/use-cases/organisation/member-app.ts';
 import { createClient } from '#core/use-cases/organisation/clients.ts';
 import { managerActing } from '#core/use-cases/organisation/acting.ts';
@@ -12,9 +13,10 @@ import { sessionHandler } from './session-handler.ts';
 export const createHandler = (deps: AppDeps) =>
   sessionHandler(
     deps,
-    async ({ caller, body }) => {
-      const client = await createClient(organisationDeps(deps), managerActing(caller, 'manage clients'), caller.org.id, body);
-      return json(201, clientView(client, caller.org.defaultClientId));
+    async ({ caller, body, prepareReplay }) => {
+      const answer = (client: Client) => json(201, clientView(client, caller.org.defaultClientId));
+      // The answer is stored with the client: a retry after a lost answer replays it, never creates a second one.
+      return answer(await createClient(organisationDeps(deps), managerActing(caller, 'manage clients'), caller.org.id, body, (client) => prepareReplay(answer(client))));
     },
     { idempotent: { secretFields: [] } },
   );

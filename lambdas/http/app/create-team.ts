@@ -12,9 +12,10 @@ import { sessionHandler } from './session-handler.ts';
 export const createHandler = (deps: AppDeps) =>
   sessionHandler(
     deps,
-    async ({ caller, body }) => {
+    async ({ caller, body, prepareReplay }) => {
       const organisation = organisationDeps(deps);
-      const team = await createTeam(organisation, managerActing(caller, 'manage teams'), caller.org.id, body);
+      // The answer is stored with the team: a retry after a lost answer replays it, never creates a second one.
+      const team = await createTeam(organisation, managerActing(caller, 'manage teams'), caller.org.id, body, async (made) => prepareReplay(json(201, await teamAnswer(organisation, made))));
       return json(201, await teamAnswer(organisation, team));
     },
     { idempotent: { secretFields: [] } },

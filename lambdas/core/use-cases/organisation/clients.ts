@@ -9,10 +9,12 @@ import { changeAudit, nameInput, requireOrganisation, type Acting, type Organisa
  * preset may belong to one). Created and renamed, never deleted: requests and audit entries keep
  * naming them.
  */
-export const createClient = async (deps: OrganisationDeps, acting: Acting, orgId: string, rawInput: unknown) => {
+/** `prepared` is given the client just before it is stored (a caller's Idempotency-Key keeps its answer in that transaction). */
+export const createClient = async (deps: OrganisationDeps, acting: Acting, orgId: string, rawInput: unknown, prepared?: (client: Client) => void) => {
   await requireOrganisation(deps, orgId);
   const { name } = parseOrThrow(nameInput, rawInput ?? {});
   const client: Client = { id: newId(), orgId, name, createdAt: deps.clock.now().toISOString() };
+  prepared?.(client);
   await deps.changes.putClient(client, changeAudit(orgId, acting, 'client.created', { details: { client_id: client.id, name } }));
   return client;
 };

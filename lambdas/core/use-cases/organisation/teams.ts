@@ -49,12 +49,14 @@ const writingMembers = async <Written>(write: () => Promise<Written>): Promise<W
 };
 
 /** {name, member_ids?} */
-export const createTeam = async (deps: OrganisationDeps, acting: Acting, orgId: string, rawInput: unknown) => {
+/** `prepared` is given the team just before it is stored (a caller's Idempotency-Key keeps its answer in that transaction). */
+export const createTeam = async (deps: OrganisationDeps, acting: Acting, orgId: string, rawInput: unknown, prepared?: (team: Team) => Promise<void>) => {
   await requireOrganisation(deps, orgId);
   const input = parseOrThrow(teamInput, rawInput ?? {});
   await requireMembers(deps, orgId, input.member_ids);
   const team: Team = { id: newId(), orgId, name: input.name, memberIds: input.member_ids, createdAt: deps.clock.now().toISOString() };
   const audit = changeAudit(orgId, acting, 'team.created', { details: { team_id: team.id, name: team.name, members: team.memberIds.length } });
+  await prepared?.(team);
   await writingMembers(() => deps.changes.putTeam(team, audit));
   return team;
 };

@@ -109,3 +109,19 @@ for (const [path, body, type] of [
     expect((await made()) - before, `one ${type}`).toBe(1);
   });
 }
+
+it('POST /app/api/members replays an invitation that committed but whose every answer was lost, instead of answering 409 member_exists', async () => {
+  const browser = await owner();
+  const key = `lost-member-${Date.now()}`;
+  const email = `lost-${Date.now()}@example.com`;
+  const invite = () => browser.call('POST', '/app/api/members', { body: { name: 'Lou Lost', email }, headers: { 'Idempotency-Key': key } });
+
+  proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
+  expectError(await invite(), 503, 'service_unavailable');
+  proxy.clear();
+
+  const retried = await invite();
+  expect(retried.status, retried.text).toBe(201);
+  expect(retried.headers.get('idempotency-replayed')).toBe('true');
+  expect(retried.body).toMatchObject({ member: { email }, invitation_sent: false });
+});

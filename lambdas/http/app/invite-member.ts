@@ -9,7 +9,8 @@ import { sessionHandler } from './session-handler.ts';
 
 /** POST /app/api/members (owners and admins): {name, email, role}; 201, the sign-in link emailed. Takes an `Idempotency-Key`. */
 export const createHandler = (deps: AppDeps) =>
-  sessionHandler(deps, async ({ caller, body }) => json(201, await inviteMember(organisationDeps(deps), caller, body)), {
+  // The answer is stored with the member: a retry after a lost answer replays it instead of answering 409 member_exists.
+  sessionHandler(deps, async ({ caller, body, prepareReplay }) => json(201, await inviteMember(organisationDeps(deps), caller, body, (answer) => prepareReplay(json(201, answer)))), {
     idempotent: { secretFields: [] },
   });
 

@@ -55,9 +55,21 @@ export const teamAnswer = async (deps: Pick<OrganisationDeps, 'directory'>, team
  * their first sign-in leads them to set up their key. `invitation_sent` false: the member exists,
  * but the email could not be sent (they can ask for a link on the sign-in page).
  */
-export const inviteMember = async (deps: OrganisationDeps & Pick<SignInDeps, 'access' | 'notifier' | 'urls' | 'onDeliveryFailure'>, caller: MemberCaller, rawBody: unknown) => {
+/**
+ * `prepared` is given the answer just before the member is stored, with `invitation_sent: false`
+ * (the email goes after): a retry whose first answer was lost replays that, and the invited person
+ * asks for a link on the sign-in page, as when the email could not be sent.
+ */
+export const inviteMember = async (
+  deps: OrganisationDeps & Pick<SignInDeps, 'access' | 'notifier' | 'urls' | 'onDeliveryFailure'>,
+  caller: MemberCaller,
+  rawBody: unknown,
+  prepared?: (answer: { member: ReturnType<typeof managedMemberView>; invitation_sent: boolean }) => void,
+) => {
   const acting = managerActing(caller, 'invite members');
-  const member = await addMember(deps, acting, caller.org.id, rawBody);
+  const member = await addMember(deps, acting, caller.org.id, rawBody, {
+    prepared: prepared && ((made) => prepared({ member: managedMemberView(made), invitation_sent: false })),
+  });
   // The member is made: a link that could not be stored or sent is reported, not raised, so the
   // answer says so (invitation_sent: false) and the invited person asks for a link on the sign-in
   // page, rather than a retry meeting 409 member_exists with no email ever sent.

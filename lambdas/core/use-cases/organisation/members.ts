@@ -62,7 +62,8 @@ export const addMember = async (
   acting: Acting,
   orgId: string,
   rawInput: unknown,
-  options: { identityKey?: NewIdentityKey } = {},
+  /** `prepared` is given the member just before it is stored (a caller's Idempotency-Key keeps its answer in that transaction). */
+  options: { identityKey?: NewIdentityKey; prepared?: (member: Member) => void } = {},
 ) => {
   await requireOrganisation(deps, orgId);
   const input = parseOrThrow(addMemberInput, rawInput ?? {});
@@ -74,6 +75,7 @@ export const addMember = async (
     throw fieldError('identity_key', ANOTHER_MEMBERS_KEY);
   }
   const audit = changeAudit(orgId, acting, 'member.added', { member: memberRef(member), details: { role: member.role } });
+  options.prepared?.(member);
   try {
     await deps.changes.addMember(member, audit);
   } catch (error) {

@@ -2,7 +2,7 @@
  * Member POSTs with an Idempotency-Key when the table applied the change but every answer was lost
  * (DynamoDB Local behind a proxy that applies the transaction and never answers): the member gets
  * a 503, and the retry with the same key replays the change instead of making it again: no second
- * live API key, integration with live URLs, client or team, no 409 for a revoke that happened. The answer is stored in the change's own transaction (store/idempotent-commit.ts), as
+ * live API key, integration with live URLs, client, team or template, no 409 for a revoke that happened. The answer is stored in the change's own transaction (store/idempotent-commit.ts), as
  * for requests, webhooks and shares (fault-injection.test.ts).
  */
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
@@ -91,6 +91,7 @@ for (const action of ['revoke'] as const) {
 for (const [path, body, type] of [
   ['/app/api/clients', { name: 'Lost Answer Co' }, 'client.created'],
   ['/app/api/teams', { name: 'Lost Answer Team' }, 'team.created'],
+  ['/app/api/templates', { name: 'Lost Answer Template', justification: 'We need the VPN password to finish the ticket.' }, 'template.created'],
 ] as const) {
   it(`POST ${path} does not create a second one when the first committed but every answer was lost; the retry replays it`, async () => {
     const browser = await owner();

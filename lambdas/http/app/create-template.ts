@@ -9,7 +9,10 @@ import { sessionHandler } from './session-handler.ts';
 /** POST /app/api/templates (owners and admins): 201 the new template; takes an Idempotency-Key. */
 export const createHandler = (deps: AppDeps) => {
   const settings = settingsDeps(deps);
-  return sessionHandler(deps, async ({ caller, body }) => json(201, await memberCreateTemplate(settings, caller, body)), { idempotent: { secretFields: [] } });
+  // The answer is stored with the template: a retry after a lost answer replays it, never creates a second one.
+  return sessionHandler(deps, async ({ caller, body, prepareReplay }) => json(201, await memberCreateTemplate(settings, caller, body, (answer) => prepareReplay(json(201, answer)))), {
+    idempotent: { secretFields: [] },
+  });
 };
 
 export const handler = lazyHandler(() => createHandler(wiring()));

@@ -44,8 +44,8 @@ export const memberTemplates = async (deps: Pick<SettingsDeps, 'directory'>, cal
 };
 
 /** POST /app/api/templates: 201 the template. */
-export const memberCreateTemplate = async (deps: SettingsDeps, caller: MemberCaller, body: unknown) =>
-  templateView(await createTemplate(deps, manager(caller), caller.org.id, body));
+export const memberCreateTemplate = async (deps: SettingsDeps, caller: MemberCaller, body: unknown, prepared?: (answer: ReturnType<typeof templateView>) => void) =>
+  templateView(await createTemplate(deps, manager(caller), caller.org.id, body, prepared && ((template) => prepared(templateView(template)))));
 
 /**
  * GET /app/api/presets: the presets by name, with what their form offers (the policy's TTL

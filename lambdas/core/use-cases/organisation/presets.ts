@@ -82,10 +82,12 @@ export const presetView = (preset: Preset) => ({
 });
 
 /** Creates a template; 422 by field for a refused name or justification. */
-export const createTemplate = async (deps: SettingsDeps, actor: Actor, orgId: string, rawBody: unknown) => {
+/** `prepared` is given the template just before it is stored (a caller's Idempotency-Key keeps its answer in that transaction). */
+export const createTemplate = async (deps: SettingsDeps, actor: Actor, orgId: string, rawBody: unknown, prepared?: (template: Template) => void) => {
   const body = parseOrThrow(templateBody, rawBody ?? {});
   await requireOrganisation(deps, orgId);
   const template: Template = { id: newId(), orgId, name: body.name, justification: body.justification ?? null, createdAt: deps.clock.now().toISOString() };
+  prepared?.(template);
   await deps.settings.putTemplate(template, settingsAudit(orgId, actor, 'template.created', { template_id: template.id, name: template.name }));
   return template;
 };

@@ -2,7 +2,7 @@
  * Member POSTs with an Idempotency-Key when the table applied the change but every answer was lost
  * (DynamoDB Local behind a proxy that applies the transaction and never answers): the member gets
  * a 503, and the retry with the same key replays the change instead of making it again: no second
- * live API key, integration with live URLs, client, team or template, no 409 for a revoke that happened. The answer is stored in the change's own transaction (store/idempotent-commit.ts), as
+ * live API key, integration with live URLs, client, team or template, no 409 for a revoke (of a request or an API key) that happened. The answer is stored in the change's own transaction (store/idempotent-commit.ts), as
  * for requests, webhooks and shares (fault-injection.test.ts).
  */
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
@@ -125,4 +125,22 @@ it('POST /app/api/members replays an invitation that committed but whose every a
   expect(retried.status, retried.text).toBe(201);
   expect(retried.headers.get('idempotency-replayed')).toBe('true');
   expect(retried.body).toMatchObject({ member: { email }, invitation_sent: false });
+});
+
+it("POST /app/api/keys/{id}/revoke replays a revocation that committed but whose every answer was lost, instead of answering 409", async () => {
+  const browser = await owner();
+  const made = await browser.call('POST', '/app/api/keys', { body: { name: 'Short-lived bot', scopes: ['requests:read'] } });
+  expect(made.status, made.text).toBe(201);
+  const id = made.body.api_key.id as string;
+  const key = `lost-key-revoke-${Date.now()}`;
+  const revoke = () => browser.call('POST', `/app/api/keys/${id}/revoke`, { headers: { 'Idempotency-Key': key } });
+
+  proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
+  expectError(await revoke(), 503, 'service_unavailable');
+  proxy.clear();
+
+  const retried = await revoke();
+  expect(retried.status, retried.text).toBe(200);
+  expect(retried.headers.get('idempotency-replayed')).toBe('true');
+  expect(retried.body).toMatchObject({ id, state: 'revoked' });
 });

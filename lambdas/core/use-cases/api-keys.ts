@@ -173,11 +173,19 @@ export const newestFirst = (apiKeys: ApiKey[]) => apiKeys.sort((a, b) => b.creat
  * 409 `illegal_transition` (a revocation that lost a race to another one too); no such key of the
  * organisation, 404.
  */
-export const revokeApiKey = async (deps: Pick<ApiKeyDeps, 'apiKeys' | 'clock'>, actor: Actor, orgId: string, idOrPrefix: string): Promise<ApiKey> => {
+/** `prepared` is given the revoked key just before the revocation is stored (a caller's Idempotency-Key keeps its answer in that transaction). */
+export const revokeApiKey = async (
+  deps: Pick<ApiKeyDeps, 'apiKeys' | 'clock'>,
+  actor: Actor,
+  orgId: string,
+  idOrPrefix: string,
+  prepared?: (revoked: ApiKey) => Promise<void>,
+): Promise<ApiKey> => {
   const apiKey = await keyOfOrganisation(deps.apiKeys, orgId, idOrPrefix);
   if (!apiKey) throw notFound('No API key with this id or prefix.');
   if (apiKey.revokedAt) throw alreadyRevoked();
   const revokedAt = deps.clock.now().toISOString();
+  await prepared?.({ ...apiKey, revokedAt });
   try {
     await deps.apiKeys.revoke(apiKey, revokedAt, auditOf(apiKey, actor, 'api_key.revoked', {}));
   } catch (error) {

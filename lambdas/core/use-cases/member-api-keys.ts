@@ -84,10 +84,12 @@ export const memberCreateApiKey = async (
 };
 
 /** POST /app/api/keys/{id}/revoke: 200 the key, now revoked; already revoked, 409 `illegal_transition`. */
-export const memberRevokeApiKey = async (deps: MemberApiKeyDeps, caller: MemberCaller, keyId: string) => {
+export const memberRevokeApiKey = async (deps: MemberApiKeyDeps, caller: MemberCaller, keyId: string, prepared?: (answer: ReturnType<typeof apiKeyView>) => void) => {
   const actor = managerActor(caller, 'manage API keys');
   if (!isId(keyId)) throw notFound('No API key with this id.');
-  const revoked = await revokeApiKey(deps, actor, caller.org.id, keyId);
-  const client = revoked.clientId ? await deps.directory.getClient(caller.org.id, revoked.clientId) : null;
-  return apiKeyView(revoked, clientsOf(client), deps.clock.now());
+  const view = async (revoked: ApiKey) => {
+    const client = revoked.clientId ? await deps.directory.getClient(caller.org.id, revoked.clientId) : null;
+    return apiKeyView(revoked, clientsOf(client), deps.clock.now());
+  };
+  return view(await revokeApiKey(deps, actor, caller.org.id, keyId, prepared && (async (revoked) => prepared(await view(revoked)))));
 };

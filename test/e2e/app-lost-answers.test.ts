@@ -2,7 +2,8 @@
  * Member POSTs with an Idempotency-Key when the table applied the change but every answer was lost
  * (DynamoDB Local behind a proxy that applies the transaction and never answers): the member gets
  * a 503, and the retry with the same key replays the change instead of making it again: no second
- * live API key, integration with live URLs, client, team or template, no 409 for a revoke (of a request or an API key) that happened. The answer is stored in the change's own transaction (store/idempotent-commit.ts), as
+ * live API key, integration with live URLs, client, team or template, no 409 for a revoke (of a request or an API key) nor 404 for a
+ * webhook deletion that happened. The answer is stored in the change's own transaction (store/idempotent-commit.ts), as
  * for requests, webhooks and shares (fault-injection.test.ts).
  */
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
@@ -143,4 +144,20 @@ it("POST /app/api/keys/{id}/revoke replays a revocation that committed but whose
   expect(retried.status, retried.text).toBe(200);
   expect(retried.headers.get('idempotency-replayed')).toBe('true');
   expect(retried.body).toMatchObject({ id, state: 'revoked' });
+});
+
+it('POST /app/api/webhooks/{id}/delete replays a deletion that committed but whose every answer was lost, instead of answering 404', async () => {
+  const browser = await owner();
+  const made = await browser.call('POST', '/app/api/webhooks', { body: { url: 'https://receiver.example/hook', events: ['request.created'] } });
+  expect(made.status, made.text).toBe(201);
+  const key = `lost-webhook-delete-${Date.now()}`;
+  const remove = () => browser.call('POST', `/app/api/webhooks/${made.body.id}/delete`, { headers: { 'Idempotency-Key': key } });
+
+  proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
+  expectError(await remove(), 503, 'service_unavailable');
+  proxy.clear();
+
+  const retried = await remove();
+  expect(retried.status, retried.text).toBe(204);
+  expect(retried.headers.get('idempotency-replayed')).toBe('true');
 });

@@ -140,8 +140,10 @@ export const readWebhook = async (deps: Pick<WebhookDeps, 'webhooks'>, manager: 
   toWebhookView(await visibleWebhook(deps, manager, webhookId));
 
 /** DELETE /webhooks/{id}: unsubscribes; 404 when there is no such subscription this manager may see. */
-export const deleteWebhook = async (deps: Pick<WebhookDeps, 'webhooks'>, manager: WebhookManager, webhookId: string) => {
+/** `prepared` is called just before the deletion is stored (a caller's Idempotency-Key keeps its answer in that transaction). */
+export const deleteWebhook = async (deps: Pick<WebhookDeps, 'webhooks'>, manager: WebhookManager, webhookId: string, prepared?: () => void) => {
   const subscription = await visibleWebhook(deps, manager, webhookId);
+  prepared?.();
   try {
     await deps.webhooks.delete(subscription, manager.actor);
   } catch (error) {

@@ -10,8 +10,9 @@ import { pathIdOf, sessionHandler } from './session-handler.ts';
 export const createHandler = (appDeps: AppDeps) => {
   // The webhook subscriptions' store is added by the functions that read it (store-wiring.ts).
   const deps = withWebhookStore(appDeps);
-  return sessionHandler(deps, async ({ caller, event }) => {
-    await deleteWebhook(deps, memberWebhookManager(caller), pathIdOf(event, 'webhook'));
+  // The answer is stored with the deletion: a retry after a lost answer replays it instead of answering 404.
+  return sessionHandler(deps, async ({ caller, event, prepareReplay }) => {
+    await deleteWebhook(deps, memberWebhookManager(caller), pathIdOf(event, 'webhook'), () => prepareReplay(noContent()));
     return noContent();
   }, { takesNoBody: true });
 };

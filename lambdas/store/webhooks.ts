@@ -86,13 +86,13 @@ export class DynamoWebhooks implements WebhookRepository {
   }
 }
 
-/** The audit entry of a change: what was subscribed where (or the given details), never the secret. */
 /** The receiver's address as audited: no query string or fragment, which may carry a token. */
 const auditedUrl = (url: string) => {
   const parsed = new URL(url);
   return `${parsed.origin}${parsed.pathname}`;
 };
 
+/** The audit entry of a change: what was subscribed where (or the given details), never the secret. */
 const auditOf = (
   type: AuditType,
   subscription: WebhookSubscription,

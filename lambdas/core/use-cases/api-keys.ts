@@ -78,8 +78,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Creates a key and returns it with its secret, which is never stored and never shown again.
  * Every problem is refused at once, by field (422 `validation_failed`): the name, the scopes, the
  * client, each allowlist entry (read exactly as the API reads it when a call arrives), the expiry.
- */
-/**
  * `prepared` is given the new key just before it is stored: a caller with an Idempotency-Key keeps
  * its answer in the creation's own transaction (store/idempotent-commit.ts), so a creation whose
  * answer was lost replays instead of minting a second key.
@@ -172,8 +170,8 @@ export const newestFirst = (apiKeys: ApiKey[]) => apiKeys.sort((a, b) => b.creat
  * Revokes a key by id or display prefix: refused from the next call on. A key already revoked is
  * 409 `illegal_transition` (a revocation that lost a race to another one too); no such key of the
  * organisation, 404.
+ * `prepared` is given the revoked key just before the revocation is stored (a caller's Idempotency-Key keeps its answer in that transaction).
  */
-/** `prepared` is given the revoked key just before the revocation is stored (a caller's Idempotency-Key keeps its answer in that transaction). */
 export const revokeApiKey = async (
   deps: Pick<ApiKeyDeps, 'apiKeys' | 'clock'>,
   actor: Actor,

@@ -139,8 +139,10 @@ export const listWebhooks = async (deps: Pick<WebhookDeps, 'webhooks'>, manager:
 export const readWebhook = async (deps: Pick<WebhookDeps, 'webhooks'>, manager: WebhookManager, webhookId: string) =>
   toWebhookView(await visibleWebhook(deps, manager, webhookId));
 
-/** DELETE /webhooks/{id}: unsubscribes; 404 when there is no such subscription this manager may see. */
-/** `prepared` is called just before the deletion is stored (a caller's Idempotency-Key keeps its answer in that transaction). */
+/**
+ * DELETE /webhooks/{id}: unsubscribes; 404 when there is no such subscription this manager may see.
+ * `prepared` is called just before the deletion is stored (a caller's Idempotency-Key keeps its answer in that transaction).
+ */
 export const deleteWebhook = async (deps: Pick<WebhookDeps, 'webhooks'>, manager: WebhookManager, webhookId: string, prepared?: () => void) => {
   const subscription = await visibleWebhook(deps, manager, webhookId);
   prepared?.();

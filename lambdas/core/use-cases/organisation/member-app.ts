@@ -54,8 +54,6 @@ export const teamAnswer = async (deps: Pick<OrganisationDeps, 'directory'>, team
  * POST /app/api/members: adds the member and emails them the sign-in link the sign-in page sends;
  * their first sign-in leads them to set up their key. `invitation_sent` false: the member exists,
  * but the email could not be sent (they can ask for a link on the sign-in page).
- */
-/**
  * `prepared` is given the answer just before the member is stored, with `invitation_sent: false`
  * (the email goes after): a retry whose first answer was lost replays that, and the invited person
  * asks for a link on the sign-in page, as when the email could not be sent.

@@ -81,8 +81,10 @@ export const presetView = (preset: Preset) => ({
   created_at: preset.createdAt,
 });
 
-/** Creates a template; 422 by field for a refused name or justification. */
-/** `prepared` is given the template just before it is stored (a caller's Idempotency-Key keeps its answer in that transaction). */
+/**
+ * Creates a template; 422 by field for a refused name or justification.
+ * `prepared` is given the template just before it is stored (a caller's Idempotency-Key keeps its answer in that transaction).
+ */
 export const createTemplate = async (deps: SettingsDeps, actor: Actor, orgId: string, rawBody: unknown, prepared?: (template: Template) => void) => {
   const body = parseOrThrow(templateBody, rawBody ?? {});
   await requireOrganisation(deps, orgId);

@@ -48,8 +48,10 @@ const writingMembers = async <Written>(write: () => Promise<Written>): Promise<W
   }
 };
 
-/** {name, member_ids?} */
-/** `prepared` is given the team just before it is stored (a caller's Idempotency-Key keeps its answer in that transaction). */
+/**
+ * Creates a team from {name, member_ids?}.
+ * `prepared` is given the team just before it is stored (a caller's Idempotency-Key keeps its answer in that transaction).
+ */
 export const createTeam = async (deps: OrganisationDeps, acting: Acting, orgId: string, rawInput: unknown, prepared?: (team: Team) => Promise<void>) => {
   await requireOrganisation(deps, orgId);
   const input = parseOrThrow(teamInput, rawInput ?? {});

@@ -36,8 +36,19 @@ export const methodNotAllowed = (allowed: string[]) =>
   new ApiError(405, 'method_not_allowed', 'This method is not allowed on this path.', undefined, {
     Allow: allowed.join(', '),
   });
-export const validationFailed = (errors: FieldErrors, message = 'The request is invalid.') =>
-  new ApiError(422, 'validation_failed', message, errors);
+/**
+ * The most fields one 422 names. A body of thousands of unknown or wrong fields (a 4 MiB body holds
+ * hundreds of thousands) would make an answer several times its size, past the 6 MB a Lambda may
+ * answer; the caller fixes the first ones and is told of the rest when it sends again.
+ */
+export const MAX_FIELDS_NAMED = 100;
+
+export const validationFailed = (errors: FieldErrors, message = 'The request is invalid.') => {
+  const fields = Object.entries(errors);
+  if (fields.length <= MAX_FIELDS_NAMED) return new ApiError(422, 'validation_failed', message, errors);
+  const named = `${message} The first ${MAX_FIELDS_NAMED} of the ${fields.length} fields refused are named.`;
+  return new ApiError(422, 'validation_failed', named, Object.fromEntries(fields.slice(0, MAX_FIELDS_NAMED)));
+};
 export const fieldError = (field: string, message: string) => validationFailed({ [field]: [message] });
 export const idempotencyKeyReused = () =>
   new ApiError(

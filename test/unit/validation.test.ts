@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError } from '../../lambdas/core/errors.ts';
+import { ApiError, MAX_FIELDS_NAMED, validationFailed } from '../../lambdas/core/errors.ts';
 import { fieldErrorsOf, parseOrThrow, queryInteger, ulidString } from '../../lambdas/core/validation.ts';
 
 const errorsFor = (schema: z.ZodType, input: unknown) => {
@@ -91,5 +91,31 @@ describe('ulidString', () => {
     expect(schema.safeParse('01hzzzzzzzzzzzzzzzzzzzzor').success).toBe(false);
     expect(schema.safeParse('01hzzzzzzzzzzzzzzzzzzzzor12').success).toBe(false);
     expect(schema.safeParse('01hzzzzzzzzzzzzzzzzzzzzo-1').success).toBe(false);
+  });
+});
+
+describe('a 422 with very many fields', () => {
+  it('names the first hundred and says how many were refused, so the answer stays near the size of the errors it names', () => {
+    const schema = z.strictObject({ type: z.string() });
+    const body = Object.fromEntries(Array.from({ length: 5000 }, (_, n) => [`unknown_${n}`, 1]));
+    let refused: unknown;
+    try {
+      parseOrThrow(schema, { type: 'password', ...body });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(ApiError);
+    const error = refused as ApiError;
+    expect(error).toMatchObject({ status: 422, code: 'validation_failed' });
+    expect(Object.keys(error.errors!)).toHaveLength(MAX_FIELDS_NAMED);
+    expect(error.errors!.unknown_0).toEqual(['Unknown field.']);
+    expect(error.message).toBe(`The request is invalid. The first ${MAX_FIELDS_NAMED} of the 5000 fields refused are named.`);
+  });
+
+  it('names every field while there are at most a hundred', () => {
+    const errors = Object.fromEntries(Array.from({ length: MAX_FIELDS_NAMED }, (_, n) => [`f${n}`, ['Required.']]));
+    const error = validationFailed(errors);
+    expect(error.errors).toEqual(errors);
+    expect(error.message).toBe('The request is invalid.');
   });
 });

@@ -1,5 +1,6 @@
 import type { $ZodType } from 'zod/v4/core';
 import { EVENT_TYPES } from '#core/events.ts';
+import { MAX_FIELDS_NAMED } from '#core/errors.ts';
 import { ID_PATTERN } from '#core/ids.ts';
 import { INBOUND_REALM } from '#core/inbound/auth-check.ts';
 import { RETRY_DELAYS_SECONDS, RETRY_SPAN_SECONDS, USER_AGENT } from '#workers/deliver.ts';
@@ -21,6 +22,8 @@ const DESCRIPTION = `The Credential Handoff Service's public API: requests, tick
 Not described here: the endpoints under \`/subject\`, \`/share\` and \`/app/api\` and the pages (\`/r\`, \`/s\`, \`/app\`, \`/assets\`). They serve the service's own web pages, are authenticated by link tokens and member sessions, and change with the pages (docs/web-api.md).
 
 Every keyed call is rate limited per key and per organisation; its answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`, and a refusal answers 429 \`rate_limited\` with \`Retry-After\`. A 401 under \`/v1\` carries \`WWW-Authenticate: Bearer realm="${BEARER_REALM}"\` (RFC 6750), with \`error="invalid_token"\` when the key sent was refused and \`error="invalid_request"\` when the \`Authorization\` header holds no single bearer key. Every POST under \`/v1\` (and an inbound URL, for a sender that sends one) takes an optional \`Idempotency-Key\`: the same key and body within 24 hours replays the first answer (with \`Idempotency-Replayed: true\`, and the fields shown once set to null).
+
+A 422 \`validation_failed\` names each refused field in \`errors\`, at most ${MAX_FIELDS_NAMED} of them; when more were refused, \`message\` says how many.
 
 One rule for the query string: a parameter the operation does not define answers 422 \`validation_failed\`, with \`errors\` naming it ("${UNKNOWN_QUERY_PARAMETER}"), on every operation but the inbound ticket URLs, which may read their fields from the query string. Before anything else, every operation answers 413 \`payload_too_large\` to a body over ${MAX_BODY_BYTES} bytes (a GET's too, whose body is otherwise ignored) and 431 \`request_header_fields_too_large\` to a request line and header values over ${MAX_REQUEST_LINE_AND_HEADER_VALUES_BYTES} bytes together; these two are answered before any key is read, so they carry no rate-limit headers. A path no route serves answers 404 \`not_found\` and a method the path does not allow 405 \`method_not_allowed\` with \`Allow\`, each with the error body.`;
 

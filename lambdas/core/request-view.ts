@@ -35,7 +35,9 @@ export const toRequestView = (request: HandoffRequest, urls: PublicUrls) => ({
   verification_mode: request.verificationMode,
   allow_attachments: request.allowAttachments,
   attachments_count: request.attachmentsCount,
-  needs_relink: request.needsRelink,
+  // Only a link still to be used can need a new one: a submission that raced a key change, or a
+  // locked link then revoked or expired, keeps the stored flag but has no link left to fix.
+  needs_relink: request.needsRelink && (request.status === 'pending' || request.status === 'opened'),
   unrecoverable: request.unrecoverable,
   reveal_count: request.revealCount,
   purge_reason: request.purgeReason,

@@ -111,4 +111,13 @@ describe('toRequestView', () => {
       expect(bare[field], field).toBeNull();
     }
   });
+
+  it('says needs_relink only of a request still waiting for its credential', () => {
+    expect(toRequestView(makeRequest({ status: 'pending', needsRelink: true }), URLS).needs_relink).toBe(true);
+    expect(toRequestView(makeRequest({ status: 'opened', needsRelink: true }), URLS).needs_relink).toBe(true);
+    // A submission that raced a recipient's key change, or a locked link revoked or expired: no link to fix any more.
+    for (const status of ['submitted', 'completed', 'revoked', 'expired'] as const) {
+      expect(toRequestView(makeRequest({ status, needsRelink: true }), URLS).needs_relink, status).toBe(false);
+    }
+  });
 });

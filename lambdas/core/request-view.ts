@@ -38,7 +38,9 @@ export const toRequestView = (request: HandoffRequest, urls: PublicUrls) => ({
   // Only a link still to be used can need a new one: a submission that raced a key change, or a
   // locked link then revoked or expired, keeps the stored flag but has no link left to fix.
   needs_relink: request.needsRelink && (request.status === 'pending' || request.status === 'opened'),
-  unrecoverable: request.unrecoverable,
+  // Only a stored credential can be unrecoverable: once completed or expired it is destroyed, and
+  // no member change judges the request again (a recipient enabled again would leave it stale).
+  unrecoverable: request.unrecoverable && request.status === 'submitted',
   reveal_count: request.revealCount,
   purge_reason: request.purgeReason,
   revoked_reason: request.revokedReason,

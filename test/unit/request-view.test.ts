@@ -120,4 +120,12 @@ describe('toRequestView', () => {
       expect(toRequestView(makeRequest({ status, needsRelink: true }), URLS).needs_relink, status).toBe(false);
     }
   });
+
+  it('says unrecoverable only of a credential still stored', () => {
+    expect(toRequestView(makeRequest({ status: 'submitted', unrecoverable: true }), URLS).unrecoverable).toBe(true);
+    // Completed or expired, the credential is destroyed, and no later member change judges the request again.
+    for (const status of ['completed', 'expired'] as const) {
+      expect(toRequestView(makeRequest({ status, unrecoverable: true }), URLS).unrecoverable, status).toBe(false);
+    }
+  });
 });

@@ -13,6 +13,7 @@ export const REQUEST_TRAIL_TYPES = [
   'subject.verified',
   'subject.verification_failed',
   'request.link_locked',
+  'request.email_codes_used_up',
   'request.submitted',
   'request.revealed',
   'request.reported',

@@ -58,6 +58,18 @@ export const verificationPassed = (mode: VerificationMode, v: SubjectVerificatio
   }
 };
 
+/**
+ * Every code the link may email has been sent and none is left to type, in a mode that cannot pass
+ * without one, and no browser has passed the emailed step: the link can no longer lead to a
+ * submission (`needs_relink`). In mode `either` the spoken code still can.
+ */
+export const emailCodesUsedUp = (request: HandoffRequest, now: Date) => {
+  const v = verificationOf(request);
+  const emailRequired = request.verificationMode === 'email_otp' || request.verificationMode === 'both';
+  const codeLeft = v.emailCodeHash !== null && v.emailCodeExpiresAt !== null && Date.parse(v.emailCodeExpiresAt) > now.getTime();
+  return emailRequired && !v.emailPassed && v.emailCodesSent >= MAX_EMAIL_CODES && !codeLeft;
+};
+
 export const isLocked = (request: HandoffRequest) => verificationOf(request).failedAttempts >= MAX_FAILED_ATTEMPTS;
 
 export type ClosedReason = 'submitted' | 'completed' | 'revoked' | 'expired' | 'locked' | 'replaced';

@@ -218,6 +218,43 @@ describe('the subject flow', () => {
     expect(refused.headers.get('retry-after')).toBeNull();
   });
 
+  it('marks the link needs_relink once every emailed code is sent and the last has expired, and a new link clears it', async () => {
+    const created = await createRequest({ verification_mode: 'email_otp', subject_email: 'jane@example.com' });
+    const id = created.request.id as string;
+    const needsRelink = async () => (await service.call('GET', `/requests/${id}`, { key: org.key })).body.needs_relink;
+    for (let sent = 0; sent < MAX_EMAIL_CODES; sent += 1) expect((await subjectCall(created.token, 'POST', '/subject/email-code')).status).toBe(202);
+
+    // The last code can still be typed: refused, but nothing is marked.
+    const whileOneIsLeft = await subjectCall(created.token, 'POST', '/subject/email-code');
+    expectError(whileOneIsLeft, 429, 'rate_limited');
+    expect(await needsRelink()).toBe(false);
+
+    await expireEmailedCode(service, id);
+    const usedUp = await subjectCall(created.token, 'POST', '/subject/email-code');
+    expectError(usedUp, 429, 'rate_limited');
+    expect(usedUp.body.message).toBe(EMAIL_CODES_USED_UP);
+    expect(await needsRelink()).toBe(true);
+    expect(await auditTypes(id)).toContain('request.email_codes_used_up');
+    // Asked again: the same refusal, and no second entry.
+    expectError(await subjectCall(created.token, 'POST', '/subject/email-code'), 429, 'rate_limited');
+    expect((await auditTypes(id)).filter((type) => type === 'request.email_codes_used_up')).toHaveLength(1);
+
+    const relinked = await service.call('POST', `/requests/${id}/relink`, { key: org.key });
+    expect(relinked.status, relinked.text).toBe(200);
+    expect(relinked.body.request.needs_relink).toBe(false);
+    const token = new URL(relinked.body.link).pathname.split('/').pop()!;
+    expect((await subjectCall(token, 'POST', '/subject/email-code')).status).toBe(202);
+  });
+
+  it('keeps a link whose emailed codes are used up usable in mode either: the spoken code still passes', async () => {
+    const created = await createRequest({ verification_mode: 'either', subject_email: 'jane@example.com' });
+    for (let sent = 0; sent < MAX_EMAIL_CODES; sent += 1) expect((await subjectCall(created.token, 'POST', '/subject/email-code')).status).toBe(202);
+    await expireEmailedCode(service, created.request.id);
+    expectError(await subjectCall(created.token, 'POST', '/subject/email-code'), 429, 'rate_limited');
+    expect((await service.call('GET', `/requests/${created.request.id}`, { key: org.key })).body.needs_relink).toBe(false);
+    expect((await subjectCall(created.token, 'POST', '/subject/verify', { challenge_code: created.challenge_code })).status).toBe(200);
+  });
+
   it('does not judge a code again once it has passed in this browser: a wrong one typed after spends no attempt, locks nothing and writes nothing', async () => {
     const created = await createRequest({ verification_mode: 'challenge' });
     expect((await subjectCall(created.token, 'POST', '/subject/open')).status).toBe(200);

@@ -38,6 +38,7 @@ export const TRAIL_TEXT: Readonly<Record<RequestTrailType, string>> = {
   'subject.verified': 'Subject verified',
   'subject.verification_failed': 'Wrong code entered',
   'request.link_locked': 'Link locked after too many wrong codes',
+  'request.email_codes_used_up': 'Link unusable: every emailed code was sent and none is left',
   'request.submitted': 'Credential submitted',
   'request.revealed': 'Credential revealed',
   'request.reported': 'Reported as unexpected',

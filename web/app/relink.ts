@@ -66,6 +66,7 @@ export const relinkControls = (app: AppContext, request: RequestView) => {
 /** What made the link unusable, as its trail says: the newest entry that did (a new link clears the flag, so it is after any). */
 const UNUSABLE_BECAUSE: Record<string, string> = {
   'request.link_locked': 'It was locked after too many wrong codes. Send a new link.',
+  'request.email_codes_used_up': 'Every code it may email was sent and none is left to type. Send a new link.',
   'request.needs_relink': 'A recipient\u2019s key changed since it was made, so the subject\u2019s page refuses to encrypt. Send a new link.',
 };
 const unusableBecause = (trail: AuditEntry[]) =>

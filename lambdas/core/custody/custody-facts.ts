@@ -17,6 +17,7 @@ const EVENT_WORDS: Readonly<Record<RequestTrailType | ShareTrailType, string>> =
   'subject.verified': 'subject verified',
   'subject.verification_failed': 'verification failed',
   'request.link_locked': 'link locked',
+  'request.email_codes_used_up': 'link unusable: every emailed code used up',
   'request.submitted': 'submitted',
   'request.revealed': 'revealed',
   'request.completed': 'completed',

@@ -3,7 +3,7 @@ import { codeEmail } from '../../messages.ts';
 import { codeHash, newSixDigitCode } from '../../codes.ts';
 import { ApiError, illegalTransition } from '../../errors.ts';
 import { needsSubjectEmail } from '../../policy.ts';
-import { EMAIL_CODE_LIFETIME_MINUTES, MAX_EMAIL_CODES, verificationOf } from '../../subject-flow.ts';
+import { EMAIL_CODE_LIFETIME_MINUTES, emailCodesUsedUp, MAX_EMAIL_CODES, verificationOf } from '../../subject-flow.ts';
 import { newId } from '../../ids.ts';
 import { applyChange, readAgain } from '../apply-change.ts';
 import { assertLinkUsable } from './describe.ts';
@@ -19,6 +19,8 @@ export const EMAIL_CODES_USED_UP = `No more codes can be emailed for this link (
 export const sendEmailCode = async (deps: SubjectDeps, holder: LinkHolder) => {
   const code = newSixDigitCode();
   const storedCode = await codeHash(deps.codeKey, holder.request.id, 'email', code);
+  // Set when the refusal finds the link dead, so that its requester is told (needs_relink) first.
+  let usedUp = false;
   const request = await applyChange(
     deps.requests,
     readAgain(deps.requests, holder.request),
@@ -28,12 +30,16 @@ export const sendEmailCode = async (deps: SubjectDeps, holder: LinkHolder) => {
         throw illegalTransition('This request does not use an emailed code.');
       }
       const verification = verificationOf(current);
+      const now = deps.clock.now();
       // A cap for the link's whole life (a new link starts again), not a rate: no Retry-After, as
       // waiting never helps, and a client that honours one would ask again for ever.
-      if (verification.emailCodesSent >= MAX_EMAIL_CODES) {
-        throw new ApiError(429, 'rate_limited', EMAIL_CODES_USED_UP);
+      usedUp = verification.emailCodesSent >= MAX_EMAIL_CODES;
+      if (usedUp && (current.needsRelink || !emailCodesUsedUp(current, now))) throw new ApiError(429, 'rate_limited', EMAIL_CODES_USED_UP);
+      if (usedUp) {
+        // No code left to type: the link can no longer lead to a submission, which its requester learns as needs_relink.
+        const after = { ...current, needsRelink: true, updatedAt: now.toISOString() };
+        return { after, audit: subjectAudit(deps, after, 'request.email_codes_used_up', { email_codes_sent: verification.emailCodesSent }) };
       }
-      const now = deps.clock.now();
       const after = {
         ...current,
         verification: {
@@ -48,6 +54,7 @@ export const sendEmailCode = async (deps: SubjectDeps, holder: LinkHolder) => {
     },
     (_current, change) => change!.after,
   );
+  if (usedUp) throw new ApiError(429, 'rate_limited', EMAIL_CODES_USED_UP);
   await deps.notifier.sendEmail({
     id: newId(),
     purpose: 'email_code',

@@ -1,5 +1,5 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { DELIVERY_BATCH_SIZE, type DeliveryLane, type DeliveryRoute } from '#core/delivery-lanes.ts';
+import { DELIVERY_BATCH_SIZE, FAST_LANE_BUDGET_MS, type DeliveryLane, type DeliveryRoute } from '#core/delivery-lanes.ts';
 import { setNewest } from '#core/bounded-map.ts';
 import { newId } from '#core/ids.ts';
 import type { DeliveryQueue } from '#core/ports.ts';
@@ -29,6 +29,14 @@ export interface TimerQueueOptions {
 
 export const DEFAULT_MAX_IN_FLIGHT = 16;
 export const DEFAULT_MAX_IN_FLIGHT_UNPROVEN = 2;
+/**
+ * The share of a lane's worker calls kept for groups whose last batch ended within the fast lane's
+ * budget: groups never served (new subscriptions) or whose last batch ran into it (receivers that
+ * hang) together take the rest, so that a burst of them, however many, leaves a healthy
+ * subscription a worker. Judged by the budget, not by QUICK_MS: a healthy receiver's batch that the
+ * table made slower under that very burst still counts as answered.
+ */
+const RESERVED_FOR_ANSWERING = 0.25;
 /** A batch the worker finished within this proves its group quick: it is then held to no cap of its own. */
 const QUICK_MS = 500;
 /** Groups whose record (quick or not) a lane keeps; the oldest go first. */
@@ -96,8 +104,10 @@ interface Due {
 
 /**
  * One lane's workers: due messages wait in their group, the group served least recently goes
- * first (so one subscription's backlog does not stand in front of another's next message), and a
- * group not yet seen answering quickly has at most `maxInFlightUnproven` messages in flight. A
+ * first (so one subscription's backlog does not stand in front of another's next message), a
+ * group not yet seen answering quickly has at most `maxInFlightUnproven` messages in flight, and
+ * groups never served or whose last batch ran into the fast lane's budget together never take the
+ * calls kept for the others. A
  * group's turn hands a worker call up to DELIVERY_BATCH_SIZE of its due messages at once, as SQS
  * hands a backed-up queue's messages in batches: their reads and outcomes go to the table
  * together. A batch never mixes groups, so a slow receiver's batch holds no other subscription's
@@ -108,8 +118,10 @@ class Lane {
   private readonly due = new Map<string, Due[]>();
   /** Each group's messages handed to the worker and not yet done. */
   private readonly inFlight = new Map<string, number>();
-  /** What the lane remembers of a group: whether its last batch was quick, and when it was last served. */
-  private readonly groups = new Map<string, { quick: boolean; servedAt: number }>();
+  /** Worker calls running for groups not seen answering (never served, or their last batch ran into the budget). */
+  private unansweredCalls = 0;
+  /** What the lane remembers of a group: whether its last batch was quick, whether it ended within the budget, and when it was last served. */
+  private readonly groups = new Map<string, { quick: boolean; answered: boolean; servedAt: number }>();
   private turn = 0;
   private startScheduled = false;
 
@@ -149,6 +161,7 @@ class Lane {
 
   private startDue() {
     const calls = Math.max(1, this.options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+    const unansweredCalls = Math.max(1, calls - Math.floor(calls * RESERVED_FOR_ANSWERING));
     let started = true;
     // Round after round, each group with messages due and room for them starts a batch, least
     // recently served first, until the lane's calls are all busy.
@@ -159,6 +172,7 @@ class Lane {
         .sort((a, b) => (this.groups.get(a)?.servedAt ?? -1) - (this.groups.get(b)?.servedAt ?? -1));
       for (const group of ready) {
         if (this.running.size >= calls) break;
+        if (this.groups.get(group)?.answered !== true && this.unansweredCalls >= unansweredCalls) continue;
         const room = Math.min(DELIVERY_BATCH_SIZE, this.groupLimit(group) - (this.inFlight.get(group) ?? 0));
         const waiting = this.due.get(group)!;
         const batch = waiting.splice(0, room);
@@ -178,6 +192,8 @@ class Lane {
   private start(group: string, batch: Due[]) {
     for (const { message } of batch) this.handedOver(message.deliveryId);
     this.inFlight.set(group, (this.inFlight.get(group) ?? 0) + batch.length);
+    const unanswered = this.groups.get(group)?.answered !== true;
+    if (unanswered) this.unansweredCalls++;
     const startedAt = Date.now();
     const records = batch.map(({ message }) => sqsRecord(message, this.lane));
     const call = this.options
@@ -192,16 +208,18 @@ class Lane {
     this.running.add(call);
     void call.finally(() => {
       this.running.delete(call);
+      if (unanswered) this.unansweredCalls--;
       const left = (this.inFlight.get(group) ?? batch.length) - batch.length;
       if (left > 0) this.inFlight.set(group, left);
       else this.inFlight.delete(group);
-      this.note(group, { quick: Date.now() - startedAt < QUICK_MS });
+      const took = Date.now() - startedAt;
+      this.note(group, { quick: took < QUICK_MS, answered: took < FAST_LANE_BUDGET_MS });
       this.scheduleStart();
     });
   }
 
-  private note(group: string, change: Partial<{ quick: boolean; servedAt: number }>) {
-    const known = this.groups.get(group) ?? { quick: false, servedAt: -1 };
+  private note(group: string, change: Partial<{ quick: boolean; answered: boolean; servedAt: number }>) {
+    const known = this.groups.get(group) ?? { quick: false, answered: false, servedAt: -1 };
     setNewest(this.groups, group, { ...known, ...change }, REMEMBERED_GROUPS);
   }
 }

@@ -138,6 +138,22 @@ describe('TimerQueue lanes and groups', () => {
     expect(started.filter((s) => s.group === 'hanging').map((s) => s.id)).toEqual(['h1', 'h2']);
     await stop(queue);
   });
+  it('keeps a worker for a group that answered, however many new or hanging groups are due before it', async () => {
+    const { started, releases, deliver, stop } = heldWorker();
+    const queue = new TimerQueue({ deliver, maxInFlight: 4, maxInFlightUnproven: 2 });
+    // The healthy subscription's batch ends well within the fast lane's budget, if not quickly (a busy table).
+    await queue.send('ok1', 0, { lane: 'fast', group: 'healthy' });
+    await vi.waitFor(() => expect(started.map((s) => s.id)).toEqual(['ok1']));
+    await new Promise((done) => setTimeout(done, 700));
+    releases.get('ok1')!();
+    await new Promise((done) => setTimeout(done, 20));
+    // Then as many new subscriptions as the lane has workers, none answering, fall due with its next delivery.
+    await Promise.all([...Array.from({ length: 8 }, (_, i) => queue.send(`new${i}`, 0, { lane: 'fast', group: `new-${i}` })), queue.send('ok2', 0, { lane: 'fast', group: 'healthy' })]);
+    await vi.waitFor(() => expect(started.map((s) => s.id)).toContain('ok2'), { timeout: 500 });
+    expect(started.filter((s) => s.group?.startsWith('new-')).length).toBe(3);
+    await stop(queue);
+  });
+
   it('hands a group its due messages in batches of at most DELIVERY_BATCH_SIZE, never mixing groups', async () => {
     const { batches, releases, deliver, stop } = heldWorker();
     const queue = new TimerQueue({ deliver, maxInFlight: 16, maxInFlightUnproven: 16 });

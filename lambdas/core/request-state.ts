@@ -1,6 +1,7 @@
 import { illegalTransition } from './errors.ts';
 import type { HandoffRequest, RequestStatus } from './model.ts';
 import { aRequestWhoseStatusIs } from './model.ts';
+import { emailCodesUsedUp } from './subject-flow.ts';
 
 /**
  * The request state machine's API-driven transitions (SPEC.md, States and transitions).
@@ -43,15 +44,20 @@ export const complete = (request: HandoffRequest, at: string, purgeReason: Reque
  * changed), a revoked one, or one that expired before anything was submitted. A credential that
  * was submitted is never asked for again on the same request.
  */
-export const RELINK_CAUSES = ['locked', 'recipient_key_changed', 'replaced', 'revoked', 'expired'] as const;
+export const RELINK_CAUSES = ['locked', 'recipient_key_changed', 'email_codes_used_up', 'replaced', 'revoked', 'expired'] as const;
 export type RelinkCause = (typeof RELINK_CAUSES)[number];
 
-export const relinkCause = (request: HandoffRequest, locked: boolean): RelinkCause | null => {
+/**
+ * `now` tells a link marked `needs_relink` because its emailed codes are all used up from one made
+ * unusable by a recipient's new key; without it, a marked link is put down to the key.
+ */
+export const relinkCause = (request: HandoffRequest, locked: boolean, now?: Date): RelinkCause | null => {
   if (request.status === 'revoked') return 'revoked';
   if (request.status === 'expired') return request.submittedAt ? null : 'expired';
   if (request.status !== 'pending' && request.status !== 'opened') return null;
   if (locked) return 'locked';
-  return request.needsRelink ? 'recipient_key_changed' : 'replaced';
+  if (!request.needsRelink) return 'replaced';
+  return now && emailCodesUsedUp(request, now) ? 'email_codes_used_up' : 'recipient_key_changed';
 };
 
 export interface NewLink {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Member, RequestStatus } from '../../lambdas/core/model.ts';
 import { checkRecipients, keysChangedSinceCommit, noRecipientCanOpen, unrecoverableDetails } from '../../lambdas/core/recipient-health.ts';
 import { relink, relinkCause } from '../../lambdas/core/request-state.ts';
+import { MAX_EMAIL_CODES } from '../../lambdas/core/subject-flow.ts';
 import { refreshRecipientHealth } from '../../lambdas/core/use-cases/recipient-health.ts';
 import { FakeRequestRepository, fixedClock, makeMember, makeRequest, URLS } from './support/fakes.ts';
 
@@ -14,6 +15,16 @@ describe('relinkCause', () => {
     expect(relinkCause(at('opened', null, true), false)).toBe('recipient_key_changed');
     expect(relinkCause(at('revoked'), false)).toBe('revoked');
     expect(relinkCause(at('expired'), false)).toBe('expired');
+  });
+
+  it('puts a link marked because its emailed codes are all used up down to that, not to a recipient\'s key', () => {
+    const now = new Date('2025-01-01T03:00:00.000Z');
+    const spent = { failedAttempts: 0, challengePassed: false, emailPassed: false, emailCodeHash: 'cc'.repeat(32), emailCodeExpiresAt: '2025-01-01T02:00:00.000Z', emailCodesSent: MAX_EMAIL_CODES };
+    const usedUp = makeRequest({ status: 'opened', verificationMode: 'email_otp', needsRelink: true, verification: spent });
+    expect(relinkCause(usedUp, false, now)).toBe('email_codes_used_up');
+    // The last code still live: the mark came from elsewhere (a recipient's new key).
+    const live = makeRequest({ status: 'opened', verificationMode: 'email_otp', needsRelink: true, verification: { ...spent, emailCodeExpiresAt: '2025-01-01T04:00:00.000Z' } });
+    expect(relinkCause(live, false, now)).toBe('recipient_key_changed');
   });
 
   it('refuses once a credential was submitted', () => {

@@ -57,6 +57,7 @@ export const REASON_TEXT: Readonly<Record<RequestEndReason | ShareEndReason | 'r
 export const RELINK_CAUSE_TEXT: Readonly<Record<RelinkCause, string>> = {
   locked: 'The link was locked after too many wrong codes',
   recipient_key_changed: 'A recipient’s key changed',
+  email_codes_used_up: 'Every code the link may email was used up',
   replaced: 'The link was replaced',
   revoked: 'The request had been revoked',
   expired: 'The link had expired',

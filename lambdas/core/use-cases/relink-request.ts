@@ -74,7 +74,7 @@ export const relinkRequest = (deps: RelinkDeps, party: RelinkParty, requestId: s
   // A request changed between read and write is read again and the new link decided afresh.
   retryOnConflict(async () => {
     const before = await party.load(requestId);
-    const cause = relinkCause(before, isLocked(before));
+    const cause = relinkCause(before, isLocked(before), deps.clock.now());
     if (!cause) {
       throw illegalTransition(
         before.status === 'expired'

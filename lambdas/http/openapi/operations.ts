@@ -236,7 +236,7 @@ export const OPERATIONS: Record<DocumentedRouteName, Operation> = {
     tag: 'Requests',
     summary: 'Give a request a new link',
     description:
-      'An extension of the specification. For a request whose link was sent to the wrong person, was locked by wrong codes (`needs_relink`), was made unusable by a recipient\u2019s new key (`needs_relink`), was revoked, or expired before anything was submitted: ' +
+      'An extension of the specification. For a request whose link was sent to the wrong person, was locked by wrong codes (`needs_relink`), was made unusable by a recipient\u2019s new key (`needs_relink`), has used up every code it may email in mode `email_otp` or `both` (`needs_relink`), was revoked, or expired before anything was submitted: ' +
       'a new link and, when the verification mode needs one, a new challenge code, both shown once; the old link and code stop working at once (the old link\u2019s page says it was replaced). ' +
       'The recipients are resolved again from the members as they are now, the commitment computed again, the link\u2019s lifetime restarted, and the request is `pending` again, with `needs_relink` false. ' +
       'A submitted, completed, or expired-after-submission request answers 409. Audited as `request.relinked`. No body.',

@@ -30,7 +30,7 @@ export interface TimerQueueOptions {
 export const DEFAULT_MAX_IN_FLIGHT = 16;
 export const DEFAULT_MAX_IN_FLIGHT_UNPROVEN = 2;
 /**
- * The share of a lane's worker calls kept for groups whose last batch ended within the fast lane's
+ * The share of the fast lane's worker calls kept for groups whose last batch ended within its
  * budget: groups never served (new subscriptions) or whose last batch ran into it (receivers that
  * hang) together take the rest, so that a burst of them, however many, leaves a healthy
  * subscription a worker. Judged by the budget, not by QUICK_MS: a healthy receiver's batch that the
@@ -105,9 +105,9 @@ interface Due {
 /**
  * One lane's workers: due messages wait in their group, the group served least recently goes
  * first (so one subscription's backlog does not stand in front of another's next message), a
- * group not yet seen answering quickly has at most `maxInFlightUnproven` messages in flight, and
- * groups never served or whose last batch ran into the fast lane's budget together never take the
- * calls kept for the others. A
+ * group not yet seen answering quickly has at most `maxInFlightUnproven` messages in flight, and,
+ * in the fast lane, groups never served or whose last batch ran into its budget together never
+ * take the calls kept for the others. A
  * group's turn hands a worker call up to DELIVERY_BATCH_SIZE of its due messages at once, as SQS
  * hands a backed-up queue's messages in batches: their reads and outcomes go to the table
  * together. A batch never mixes groups, so a slow receiver's batch holds no other subscription's
@@ -161,7 +161,9 @@ class Lane {
 
   private startDue() {
     const calls = Math.max(1, this.options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
-    const unansweredCalls = Math.max(1, calls - Math.floor(calls * RESERVED_FOR_ANSWERING));
+    // The fast lane's only: in the slow lane every receiver has run into that budget (that is how
+    // it got there), so the calls kept back would stand idle while slow deliveries wait.
+    const unansweredCalls = this.lane === 'fast' ? Math.max(1, calls - Math.floor(calls * RESERVED_FOR_ANSWERING)) : calls;
     let started = true;
     // Round after round, each group with messages due and room for them starts a batch, least
     // recently served first, until the lane's calls are all busy.

@@ -154,6 +154,16 @@ describe('TimerQueue lanes and groups', () => {
     await stop(queue);
   });
 
+  it('keeps no workers back in the slow lane, where every receiver ran into the fast lane\'s budget', async () => {
+    const { started, deliver, stop } = heldWorker();
+    const queue = new TimerQueue({ deliver, maxInFlight: 4, maxInFlightUnproven: 2 });
+    for (let i = 0; i < 8; i++) await queue.send(`s${i}`, 0, { lane: 'slow', group: `slow-${i}` });
+    await vi.waitFor(() => expect(started.length).toBe(4));
+    await new Promise((done) => setTimeout(done, 20));
+    expect(started).toHaveLength(4);
+    await stop(queue);
+  });
+
   it('hands a group its due messages in batches of at most DELIVERY_BATCH_SIZE, never mixing groups', async () => {
     const { batches, releases, deliver, stop } = heldWorker();
     const queue = new TimerQueue({ deliver, maxInFlight: 16, maxInFlightUnproven: 16 });

@@ -242,6 +242,8 @@ describe('the subject flow', () => {
     const relinked = await service.call('POST', `/requests/${id}/relink`, { key: org.key });
     expect(relinked.status, relinked.text).toBe(200);
     expect(relinked.body.request.needs_relink).toBe(false);
+    const trail = (await service.deps.db.send(new QueryCommand({ TableName: service.deps.tableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :trail)', ExpressionAttributeValues: { ':pk': `REQ#${id}`, ':trail': 'TRAIL#' } }))).Items ?? [];
+    expect(JSON.stringify(trail.find((item) => item.type === 'request.relinked')), 'the new link put down to the used-up codes').toContain('"cause":"email_codes_used_up"');
     const token = new URL(relinked.body.link).pathname.split('/').pop()!;
     expect((await subjectCall(token, 'POST', '/subject/email-code')).status).toBe(202);
   });

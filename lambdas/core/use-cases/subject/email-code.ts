@@ -19,7 +19,7 @@ export const EMAIL_CODES_USED_UP = `No more codes can be emailed for this link (
 export const sendEmailCode = async (deps: SubjectDeps, holder: LinkHolder) => {
   const code = newSixDigitCode();
   const storedCode = await codeHash(deps.codeKey, holder.request.id, 'email', code);
-  // Set when the refusal finds the link dead, so that its requester is told (needs_relink) first.
+  // Every code already sent: refused, after the change that marks a dead link needs_relink, if any, is stored.
   let usedUp = false;
   const request = await applyChange(
     deps.requests,

@@ -6,29 +6,23 @@
  * webhook deletion that happened. The answer is stored in the change's own transaction (store/idempotent-commit.ts), as
  * for requests, webhooks and shares (fault-injection.test.ts).
  */
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { startFaultProxy, type FaultProxy } from '../support/dynamo-fault-proxy.ts';
-import { MemberBrowser } from '../support/member-browser.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { FaultProxy } from '../support/dynamo-fault-proxy.ts';
+import { startLostAnswerWorld, type LostAnswerWorld } from '../support/lost-answer.ts';
 import { auditEntries, expectError } from '../support/shapes.ts';
-import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import type { TestOrganisation, TestService } from '../support/test-service.ts';
 
-const SDK = { requestTimeoutMs: 2000, maxAttempts: 2 };
-
+let world: LostAnswerWorld;
 let proxy: FaultProxy;
 let service: TestService;
 let org: TestOrganisation;
-let signedIn: MemberBrowser | undefined;
-const owner = async () => (signedIn ??= await MemberBrowser.signIn(service, org.owner.email));
+const owner = () => world.owner();
 
 beforeAll(async () => {
-  proxy = await startFaultProxy(inject('dynamoEndpoint'));
-  service = await startTestService({ dynamo: { endpoint: proxy.endpoint, ...SDK } });
-  org = await service.createOrganisation({ name: 'Lost Answer Keys Org' });
+  world = await startLostAnswerWorld('Lost Answer Keys Org');
+  ({ proxy, service, org } = world);
 });
-afterAll(async () => {
-  await service?.stop();
-  await proxy?.stop();
-});
+afterAll(() => world?.stop());
 
 it('does not create a second API key when the first committed but every answer was lost; the retry replays it with the secret null', async () => {
   const browser = await owner();

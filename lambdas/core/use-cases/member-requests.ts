@@ -153,8 +153,8 @@ const memberParty = (deps: MemberRequestDeps, caller: MemberCaller, action: stri
  * POST /app/api/requests/{id}/complete: a recipient, the requester, or an owner or admin ends a
  * submitted request; the envelope and attachments are purged at once (as POST /v1/.../complete).
  */
-export const completeAsMember = (deps: MemberRequestDeps, caller: MemberCaller, requestId: string) =>
-  endRequest(deps, memberParty(deps, caller, 'complete'), requestId, completion('completed_by_member'));
+export const completeAsMember = (deps: MemberRequestDeps, caller: MemberCaller, requestId: string, prepared?: Prepared) =>
+  endRequest(deps, memberParty(deps, caller, 'complete'), requestId, completion('completed_by_member'), prepared);
 
 /** POST /app/api/requests/{id}/revoke: a pending or opened request's link stops working at once (as POST /v1/.../revoke). */
 export const revokeAsMember = (deps: MemberRequestDeps, caller: MemberCaller, requestId: string, prepared?: Prepared) =>

@@ -8,8 +8,9 @@ import { pathIdOf, sessionHandler } from './session-handler.ts';
 
 /** POST /app/api/requests/{id}/complete: completes and purges at once. */
 export const createHandler = (deps: AppDeps) =>
-  sessionHandler(deps, async ({ caller, event, deps: member }) =>
-    json(200, await completeAsMember(member, caller, pathIdOf(event, 'request'))),
+  // The answer is stored with the completion: a retry after a lost answer replays it instead of answering 409.
+  sessionHandler(deps, async ({ caller, event, deps: member, prepareReplay }) =>
+    json(200, await completeAsMember(member, caller, pathIdOf(event, 'request'), (view) => prepareReplay(json(200, view)))),
     { takesNoBody: true },
   );
 

@@ -1,0 +1,38 @@
+/**
+ * Member POSTs that change what exists (a request's completion or new link, a share's purge, a key's
+ * approval or refusal, a preset, the policy, a ping) with an Idempotency-Key, when the table applied
+ * the change but every answer was lost: the retry replays the first answer instead of answering 409
+ * for a change that was made, or making it again. As app-lost-answers.test.ts for creations.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expectReplayed, retryAfterLostAnswer, startLostAnswerWorld, type LostAnswerWorld } from '../support/lost-answer.ts';
+import { forceRequestState } from '../support/shapes.ts';
+
+let world: LostAnswerWorld;
+beforeAll(async () => {
+  world = await startLostAnswerWorld('Lost Answer Changes Org');
+});
+afterAll(() => world?.stop());
+
+/** POST `path` as the owner, each call with the same Idempotency-Key. */
+const keyedPost = (path: string, body?: unknown) => {
+  const key = `lost-${path}-${Date.now()}`;
+  return async () => (await world.owner()).call('POST', path, { body, headers: { 'Idempotency-Key': key } });
+};
+
+const pendingRequest = async () => {
+  const created = await world.service.call('POST', '/requests', {
+    key: world.org.key,
+    body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [world.org.owner.email], verification_mode: 'none' },
+  });
+  expect(created.status, created.text).toBe(201);
+  return created.body.request.id as string;
+};
+
+it('POST /app/api/requests/{id}/complete replays a completion whose every answer was lost, instead of answering 409', async () => {
+  const id = await pendingRequest();
+  await forceRequestState(world.service, world.org.orgId, id, 'submitted');
+  const retried = await retryAfterLostAnswer(world.proxy, keyedPost(`/app/api/requests/${id}/complete`));
+  expectReplayed(retried, 200);
+  expect(retried.body).toMatchObject({ id, status: 'completed' });
+});

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { expectReplayed, retryAfterLostAnswer, startLostAnswerWorld, type LostAnswerWorld } from '../support/lost-answer.ts';
-import { forceRequestState } from '../support/shapes.ts';
+import { auditEntriesOfRequest, forceRequestState } from '../support/shapes.ts';
 
 let world: LostAnswerWorld;
 beforeAll(async () => {
@@ -35,4 +35,13 @@ it('POST /app/api/requests/{id}/complete replays a completion whose every answer
   const retried = await retryAfterLostAnswer(world.proxy, keyedPost(`/app/api/requests/${id}/complete`));
   expectReplayed(retried, 200);
   expect(retried.body).toMatchObject({ id, status: 'completed' });
+});
+
+it('POST /app/api/requests/{id}/relink replays a new link whose every answer was lost (link and code null), instead of making another', async () => {
+  const id = await pendingRequest();
+  const retried = await retryAfterLostAnswer(world.proxy, keyedPost(`/app/api/requests/${id}/relink`));
+  expectReplayed(retried, 200);
+  expect(retried.body).toMatchObject({ request: { id }, link: null, link_without_fragment: null, challenge_code: null });
+  const relinks = (await auditEntriesOfRequest(world.service, world.org.orgId, id)).filter((entry) => entry.type === 'request.relinked');
+  expect(relinks, 'one new link').toHaveLength(1);
 });

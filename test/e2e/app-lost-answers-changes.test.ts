@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { expectReplayed, retryAfterLostAnswer, startLostAnswerWorld, type LostAnswerWorld } from '../support/lost-answer.ts';
 import { auditEntriesOfRequest, forceRequestState } from '../support/shapes.ts';
+import { createShareAs } from '../support/shares.ts';
 
 let world: LostAnswerWorld;
 beforeAll(async () => {
@@ -44,4 +45,11 @@ it('POST /app/api/requests/{id}/relink replays a new link whose every answer was
   expect(retried.body).toMatchObject({ request: { id }, link: null, link_without_fragment: null, challenge_code: null });
   const relinks = (await auditEntriesOfRequest(world.service, world.org.orgId, id)).filter((entry) => entry.type === 'request.relinked');
   expect(relinks, 'one new link').toHaveLength(1);
+});
+
+it('POST /app/api/shares/{id}/purge replays a purge whose every answer was lost, instead of answering 409', async () => {
+  const share = await createShareAs(await world.owner());
+  const retried = await retryAfterLostAnswer(world.proxy, keyedPost(`/app/api/shares/${share.id}/purge`));
+  expectReplayed(retried, 200);
+  expect(retried.body).toMatchObject({ id: share.id, status: 'purged', end_reason: 'purged_by_member' });
 });

@@ -8,7 +8,9 @@ import { pathIdOf, sessionHandler } from './session-handler.ts';
 
 /** POST /app/api/shares/{id}/purge: destroys a live share before it is opened. */
 export const createHandler = (deps: WithShares) =>
-  sessionHandler(deps, async ({ caller, event }) => json(200, await purgeMemberShare(deps, caller, pathIdOf(event, 'share'))), {
+  // The answer is stored with the purge: a retry after a lost answer replays it instead of answering 409.
+  sessionHandler(deps, async ({ caller, event, prepareReplay }) =>
+    json(200, await purgeMemberShare(deps, caller, pathIdOf(event, 'share'), (view) => prepareReplay(json(200, view)))), {
     takesNoBody: true,
   });
 

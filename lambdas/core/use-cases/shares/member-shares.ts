@@ -32,13 +32,16 @@ export const listMemberShares = async (deps: ShareDeps, caller: MemberCaller) =>
 export const readMemberShare = async (deps: ShareDeps, caller: MemberCaller, shareId: string) =>
   asSeenNow(deps, await findMemberShare(deps, caller, shareId));
 
-/** POST /app/api/shares/{id}/purge: the creator (or a manager) destroys a live share before it is opened. */
-export const purgeMemberShare = async (deps: ShareDeps, caller: MemberCaller, shareId: string) => {
+/**
+ * POST /app/api/shares/{id}/purge: the creator (or a manager) destroys a live share before it is opened.
+ * `prepared` is given the answer just before the purge is stored (a caller's Idempotency-Key keeps it in that transaction).
+ */
+export const purgeMemberShare = async (deps: ShareDeps, caller: MemberCaller, shareId: string, prepared?: (view: ReturnType<typeof toShareView>) => void) => {
   const share = await findMemberShare(deps, caller, shareId);
   if (share.status !== 'active') throw illegalTransition('This share has already ended.');
   // Past its expiry, the share ends as expired (what it is), not as destroyed by the member.
   const reason = Date.parse(share.expiresAt) <= deps.clock.now().getTime() ? 'expired' : 'purged_by_member';
-  const after = await endShare(deps, share.id, reason, memberActor(caller.member));
+  const after = await endShare(deps, share.id, reason, memberActor(caller.member), {}, undefined, prepared && ((ended) => prepared(toShareView(ended))));
   // Null: a last view, the expiry or a ticket close ended it after the read above. It was not
   // this call, which answers as for any share already ended.
   if (!after) throw illegalTransition('This share has already ended.');

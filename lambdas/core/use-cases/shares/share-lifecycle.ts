@@ -93,6 +93,8 @@ export const endShare = async (
   actor: Actor = SHARE_EXPIRY_ACTOR,
   details: Record<string, unknown> = {},
   condition?: ShareWriteCondition,
+  /** Given the ended share just before it is stored (a caller's Idempotency-Key keeps its answer in that transaction). */
+  prepared?: (after: Share) => void,
 ): Promise<Share | null> => {
   let share = await deps.shares.get(shareId);
   for (let race = 1; ; race++) {
@@ -100,6 +102,7 @@ export const endShare = async (
     if (reason === 'expired' && !expiredByTime(deps, share)) return null;
     const after = ended(share, deps.clock.now().toISOString(), reason);
     const type = reason === 'expired' ? 'share.expired' : 'share.purged';
+    prepared?.(after);
     try {
       await deps.shares.update(share, after, [shareAuditEntry(after, actor, type, { reason, ...details })], true, condition?.conditions);
       if (reason !== 'expired') await deps.scheduler?.cancel(share.id).catch(() => undefined);

@@ -5,6 +5,8 @@
  * for a change that was made, or making it again. As app-lost-answers.test.ts for creations.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { exportPublicKey, fingerprintOf, generateIdentityPair } from '../../web/crypto/identity.ts';
+import { MemberBrowser } from '../support/member-browser.ts';
 import { expectReplayed, retryAfterLostAnswer, startLostAnswerWorld, type LostAnswerWorld } from '../support/lost-answer.ts';
 import { auditEntriesOfRequest, forceRequestState } from '../support/shapes.ts';
 import { createShareAs } from '../support/shares.ts';
@@ -53,3 +55,27 @@ it('POST /app/api/shares/{id}/purge replays a purge whose every answer was lost,
   expectReplayed(retried, 200);
   expect(retried.body).toMatchObject({ id: share.id, status: 'purged', end_reason: 'purged_by_member' });
 });
+
+/** A member of the organisation whose own key was replaced by another, awaiting approval. */
+const memberWithReplacedKey = async () => {
+  const email = `replacing-${Math.random().toString(36).slice(2, 10)}@example.com`;
+  const member = await world.service.admin.addMember({ orgId: world.org.orgId, name: 'Pat Replacing', email, role: 'member' });
+  const browser = await MemberBrowser.signIn(world.service, email);
+  let fingerprint = '';
+  for (const state of ['verified', 'replaced_pending_approval']) {
+    const publicKey = await exportPublicKey((await generateIdentityPair()).publicKey);
+    const set = await browser.call('POST', '/app/api/identity-key', { body: { public_key: publicKey } });
+    expect(set.body.state, set.text).toBe(state);
+    fingerprint = await fingerprintOf(publicKey);
+  }
+  return { id: member.id, fingerprint };
+};
+
+for (const [decision, state] of [['approve', 'verified'], ['refuse', 'refused']] as const) {
+  it(`POST /app/api/members/{id}/${decision}-key replays a decision whose every answer was lost, instead of answering 409`, async () => {
+    const member = await memberWithReplacedKey();
+    const retried = await retryAfterLostAnswer(world.proxy, keyedPost(`/app/api/members/${member.id}/${decision}-key`, { fingerprint: member.fingerprint }));
+    expectReplayed(retried, 200);
+    expect(retried.body).toMatchObject({ membership_id: member.id, identity_key: { fingerprint: member.fingerprint, state } });
+  });
+}

@@ -61,7 +61,8 @@ const keyAudit = (caller: MemberCaller, subject: Member, type: AuditType, detail
 
 /**
  * Reads the member, lets `change` decide, and writes on condition that the key is still what was
- * read; on a lost race the member is read again and the decision taken afresh.
+ * read; on a lost race the member is read again and the decision taken afresh. `prepared` is given
+ * the result just before a change is stored (a caller's Idempotency-Key keeps its answer in that transaction).
  */
 const changeKey = async <Result>(
   deps: MemberKeyDeps,
@@ -69,12 +70,14 @@ const changeKey = async <Result>(
   memberId: string,
   missing: () => Error,
   change: (member: Member) => { next: IdentityKey; audit: AuditEntryInput; result: Result } | { result: Result },
+  prepared?: (result: Result) => void,
 ): Promise<Result> => {
   for (let race = 1; ; race++) {
     const member = await deps.directory.getMember(orgId, memberId);
     if (!member) throw missing();
     const decided = change(member);
     if (!('next' in decided)) return decided.result;
+    prepared?.(decided.result);
     try {
       await deps.identityKeys.replaceIdentityKey(member, member.identityKey, decided.next, decided.audit);
       return decided.result;
@@ -167,9 +170,17 @@ const DECISIONS = {
  * session must not be enough to swap a key in); 409 when no key awaits approval, or when it is not
  * the fingerprint reviewed. A refused key stays on the member (never sealed to, and the same key
  * cannot be offered again): their next key waits for approval as a replacement would, so a refusal
- * never opens the way to a key verified at once.
+ * never opens the way to a key verified at once. `prepared` is given the answer just before the
+ * decision is stored (a caller's Idempotency-Key keeps it in that transaction).
  */
-export const decideReplacedKey = async (deps: MemberKeyDeps, caller: MemberCaller, memberId: string, rawBody: unknown, decision: keyof typeof DECISIONS) => {
+export const decideReplacedKey = async (
+  deps: MemberKeyDeps,
+  caller: MemberCaller,
+  memberId: string,
+  rawBody: unknown,
+  decision: keyof typeof DECISIONS,
+  prepared?: (answer: ReturnType<typeof managedMemberView>) => void,
+) => {
   requireManager(caller, 'manage members');
   const body = parseOrThrow(approveKeyBody, rawBody ?? {});
   if (!isId(memberId)) throw notFound('No member with this id.');
@@ -188,5 +199,5 @@ export const decideReplacedKey = async (deps: MemberKeyDeps, caller: MemberCalle
       audit: keyAudit(caller, member, rule.audit, { fingerprint: next.fingerprint }),
       result: managedMemberView({ ...member, identityKey: next }),
     };
-  });
+  }, prepared);
 };

@@ -10,9 +10,10 @@ import { pathIdOf, sessionHandler } from './session-handler.ts';
  * both routes, told apart by the route. 200 the member as listed.
  */
 export const createHandler = (deps: AppDeps) =>
-  sessionHandler(deps, async ({ caller, event, body, deps: member }) => {
+  sessionHandler(deps, async ({ caller, event, body, deps: member, prepareReplay }) => {
     const decision = event.routeKey.endsWith('/refuse-key') ? 'refuse' : 'approve';
-    return json(200, await decideReplacedKey(member, caller, pathIdOf(event, 'member'), body, decision));
+    // The answer is stored with the decision: a retry after a lost answer replays it instead of answering 409.
+    return json(200, await decideReplacedKey(member, caller, pathIdOf(event, 'member'), body, decision, (view) => prepareReplay(json(200, view))));
   });
 
 export const handler = lazyHandler(() => createHandler(wiring()));

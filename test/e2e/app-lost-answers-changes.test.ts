@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exportPublicKey, fingerprintOf, generateIdentityPair } from '../../web/crypto/identity.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
 import { expectReplayed, retryAfterLostAnswer, startLostAnswerWorld, type LostAnswerWorld } from '../support/lost-answer.ts';
-import { auditEntriesOfRequest, forceRequestState } from '../support/shapes.ts';
+import { auditEntries, auditEntriesOfRequest, forceRequestState } from '../support/shapes.ts';
 import { createShareAs } from '../support/shares.ts';
 
 let world: LostAnswerWorld;
@@ -79,3 +79,13 @@ for (const [decision, state] of [['approve', 'verified'], ['refuse', 'refused']]
     expect(retried.body).toMatchObject({ membership_id: member.id, identity_key: { fingerprint: member.fingerprint, state } });
   });
 }
+
+it('POST /app/api/presets replays a new preset whose every answer was lost (201, not replaced), instead of replacing it', async () => {
+  const slug = `lost-${Date.now()}`;
+  const saves = async () => (await auditEntries(world.service, world.org.orgId)).filter((entry) => entry.type === 'preset.saved').length;
+  const before = await saves();
+  const retried = await retryAfterLostAnswer(world.proxy, keyedPost('/app/api/presets', { slug, name: 'Lost answer preset' }));
+  expectReplayed(retried, 201);
+  expect(retried.body).toMatchObject({ preset: { slug }, replaced: false });
+  expect((await saves()) - before, 'saved once').toBe(1);
+});

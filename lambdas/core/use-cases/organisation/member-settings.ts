@@ -3,7 +3,7 @@ import { DELIVERY_METHODS, VERIFICATION_MODES } from '../../model.ts';
 import { planIncludes } from '../../plans.ts';
 import { meetsMinimum } from '../../policy.ts';
 import { changePolicy, CLOSE_STATUSES, GRACE_BOUNDS, LINK_LIFETIME_BOUNDS, MAX_TTL_OPTIONS, policyView, TTL_BOUNDS } from './policy.ts';
-import { createTemplate, presetView, savePreset, setDefaultPreset, templateView } from './presets.ts';
+import { createTemplate, presetView, savePreset, setDefaultPreset, templateView, type SavedPreset } from './presets.ts';
 import type { SettingsDeps } from './settings-store.ts';
 
 /**
@@ -78,11 +78,15 @@ export const memberPresets = async (deps: Pick<SettingsDeps, 'directory'>, calle
   };
 };
 
-/** POST /app/api/presets: 201 a new preset, 200 one replaced under the same slug. */
-export const memberSavePreset = async (deps: SettingsDeps, caller: MemberCaller, body: unknown) => {
-  const { preset, replaced } = await savePreset(deps, manager(caller), caller.org.id, body);
-  return { preset: presetView(preset), replaced };
-};
+/**
+ * POST /app/api/presets: 201 a new preset, 200 one replaced under the same slug. `prepared` is given
+ * the answer just before the preset is stored (a caller's Idempotency-Key keeps it in that transaction).
+ */
+export const memberSavePreset = async (deps: SettingsDeps, caller: MemberCaller, body: unknown, prepared?: (answer: SavedPresetView) => void) =>
+  savedPresetView(await savePreset(deps, manager(caller), caller.org.id, body, prepared && ((saved) => prepared(savedPresetView(saved)))));
+
+const savedPresetView = ({ preset, replaced }: SavedPreset) => ({ preset: presetView(preset), replaced });
+type SavedPresetView = ReturnType<typeof savedPresetView>;
 
 /** POST /app/api/default-preset: 200 {client_id, default_preset}. */
 export const memberSetDefaultPreset = (deps: SettingsDeps, caller: MemberCaller, body: unknown) =>

@@ -107,13 +107,17 @@ const keptDefaults = (defaults: z.infer<typeof presetDefaults> | undefined): Pre
  * template one of the organisation's, and its recipients and fallback requester members: a
  * preset that no request could use is refused when it is saved, not when a ticket needs it.
  * (A recipient without a key yet is allowed: they may set one up before the preset is used.)
+ * `prepared` is given what was saved just before it is stored (a caller's Idempotency-Key keeps its
+ * answer in that transaction, so a retry after a lost answer does not find its own preset to replace).
  */
-export const savePreset = (deps: SettingsDeps, actor: Actor, orgId: string, rawBody: unknown) => {
+export const savePreset = (deps: SettingsDeps, actor: Actor, orgId: string, rawBody: unknown, prepared?: (saved: SavedPreset) => void) => {
   const body = parseOrThrow(presetBody, rawBody ?? {});
-  return retryOnConflict(() => saveOnce(deps, actor, orgId, body));
+  return retryOnConflict(() => saveOnce(deps, actor, orgId, body, prepared));
 };
 
-const saveOnce = async (deps: SettingsDeps, actor: Actor, orgId: string, body: z.infer<typeof presetBody>) => {
+export type SavedPreset = { preset: Preset; replaced: boolean };
+
+const saveOnce = async (deps: SettingsDeps, actor: Actor, orgId: string, body: z.infer<typeof presetBody>, prepared?: (saved: SavedPreset) => void): Promise<SavedPreset> => {
   const defaults = keptDefaults(body.defaults);
   const fallbackRequester = body.fallback_requester?.trim().toLowerCase() || null;
   const [org, existing, template, members] = await Promise.all([
@@ -150,6 +154,7 @@ const saveOnce = async (deps: SettingsDeps, actor: Actor, orgId: string, body: z
     fallbackRequester,
     createdAt: existing?.createdAt ?? deps.clock.now().toISOString(),
   };
+  prepared?.({ preset, replaced: Boolean(existing) });
   await deps.settings.putPreset(preset, Boolean(existing), org.policyVersion ?? 0, settingsAudit(orgId, actor, 'preset.saved', { slug: preset.slug, name: preset.name, replaced: Boolean(existing) }));
   return { preset, replaced: Boolean(existing) };
 };

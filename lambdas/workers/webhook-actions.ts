@@ -69,13 +69,37 @@ const auditInput = (orgId: string, type: AuditType, actor: Actor, clientId: stri
   data: { details, actor: { type: actor.type, label: actor.label } },
 });
 
+/** What a ping or redelivery answers: the delivery made, and what came of its first attempt (`after`, the delivery then). */
+const attemptResult = (delivery: Delivery, outcome: DeliveryOutcome | 'queued', after: Delivery | null) => ({
+  event_id: eventId(delivery.eventSeq),
+  event_type: delivery.eventType,
+  webhook_id: delivery.webhookId,
+  delivery_id: delivery.id,
+  /** The `webhook-id` header of this delivery. */
+  message_id: delivery.webhookMessageId,
+  outcome,
+  receiver_status: after?.lastStatus ?? null,
+  error: after?.lastError ?? null,
+  next_attempt_at: after?.status === 'pending' ? after.nextAttemptAt : null,
+});
+export type AttemptResult = ReturnType<typeof attemptResult>;
+
+/** Given the answer just before the delivery is stored, when the worker makes the first attempt (a caller's Idempotency-Key keeps it in that transaction). */
+export type PreparedAttempt = (queued: AttemptResult) => void;
+
 /**
  * Writes the entry and the delivery, then (`attemptNow`) the first attempt right away. The answer says what came
  * of it; after a failure the delivery stays pending with its next attempt time (1 minute on after
- * the first), which the delivery sweep honours.
+ * the first), which the delivery sweep honours. Left to the worker, the answer is known before the
+ * write, and `prepared` is given it.
  */
-const createAndAttempt = async (deps: WebhookActionDeps, webhookId: string, input: AuditEntryInput, deliveryOf: (entry: AuditEntry) => Delivery) => {
-  const { delivery } = await deps.deliveries.createWithEntry(input, deliveryOf).catch(async (error: unknown) => {
+const createAndAttempt = async (deps: WebhookActionDeps, webhookId: string, input: AuditEntryInput, deliveryOf: (entry: AuditEntry) => Delivery, prepared?: PreparedAttempt) => {
+  const made = (entry: AuditEntry) => {
+    const delivery = deliveryOf(entry);
+    if (!deps.attemptNow) prepared?.(attemptResult(delivery, 'queued', delivery));
+    return delivery;
+  };
+  const { delivery } = await deps.deliveries.createWithEntry(input, made).catch(async (error: unknown) => {
     // Refused because the subscription was deleted or deactivated meanwhile: as if it had been before.
     if (error instanceof WriteConflict) await activeSubscriptionOf(deps, input.orgId, webhookId);
     throw error;
@@ -83,32 +107,21 @@ const createAndAttempt = async (deps: WebhookActionDeps, webhookId: string, inpu
   const outcome: DeliveryOutcome | 'queued' = deps.attemptNow ? await deps.attemptNow(delivery.id) : 'queued';
   // Left to the worker, the delivery is as just written.
   const after = deps.attemptNow ? await deps.deliveries.get(delivery.id) : delivery;
-  return {
-    event_id: eventId(delivery.eventSeq),
-    event_type: delivery.eventType,
-    webhook_id: delivery.webhookId,
-    delivery_id: delivery.id,
-    /** The `webhook-id` header of this delivery. */
-    message_id: delivery.webhookMessageId,
-    outcome,
-    receiver_status: after?.lastStatus ?? null,
-    error: after?.lastError ?? null,
-    next_attempt_at: after?.status === 'pending' ? after.nextAttemptAt : null,
-  };
+  return attemptResult(delivery, outcome, after);
 };
-export type AttemptResult = Awaited<ReturnType<typeof createAndAttempt>>;
 
 /**
  * A test `ping` to one subscription: a `ping` audit entry (an event, so it has an `evt_<seq>` id
  * and is in GET /events) with a delivery of it to that subscription alone (the fan-out ignores
  * `ping`), then its first attempt.
  */
-export const pingWebhook = async (deps: WebhookActionDeps, actor: Actor, orgId: string, webhookId: string): Promise<AttemptResult> => {
+export const pingWebhook = async (deps: WebhookActionDeps, actor: Actor, orgId: string, webhookId: string, prepared?: PreparedAttempt): Promise<AttemptResult> => {
   const subscription = await activeSubscriptionOf(deps, orgId, webhookId);
   const id = newId(deps.clock.now().getTime());
   const input = auditInput(orgId, 'ping', actor, subscription.clientId ?? null, { webhook_id: subscription.id, delivery_id: id });
   return createAndAttempt(deps, subscription.id, input, (entry) =>
     pendingDelivery({ id, webhookId: subscription.id, orgId, clientId: entry.clientId, eventSeq: entry.seq, eventType: entry.type }, entry.occurredAt),
+    prepared,
   );
 };
 
@@ -118,7 +131,14 @@ export const pingWebhook = async (deps: WebhookActionDeps, actor: Actor, orgId: 
  * (SPEC.md: "a new webhook-id and the same event id"). Audited as `webhook.redelivered` in the
  * same transaction, then attempted at once.
  */
-export const redeliverEvent = async (deps: WebhookActionDeps, actor: Actor, orgId: string, eventIdText: string, webhookId: string): Promise<AttemptResult> => {
+export const redeliverEvent = async (
+  deps: WebhookActionDeps,
+  actor: Actor,
+  orgId: string,
+  eventIdText: string,
+  webhookId: string,
+  prepared?: PreparedAttempt,
+): Promise<AttemptResult> => {
   const seq = seqOfEventId(eventIdText);
   if (seq === null) throw new WebhookActionRefused(`${eventIdText} is not an event id (evt_<number>, as GET /events shows it)`);
   const event = await deps.deliveries.auditEntry(orgId, seq);
@@ -141,6 +161,7 @@ export const redeliverEvent = async (deps: WebhookActionDeps, actor: Actor, orgI
   const input = auditInput(orgId, 'webhook.redelivered', actor, subscription.clientId ?? null, { webhook_id: subscription.id, event_id: eventIdText, delivery_id: id });
   return createAndAttempt(deps, subscription.id, input, (audited) =>
     pendingDelivery({ id, webhookId: subscription.id, orgId, clientId: event.clientId, eventSeq: event.seq, eventType: event.type }, audited.occurredAt),
+    prepared,
   );
 };
 

@@ -89,3 +89,20 @@ it('POST /app/api/presets replays a new preset whose every answer was lost (201,
   expect(retried.body).toMatchObject({ preset: { slug }, replaced: false });
   expect((await saves()) - before, 'saved once').toBe(1);
 });
+
+it("POST /app/api/webhooks/{id}/ping and a delivery's redeliver replay what they queued when every answer was lost, instead of queuing another", async () => {
+  const browser = await world.owner();
+  const made = await browser.call('POST', '/app/api/webhooks', { body: { url: 'https://receiver.example/hook', events: ['request.created'] } });
+  expect(made.status, made.text).toBe(201);
+  const base = `/app/api/webhooks/${made.body.id}`;
+  const deliveries = async () => (await browser.call('GET', `${base}/deliveries`)).body.data as Array<{ id: string }>;
+
+  const pinged = await retryAfterLostAnswer(world.proxy, keyedPost(`${base}/ping`));
+  expectReplayed(pinged, 202);
+  expect((await deliveries()).map((delivery) => delivery.id), 'one ping delivery').toEqual([pinged.body.delivery_id]);
+
+  const redelivered = await retryAfterLostAnswer(world.proxy, keyedPost(`${base}/deliveries/${pinged.body.delivery_id}/redeliver`));
+  expectReplayed(redelivered, 202);
+  expect(redelivered.body).toMatchObject({ event_id: pinged.body.event_id, outcome: 'queued' });
+  expect((await deliveries()).map((delivery) => delivery.id), 'one redelivery').toEqual([redelivered.body.delivery_id, pinged.body.delivery_id]);
+});

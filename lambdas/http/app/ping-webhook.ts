@@ -12,10 +12,11 @@ import { asMemberAnswer, managedWebhook, webhookActionDeps } from './webhook-act
 export const createHandler = (appDeps: AppDeps) => {
   // The webhook subscriptions' store is added by the functions that read it (store-wiring.ts).
   const deps = withWebhookStore(appDeps);
-  return sessionHandler(deps, async ({ caller, event }) => {
+  // The answer is stored with the ping: a retry after a lost answer replays it instead of sending another.
+  return sessionHandler(deps, async ({ caller, event, prepareReplay }) => {
     const { manager, subscription } = await managedWebhook(deps, caller, event, true);
     const actions = webhookActionDeps(deps).actions;
-    return json(202, await asMemberAnswer(() => pingWebhook(actions, manager.actor, manager.orgId, subscription.id)));
+    return json(202, await asMemberAnswer(() => pingWebhook(actions, manager.actor, manager.orgId, subscription.id, (queued) => prepareReplay(json(202, queued)))));
   }, { takesNoBody: true });
 };
 

@@ -16,11 +16,13 @@ import { asMemberAnswer, deliveryOfPath, managedWebhook, webhookActionDeps } fro
 export const createHandler = (appDeps: AppDeps) => {
   // The webhook subscriptions' store is added by the functions that read it (store-wiring.ts).
   const deps = withWebhookStore(appDeps);
-  return sessionHandler(deps, async ({ caller, event }) => {
+  // The answer is stored with the redelivery: a retry after a lost answer replays it instead of making another.
+  return sessionHandler(deps, async ({ caller, event, prepareReplay }) => {
     const { manager, subscription } = await managedWebhook(deps, caller, event, true);
     const delivery = await deliveryOfPath(deps, event, manager.orgId, subscription.id);
     const actions = webhookActionDeps(deps).actions;
-    return json(202, await asMemberAnswer(() => redeliverEvent(actions, manager.actor, manager.orgId, eventId(delivery.eventSeq), subscription.id)));
+    const redeliver = () => redeliverEvent(actions, manager.actor, manager.orgId, eventId(delivery.eventSeq), subscription.id, (queued) => prepareReplay(json(202, queued)));
+    return json(202, await asMemberAnswer(redeliver));
   }, { takesNoBody: true });
 };
 

@@ -106,3 +106,10 @@ it("POST /app/api/webhooks/{id}/ping and a delivery's redeliver replay what they
   expect(redelivered.body).toMatchObject({ event_id: pinged.body.event_id, outcome: 'queued' });
   expect((await deliveries()).map((delivery) => delivery.id), 'one redelivery').toEqual([redelivered.body.delivery_id, pinged.body.delivery_id]);
 });
+
+it('POST /app/api/organisation/policy replays a change whose every answer was lost, instead of answering that nothing changed', async () => {
+  const minutes = 60 + (Date.now() % 600);
+  const retried = await retryAfterLostAnswer(world.proxy, keyedPost('/app/api/organisation/policy', { ticket: { grace_period_minutes: minutes } }));
+  expectReplayed(retried, 200);
+  expect(retried.body.changed).toEqual([{ field: 'ticket.grace_period_minutes', from: expect.any(Number), to: minutes }]);
+});

@@ -2,7 +2,7 @@ import { byName, managerActor, requireManager, type MemberCaller } from '../../m
 import { DELIVERY_METHODS, VERIFICATION_MODES } from '../../model.ts';
 import { planIncludes } from '../../plans.ts';
 import { meetsMinimum } from '../../policy.ts';
-import { changePolicy, CLOSE_STATUSES, GRACE_BOUNDS, LINK_LIFETIME_BOUNDS, MAX_TTL_OPTIONS, policyView, TTL_BOUNDS } from './policy.ts';
+import { changePolicy, CLOSE_STATUSES, GRACE_BOUNDS, LINK_LIFETIME_BOUNDS, MAX_TTL_OPTIONS, policyView, TTL_BOUNDS, type ChangedPolicy } from './policy.ts';
 import { createTemplate, presetView, savePreset, setDefaultPreset, templateView, type SavedPreset } from './presets.ts';
 import type { SettingsDeps } from './settings-store.ts';
 
@@ -31,11 +31,15 @@ export const memberPolicy = (caller: MemberCaller) => {
   };
 };
 
-/** POST /app/api/organisation/policy: 200 {policy, changed: [{field, from, to}]}. */
-export const memberChangePolicy = async (deps: SettingsDeps, caller: MemberCaller, body: unknown) => {
-  const { policy, changed } = await changePolicy(deps, manager(caller), caller.org.id, body);
-  return { policy: policyView(policy), changed };
-};
+/**
+ * POST /app/api/organisation/policy: 200 {policy, changed: [{field, from, to}]}. `prepared` is given
+ * the answer just before a change is stored (a caller's Idempotency-Key keeps it in that transaction).
+ */
+export const memberChangePolicy = async (deps: SettingsDeps, caller: MemberCaller, body: unknown, prepared?: (answer: ChangedPolicyView) => void) =>
+  changedPolicyView(await changePolicy(deps, manager(caller), caller.org.id, body, prepared && ((result) => prepared(changedPolicyView(result)))));
+
+const changedPolicyView = ({ policy, changed }: ChangedPolicy) => ({ policy: policyView(policy), changed });
+type ChangedPolicyView = ReturnType<typeof changedPolicyView>;
 
 /** GET /app/api/templates: by name. */
 export const memberTemplates = async (deps: Pick<SettingsDeps, 'directory'>, caller: MemberCaller) => {

@@ -140,14 +140,24 @@ export interface PolicyChange {
 /**
  * Changes the fields named in `rawChanges`; 422 `validation_failed` by field for anything refused
  * (nothing written). Answers the whole policy and what changed; nothing changed writes nothing.
+ * `prepared` is given that answer just before a change is stored (a caller's Idempotency-Key keeps
+ * it in that transaction, so a retry after a lost answer still says what changed).
  */
-export const changePolicy = (deps: Pick<SettingsDeps, 'settings' | 'directory'>, actor: Actor, orgId: string, rawChanges: unknown) => {
+export const changePolicy = (deps: Pick<SettingsDeps, 'settings' | 'directory'>, actor: Actor, orgId: string, rawChanges: unknown, prepared?: (result: ChangedPolicy) => void) => {
   const changes = parseOrThrow(policyChanges, rawChanges ?? {});
   // Two saves at once: the later is judged and made again on the policy the earlier left.
-  return retryOnConflict(() => changeOnce(deps, actor, orgId, changes));
+  return retryOnConflict(() => changeOnce(deps, actor, orgId, changes, prepared));
 };
 
-const changeOnce = async (deps: Pick<SettingsDeps, 'settings' | 'directory'>, actor: Actor, orgId: string, changes: z.infer<typeof policyChanges>) => {
+export type ChangedPolicy = { policy: Policy; changed: PolicyChange[] };
+
+const changeOnce = async (
+  deps: Pick<SettingsDeps, 'settings' | 'directory'>,
+  actor: Actor,
+  orgId: string,
+  changes: z.infer<typeof policyChanges>,
+  prepared?: (result: ChangedPolicy) => void,
+): Promise<ChangedPolicy> => {
   const org = await deps.directory.getOrganisation(orgId);
   if (!org) throw notFound('No such organisation.');
   const policy = applied(org.policy, changes);
@@ -161,6 +171,7 @@ const changeOnce = async (deps: Pick<SettingsDeps, 'settings' | 'directory'>, ac
     .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]))
     .map((field) => ({ field, from: before[field], to: after[field] }));
   if (changed.length > 0) {
+    prepared?.({ policy, changed });
     await deps.settings.savePolicy(orgId, policy, org.policyVersion ?? 0, settingsAudit(orgId, actor, 'organisation.policy_changed', { changed }));
   }
   return { policy, changed };

@@ -113,3 +113,16 @@ it('POST /app/api/organisation/policy replays a change whose every answer was lo
   expectReplayed(retried, 200);
   expect(retried.body.changed).toEqual([{ field: 'ticket.grace_period_minutes', from: expect.any(Number), to: minutes }]);
 });
+
+it("POST /app/api/integrations/{id}/helpdesk replays a connection whose every answer was lost, instead of connecting again", async () => {
+  const browser = await world.owner();
+  const made = await browser.call('POST', '/app/api/integrations', { body: { name: 'Lost answer helpdesk link' } });
+  expect(made.status, made.text).toBe(201);
+  const connections = async () => (await auditEntries(world.service, world.org.orgId)).filter((entry) => entry.type === 'integration.helpdesk_connected').length;
+  const before = await connections();
+  const body = { adapter: 'zendesk', helpdesk_url: 'https://acme.zendesk.com', client_id: 'lost-answer-client', client_secret: 'lost-answer-client-secret' };
+  const retried = await retryAfterLostAnswer(world.proxy, keyedPost(`/app/api/integrations/${made.body.integration.id}/helpdesk`, body));
+  expectReplayed(retried, 200);
+  expect(retried.body).toMatchObject({ id: made.body.integration.id });
+  expect((await connections()) - before, 'connected once').toBe(1);
+});

@@ -11,7 +11,9 @@ import { pathIdOf, sessionHandler } from './session-handler.ts';
 export const createHandler = (deps: AppDeps) =>
   sessionHandler(
     deps,
-    async ({ caller, event, body }) => json(200, await memberConnectHelpdesk(deps, caller, pathIdOf(event, 'integration'), body)),
+    // The answer is stored with the connection: a retry after a lost answer replays it instead of connecting again.
+    async ({ caller, event, body, prepareReplay }) =>
+      json(200, await memberConnectHelpdesk(deps, caller, pathIdOf(event, 'integration'), body, (view) => prepareReplay(json(200, view)))),
     // The body holds a secret: its Idempotency-Key fingerprint is keyed, never a plain hash of it.
     { idempotent: { secretFields: [], fingerprintOf: keyedJsonFingerprint(deps.codeKey) } },
   );

@@ -137,14 +137,24 @@ const requireIntegration = async (deps: { integrations: Pick<IntegrationReposito
  * it (`none`). The credentials are sealed before they are stored and never shown again; the audit
  * entry names the helpdesk and its address only. A disconnect deletes the sealed credentials, and
  * adapters built for the old connection (with their cached tokens) are dropped as the version moves.
+ * `prepared` is given the answer just before a change is stored (a caller's Idempotency-Key keeps it
+ * in that transaction, so a retry after a lost answer does not connect again).
  */
-export const connectHelpdesk = (deps: HelpdeskConnectDeps, actor: Actor, orgId: string, integrationId: string, input: HelpdeskConnectInput) =>
+export const connectHelpdesk = (
+  deps: HelpdeskConnectDeps,
+  actor: Actor,
+  orgId: string,
+  integrationId: string,
+  input: HelpdeskConnectInput,
+  prepared?: (view: ReturnType<typeof toIntegrationView>) => void,
+) =>
   retryOnConflict(async () => {
     const before = await requireIntegration(deps, orgId, integrationId);
     const at = deps.clock.now().toISOString();
     if (input.adapter === 'none') {
       const after: Integration = { ...before, helpdesk: null, updatedAt: at };
       if (before.helpdesk) {
+        prepared?.(toIntegrationView(after));
         await deps.integrations.replace(before, after, audit(after, actor, 'integration.helpdesk_disconnected', { adapter: before.helpdesk.adapter, url: before.helpdesk.url }));
       }
       return toIntegrationView(after);
@@ -167,6 +177,7 @@ export const connectHelpdesk = (deps: HelpdeskConnectDeps, actor: Actor, orgId: 
       connectedAt: at,
     };
     const after: Integration = { ...before, helpdesk: connection, updatedAt: at };
+    prepared?.(toIntegrationView(after));
     await deps.integrations.replace(before, after, audit(after, actor, 'integration.helpdesk_connected', { adapter, url: connection.url }));
     return toIntegrationView(after);
   });

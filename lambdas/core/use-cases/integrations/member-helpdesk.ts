@@ -34,8 +34,17 @@ const connectBody = z.strictObject({
   tenant: z.nullish(text(100)),
 });
 
-/** POST /app/api/integrations/{id}/helpdesk: connects (or, with adapter `none`, disconnects) its helpdesk; answers the integration. */
-export const memberConnectHelpdesk = async (deps: HelpdeskConnectDeps, caller: MemberCaller, integrationId: string, rawBody: unknown) => {
+/**
+ * POST /app/api/integrations/{id}/helpdesk: connects (or, with adapter `none`, disconnects) its helpdesk; answers the integration.
+ * `prepared` is given that answer just before the change is stored (a caller's Idempotency-Key keeps it in that transaction).
+ */
+export const memberConnectHelpdesk = async (
+  deps: HelpdeskConnectDeps,
+  caller: MemberCaller,
+  integrationId: string,
+  rawBody: unknown,
+  prepared?: Parameters<typeof connectHelpdesk>[5],
+) => {
   const actor = managerActor(caller, ACTION);
   const body = parseOrThrow(connectBody, rawBody ?? {});
   return connectHelpdesk(deps, actor, caller.org.id, integrationId, {
@@ -57,7 +66,7 @@ export const memberConnectHelpdesk = async (deps: HelpdeskConnectDeps, caller: M
     resolvedStatusIds: body.resolved_status_ids,
     closedStatusIds: body.closed_status_ids,
     tenant: body.tenant ?? null,
-  });
+  }, prepared);
 };
 
 const checkBody = z.strictObject({ ticket: text(120) });

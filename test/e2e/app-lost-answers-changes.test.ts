@@ -126,3 +126,21 @@ it("POST /app/api/integrations/{id}/helpdesk replays a connection whose every an
   expect(retried.body).toMatchObject({ id: made.body.integration.id });
   expect((await connections()) - before, 'connected once').toBe(1);
 });
+
+for (const [change, body, setUp] of [
+  ['a shared secret', { auth: { mode: 'header', header_name: 'X-Token', secret: 'lost-answer-shared-secret' } }, null],
+  ['a status word removed', { remove_status_words: ['fixed'] }, { status_map: 'fixed=resolved' }],
+] as const) {
+  it(`POST /app/api/integrations/{id} replays ${change} whose every answer was lost, instead of changing it again or refusing it`, async () => {
+    const browser = await world.owner();
+    const made = await browser.call('POST', '/app/api/integrations', { body: { name: `Lost answer ${change}` } });
+    expect(made.status, made.text).toBe(201);
+    const path = `/app/api/integrations/${made.body.integration.id}`;
+    if (setUp) expect((await browser.call('POST', path, { body: setUp })).status).toBe(200);
+    const updates = async () => (await auditEntries(world.service, world.org.orgId)).filter((entry) => entry.type === 'integration.updated').length;
+    const before = await updates();
+    const retried = await retryAfterLostAnswer(world.proxy, keyedPost(path, body));
+    expectReplayed(retried, 200);
+    expect((await updates()) - before, 'changed once').toBe(1);
+  });
+}

@@ -14,7 +14,9 @@ import { pathIdOf, sessionHandler } from './session-handler.ts';
 export const createHandler = (deps: AppDeps) =>
   sessionHandler(
     deps,
-    async ({ caller, event, body }) => json(200, await memberConfigureIntegration(deps, caller, pathIdOf(event, 'integration'), body)),
+    // The answer is stored with the change: a retry after a lost answer replays it instead of sealing a secret again or refusing a word it removed.
+    async ({ caller, event, body, prepareReplay }) =>
+      json(200, await memberConfigureIntegration(deps, caller, pathIdOf(event, 'integration'), body, (view) => prepareReplay(json(200, view)))),
     // The body holds a secret: its Idempotency-Key fingerprint is keyed, never a plain hash of it.
     { idempotent: { secretFields: [], fingerprintOf: keyedJsonFingerprint(deps.codeKey) } },
   );

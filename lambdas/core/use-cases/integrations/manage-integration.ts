@@ -151,10 +151,18 @@ const checkPaths = (paths: string[] | undefined, field: string, errors: FieldErr
 /**
  * Changes an integration's settings; a shared header value or signing secret is sealed before it
  * is stored. The write is conditioned on the version read, so of two changes at once the later is
- * made again on what the earlier left.
+ * made again on what the earlier left. `prepared` is given the integration just before a change is
+ * stored (a caller's Idempotency-Key keeps its answer in that transaction, so a retry after a lost
+ * answer neither seals and audits a secret again nor is refused a status word it already removed).
  */
-export const configureIntegration = (deps: IntegrationDeps, actor: Actor, orgId: string, integrationId: string, changes: IntegrationChanges) =>
-  retryOnConflict(() => configureOnce(deps, actor, orgId, integrationId, changes));
+export const configureIntegration = (
+  deps: IntegrationDeps,
+  actor: Actor,
+  orgId: string,
+  integrationId: string,
+  changes: IntegrationChanges,
+  prepared?: (view: ReturnType<typeof toIntegrationView>) => void,
+) => retryOnConflict(() => configureOnce(deps, actor, orgId, integrationId, changes, prepared));
 
 /**
  * A default preset is a preset setting: the organisation's plan must include presets (core/plans.ts).
@@ -167,7 +175,14 @@ const requirePresetPlan = async (deps: IntegrationDeps, orgId: string) => {
   return org.policyVersion ?? 0;
 };
 
-const configureOnce = async (deps: IntegrationDeps, actor: Actor, orgId: string, integrationId: string, changes: IntegrationChanges) => {
+const configureOnce = async (
+  deps: IntegrationDeps,
+  actor: Actor,
+  orgId: string,
+  integrationId: string,
+  changes: IntegrationChanges,
+  prepared?: (view: ReturnType<typeof toIntegrationView>) => void,
+) => {
   const before = await requireIntegration(deps, orgId, integrationId);
   const policyVersion = changes.defaultPreset ? await requirePresetPlan(deps, orgId) : undefined;
   const errors: FieldErrors = {};
@@ -211,6 +226,7 @@ const configureOnce = async (deps: IntegrationDeps, actor: Actor, orgId: string,
   // The words removed are named: a removed word changes what a helpdesk's posts mean, and nothing else records which it was.
   const removed = changes.removeStatusWords === undefined ? {} : { status_words_removed: statusWords.removedWords };
   const type = after.enabled === before.enabled ? 'integration.updated' : after.enabled ? 'integration.enabled' : 'integration.disabled';
+  prepared?.(toIntegrationView(after));
   await deps.integrations.replace(before, after, audit(after, actor, type, { changed, auth_mode: after.auth.mode, ...removed }), policyVersion);
   return toIntegrationView(after);
 };

@@ -163,8 +163,17 @@ const statusMapOf = (text: string | undefined) => {
   }
 };
 
-/** POST /app/api/integrations/{id}: the changes the body names; a secret given is sealed and never shown back. */
-export const memberConfigureIntegration = async (deps: MemberIntegrationDeps, caller: MemberCaller, integrationId: string, rawBody: unknown) => {
+/**
+ * POST /app/api/integrations/{id}: the changes the body names; a secret given is sealed and never shown back.
+ * `prepared` is given the answer just before a change is stored (a caller's Idempotency-Key keeps it in that transaction).
+ */
+export const memberConfigureIntegration = async (
+  deps: MemberIntegrationDeps,
+  caller: MemberCaller,
+  integrationId: string,
+  rawBody: unknown,
+  prepared?: (answer: ReturnType<typeof memberView>) => void,
+) => {
   const actor = managerActor(caller, ACTION);
   const body = parseOrThrow(configureBody, rawBody ?? {});
   const changes: IntegrationChanges = {
@@ -181,7 +190,8 @@ export const memberConfigureIntegration = async (deps: MemberIntegrationDeps, ca
     defaultPreset: body.default_preset === undefined ? undefined : body.default_preset || null,
     rateLimitPerMinute: body.rate_limit_per_minute,
   };
-  return memberView(deps, await configureIntegration(deps, actor, caller.org.id, integrationId, changes));
+  const answer = (view: Parameters<typeof memberView>[1]) => memberView(deps, view);
+  return answer(await configureIntegration(deps, actor, caller.org.id, integrationId, changes, prepared && ((view) => prepared(answer(view)))));
 };
 
 const rotationAnswer = (deps: MemberIntegrationDeps, rotated: RotatedIntegration) => ({ ...rotated, integration: memberView(deps, rotated.integration) });

@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FaultProxy } from '../support/dynamo-fault-proxy.ts';
-import { startLostAnswerWorld, type LostAnswerWorld } from '../support/lost-answer.ts';
-import { auditEntries, expectError } from '../support/shapes.ts';
+import { expectReplayed, retryAfterLostAnswer, startLostAnswerWorld, type LostAnswerWorld } from '../support/lost-answer.ts';
+import { auditEntries } from '../support/shapes.ts';
 import type { TestOrganisation, TestService } from '../support/test-service.ts';
 
 let world: LostAnswerWorld;
@@ -31,14 +31,8 @@ it('does not create a second API key when the first committed but every answer w
   const keys = async () => ((await browser.call('GET', '/app/api/keys')).body.data as Array<{ id: string }>).map((k) => k.id);
   const before = await keys();
 
-  proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
-  const lost = await create();
-  proxy.clear();
-  expectError(lost, 503, 'service_unavailable');
-
-  const retried = await create();
-  expect(retried.status, retried.text).toBe(201);
-  expect(retried.headers.get('idempotency-replayed')).toBe('true');
+  const retried = await retryAfterLostAnswer(proxy, create);
+  expectReplayed(retried, 201);
   expect(retried.body.secret).toBeNull();
   const after = await keys();
   expect(after.filter((id) => !before.includes(id)), 'one API key created').toEqual([retried.body.api_key.id]);
@@ -52,13 +46,8 @@ it('does not connect a second integration when the first committed but every ans
     (await auditEntries(service, org.orgId)).filter((entry: { type: string }) => entry.type === 'integration.connected').length;
   const before = await connected();
 
-  proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
-  expectError(await connect(), 503, 'service_unavailable');
-  proxy.clear();
-
-  const retried = await connect();
-  expect(retried.status, retried.text).toBe(201);
-  expect(retried.headers.get('idempotency-replayed')).toBe('true');
+  const retried = await retryAfterLostAnswer(proxy, connect);
+  expectReplayed(retried, 201);
   expect(retried.body).toMatchObject({ webhook_url: null, trigger_url: null });
   expect((await connected()) - before, 'one integration connected').toBe(1);
 });
@@ -72,13 +61,8 @@ for (const action of ['revoke'] as const) {
     const key = `lost-${action}-${Date.now()}`;
     const end = () => browser.call('POST', `/app/api/requests/${id}/${action}`, { headers: { 'Idempotency-Key': key } });
 
-    proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
-    expectError(await end(), 503, 'service_unavailable');
-    proxy.clear();
-
-    const retried = await end();
-    expect(retried.status, retried.text).toBe(200);
-    expect(retried.headers.get('idempotency-replayed')).toBe('true');
+    const retried = await retryAfterLostAnswer(proxy, end);
+    expectReplayed(retried, 200);
     expect(retried.body).toMatchObject({ id, status: 'revoked' });
   });
 }
@@ -95,13 +79,8 @@ for (const [path, body, type] of [
     const made = async () => (await auditEntries(service, org.orgId)).filter((entry: { type: string }) => entry.type === type).length;
     const before = await made();
 
-    proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
-    expectError(await create(), 503, 'service_unavailable');
-    proxy.clear();
-
-    const retried = await create();
-    expect(retried.status, retried.text).toBe(201);
-    expect(retried.headers.get('idempotency-replayed')).toBe('true');
+    const retried = await retryAfterLostAnswer(proxy, create);
+    expectReplayed(retried, 201);
     expect((await made()) - before, `one ${type}`).toBe(1);
   });
 }
@@ -112,13 +91,8 @@ it('POST /app/api/members replays an invitation that committed but whose every a
   const email = `lost-${Date.now()}@example.com`;
   const invite = () => browser.call('POST', '/app/api/members', { body: { name: 'Lou Lost', email }, headers: { 'Idempotency-Key': key } });
 
-  proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
-  expectError(await invite(), 503, 'service_unavailable');
-  proxy.clear();
-
-  const retried = await invite();
-  expect(retried.status, retried.text).toBe(201);
-  expect(retried.headers.get('idempotency-replayed')).toBe('true');
+  const retried = await retryAfterLostAnswer(proxy, invite);
+  expectReplayed(retried, 201);
   expect(retried.body).toMatchObject({ member: { email }, invitation_sent: false });
 });
 
@@ -130,13 +104,8 @@ it("POST /app/api/keys/{id}/revoke replays a revocation that committed but whose
   const key = `lost-key-revoke-${Date.now()}`;
   const revoke = () => browser.call('POST', `/app/api/keys/${id}/revoke`, { headers: { 'Idempotency-Key': key } });
 
-  proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
-  expectError(await revoke(), 503, 'service_unavailable');
-  proxy.clear();
-
-  const retried = await revoke();
-  expect(retried.status, retried.text).toBe(200);
-  expect(retried.headers.get('idempotency-replayed')).toBe('true');
+  const retried = await retryAfterLostAnswer(proxy, revoke);
+  expectReplayed(retried, 200);
   expect(retried.body).toMatchObject({ id, state: 'revoked' });
 });
 
@@ -147,11 +116,6 @@ it('POST /app/api/webhooks/{id}/delete replays a deletion that committed but who
   const key = `lost-webhook-delete-${Date.now()}`;
   const remove = () => browser.call('POST', `/app/api/webhooks/${made.body.id}/delete`, { headers: { 'Idempotency-Key': key } });
 
-  proxy.inject({ operation: 'TransactWriteItems', fault: 'hang-after-apply' });
-  expectError(await remove(), 503, 'service_unavailable');
-  proxy.clear();
-
-  const retried = await remove();
-  expect(retried.status, retried.text).toBe(204);
-  expect(retried.headers.get('idempotency-replayed')).toBe('true');
+  const retried = await retryAfterLostAnswer(proxy, remove);
+  expectReplayed(retried, 204);
 });

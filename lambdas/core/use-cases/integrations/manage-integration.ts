@@ -155,14 +155,7 @@ const checkPaths = (paths: string[] | undefined, field: string, errors: FieldErr
  * stored (a caller's Idempotency-Key keeps its answer in that transaction, so a retry after a lost
  * answer neither seals and audits a secret again nor is refused a status word it already removed).
  */
-export const configureIntegration = (
-  deps: IntegrationDeps,
-  actor: Actor,
-  orgId: string,
-  integrationId: string,
-  changes: IntegrationChanges,
-  prepared?: (view: ReturnType<typeof toIntegrationView>) => void,
-) => retryOnConflict(() => configureOnce(deps, actor, orgId, integrationId, changes, prepared));
+export const configureIntegration = (...args: Parameters<typeof configureOnce>) => retryOnConflict(() => configureOnce(...args));
 
 /**
  * A default preset is a preset setting: the organisation's plan must include presets (core/plans.ts).

@@ -44,7 +44,7 @@ export class AuditLog implements AuditTrail {
     private readonly clock: Clock,
     private readonly options: { serialiseInProcess: boolean } = { serialiseInProcess: true },
     /** The calling invocation's prepared replay, stored in the same transaction as its change. */
-    private readonly commits?: Pick<IdempotentCommits, 'write' | 'written'> & Partial<Pick<IdempotentCommits, 'callerStanding'>>,
+    private readonly commits?: Pick<IdempotentCommits, 'write' | 'written' | 'refused'> & Partial<Pick<IdempotentCommits, 'callerStanding'>>,
   ) {}
 
   record(entry: AuditEntryInput): Promise<AuditEntry> {
@@ -124,7 +124,10 @@ export class AuditLog implements AuditTrail {
         // The head and the entry puts come first: one of them failing means another writer took the number.
         const lostSequence = codes.slice(0, 1 + entries.length).some((code) => code !== 'None');
         const otherFailed = codes.slice(own.length).some((code) => code === 'ConditionalCheckFailed');
-        if (otherFailed && !lostSequence) throw new WriteConflict('a write condition failed', { cause: error });
+        if (otherFailed && !lostSequence) {
+          if (replay) this.commits?.refused();
+          throw new WriteConflict('a write condition failed', { cause: error });
+        }
         if (attempt >= MAX_ATTEMPTS) throw new Error('audit sequence contention did not settle', { cause: error });
         await backoff(attempt);
       }

@@ -23,8 +23,8 @@ interface CallState {
  *
  * Without it the answer to replay is written after the change, so a change the table applied
  * whose every answer was lost (the caller got a 503) left the key released, and the retry made
- * the change a second time. A creating endpoint prepares its answer before it commits (it knows
- * it by then: ids, view, secrets) and the audit log puts the record, done with that answer, into
+ * the change a second time. An endpoint prepares its answer before it commits (it knows it by
+ * then: ids, view, secrets) and the audit log puts the record, done with that answer, into
  * the change's transaction, on condition that the claim is still this call's. The change and its
  * replay are then one fact: a retry replays whatever happened to the first call's answer.
  *
@@ -79,6 +79,16 @@ export class IdempotentCommits {
         ExpressionAttributeValues: { ':done': 'done', ':response': state.replay, ':inProgress': 'in_progress', ':claim': state.claim.token },
       },
     };
+  }
+
+  /**
+   * The change the replay was prepared for was refused (a condition of its own failed): the replay
+   * goes with it, so a later transaction of the call (an expiry met on the way, another attempt
+   * that prepares its own) never stores an answer for a change that did not happen.
+   */
+  refused() {
+    const state = this.calls.getStore();
+    if (state?.replay) state.replay = undefined;
   }
 
   /** The change committed with its replay: later transactions of the call carry nothing more. */

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import canonicalize from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Clock } from '../../lambdas/core/clock.ts';
@@ -10,6 +10,7 @@ import type { AuditEntryInput } from '../../lambdas/core/ports.ts';
 import { ensureTable } from '../../lambdas/local/table-bootstrap.ts';
 import { AuditLog, type TransactItem } from '../../lambdas/store/audit-log.ts';
 import { createDocumentClient, type Documents } from '../../lambdas/store/dynamo.ts';
+import { IdempotentCommits } from '../../lambdas/store/idempotent-commit.ts';
 
 /**
  * The audit log against DynamoDB Local, with no in-process queue: the head item's condition and
@@ -70,7 +71,7 @@ const head = async (orgId: string) =>
   (await db.send(new GetCommand({ TableName: TABLE, Key: { pk: `AUDIT#${orgId}`, sk: 'HEAD' }, ConsistentRead: true })))
     .Item;
 
-const item = async (pk: string) => (await db.send(new GetCommand({ TableName: TABLE, Key: { pk, sk: 'ITEM' }, ConsistentRead: true }))).Item;
+const item = async (pk: string, sk = 'ITEM') => (await db.send(new GetCommand({ TableName: TABLE, Key: { pk, sk }, ConsistentRead: true }))).Item;
 
 /** Sequence 1..N in order, no twin, each prevHash the previous hash, each hash recomputable, head at N. */
 const expectIntactChain = async (orgId: string, length: number) => {
@@ -186,6 +187,24 @@ describe('AuditLog', () => {
     expect(next).toMatchObject({ seq: 2, prevHash: before!.hash });
     const stored = await expectIntactChain(orgId, 2);
     expect(stored.map((entry) => entry.data.details.marker)).toEqual(['first', 'next']);
+  });
+
+  it('drops a replay prepared for a change refused by its own condition: the call\'s next transaction stores none', async () => {
+    const orgId = newId();
+    const commits = new IdempotentCommits(TABLE);
+    const log = new AuditLog(db, TABLE, clock, { serialiseInProcess: false }, commits);
+    const claim = { key: { pk: `IDEM#test#${newId()}`, sk: 'IDEM' }, token: newId() };
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...claim.key, status: 'in_progress', claim: claim.token } }));
+    await commits.scope(async () => {
+      commits.claimed(claim);
+      commits.prepare({ statusCode: 200, headers: {}, body: '{"status":"completed"}' });
+      await expect(log.append(input(orgId, 'refused'), [updateMissing(`Missing#${orgId}`)])).rejects.toBeInstanceOf(WriteConflict);
+      // Another change of the same call (an expiry met on the way) carries no answer for the refused one.
+      expect(commits.write()).toBeNull();
+      await log.append(input(orgId, 'other change'), []);
+    });
+    expect(await item(claim.key.pk, claim.key.sk)).toMatchObject({ status: 'in_progress' });
+    expect((await item(claim.key.pk, claim.key.sk))!.response).toBeUndefined();
   });
 
   it('under contention, changes that lose their own condition throw WriteConflict and leave no gap', async () => {

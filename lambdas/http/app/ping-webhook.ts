@@ -12,7 +12,7 @@ import { asMemberAnswer, managedWebhook, webhookActionDeps } from './webhook-act
 export const createHandler = (appDeps: AppDeps) => {
   // The webhook subscriptions' store is added by the functions that read it (store-wiring.ts).
   const deps = withWebhookStore(appDeps);
-  // The answer is stored with the ping: a retry after a lost answer replays it instead of sending another.
+  // The answer is stored with the ping: a retry after a lost answer replays it instead of queuing another.
   return sessionHandler(deps, async ({ caller, event, prepareReplay }) => {
     const { manager, subscription } = await managedWebhook(deps, caller, event, true);
     const actions = webhookActionDeps(deps).actions;

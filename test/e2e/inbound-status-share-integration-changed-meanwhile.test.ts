@@ -5,12 +5,10 @@
  * the owner has just mapped to open must not destroy the share. A second gateway over the same
  * table stands for another Lambda container whose share store lets the change commit first.
  */
-import type { Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
-import type { AppDeps } from '../../lambdas/app-deps.ts';
 import { configureIntegration, connectIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
-import { createGateway, listen } from '../../lambdas/local/gateway.ts';
+import { gatewayWithChangeMeanwhile, type GatewayWithChangeMeanwhile } from '../support/change-meanwhile.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
 import { auditEntries } from '../support/shapes.ts';
 import { createShareAs } from '../support/shares.ts';
@@ -19,35 +17,37 @@ import { startTestService, type TestOrganisation, type TestService } from '../su
 let service: TestService;
 let org: TestOrganisation;
 let tom: MemberBrowser;
-let gateway: Server;
-let root: string;
-let next: (() => Promise<unknown>) | null = null;
+/** A second gateway over the same table, whose share store lets a change commit just before its write. */
+let changed: GatewayWithChangeMeanwhile;
 
 beforeAll(async () => {
   service = await startTestService();
   org = await service.createOrganisation();
   await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 } });
   tom = await MemberBrowser.signIn(service, org.member.email);
-  const store = service.deps.shares!;
-  const shares = Object.create(store, {
-    update: {
-      value: async (...args: unknown[]) => {
-        const change = next;
-        next = null;
-        await change?.();
-        return (store.update as (...a: unknown[]) => Promise<unknown>).apply(store, args);
-      },
-    },
-  }) as AppDeps['shares'];
-  gateway = createGateway({ ...service.deps, shares });
-  root = `http://127.0.0.1:${await listen(gateway, 0)}`;
+  changed = await gatewayWithChangeMeanwhile(service.deps, 'update', 'shares');
 });
 
 afterAll(async () => {
-  gateway?.closeAllConnections();
-  gateway?.close();
+  changed?.close();
   await service?.stop();
 });
+
+/** The helpdesk's status post to the integration's webhook URL, through the second gateway. */
+const postStatus = async (webhookUrl: string, ticket: string, status: string) => {
+  const response = await fetch(`${changed.root}${new URL(webhookUrl).pathname}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ticket_id: ticket, status }),
+  });
+  expect(response.status).toBe(202);
+};
+
+const expectShareKept = async (shareId: string) => {
+  const read = await tom.call('GET', `/app/api/shares/${shareId}`);
+  expect(read.status, read.text).toBe(200);
+  expect(JSON.stringify(read.body)).not.toContain('"purged"');
+};
 
 it('keeps the share when the status word is mapped to open before the close is written', async () => {
   const ticket = `INC-${Date.now().toString(36)}`;
@@ -56,17 +56,10 @@ it('keeps the share when the status word is mapped to open before the close is w
   const integrationId = connected.integration.id;
   await configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { statusMap: { '99': 'closed' } });
 
-  next = () => configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { statusMap: { '99': 'open' } });
-  const response = await fetch(`${root}${new URL(connected.webhook_url).pathname}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ ticket_id: ticket, status: '99' }),
-  });
-  expect(response.status).toBe(202);
+  changed.before(() => configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { statusMap: { '99': 'open' } }));
+  await postStatus(connected.webhook_url, ticket, '99');
 
-  const read = await tom.call('GET', `/app/api/shares/${share.id}`);
-  expect(read.status, read.text).toBe(200);
-  expect(JSON.stringify(read.body)).not.toContain('"purged"');
+  await expectShareKept(share.id);
   const types = (await auditEntries(service, org.orgId)).map((entry) => entry.type);
   expect(types).not.toContain('share.purged');
   expect(types.slice(-2)).toEqual(['integration.updated', 'ticket.status_received']);
@@ -77,17 +70,10 @@ it('keeps the share when trust in unverified closes is turned off before the clo
   const share = await createShareAs(tom, { ticket_ref: ticket });
   const connected = await connectIntegration(service.deps, OPERATOR_ACTOR, { orgId: org.orgId, name: 'Helpdesk 2' });
 
-  next = () => service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: false } });
-  const response = await fetch(`${root}${new URL(connected.webhook_url).pathname}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ ticket_id: ticket, status: 'closed' }),
-  });
-  expect(response.status).toBe(202);
+  changed.before(() => service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: false } }));
+  await postStatus(connected.webhook_url, ticket, 'closed');
 
-  const read = await tom.call('GET', `/app/api/shares/${share.id}`);
-  expect(read.status, read.text).toBe(200);
-  expect(JSON.stringify(read.body)).not.toContain('"purged"');
+  await expectShareKept(share.id);
   const types = (await auditEntries(service, org.orgId)).map((entry) => entry.type);
   expect(types.slice(-2)).toEqual(['organisation.policy_changed', 'ticket.status_received']);
   await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: true } });
@@ -99,20 +85,11 @@ it('keeps every share quoting the ticket when trust in unverified closes is turn
   const second = await createShareAs(tom, { ticket_ref: ticket });
   const connected = await connectIntegration(service.deps, OPERATOR_ACTOR, { orgId: org.orgId, name: 'Helpdesk 3' });
 
-  next = () => service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: false } });
-  const response = await fetch(`${root}${new URL(connected.webhook_url).pathname}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ ticket_id: ticket, status: 'closed' }),
-  });
-  expect(response.status).toBe(202);
+  changed.before(() => service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: false } }));
+  await postStatus(connected.webhook_url, ticket, 'closed');
 
   // The policy that stands when each share's change is written decides for each of them, not only the first.
-  for (const share of [first, second]) {
-    const read = await tom.call('GET', `/app/api/shares/${share.id}`);
-    expect(read.status, read.text).toBe(200);
-    expect(JSON.stringify(read.body)).not.toContain('"purged"');
-  }
+  for (const share of [first, second]) await expectShareKept(share.id);
   const types = (await auditEntries(service, org.orgId)).map((entry) => entry.type);
   expect(types.slice(-3)).toEqual(['organisation.policy_changed', 'ticket.status_received', 'ticket.status_received']);
   await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: true } });

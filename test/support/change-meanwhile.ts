@@ -1,7 +1,7 @@
 /**
  * A change another Lambda commits between a call's reads and its write, made to happen every time:
- * the table's request store, with one method that first runs the change set for it (once), served
- * by a second gateway over the same table.
+ * the table's request store (or share store), with one method that first runs the change set for
+ * it (once), served by a second gateway over the same table.
  */
 import type { Server } from 'node:http';
 import { vi } from 'vitest';
@@ -16,11 +16,15 @@ export interface GatewayWithChangeMeanwhile {
   close(): void;
 }
 
-export const gatewayWithChangeMeanwhile = async (deps: AppDeps, method: 'create' | 'update'): Promise<GatewayWithChangeMeanwhile> => {
+export const gatewayWithChangeMeanwhile = async (
+  deps: AppDeps,
+  method: 'create' | 'update',
+  storeName: 'requests' | 'shares' = 'requests',
+): Promise<GatewayWithChangeMeanwhile> => {
   let next: (() => Promise<unknown>) | null = null;
-  const store = deps.requests;
-  const original = store[method] as (...args: unknown[]) => Promise<unknown>;
-  const requests = Object.create(store, {
+  const store = deps[storeName]!;
+  const original = (store as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method]!;
+  const changing = Object.create(store, {
     [method]: {
       value: async (...args: unknown[]) => {
         const change = next;
@@ -29,8 +33,8 @@ export const gatewayWithChangeMeanwhile = async (deps: AppDeps, method: 'create'
         return original.apply(store, args);
       },
     },
-  }) as AppDeps['requests'];
-  const gateway: Server = createGateway({ ...deps, requests });
+  });
+  const gateway: Server = createGateway({ ...deps, [storeName]: changing });
   const root = `http://127.0.0.1:${await listen(gateway, 0)}`;
   return {
     root,

@@ -42,8 +42,17 @@ const submittedWithIntegration = async () => {
   return { ticket, id, integrationId, path: new URL(connected.webhook_url).pathname };
 };
 
-const postStatus = (path: string, body: unknown) =>
-  fetch(`${changed.root}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const postStatus = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${changed.root}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+/** The post was refused: the request is still submitted with its credential, and the integration's change is the last entry. */
+const expectNothingChangedAfter = async (id: string, change: string) => {
+  expect((await requestItem(service, id))?.status).toBe('submitted');
+  expect(await service.deps.requests.material(id)).not.toBeNull();
+  const types = (await auditEntries(service, org.orgId)).map((entry) => entry.type);
+  expect(types.at(-1)).toBe(change);
+  expect(types).not.toContain('request.completed');
+};
 
 it('keeps the credential when the status word is mapped to open before the close is written', async () => {
   const { ticket, id, integrationId, path } = await submittedWithIntegration();
@@ -67,13 +76,7 @@ it('changes nothing when the integration is disabled before the close is written
   changed.before(() => configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { enabled: false }));
   const response = await postStatus(path, { ticket_id: ticket, status: 'closed' });
   expect(response.status).toBe(409);
-
-  const item = await requestItem(service, id);
-  expect(item?.status).toBe('submitted');
-  expect(await service.deps.requests.material(id)).not.toBeNull();
-  const types = (await auditEntries(service, org.orgId)).map((entry) => entry.type);
-  expect(types.at(-1)).toBe('integration.disabled');
-  expect(types).not.toContain('request.completed');
+  await expectNothingChangedAfter(id, 'integration.disabled');
 });
 
 it('answers 404 and changes nothing when the URL is rotated before the close is written', async () => {
@@ -81,11 +84,7 @@ it('answers 404 and changes nothing when the URL is rotated before the close is 
   changed.before(() => rotateIntegrationSecrets(service.deps, OPERATOR_ACTOR, org.orgId, integrationId));
   const response = await postStatus(path, { ticket_id: ticket, status: 'closed' });
   expect(response.status).toBe(404);
-
-  expect((await requestItem(service, id))?.status).toBe('submitted');
-  const types = (await auditEntries(service, org.orgId)).map((entry) => entry.type);
-  expect(types.at(-1)).toBe('integration.secret_rotated');
-  expect(types).not.toContain('request.completed');
+  await expectNothingChangedAfter(id, 'integration.secret_rotated');
 });
 
 it('answers 401 and changes nothing when a shared header is required before the close is written', async () => {
@@ -95,22 +94,18 @@ it('answers 401 and changes nothing when a shared header is required before the 
   );
   const response = await postStatus(path, { ticket_id: ticket, status: 'closed' });
   expect(response.status).toBe(401);
-
-  expect((await requestItem(service, id))?.status).toBe('submitted');
-  const types = (await auditEntries(service, org.orgId)).map((entry) => entry.type);
-  expect(types.at(-1)).toBe('integration.updated');
-  expect(types).not.toContain('request.completed');
+  await expectNothingChangedAfter(id, 'integration.updated');
 });
 
 it('does not keep the 409 under the Idempotency-Key: the retry once enabled again is used', async () => {
   const { ticket, id, integrationId, path } = await submittedWithIntegration();
   const key = { 'Idempotency-Key': `delivery-${ticket}` };
   changed.before(() => configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { enabled: false }));
-  const first = await fetch(`${changed.root}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...key }, body: JSON.stringify({ ticket_id: ticket, status: 'closed' }) });
+  const first = await postStatus(path, { ticket_id: ticket, status: 'closed' }, key);
   expect(first.status).toBe(409);
 
   await configureIntegration(service.deps, OPERATOR_ACTOR, org.orgId, integrationId, { enabled: true });
-  const retry = await fetch(`${changed.root}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...key }, body: JSON.stringify({ ticket_id: ticket, status: 'closed' }) });
+  const retry = await postStatus(path, { ticket_id: ticket, status: 'closed' }, key);
   expect(retry.status).toBe(202);
   expect(retry.headers.get('idempotency-replayed')).toBeNull();
   expect((await requestItem(service, id))?.status).toBe('completed');

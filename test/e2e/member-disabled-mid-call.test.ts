@@ -10,6 +10,7 @@ import { createRequestIn } from '../support/requests.ts';
 import { submitAsSubject } from '../support/submission.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
 import { exportPublicKey, fingerprintOf, generateIdentityPair } from '../../web/crypto/identity.ts';
+import { changeAfterRead } from '../support/change-meanwhile.ts';
 
 let service: TestService;
 let org: TestOrganisation;
@@ -27,22 +28,7 @@ afterEach(async () => {
 /** Calls `path` as the member, disabling them (from outside the call) once it has read the request. */
 const disabledMidCall = async (path: string, headers: Record<string, string> = {}) => {
   const tech = await MemberBrowser.signIn(service, org.member.email);
-  let reached!: () => void;
-  const paused = new Promise<void>((resolve) => (reached = resolve));
-  let go!: () => void;
-  const disabled = new Promise<void>((resolve) => (go = resolve));
-  const get = service.deps.requests.get.bind(service.deps.requests);
-  vi.spyOn(service.deps.requests, 'get').mockImplementationOnce(async (id) => {
-    const read = await get(id);
-    reached();
-    await disabled;
-    return read;
-  });
-  const answering = tech.call('POST', path, { headers });
-  await paused;
-  await service.admin.setMemberActive(org.orgId, org.member.id, false);
-  go();
-  return answering;
+  return changeAfterRead(service.deps.requests, 'get', () => tech.call('POST', path, { headers }), () => service.admin.setMemberActive(org.orgId, org.member.id, false));
 };
 
 const typesSinceDisable = async () => {
@@ -77,22 +63,12 @@ describe('a member disabled while their call is under way', () => {
     const publicKey = await exportPublicKey(pair.publicKey);
     // The member's own item is the one the registration writes: it is paused once the other
     // members were read (no one else holds the key), before the write.
-    let reached!: () => void;
-    const paused = new Promise<void>((resolve) => (reached = resolve));
-    let go!: () => void;
-    const disabled = new Promise<void>((resolve) => (go = resolve));
-    const listMembers = service.deps.directory.listMembers.bind(service.deps.directory);
-    vi.spyOn(service.deps.directory, 'listMembers').mockImplementationOnce(async (orgId) => {
-      const read = await listMembers(orgId);
-      reached();
-      await disabled;
-      return read;
-    });
-    const answering = browser.call('POST', '/app/api/identity-key', { body: { public_key: publicKey } });
-    await paused;
-    await service.admin.setMemberActive(org.orgId, member.id, false);
-    go();
-    const answer = await answering;
+    const answer = await changeAfterRead(
+      service.deps.directory,
+      'listMembers',
+      () => browser.call('POST', '/app/api/identity-key', { body: { public_key: publicKey } }),
+      () => service.admin.setMemberActive(org.orgId, member.id, false),
+    );
 
     expect([answer.status, answer.body?.code]).toEqual([401, 'unauthenticated']);
     const stored = (await service.deps.directory.getMember(org.orgId, member.id))!;

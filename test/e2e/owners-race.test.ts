@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { newId } from '../../lambdas/core/ids.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
 import { startTestService, type TestService } from '../support/test-service.ts';
+import { changeAfterRead } from '../support/change-meanwhile.ts';
 
 let service: TestService;
 
@@ -107,24 +108,15 @@ describe('an admin demoted while their call is under way', () => {
     const admin = await service.admin.addMember({ orgId: org.orgId, name: 'Ada Admin', email: `admin-${newId()}@example.com`, role: 'admin' });
     const adminBrowser = await MemberBrowser.signIn(service, admin.email);
     const keysBefore = (await service.deps.apiKeys.listForOrganisation(org.orgId)).length;
-    const directory = service.deps.directory;
-    const getClient = directory.getClient.bind(directory);
-    let reached!: () => void;
-    const paused = new Promise<void>((resolve) => (reached = resolve));
-    let go!: () => void;
-    const demoted = new Promise<void>((resolve) => (go = resolve));
-    vi.spyOn(directory, 'getClient').mockImplementationOnce(async (orgId, clientId) => {
-      const read = await getClient(orgId, clientId);
-      reached();
-      await demoted;
-      return read;
-    });
-    const answering = adminBrowser.call('POST', '/app/api/keys', { body: { name: 'Made as the role changed', scopes: ['requests:read'], client_id: org.defaultClientId } });
-    await paused;
-    const demotion = await browsers[0].call('POST', `/app/api/members/${admin.id}/role`, { body: { role: 'member' } });
-    expect(demotion.status, demotion.text).toBe(200);
-    go();
-    const answer = await answering;
+    const answer = await changeAfterRead(
+      service.deps.directory,
+      'getClient',
+      () => adminBrowser.call('POST', '/app/api/keys', { body: { name: 'Made as the role changed', scopes: ['requests:read'], client_id: org.defaultClientId } }),
+      async () => {
+        const demotion = await browsers[0].call('POST', `/app/api/members/${admin.id}/role`, { body: { role: 'member' } });
+        expect(demotion.status, demotion.text).toBe(200);
+      },
+    );
     expect([answer.status, answer.body?.code], answer.text).toEqual([403, 'forbidden']);
     expect(answer.body.secret).toBeUndefined();
     expect(await service.deps.apiKeys.listForOrganisation(org.orgId)).toHaveLength(keysBefore);

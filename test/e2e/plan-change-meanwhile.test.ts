@@ -81,24 +81,13 @@ describe('the organisation moves to Free while a call on Team is under way', () 
 
   it('a webhook added in the app: 403 plan_required, no subscription made after the change', async () => {
     const { org, owner } = await teamOrganisation();
-    const sealer = service.deps.sealer;
-    const seal = sealer.seal.bind(sealer);
-    let reached!: () => void;
-    const paused = new Promise<void>((resolve) => (reached = resolve));
-    let go!: () => void;
-    const moved = new Promise<void>((resolve) => (go = resolve));
     // The subscription's secret is sealed once everything else was judged, just before it is written.
-    vi.spyOn(sealer, 'seal').mockImplementationOnce(async (...args: Parameters<typeof seal>) => {
-      const sealed = await seal(...args);
-      reached();
-      await moved;
-      return sealed;
-    });
-    const answering = owner.call('POST', '/app/api/webhooks', { body: { url: 'https://hooks.example.com/handoff', events: ['request.created'] } });
-    await paused;
-    await service.admin.setPlan(org.orgId, 'free');
-    go();
-    const answer = await answering;
+    const answer = await changeAfterRead(
+      service.deps.sealer,
+      'seal',
+      () => owner.call('POST', '/app/api/webhooks', { body: { url: 'https://hooks.example.com/handoff', events: ['request.created'] } }),
+      () => service.admin.setPlan(org.orgId, 'free'),
+    );
     expectError(answer as never, 403, 'plan_required');
     expect(await service.deps.webhooks.listForOrg(org.orgId)).toEqual([]);
     expect(await typesSinceFree(org)).toEqual([]);

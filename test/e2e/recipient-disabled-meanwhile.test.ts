@@ -6,6 +6,7 @@
  * now are (422 naming the recipient), never made with a recipient disabled before it was written.
  */
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { changeAfterRead } from '../support/change-meanwhile.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
 import { auditEntries, requestItemsOf } from '../support/shapes.ts';
 import { identityKey, startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
@@ -22,27 +23,19 @@ afterEach(() => vi.restoreAllMocks());
 
 it('a request through the API naming a member an owner disables meanwhile: judged again, 422 on that recipient, nothing made', async () => {
   const owner = await MemberBrowser.signIn(service, org.owner.email);
-  const directory = service.deps.directory;
-  const listMembers = directory.listMembers.bind(directory);
-  let reached!: () => void;
-  const paused = new Promise<void>((resolve) => (reached = resolve));
-  let go!: () => void;
-  const disabled = new Promise<void>((resolve) => (go = resolve));
-  vi.spyOn(directory, 'listMembers').mockImplementationOnce(async (orgId) => {
-    const read = await listMembers(orgId);
-    reached();
-    await disabled;
-    return read;
-  });
-  const answering = service.call('POST', '/requests', {
-    key: org.key,
-    body: { subject_name: 'Sam Subject', justification: 'Needed for the ticket', recipients: [org.owner.email, org.member.email], verification_mode: 'none' },
-  });
-  await paused;
-  const disable = await owner.call('POST', `/app/api/members/${org.member.id}/disable`);
-  expect(disable.status, disable.text).toBe(200);
-  go();
-  const answer = await answering;
+  const answer = await changeAfterRead(
+    service.deps.directory,
+    'listMembers',
+    () =>
+      service.call('POST', '/requests', {
+        key: org.key,
+        body: { subject_name: 'Sam Subject', justification: 'Needed for the ticket', recipients: [org.owner.email, org.member.email], verification_mode: 'none' },
+      }),
+    async () => {
+      const disable = await owner.call('POST', `/app/api/members/${org.member.id}/disable`);
+      expect(disable.status, disable.text).toBe(200);
+    },
+  );
   // Judged again with the members as they now are: the disabled member is no recipient any more.
   expect(answer.status, answer.text).toBe(422);
   expect(Object.keys(answer.body.errors)).toEqual(['recipients.1']);

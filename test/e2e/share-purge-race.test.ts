@@ -8,6 +8,7 @@ import { auditEntries, expectError, itemsUnder } from '../support/shapes.ts';
 import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
 import { MemberBrowser } from '../support/member-browser.ts';
 import { createShareAs } from '../support/shares.ts';
+import { changeAfterRead } from '../support/change-meanwhile.ts';
 
 let service: TestService;
 let org: TestOrganisation;
@@ -26,24 +27,15 @@ describe('a share purge racing its last view', () => {
     const share = await createShareAs(owner, { view_limit: 1 });
 
     // The purge has read the share, still live; the last view lands now, from outside the purge's call.
-    let reached!: () => void;
-    const readLive = new Promise<void>((resolve) => (reached = resolve));
-    let go!: () => void;
-    const viewed = new Promise<void>((resolve) => (go = resolve));
-    const get = service.deps.shares.get.bind(service.deps.shares);
-    vi.spyOn(service.deps.shares, 'get').mockImplementationOnce(async (id) => {
-      const live = await get(id);
-      reached();
-      await viewed;
-      return live;
-    });
-
-    const purging = owner.call('POST', `/app/api/shares/${share.id}/purge`);
-    await readLive;
-    const opened = await service.call('POST', '/share/open', { headers: { 'X-Share-Token': share.token } });
-    expect(opened.status, opened.text).toBe(200);
-    go();
-    const purged = await purging;
+    const purged = await changeAfterRead(
+      service.deps.shares,
+      'get',
+      () => owner.call('POST', `/app/api/shares/${share.id}/purge`),
+      async () => {
+        const opened = await service.call('POST', '/share/open', { headers: { 'X-Share-Token': share.token } });
+        expect(opened.status, opened.text).toBe(200);
+      },
+    );
 
     expectError(purged, 409, 'illegal_transition');
     expect(purged.body.message).toBe('This share has already ended.');

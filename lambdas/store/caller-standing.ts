@@ -1,6 +1,7 @@
 import { issuedAfterLastDisable } from '#core/model.ts';
 import type { TransactItem } from './audit-log.ts';
 import { keys } from './keys.ts';
+import { joinedWithCondition } from './write-conditions.ts';
 
 /** A signed-in member's call: who acts, since when their session holds, and (when given) in which role. */
 export interface ActingMember {
@@ -73,27 +74,15 @@ export const keyOfWrite = (item: TransactItem) => {
   return key ? `${String(key.pk)}\u0000${String(key.sk)}` : null;
 };
 
-const KINDS = ['Put', 'Update', 'Delete', 'ConditionCheck'] as const;
-
 /**
  * `write`, which names the caller's own item, on condition that the caller still stands too: a
  * transaction may name an item once, so the check goes into that write's condition. When the
  * write fails, the item as it was comes back with the failure, to tell which condition failed.
  */
 export const joinedWithCheck = (write: TransactItem, standing: CallerStanding): TransactItem => {
-  const check = standing.check.ConditionCheck!;
-  const kind = KINDS.find((name) => write[name])!;
-  const operation = write[kind]! as NonNullable<TransactItem['Update']>;
-  const names = { ...operation.ExpressionAttributeNames, ...check.ExpressionAttributeNames };
-  return {
-    [kind]: {
-      ...operation,
-      ConditionExpression: operation.ConditionExpression ? `(${operation.ConditionExpression}) AND (${check.ConditionExpression})` : check.ConditionExpression,
-      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-      ExpressionAttributeValues: { ...operation.ExpressionAttributeValues, ...check.ExpressionAttributeValues },
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
-  } as TransactItem;
+  const joined = joinedWithCondition(write, standing.check);
+  const [kind, operation] = Object.entries(joined)[0]!;
+  return { [kind]: { ...operation, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } } as TransactItem;
 };
 
 /** The item a cancelled transaction's write at `index` found, when the failure carries it. */

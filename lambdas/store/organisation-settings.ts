@@ -4,7 +4,7 @@ import type { OrganisationSettingsStore } from '#core/use-cases/organisation/set
 import type { AuditLog, TransactItem } from './audit-log.ts';
 import { toItem } from './items.ts';
 import { keys, type ItemKey } from './keys.ts';
-import { policyUnchanged, policyVersionIs } from './write-conditions.ts';
+import { joinedWithCondition, policyUnchanged } from './write-conditions.ts';
 
 /**
  * The organisation's settings as the table keeps them: the policy and the default preset are
@@ -67,18 +67,9 @@ export class DynamoOrganisationSettings implements OrganisationSettingsStore {
 
   async setDefaultPreset(orgId: string, clientId: string | null, slug: string | null, policyVersion: number, audit: AuditEntryInput) {
     // The organisation's rules (its plan among them) still those the choice was judged under.
-    const unchanged = policyVersionIs(policyVersion);
-    if (!clientId) {
-      const write = this.setOn(keys.organisation(orgId), 'defaultPreset', slug).Update!;
-      const condition = `${write.ConditionExpression} AND (${unchanged.ConditionExpression})`;
-      const values = { ...write.ExpressionAttributeValues, ...unchanged.ExpressionAttributeValues };
-      await this.audit.append(audit, [{ Update: { ...write, ConditionExpression: condition, ExpressionAttributeValues: values } }]);
-      return;
-    }
-    await this.audit.append(audit, [
-      this.setOn(keys.client(orgId, clientId), 'defaultPreset', slug),
-      policyUnchanged(this.tableName, orgId, policyVersion),
-    ]);
+    const unchanged = policyUnchanged(this.tableName, orgId, policyVersion);
+    const write = this.setOn(clientId ? keys.client(orgId, clientId) : keys.organisation(orgId), 'defaultPreset', slug);
+    await this.audit.append(audit, clientId ? [write, unchanged] : [joinedWithCondition(write, unchanged)]);
   }
 
   /** One attribute of an item that must exist (a deleted organisation or client is not brought back). */

@@ -10,7 +10,7 @@ import { keys } from './keys.ts';
  */
 
 /** The condition: the organisation's policy version is still `read` (absent counts as 0). */
-export const policyVersionIs = (read: number) => ({
+const policyVersionIs = (read: number) => ({
   ConditionExpression: read === 0 ? 'attribute_not_exists(policyVersion) OR policyVersion = :policyRead' : 'policyVersion = :policyRead',
   ExpressionAttributeValues: { ':policyRead': read },
 });
@@ -29,3 +29,24 @@ export const integrationUnchanged = (tableName: string, orgId: string, integrati
     ExpressionAttributeValues: { ':version': integration.version },
   },
 });
+
+const KINDS = ['Put', 'Update', 'Delete', 'ConditionCheck'] as const;
+
+/**
+ * `write` on `check`'s condition too, both on the same item: a transaction may name an item once,
+ * so a check of the item a change writes goes into that write's condition.
+ */
+export const joinedWithCondition = (write: TransactItem, check: TransactItem): TransactItem => {
+  const condition = check.ConditionCheck!;
+  const kind = KINDS.find((name) => write[name])!;
+  const operation = write[kind]! as NonNullable<TransactItem['Update']>;
+  const names = { ...operation.ExpressionAttributeNames, ...condition.ExpressionAttributeNames };
+  return {
+    [kind]: {
+      ...operation,
+      ConditionExpression: operation.ConditionExpression ? `(${operation.ConditionExpression}) AND (${condition.ConditionExpression})` : condition.ConditionExpression,
+      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: { ...operation.ExpressionAttributeValues, ...condition.ExpressionAttributeValues },
+    },
+  } as TransactItem;
+};

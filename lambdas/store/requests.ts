@@ -320,4 +320,3 @@ const recipientStands = (tableName: string, orgId: string, recipient: { membersh
     ExpressionAttributeValues: { ':active': true, ':fingerprint': recipient.fingerprint },
   },
 });
-

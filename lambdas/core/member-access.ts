@@ -13,9 +13,6 @@ export const SESSION_SECONDS = 12 * 60 * 60;
 /** At most this many sign-in requests per email address within the window (a cheap mailbox guard). */
 export const SIGN_IN_LIMIT = { count: 5, windowMinutes: 15 } as const;
 
-/** Sign-in and session tokens: 32 random bytes, base64url. Anything else cannot be one. */
-export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
 export interface MemberSession {
   /** SHA-256 (hex) of the session token, which lives only in the member's HttpOnly cookie. */
   tokenHash: string;

@@ -24,9 +24,6 @@ export const NO_VERIFICATION: SubjectVerification = {
 
 export const verificationOf = (request: HandoffRequest): SubjectVerification => request.verification ?? NO_VERIFICATION;
 
-/** A subject pass: 32 random bytes, base64url, sent back by the page in `X-Subject-Pass`. */
-export const SUBJECT_PASS_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
 /** Whether the caller presented the pass the request's verification was last issued to (by its hash). */
 export const holdsCurrentPass = (request: HandoffRequest, passHash: string | null) => {
   const stored = verificationOf(request).passHash;

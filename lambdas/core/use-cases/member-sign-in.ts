@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { oneLine, readableTime } from '../messages.ts';
 import { addMinutes, type Clock } from '../clock.ts';
-import { randomToken, sha256Hex } from '../hashing.ts';
+import { RANDOM_TOKEN_PATTERN, randomToken, sameDigest, sha256Hex } from '../hashing.ts';
 import { newId } from '../ids.ts';
 import {
   badSignInLink,
@@ -12,7 +12,6 @@ import {
   SESSION_SECONDS,
   SIGN_IN_LIMIT,
   SIGN_IN_LINK_MINUTES,
-  TOKEN_PATTERN,
   type MemberAccessStore,
   type MemberCaller,
   type MemberDirectory,
@@ -22,7 +21,6 @@ import {
 import { issuedAfterLastDisable, type Member, type Organisation } from '../model.ts';
 import type { Notifier } from '../ports.ts';
 import type { PublicUrls } from '../request-view.ts';
-import { sameDigest } from '../hashing.ts';
 import { emailAddress } from '../email-address.ts';
 import { parseOrThrow } from '../validation.ts';
 
@@ -126,7 +124,7 @@ const signingIn = async (deps: SessionDeps, record: SignInTokenRecord | null) =>
  * account: login CSRF).
  */
 export const previewSession = async (deps: SessionDeps, token: string) => {
-  if (!TOKEN_PATTERN.test(token)) throw badSignInLink();
+  if (!RANDOM_TOKEN_PATTERN.test(token)) throw badSignInLink();
   const { member, org } = await signingIn(deps, await deps.access.peekSignInToken(sha256Hex(token)));
   return { member: { name: member.name, email: member.email }, organisation: { name: org.name } };
 };
@@ -139,7 +137,7 @@ export const previewSession = async (deps: SessionDeps, token: string) => {
 export const startSession = async (deps: SessionDeps, rawBody: unknown) => {
   const { token, preview } = parseOrThrow(sessionBody, rawBody ?? {});
   if (preview) return { sessionToken: null, answer: await previewSession(deps, token) };
-  if (!TOKEN_PATTERN.test(token)) throw badSignInLink();
+  if (!RANDOM_TOKEN_PATTERN.test(token)) throw badSignInLink();
   // The delete is conditional, so of two calls with the same token only one gets the record.
   const { member, org } = await signingIn(deps, await deps.access.consumeSignInToken(sha256Hex(token)));
   const now = deps.clock.now();
@@ -169,7 +167,7 @@ export const resolveSession = async (
   deps: Pick<SignInDeps, 'access' | 'directory' | 'clock'>,
   sessionToken: string | null,
 ): Promise<MemberCaller> => {
-  if (!sessionToken || !TOKEN_PATTERN.test(sessionToken)) throw notSignedIn();
+  if (!sessionToken || !RANDOM_TOKEN_PATTERN.test(sessionToken)) throw notSignedIn();
   const session = await deps.access.getSession(sha256Hex(sessionToken));
   if (!session || new Date(session.expiresAt) <= deps.clock.now()) throw notSignedIn();
   const [member, org] = await Promise.all([

@@ -1,8 +1,8 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { notFound } from '#core/errors.ts';
-import { sha256Hex } from '#core/hashing.ts';
-import { isCurrentLink, linkClosed, SUBJECT_PASS_PATTERN } from '#core/subject-flow.ts';
+import { RANDOM_TOKEN_PATTERN, sha256Hex } from '#core/hashing.ts';
+import { isCurrentLink, linkClosed } from '#core/subject-flow.ts';
 import type { LinkHolder, SubjectDeps } from '#core/use-cases/subject/subject-context.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { jsonBody } from '../middleware/json-body.ts';
@@ -12,8 +12,6 @@ import { respond } from '../middleware/respond.ts';
 import { json } from '../responses.ts';
 import type { ApiEvent, ApiLambda, ApiMiddleware, ApiResult, ApiState } from '../types.ts';
 
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
 /**
  * The subject's link token, sent by the page in `X-Link-Token`, opens one request; the subject
  * pass in `X-Subject-Pass` (optional) says which browser passed the code.
@@ -21,7 +19,7 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const linkToken = (deps: AppDeps): ApiMiddleware => ({
   before: async (request) => {
     const token = request.event.headers?.['x-link-token'];
-    if (!token || !TOKEN_PATTERN.test(token)) throw notFound('This link is not valid.');
+    if (!token || !RANDOM_TOKEN_PATTERN.test(token)) throw notFound('This link is not valid.');
     const tokenHash = sha256Hex(token);
     const handoff = await deps.requests.findByLinkTokenHash(tokenHash);
     const org = handoff ? await deps.directory.getOrganisation(handoff.orgId) : null;
@@ -30,7 +28,7 @@ const linkToken = (deps: AppDeps): ApiMiddleware => ({
     if (!isCurrentLink(handoff, tokenHash)) throw linkClosed('replaced');
     // The subject pass, from the browser that passed the code: anything not shaped like one is no pass.
     const pass = request.event.headers?.['x-subject-pass'];
-    const passHash = pass && SUBJECT_PASS_PATTERN.test(pass) ? sha256Hex(pass) : null;
+    const passHash = pass && RANDOM_TOKEN_PATTERN.test(pass) ? sha256Hex(pass) : null;
     request.internal.link = { request: handoff, org, tokenHash, passHash } satisfies LinkHolder;
   },
 });

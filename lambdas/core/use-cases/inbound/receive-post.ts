@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.ts';
 import { ApiError, notFound, rateLimited, WriteConflict } from '../../errors.ts';
-import { sha256Hex } from '../../hashing.ts';
+import { RANDOM_TOKEN_PATTERN, sha256Hex } from '../../hashing.ts';
 import { checkInboundAuth, inboundChallenge, signsTheBody } from '../../inbound/auth-check.ts';
 import { readInboundPayload } from '../../inbound/inbound-payload.ts';
 import type { InboundAuthMode } from '../../inbound/recipes.ts';
@@ -73,7 +73,6 @@ export interface InboundAction {
   ): Promise<{ preset: string | null; problem: string | null }>;
 }
 
-const URL_SECRET = /^[A-Za-z0-9_-]{43}$/;
 const unknownUrl = () => notFound('No such URL.');
 
 /** What the ticket index said of a ticket, read ahead for the one the post probably names. */
@@ -181,7 +180,7 @@ const useOnce = async (deps: InboundDeps, action: InboundAction, admitted: Admit
 };
 
 const targetOf = async (deps: InboundDeps, purpose: InboundPurpose, secret: string) => {
-  if (!URL_SECRET.test(secret)) throw unknownUrl();
+  if (!RANDOM_TOKEN_PATTERN.test(secret)) throw unknownUrl();
   const secretHash = sha256Hex(secret);
   const target = await deps.integrations.findBySecretHash(secretHash);
   // A trigger secret on the webhook URL (or the other way round) is as unknown as a wrong one.

@@ -1,7 +1,7 @@
 import { forEachDuePage } from '../../due-pages.ts';
 import { forEachLimited } from '../../each-limited.ts';
 import { ApiError, notFound, WriteConflict } from '../../errors.ts';
-import { sha256Hex } from '../../hashing.ts';
+import { RANDOM_TOKEN_PATTERN, sha256Hex } from '../../hashing.ts';
 import type { Actor } from '../../model.ts';
 import type { DuePaging } from '../../ports.ts';
 import { ended, isShareLive, toShareView, viewed, type Share, type ShareEndReason } from '../../share.ts';
@@ -9,13 +9,12 @@ import { SHARE_EXPIRY_ACTOR, shareAuditEntry } from './share-audit.ts';
 import type { ShareDeps, ShareWriteConditions } from './share-ports.ts';
 
 const MAX_RACES = 20;
-const SHARE_LINK_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 const gone = (message: string) => new ApiError(410, 'gone', message);
 
 /** The share a link token names; an unknown or malformed token is 404, as for request links. */
 const shareOfToken = async (deps: ShareDeps, token: string | undefined) => {
-  const share = SHARE_LINK_TOKEN.test(token ?? '') ? await deps.shares.findByLinkTokenHash(sha256Hex(token!)) : null;
+  const share = RANDOM_TOKEN_PATTERN.test(token ?? '') ? await deps.shares.findByLinkTokenHash(sha256Hex(token!)) : null;
   if (!share) throw notFound('This link is not valid.');
   return share;
 };

@@ -7,9 +7,9 @@
  * commitment from the served public keys and compares it with the fragment, and marks the link
  * opened (POST /subject/open). Only when they match does it ask for the verification codes and
  * offer the credential form. A passed code issues a subject pass, kept in this tab's sessionStorage
- * and sent in X-Subject-Pass: the codes count for this browser only, never for the link. The credential, note and files are sealed in this browser
- * (web/crypto/envelope.ts) to the recipients whose keys were checked; the service stores only the
- * envelope.
+ * and sent in X-Subject-Pass: the codes count for this browser only, never for the link. The
+ * credential, note and files are sealed in this browser (web/crypto/envelope.ts) to the recipients
+ * whose keys were checked; the service stores only the envelope.
  *
  * Stable hooks for automated tests:
  *   #status              polite live region (role="status"): progress and outcomes

@@ -729,7 +729,7 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description The same key and body within 24 hours replays the first answer; the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
+        /** @description The same key and body within 24 hours replays the first answer (no body and `{}` are the same body); the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
         IdempotencyKey: string;
     };
     requestBodies: never;
@@ -889,7 +889,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same key and body within 24 hours replays the first answer; the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
+                /** @description The same key and body within 24 hours replays the first answer (no body and `{}` are the same body); the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -1217,7 +1217,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same key and body within 24 hours replays the first answer; the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
+                /** @description The same key and body within 24 hours replays the first answer (no body and `{}` are the same body); the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -1573,7 +1573,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same key and body within 24 hours replays the first answer; the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
+                /** @description The same key and body within 24 hours replays the first answer (no body and `{}` are the same body); the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -1758,7 +1758,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same key and body within 24 hours replays the first answer; the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
+                /** @description The same key and body within 24 hours replays the first answer (no body and `{}` are the same body); the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -1943,7 +1943,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same key and body within 24 hours replays the first answer; the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
+                /** @description The same key and body within 24 hours replays the first answer (no body and `{}` are the same body); the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -2683,7 +2683,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same key and body within 24 hours replays the first answer; the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
+                /** @description The same key and body within 24 hours replays the first answer (no body and `{}` are the same body); the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3007,7 +3007,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same key and body within 24 hours replays the first answer; the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
+                /** @description The same key and body within 24 hours replays the first answer (no body and `{}` are the same body); the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3335,7 +3335,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same key and body within 24 hours replays the first answer; the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
+                /** @description The same key and body within 24 hours replays the first answer (no body and `{}` are the same body); the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3493,7 +3493,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same key and body within 24 hours replays the first answer; the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
+                /** @description The same key and body within 24 hours replays the first answer (no body and `{}` are the same body); the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {

@@ -2,8 +2,8 @@
  * Idempotency-Key on the member application's POSTs (docs/web-api.md, Member endpoints; SPEC.md's
  * idempotency rules), over real HTTP. The route table is walked, so a POST added to it later is held
  * to the same rules with no change here: the same key and body replays the first answer (same
- * status and body, `Idempotency-Replayed: true`, `Cache-Control: no-store`), another body answers
- * 422 `idempotency_key_reused`, a key over 200 characters 422 `validation_failed` on the header.
+ * status and body, `Idempotency-Replayed: true`, `Cache-Control: no-store`), a call with no body
+ * being the call with `{}`; another body answers 422 `idempotency_key_reused`, a key over 200 characters 422 `validation_failed` on the header.
  * Only the three exemptions below differ, each with its reason and its own test. Then the answers
  * that hold secrets (both rotations, a reveal) replay them as null while the first answer's secret
  * keeps working, and one member's or organisation's key never replays another's answer.
@@ -83,10 +83,13 @@ describe('every member POST of the route table', () => {
   });
 
   for (const route of REPLAYING) {
-    it(`${route.name} (${route.path}): the same key and body replays the first answer; another body 422; a key over 200 characters 422`, async () => {
+    it(`${route.name} (${route.path}): the same key and body replays the first answer, no body as {}; another body 422; a key over 200 characters 422`, async () => {
       const path = pathOf(route);
       const { first, again, key } = await expectReplays(owner, path, {});
       expect(again.text).toBe(first.text);
+      const withoutBody = await post(owner, path, undefined, key);
+      expect(replayed(withoutBody)).toBe('true');
+      expect(withoutBody.text).toBe(first.text);
       expectError(await post(owner, path, { another: 'body' }, key), 422, 'idempotency_key_reused');
       // The first answer stands after the refused reuse.
       expect((await post(owner, path, {}, key)).text).toBe(first.text);

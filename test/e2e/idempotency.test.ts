@@ -257,6 +257,39 @@ describe('reuse and validation of the key', () => {
   });
 });
 
+describe('a body left out and {}', () => {
+  it('are one body: either replays the other under the same key, and any other body answers 422 idempotency_key_reused', async () => {
+    const o = await service.createOrganisation();
+    const idOf = async () => (await post('/requests', { key: o.key, body: body(o) })).body.request.id as string;
+    const [left, right] = [await idOf(), await idOf()];
+
+    const noneFirst = uniqueKey('revoke-none');
+    const first = await post(`/requests/${left}/revoke`, { key: o.key, idempotencyKey: noneFirst });
+    expect(first.status).toBe(200);
+    const withEmpty = await post(`/requests/${left}/revoke`, { key: o.key, body: {}, idempotencyKey: noneFirst });
+    expect(withEmpty.status).toBe(200);
+    expect(replayed(withEmpty)).toBe('true');
+    expect(withEmpty.body).toEqual(first.body);
+
+    const emptyFirst = uniqueKey('revoke-empty');
+    const second = await post(`/requests/${right}/revoke`, { key: o.key, body: {}, idempotencyKey: emptyFirst });
+    expect(second.status).toBe(200);
+    for (const rawBody of [undefined, '']) {
+      const withNone = await post(`/requests/${right}/revoke`, { key: o.key, rawBody, idempotencyKey: emptyFirst });
+      expect(withNone.status).toBe(200);
+      expect(replayed(withNone)).toBe('true');
+      expect(withNone.body).toEqual(second.body);
+    }
+    for (const rawBody of ['{"reason":"left"}', 'null', '[]']) {
+      const other = await post(`/requests/${right}/revoke`, { key: o.key, rawBody, idempotencyKey: emptyFirst });
+      expect(other.status, rawBody).toBe(422);
+      expect(other.body.code, rawBody).toBe('idempotency_key_reused');
+    }
+
+    expect((await auditEntries(o.orgId, 'request.revoked')).map((e) => e.requestId).sort()).toEqual([left, right].sort());
+  });
+});
+
 describe('retention', () => {
   it('replays for 24 hours; after that the same key and body run again', async () => {
     const o = await service.createOrganisation();

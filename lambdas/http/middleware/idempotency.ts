@@ -22,14 +22,22 @@ export interface IdempotencyOptions {
   ownerOf?: (state: ApiState) => string;
   /** Where an endpoint's prepared answer waits to be stored with its change (none: after it, as a 5xx releases). */
   commits?: Pick<IdempotentCommits, 'claimed' | 'prepare'>;
-  /** What "the same body" means: by default a SHA-256 of the method, the path and the canonical JSON body. */
+  /** What "the same body" means: by default a SHA-256 of the method, the path and the canonical JSON body (none is `{}`). */
   fingerprintOf?: (request: ApiRequest) => string | Promise<string>;
   /** Statuses not kept beside a 5xx and a 401 (an inbound URL's: what its admission answers before any key is claimed). */
   released?: readonly number[];
 }
 
+/**
+ * The body a fingerprint is taken of: none (or an empty one) is `{}`, which every endpoint reads
+ * alike and many clients send in its place on a POST whose body is optional, so a retry that
+ * sends the other one replays. Nothing else is equated: `null`, `[]` or any other value is a body
+ * of its own.
+ */
+const fingerprintedBody = (request: ApiRequest) => (request.internal.body === undefined ? {} : request.internal.body);
+
 const fingerprintText = (request: ApiRequest) =>
-  `${request.event.requestContext.http.method} ${request.event.rawPath}\n${canonicalize(request.internal.body ?? null)}`;
+  `${request.event.requestContext.http.method} ${request.event.rawPath}\n${canonicalize(fingerprintedBody(request))}`;
 const jsonFingerprint = (request: ApiRequest) => sha256Hex(fingerprintText(request));
 
 /**

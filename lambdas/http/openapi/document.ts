@@ -343,7 +343,7 @@ export const openApiDocument = () => {
           in: 'header',
           required: false,
           description:
-            'The same key and body within 24 hours replays the first answer; the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`.',
+            'The same key and body within 24 hours replays the first answer (no body and `{}` are the same body); the same key with another body answers 422 `idempotency_key_reused`, and while the first call runs, 409 `conflict`.',
           schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH },
         },
       },

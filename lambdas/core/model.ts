@@ -244,6 +244,13 @@ export interface HandoffRequest {
   allowAttachments: boolean;
   attachmentsCount: number;
   needsRelink: boolean;
+  /**
+   * The recipients whose key differs from the one the link was committed to, each with the key it
+   * had (its fingerprint, null for none) when its trail last recorded the change: a later change
+   * is recorded once, even on a link already marked `needsRelink`. Absent: none recorded since the
+   * link was made, or the request was marked before these were kept.
+   */
+  keyChangesRecorded?: RecordedKeyChange[];
   unrecoverable: boolean;
   revealCount: number;
   /** Reports the subject recorded ("Report this request", subject/report.ts); absent on requests never reported. */
@@ -272,6 +279,12 @@ export interface HandoffRequest {
   version: number;
   /** The subject's verification progress; absent until the subject first tries. */
   verification?: SubjectVerification;
+}
+
+/** A recipient's key as its change from the committed one was recorded on the request's trail. */
+export interface RecordedKeyChange {
+  membershipId: string;
+  fingerprint: string | null;
 }
 
 export interface SubjectVerification {

@@ -1,4 +1,4 @@
-import type { HandoffRequest, Member } from './model.ts';
+import type { HandoffRequest, Member, RecordedKeyChange } from './model.ts';
 import type { Directory } from './ports.ts';
 
 /**
@@ -31,8 +31,26 @@ export const checkRecipients = (request: Pick<HandoffRequest, 'recipients'>, mem
     return { membershipId: recipient.membershipId, label: recipient.label, problem };
   });
 
-/** A pending or opened request whose link no longer leads to a submission because a recipient's key changed. */
-export const keysChangedSinceCommit = (checks: RecipientCheck[]) => checks.some((check) => check.problem === 'key_replaced');
+/**
+ * The recipients whose key is no longer the one the link was committed to, each with the key it
+ * has now: a pending or opened link with any no longer leads to a submission (the subject's page
+ * refuses to encrypt). Once their changes are on the trail, this is `keyChangesRecorded`.
+ */
+export const keyChangesNow = (request: Pick<HandoffRequest, 'recipients'>, members: MembersById): RecordedKeyChange[] =>
+  checkRecipients(request, members)
+    .filter((check) => check.problem === 'key_replaced')
+    .map((check) => ({ membershipId: check.membershipId, fingerprint: members.get(check.membershipId)?.identityKey?.fingerprint ?? null }));
+
+const changeId = (change: RecordedKeyChange) => `${change.membershipId} ${change.fingerprint}`;
+
+/**
+ * The key changes of a pending or opened request's recipients that its trail does not record yet,
+ * whether or not its link is already marked unusable: each is recorded once.
+ */
+export const unrecordedKeyChanges = (request: Pick<HandoffRequest, 'recipients' | 'keyChangesRecorded'>, members: MembersById) => {
+  const recorded = new Set((request.keyChangesRecorded ?? []).map(changeId));
+  return keyChangesNow(request, members).filter((change) => !recorded.has(changeId(change)));
+};
 
 /** A submitted credential no recipient can open any more. */
 export const noRecipientCanOpen = (checks: RecipientCheck[]) => checks.length > 0 && checks.every((check) => check.problem !== null);

@@ -84,6 +84,8 @@ export const relink = (request: HandoffRequest, link: NewLink): HandoffRequest =
     challengeCodeHash: link.challengeCodeHash,
     verification: undefined,
     needsRelink: false,
+    // Committed to the recipients' keys as they are now: no change from them is recorded yet.
+    keyChangesRecorded: undefined,
     openedAt: null,
     revokedAt: null,
     revokedReason: null,

@@ -26,6 +26,7 @@ export const REQUEST_TRAIL_TYPES = [
   'request.expired',
   'request.relinked',
   'request.needs_relink',
+  'request.recipient_key_changed',
   'request.unrecoverable',
   'request.recoverable',
 ] as const;

@@ -276,6 +276,44 @@ describe('needs_relink and the recipients checked again after a recipient\u2019s
     expect((await auditEntriesOfRequest(service, fresh.orgId, created.id)).filter((entry) => entry.type === 'request.needs_relink')).toHaveLength(1);
   });
 
+  it('a key change on a link already marked (locked, or another recipient\u2019s key) is recorded on its trail once, the flag and the cause of a new link as they were', async () => {
+    const own = await service.createOrganisation({ name: 'Relink Marked Org' });
+    const created = await service.call('POST', '/requests', {
+      key: own.key,
+      body: { subject_name: 'Jane Doe', justification: 'The firewall admin password', recipients: [own.owner.email, own.member.email], verification_mode: 'challenge' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.request.id as string;
+    const wrongCode = created.body.challenge_code === '000000' ? '111111' : '000000';
+    for (let attempt = 0; attempt < 5; attempt++) await subjectCall(tokenOf(created.body.link), 'POST', '/subject/verify', { challenge_code: wrongCode });
+    expect((await readIn(own, id)).needs_relink).toBe(true);
+
+    const keyChanges = async () =>
+      (await auditEntriesOfRequest(service, own.orgId, id))
+        .filter((entry) => entry.type === 'request.needs_relink' || entry.type === 'request.recipient_key_changed')
+        .map((entry) => [entry.type, entry.data?.details]);
+    const member = await MemberBrowser.signIn(service, own.member.email);
+    expect((await member.call('POST', '/app/api/identity-key', { body: { public_key: identityKey().publicKey } })).status).toBe(200);
+    expect(await keyChanges()).toEqual([['request.recipient_key_changed', { reason: 'recipient_key_changed', recipients: [own.member.name] }]]);
+    // Another member's key: another entry; the first change is not written again.
+    const owner = await MemberBrowser.signIn(service, own.owner.email);
+    expect((await owner.call('POST', '/app/api/identity-key', { body: { public_key: identityKey().publicKey } })).status).toBe(200);
+    expect(await keyChanges()).toEqual([
+      ['request.recipient_key_changed', { reason: 'recipient_key_changed', recipients: [own.member.name] }],
+      ['request.recipient_key_changed', { reason: 'recipient_key_changed', recipients: [own.owner.name] }],
+    ]);
+
+    // Approving a key awaiting approval changes no key: nothing is written.
+    expect((await owner.call('POST', `/app/api/members/${own.member.id}/approve-key`)).status).toBe(200);
+    expect(await keyChanges()).toHaveLength(2);
+
+    expect(await readIn(own, id)).toMatchObject({ status: 'pending', needs_relink: true });
+    const answer = await service.call('POST', `/requests/${id}/relink`, { key: own.key });
+    expect(answer.status, answer.text).toBe(200);
+    const relinked = (await auditEntriesOfRequest(service, own.orgId, id)).find((entry) => entry.type === 'request.relinked');
+    expect(relinked?.data?.details?.cause).toBe('locked');
+  });
+
   it('answers 422 on recipients when no recipient can receive any more', async () => {
     const lone = await service.createOrganisation({ name: 'Relink Lone Org' });
     const key = await service.createKey(lone.orgId, { scopes: ['requests:write'], name: 'Lone key' });

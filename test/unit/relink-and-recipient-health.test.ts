@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Member, RequestStatus } from '../../lambdas/core/model.ts';
-import { checkRecipients, keysChangedSinceCommit, noRecipientCanOpen, unrecoverableDetails } from '../../lambdas/core/recipient-health.ts';
+import type { HandoffRequest, Member, RequestStatus } from '../../lambdas/core/model.ts';
+import { checkRecipients, keyChangesNow, noRecipientCanOpen, unrecoverableDetails } from '../../lambdas/core/recipient-health.ts';
 import { relink, relinkCause } from '../../lambdas/core/request-state.ts';
-import { MAX_EMAIL_CODES } from '../../lambdas/core/subject-flow.ts';
+import { isLocked, MAX_EMAIL_CODES } from '../../lambdas/core/subject-flow.ts';
 import { refreshRecipientHealth } from '../../lambdas/core/use-cases/recipient-health.ts';
 import { FakeRequestRepository, fixedClock, makeMember, makeRequest, URLS } from './support/fakes.ts';
 
@@ -71,7 +71,7 @@ describe('recipient health', () => {
 
     const annReplaced = { ...ann, identityKey: { ...makeMember('x').identityKey!, state: 'replaced_pending_approval' as const } };
     const checks = checkRecipients(request, now(annReplaced, bob));
-    expect(keysChangedSinceCommit(checks)).toBe(true);
+    expect(keyChangesNow(request, now(annReplaced, bob))).toEqual([{ membershipId: ann.id, fingerprint: annReplaced.identityKey.fingerprint }]);
     expect(noRecipientCanOpen(checks)).toBe(false);
 
     const bobDisabled = { ...bob, active: false };
@@ -85,7 +85,7 @@ describe('recipient health', () => {
       ],
     });
     // A disabled member alone never makes a link unusable: the subject's page still finds the key it was committed to.
-    expect(keysChangedSinceCommit(checkRecipients(request, now(ann, bobDisabled)))).toBe(false);
+    expect(keyChangesNow(request, now(ann, bobDisabled))).toEqual([]);
   });
 
   it('counts a member who is gone as a replaced key', () => {
@@ -150,5 +150,68 @@ describe('refreshing recipient health of many requests', () => {
     expect(await refreshRecipientHealth({ requests: requests as never, directory, clock: fixedClock(), urls: URLS }, ann.orgId, ann.id, actor)).toBe(30);
     expect(most).toBe(8);
     expect([...requests.items.values()].every((request) => request.unrecoverable === true)).toBe(true);
+  });
+});
+
+describe('a recipient key change on a link already marked needs_relink', () => {
+  const actor = { type: 'system' as const, label: 'Recipient check' };
+  /** A request to Ann and Bob as `overrides` leave it, and a refresh of it by the members `members()` lists. */
+  const setUp = (ann: Member, bob: Member, overrides: Partial<HandoffRequest> = {}) => {
+    const request = makeRequest({
+      status: 'opened',
+      recipients: [ann, bob].map((m) => ({ membershipId: m.id, label: m.name, fingerprint: m.identityKey!.fingerprint })),
+      ...overrides,
+    });
+    const requests = new FakeRequestRepository();
+    requests.items.set(request.id, structuredClone(request));
+    let members: Member[] = [ann, bob];
+    const refresh = async (...now: Member[]) => {
+      members = now;
+      await refreshRecipientHealth({ requests: requests as never, directory: { listMembers: async () => members }, clock: fixedClock(), urls: URLS }, request.orgId, now[0].id, actor);
+    };
+    const entries = () => requests.updates.map((call) => [call.audit.type, call.audit.data?.details]);
+    return { requests, refresh, entries, stored: () => requests.items.get(request.id)! };
+  };
+  const newKey = (member: Member) => ({ ...member, identityKey: { ...makeMember('x').identityKey!, state: 'replaced_pending_approval' as const } });
+
+  it('a link locked by wrong codes: each key change is recorded once, the link stays locked and marked, the cause of a new link still the lock', async () => {
+    const [ann, bob] = [makeMember('Ann'), makeMember('Bob')];
+    const locked = { failedAttempts: 5, challengePassed: false, emailPassed: false, emailCodeHash: null, emailCodeExpiresAt: null, emailCodesSent: 0 };
+    const { refresh, entries, stored } = setUp(ann, bob, { needsRelink: true, verification: locked });
+
+    const annAgain = newKey(ann);
+    await refresh(annAgain, bob);
+    expect(entries()).toEqual([['request.recipient_key_changed', { reason: 'recipient_key_changed', recipients: ['Ann'] }]]);
+    // The same members again (another round, a retried call, a later change of someone else): nothing more.
+    await refresh(annAgain, bob);
+    await refresh(annAgain, { ...bob, active: false });
+    expect(entries()).toHaveLength(1);
+    expect(stored().needsRelink).toBe(true);
+    expect(isLocked(stored())).toBe(true);
+    expect(relinkCause(stored(), isLocked(stored()))).toBe('locked');
+  });
+
+  it('a link marked for one recipient\'s key: a second recipient\'s change, then the first\'s again, each get an entry of their own', async () => {
+    const [ann, bob] = [makeMember('Ann'), makeMember('Bob')];
+    const { refresh, entries, stored } = setUp(ann, bob);
+
+    const annAgain = newKey(ann);
+    await refresh(annAgain, bob);
+    const bobAgain = newKey(bob);
+    await refresh(annAgain, bobAgain);
+    await refresh(annAgain, bobAgain);
+    const annThird = newKey(ann);
+    await refresh(annThird, bobAgain);
+    expect(entries()).toEqual([
+      ['request.needs_relink', { reason: 'recipient_key_changed', recipients: ['Ann'] }],
+      ['request.recipient_key_changed', { reason: 'recipient_key_changed', recipients: ['Bob'] }],
+      ['request.recipient_key_changed', { reason: 'recipient_key_changed', recipients: ['Ann'] }],
+    ]);
+    expect(stored().needsRelink).toBe(true);
+    expect(relinkCause(stored(), false)).toBe('recipient_key_changed');
+
+    // A new link is committed to the keys as they are now: nothing is recorded against them yet.
+    const relinked = relink(stored(), { at: new Date('2025-02-01T00:00:00.000Z'), linkLifetimeMinutes: 60, tokenHash: 'aa'.repeat(32), challengeCodeHash: null, recipients: stored().recipients, commit: 'x'.repeat(22), verificationMode: 'challenge' });
+    expect(relinked.keyChangesRecorded).toBeUndefined();
   });
 });

@@ -51,6 +51,7 @@ export const TRAIL_TEXT: Readonly<Record<RequestTrailType, string>> = {
   'request.expired': 'Expired; material destroyed',
   'request.relinked': 'Given a new link; the old link and code stopped working',
   'request.needs_relink': 'Link unusable: a recipient\u2019s key changed',
+  'request.recipient_key_changed': 'A recipient\u2019s key changed; the link was already unusable',
   'request.unrecoverable': 'No recipient can open the credential any more',
   'request.recoverable': 'A recipient can open the credential again',
 };

@@ -30,6 +30,7 @@ const EVENT_WORDS: Readonly<Record<RequestTrailType | ShareTrailType, string>> =
   'ticket.status_received': 'ticket status received',
   'request.relinked': 'new link issued',
   'request.needs_relink': 'link unusable: a recipient key changed',
+  'request.recipient_key_changed': 'a recipient key changed; link already unusable',
   'request.unrecoverable': 'no recipient can open it',
   'request.recoverable': 'a recipient can open it again',
   'share.created': 'created',

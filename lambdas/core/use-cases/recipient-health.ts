@@ -4,7 +4,7 @@ import { forEachLimited } from '../each-limited.ts';
 import { ApiError, serviceUnavailable } from '../errors.ts';
 import type { Actor, HandoffRequest, RequestStatus } from '../model.ts';
 import type { Directory, HandoffRepository } from '../ports.ts';
-import { checkRecipients, keysChangedSinceCommit, membersById, noRecipientCanOpen, unrecoverableDetails, type MembersById } from '../recipient-health.ts';
+import { checkRecipients, keyChangesNow, membersById, noRecipientCanOpen, unrecordedKeyChanges, unrecoverableDetails, type MembersById } from '../recipient-health.ts';
 import { requestAuditEntry } from '../request-audit.ts';
 import { toRequestView, type PublicUrls } from '../request-view.ts';
 import { applyChange, readAgain, type RequestChange } from './apply-change.ts';
@@ -111,7 +111,8 @@ const liveRequestsReceivedBy = async (deps: RecipientHealthDeps, orgId: string, 
 
 /**
  * The change `current` needs from what its recipients are now (`members`), or null: a pending or
- * opened link newly unusable, or a submitted credential newly (un)recoverable.
+ * opened link newly unusable, a further recipient key change on one already marked, or a
+ * submitted credential newly (un)recoverable.
  */
 export const recipientHealthChange = (
   deps: Pick<RecipientHealthDeps, 'clock' | 'urls'>,
@@ -126,10 +127,15 @@ export const recipientHealthChange = (
     audit: requestAuditEntry(current.orgId, actor, toRequestView(after, deps.urls), type, details),
   });
   if (current.status === 'pending' || current.status === 'opened') {
-    // Once a link is unusable it stays so until a relink: the subject may already have been refused.
-    if (current.needsRelink || !keysChangedSinceCommit(checks)) return null;
-    const changed = checks.filter((check) => check.problem === 'key_replaced').map((check) => check.label);
-    return change({ ...current, needsRelink: true, updatedAt: at }, 'request.needs_relink', { reason: 'recipient_key_changed', recipients: changed });
+    const unrecorded = new Set(unrecordedKeyChanges(current, members).map((change) => change.membershipId));
+    if (unrecorded.size === 0) return null;
+    const recipients = current.recipients.filter((recipient) => unrecorded.has(recipient.membershipId)).map((recipient) => recipient.label);
+    const after = { ...current, needsRelink: true, keyChangesRecorded: keyChangesNow(current, members), updatedAt: at };
+    // Once a link is unusable it stays so until a relink (the subject may already have been
+    // refused, and a locked link stays locked); a later key change still goes on its trail, once,
+    // so that every change of a recipient's key the link was made for is there to be read.
+    const type = current.needsRelink ? 'request.recipient_key_changed' : 'request.needs_relink';
+    return change(after, type, { reason: 'recipient_key_changed', recipients });
   }
   if (current.status !== 'submitted') return null;
   const unrecoverable = noRecipientCanOpen(checks);

@@ -1,4 +1,4 @@
-import { checkRecipients, keysChangedSinceCommit, membersById, type MembersById } from '../../recipient-health.ts';
+import { membersById, unrecordedKeyChanges, type MembersById } from '../../recipient-health.ts';
 import type { Actor, HandoffRequest } from '../../model.ts';
 import { open } from '../../subject-flow.ts';
 import { applyChange, readAgain } from '../apply-change.ts';
@@ -28,9 +28,10 @@ export const openLink = async (deps: SubjectDeps, holder: LinkHolder) => {
 /**
  * A recipient's key change flags the requests it makes unusable, found through an index that lags
  * deployed: one made a moment before the change can be missed. The subject's page, which is about
- * to refuse to encrypt, is where that shows, so the flag is set here if it is not yet.
+ * to refuse to encrypt, is where that shows, so the flag (or, on a link already marked, the
+ * change's entry) is written here if it is not yet.
  */
 const flagIfUnusable = async (deps: SubjectDeps, request: HandoffRequest, members: MembersById) => {
-  if (request.needsRelink || !keysChangedSinceCommit(checkRecipients(request, members))) return request;
+  if (unrecordedKeyChanges(request, members).length === 0) return request;
   return applyRecipientHealth(deps, request, members, RECIPIENT_CHECK);
 };

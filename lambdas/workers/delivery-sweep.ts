@@ -1,4 +1,5 @@
 import type { Clock } from '#core/clock.ts';
+import { routeOf } from '#core/delivery-lanes.ts';
 import type { DeliveryQueue } from '#core/ports.ts';
 import type { DeliveryStore } from '#store/deliveries.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -41,7 +42,7 @@ export const createHandler = (deps: DeliverySweepDeps) =>
       try {
         // The fast lane, grouped by its subscription: the worker moves it on if the subscription is
         // slow, and one subscription's many lost messages wait their turn behind others' deliveries.
-        await deps.queue.send(id, 0, { lane: 'fast', group: webhookId });
+        await deps.queue.send(id, 0, routeOf({ id: webhookId }));
         requeued++;
       } catch (error) {
         failed++;

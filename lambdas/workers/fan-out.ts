@@ -46,8 +46,10 @@ const entryOf = async (deps: FanOutDeps, record: DynamoDBRecord): Promise<Record
 const readEntry = (item: Record<string, unknown>) => {
   const text = (name: string) => (typeof item[name] === 'string' ? (item[name] as string) : undefined);
   const number = (name: string) => (typeof item[name] === 'number' ? (item[name] as number) : undefined);
-  // A ping's or manual redelivery's entry names the one delivery written with it (webhook-actions.ts).
-  const namedDelivery = (item.data as { details?: { delivery_id?: unknown } } | undefined)?.details?.delivery_id;
+  // A ping's or manual redelivery's entry names the one delivery written with it, and its subscription (webhook-actions.ts).
+  const details = (item.data as { details?: { delivery_id?: unknown; webhook_id?: unknown } } | undefined)?.details;
+  const namedDelivery = details?.delivery_id;
+  const namedWebhook = details?.webhook_id;
   return {
     kind: text('kind'),
     orgId: text('orgId'),
@@ -56,6 +58,7 @@ const readEntry = (item: Record<string, unknown>) => {
     occurredAt: text('occurredAt'),
     clientId: text('clientId'),
     namedDelivery: typeof namedDelivery === 'string' ? namedDelivery : undefined,
+    namedWebhook: typeof namedWebhook === 'string' ? namedWebhook : undefined,
   };
 };
 
@@ -107,8 +110,10 @@ const plan = async (deps: FanOutDeps, subscriptionsOf: SubscriptionsOf, record: 
   const entry = readEntry(item);
   if (entry.kind === 'audit' && WITH_OWN_DELIVERY.has(entry.type ?? '')) {
     // Its delivery was written with it: sent to the worker, whose claim makes a second message
-    // (the operator's CLI also attempts it at once) harmless.
-    if (entry.namedDelivery) await deps.queue.send(entry.namedDelivery, 0);
+    // (the operator's CLI also attempts it at once) harmless. Grouped by its subscription like
+    // every other delivery, so that the fair queue weighs it with that subscription's backlog; the
+    // fast lane, as the entry does not say whether the subscription is slow (the worker moves it on if so).
+    if (entry.namedDelivery) await deps.queue.send(entry.namedDelivery, 0, entry.namedWebhook ? routeOf({ id: entry.namedWebhook }) : undefined);
     return [];
   }
   if (entry.kind !== 'audit' || typeof entry.type !== 'string' || !isEventType(entry.type) || entry.type === 'ping') return [];

@@ -348,11 +348,17 @@ export class DeliveryStore {
 
   /**
    * Pending deliveries whose next attempt is due by `nowIso`, oldest first per shard, each with its
-   * subscription: the sweep's message is grouped by it, as the fan-out's is.
+   * subscription: the sweep's message is grouped by it, as the fan-out's is. Each shard has an equal
+   * share of `limit`: a delivery's shard is its id's, so when more than `limit` are due (a backlog
+   * behind a slow receiver) every shard still gives its oldest, and no shard's lost messages wait
+   * for the first shard to drain.
    */
   async due(nowIso: string, limit = 500): Promise<Array<{ id: string; webhookId: string }>> {
+    const share = Math.ceil(limit / DELIVERY_SHARDS);
     const due: Array<{ id: string; webhookId: string }> = [];
     for (let shard = 0; shard < DELIVERY_SHARDS && due.length < limit; shard++) {
+      const quota = Math.min(share, limit - due.length);
+      let found = 0;
       let start: Record<string, unknown> | undefined;
       do {
         const page = await this.db.send(
@@ -362,12 +368,13 @@ export class DeliveryStore {
             KeyConditionExpression: 'gsi6pk = :shard AND gsi6sk <= :until',
             ExpressionAttributeValues: { ':shard': `DELIVERY_DUE#${shard}`, ':until': `${nowIso}#~` },
             ProjectionExpression: 'id, webhookId',
-            Limit: limit - due.length,
+            Limit: quota - found,
             ExclusiveStartKey: start,
           }),
         );
         for (const item of page.Items ?? []) due.push({ id: item.id as string, webhookId: item.webhookId as string });
-        start = due.length < limit ? page.LastEvaluatedKey : undefined;
+        found += page.Items?.length ?? 0;
+        start = found < quota ? page.LastEvaluatedKey : undefined;
       } while (start);
     }
     return due;

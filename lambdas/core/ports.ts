@@ -146,7 +146,8 @@ export interface RequestRepository {
    * `policyVersion`, also on condition that the organisation's policy version is still it (a
    * change decided by the policy, such as a ticket's close, is not made under a replaced one).
    * Given `integration`, also on condition that the integration is still at the version read (a
-   * status it sent is not applied as its replaced settings understood it).
+   * status it sent, or one about a ticket linked through it, is not applied as its replaced
+   * settings understood it).
    */
   update(
     before: HandoffRequest,

@@ -20,7 +20,10 @@ export const policyUnchanged = (tableName: string, orgId: string, read: number):
   ConditionCheck: { TableName: tableName, Key: keys.organisation(orgId), ...policyVersionIs(read) },
 });
 
-/** The integration a status came through is still the version it was read at (not disabled, remapped or rotated since). */
+/**
+ * The integration a status came through, or the one its ticket is linked through, is still the
+ * version it was read at (not disabled, remapped, rotated or connected to its helpdesk since).
+ */
 export const integrationUnchanged = (tableName: string, orgId: string, integration: { id: string; version: number }): TransactItem => ({
   ConditionCheck: {
     TableName: tableName,

@@ -10,7 +10,7 @@ import { toRequestView, type PublicUrls, type RequestView } from '../../request-
 import { KeyedQueue } from '../../keyed-queue.ts';
 import type { ShareDeps } from '../shares/share-ports.ts';
 import { applyTicketStatusToShares } from './apply-share-ticket-status.ts';
-import { checkIntegrationUnchanged, sentThrough, shareCondition } from './status-conditions.ts';
+import { checkIntegrationUnchanged, integrationCondition, linkedAgain, linkedIntegration, shareCondition, type LinkedIntegration } from './status-conditions.ts';
 import { MAX_STATUS_RACES, statusRaceBackoff } from './status-races.ts';
 import { countsAsClosed, decideTicketChange, TICKET_CLOSED, type TicketAction, type TicketDecision } from '../../ticket-lifecycle.ts';
 import type { IntegrationRepository } from '../../integration.ts';
@@ -125,14 +125,13 @@ export const applyTicketStatus = async (deps: TicketStatusDeps, input: TicketSta
   const trusted = input.verified || policy.trustUnverifiedWebhooks;
   const { requests, fromIndex } = await findRequests(deps, input);
   const found = requests.filter((request) => matches(request, input));
-  const verifiable = input.verified ? new Set<string>() : await helpdeskIntegrations(deps, input.org.id, found);
+  const linked = input.verified ? new Map<string, LinkedIntegration>() : await linkedIntegrations(deps, input.org.id, found);
   const changed: TicketStatusOutcome['changed'] = [];
   const checks = new Map<string, TicketCheck>();
   let verifying = 0;
   for (const request of found) {
     // The helpdesk's answer is the fact: a hint about a ticket it can read never destroys by itself.
-    const hint = isVerifiable(request, verifiable);
-    const decision = await applyToOne(deps, input, hint, request, fromIndex);
+    const { decision, hint } = await applyToOne(deps, input, linkedOf(request, linked), request, fromIndex);
     if (decision) changed.push({ requestId: request.id, action: decision.action, purgeScheduledAt: decision.after.purgeScheduledAt });
     if (hint && decision && countsAsClosed(input.status, policy)) {
       verifying += 1;
@@ -165,16 +164,17 @@ const findRequests = async (deps: TicketStatusDeps, input: TicketStatusInput): P
   return { requests: await deps.requests.findByTicket(input.org.id, input.ref), fromIndex: false };
 };
 
-const isVerifiable = (request: HandoffRequest, verifiable: Set<string>) =>
-  request.ticket?.integrationId != null && request.ticket.externalId != null && verifiable.has(request.ticket.integrationId);
+/** The integration whose helpdesk could read `request`'s ticket (linked by the helpdesk's id), as read. */
+const linkedOf = (request: HandoffRequest, linked: Map<string, LinkedIntegration>) =>
+  request.ticket?.integrationId != null && request.ticket.externalId != null ? linked.get(request.ticket.integrationId) : undefined;
 
-/** The integrations of `requests`' ticket links that are connected to their helpdesk. */
-const helpdeskIntegrations = async (deps: TicketStatusDeps, orgId: string, requests: HandoffRequest[]): Promise<Set<string>> => {
+/** The integrations of `requests`' ticket links, as read: which are connected to their helpdesk, at which version. */
+const linkedIntegrations = async (deps: TicketStatusDeps, orgId: string, requests: HandoffRequest[]): Promise<Map<string, LinkedIntegration>> => {
   // Without a queue the hint still destroys nothing by itself: the reconciliation reads the ticket.
-  if (!deps.integrations) return new Set();
+  if (!deps.integrations) return new Map();
   const ids = [...new Set(requests.map((request) => request.ticket?.integrationId).filter((id): id is string => Boolean(id)))];
-  const integrations = await Promise.all(ids.map((id) => deps.integrations!.get(orgId, id)));
-  return new Set(integrations.filter((integration) => integration?.helpdesk).map((integration) => integration!.id));
+  const integrations = await Promise.all(ids.map(async (id) => linkedIntegration(await deps.integrations!.get(orgId, id))));
+  return new Map(integrations.filter((integration) => integration !== undefined).map((integration) => [integration.id, integration]));
 };
 
 /** Asks for the reads at once; a failure is reported, not raised: the status is already recorded, and the reconciliation reads the ticket later. */
@@ -192,8 +192,8 @@ const queueChecks = async (deps: TicketStatusDeps, checks: TicketCheck[]) => {
 /** Statuses for one request, one at a time in this process (a burst for one ticket would only race itself). */
 const perRequest = new KeyedQueue();
 
-const applyToOne = (deps: TicketStatusDeps, input: TicketStatusInput, hint: boolean, first: HandoffRequest, fromIndex: boolean) =>
-  perRequest.run(first.id, async (waited) => decideAndWrite(deps, input, hint, first, waited ? await deps.requests.get(first.id) : first, fromIndex && !waited));
+const applyToOne = (deps: TicketStatusDeps, input: TicketStatusInput, linked: LinkedIntegration | undefined, first: HandoffRequest, fromIndex: boolean) =>
+  perRequest.run(first.id, async (waited) => decideAndWrite(deps, input, linked, first, waited ? await deps.requests.get(first.id) : first, fromIndex && !waited));
 
 /**
  * A request the status leaves alone because it ended, but which a relink can bring back (revoked,
@@ -204,12 +204,24 @@ const endedButRelinkable = (request: HandoffRequest) => {
   return cause === 'revoked' || cause === 'expired';
 };
 
-/** `indexCopy`: `current` is the ticket GSI's copy, which lags deployed; every later read is the table's own. */
-const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, hint: boolean, first: HandoffRequest, current: HandoffRequest | null, indexCopy: boolean) => {
+/**
+ * `indexCopy`: `current` is the ticket GSI's copy, which lags deployed; every later read is the
+ * table's own. `linked`: the integration whose helpdesk could read the ticket, as read. Answers the
+ * decision written, if any, and whether the status was judged a hint (by the integration that stood).
+ */
+const decideAndWrite = async (
+  deps: TicketStatusDeps,
+  input: TicketStatusInput,
+  linked: LinkedIntegration | undefined,
+  first: HandoffRequest,
+  current: HandoffRequest | null,
+  indexCopy: boolean,
+): Promise<{ decision: TicketDecision | null; hint: boolean }> => {
   let before: HandoffRequest | null = current;
   let readAgain = !indexCopy;
   for (let race = 1; ; race++) {
-    if (!before) return null;
+    const hint = linked?.helpdesk === true;
+    if (!before) return { decision: null, hint };
     if (!readAgain && endedButRelinkable(before)) {
       readAgain = true;
       before = await deps.requests.get(first.id);
@@ -217,34 +229,36 @@ const decideAndWrite = async (deps: TicketStatusDeps, input: TicketStatusInput, 
     }
     // An older read of the helpdesk than the one the request holds says nothing new: dropped, so a
     // close read before a reopen (and applied after it) cannot destroy, nor an open one undo a close.
-    if (olderThanHeldRead(input, before)) return null;
+    if (olderThanHeldRead(input, before)) return { decision: null, hint };
     if (reopenedSinceRead(input, before)) {
       // The ticket was reopened after the helpdesk was read: that read no longer holds. Read again.
       await deps.ticketChecks?.enqueue({ orgId: before.orgId, integrationId: before.ticket!.integrationId!, externalId: before.ticket!.externalId!, attempt: 0 }, 0);
-      return null;
+      return { decision: null, hint };
     }
     // Trusted as the policy now read says (a hint about a ticket its helpdesk can read never is).
     const trusted = (input.verified || input.org.policy.ticket.trustUnverifiedWebhooks) && !hint;
     const change = { status: input.status, verified: input.verified, trusted, ...(input.verification ? { readAt: input.verification.readAt } : {}) };
     const decision = decideTicketChange(before, change, input.org.policy.ticket, deps.clock.now());
-    if (!decision) return null;
+    if (!decision) return { decision: null, hint };
     if (unchangedRead(input, before, decision)) {
       // Kept as the held read's time, so that a read made before this one and answered after it
       // (a close before a reopen) is judged older (olderThanHeldRead) and cannot destroy.
       if (input.verification!.readAt > (before.ticket!.statusReadAt ?? '')) await deps.requests.noteTicketRead(before, input.verification!.readAt);
-      return null;
+      return { decision: null, hint };
     }
     const [entry, ...followUps] = auditEntries(input, trusted, decision, toRequestView(decision.after, deps.urls));
     try {
-      await deps.requests.update(before, decision.after, entry, decision.purgeMaterial, followUps, deps.directory ? (input.org.policyVersion ?? 0) : undefined, sentThrough(input));
+      await deps.requests.update(before, decision.after, entry, decision.purgeMaterial, followUps, deps.directory ? (input.org.policyVersion ?? 0) : undefined, integrationCondition(input, linked));
       await syncSchedules(deps, before, decision);
-      return decision;
+      return { decision, hint };
     } catch (error) {
       if (error instanceof WriteConflict) await checkIntegrationUnchanged(deps, input);
       if (!(error instanceof WriteConflict) || race >= MAX_STATUS_RACES) throw error;
       await statusRaceBackoff(race);
       const org = deps.directory ? await deps.directory.getOrganisation(input.org.id) : null;
       if (org && (org.policyVersion ?? 0) !== (input.org.policyVersion ?? 0)) input = { ...input, org };
+      // A helpdesk connected or removed meanwhile decides afresh whether the status is only a hint.
+      linked = await linkedAgain(deps, input.org.id, linked);
       readAgain = true;
       before = await deps.requests.get(first.id);
     }

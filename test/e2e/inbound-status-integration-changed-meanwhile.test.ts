@@ -13,20 +13,15 @@ import { OPERATOR_ACTOR } from '../../lambdas/core/model.ts';
 import { configureIntegration, connectIntegration, rotateIntegrationSecrets } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
 import { auditEntries, requestItem } from '../support/shapes.ts';
 import { submittedForFreshTicket } from '../support/submission.ts';
-import { gatewayWithChangeMeanwhile, type GatewayWithChangeMeanwhile } from '../support/change-meanwhile.ts';
-import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { closeRacedByChange, type GatewayWithChangeMeanwhile } from '../support/change-meanwhile.ts';
+import type { TestOrganisation, TestService } from '../support/test-service.ts';
 
 let service: TestService;
 let org: TestOrganisation;
 let changed: GatewayWithChangeMeanwhile;
 let seq = 0;
 
-beforeAll(async () => {
-  service = await startTestService();
-  org = await service.createOrganisation();
-  await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 } });
-  changed = await gatewayWithChangeMeanwhile(service.deps, 'update');
-});
+beforeAll(async () => ({ service, org, changed } = await closeRacedByChange()));
 
 afterAll(async () => {
   changed?.close();

@@ -15,8 +15,8 @@ import { connectHelpdesk } from '../../lambdas/core/use-cases/integrations/conne
 import { connectIntegration } from '../../lambdas/core/use-cases/integrations/manage-integration.ts';
 import { auditEntries, expectCreationResult, requestItem } from '../support/shapes.ts';
 import { submitAsSubject } from '../support/submission.ts';
-import { gatewayWithChangeMeanwhile, type GatewayWithChangeMeanwhile } from '../support/change-meanwhile.ts';
-import { startTestService, type TestOrganisation, type TestService } from '../support/test-service.ts';
+import { closeRacedByChange, type GatewayWithChangeMeanwhile } from '../support/change-meanwhile.ts';
+import type { TestOrganisation, TestService } from '../support/test-service.ts';
 
 let service: TestService;
 let org: TestOrganisation;
@@ -24,13 +24,8 @@ let changed: GatewayWithChangeMeanwhile;
 /** The helpdesk reads the service asked for. */
 const checks: TicketCheck[] = [];
 
-beforeAll(async () => {
-  service = await startTestService({ allowLoopbackWebhooks: true, ticketChecks: { enqueue: async (check) => void checks.push(check) } });
-  org = await service.createOrganisation();
-  // Unverified closes trusted: without a helpdesk connection, the close destroys at once.
-  await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 } });
-  changed = await gatewayWithChangeMeanwhile(service.deps, 'update');
-});
+// Unverified closes trusted: without a helpdesk connection, the close destroys at once.
+beforeAll(async () => ({ service, org, changed } = await closeRacedByChange({ allowLoopbackWebhooks: true, ticketChecks: { enqueue: async (check) => void checks.push(check) } })));
 
 afterAll(async () => {
   changed?.close();

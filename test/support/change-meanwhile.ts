@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import { vi } from 'vitest';
 import type { AppDeps } from '../../lambdas/app-deps.ts';
 import { createGateway, listen } from '../../lambdas/local/gateway.ts';
+import { startTestService } from './test-service.ts';
 
 export interface GatewayWithChangeMeanwhile {
   /** The gateway's root (`http://127.0.0.1:<port>`). */
@@ -44,6 +45,19 @@ export const gatewayWithChangeMeanwhile = async (
       gateway.close();
     },
   };
+};
+
+/**
+ * A test service whose organisation trusts unverified ticket closes with no grace period (a close
+ * destroys at once), and a gateway whose request store lets a change commit just before a request's
+ * write: the set-up of a close raced by a change to what should decide it.
+ */
+export const closeRacedByChange = async (options?: Parameters<typeof startTestService>[0]) => {
+  const service = await startTestService(options);
+  const org = await service.createOrganisation();
+  await service.admin.setPolicy(org.orgId, { ticket: { trustUnverifiedWebhooks: true, gracePeriodMinutes: 0 } });
+  const changed = await gatewayWithChangeMeanwhile(service.deps, 'update');
+  return { service, org, changed };
 };
 
 /**

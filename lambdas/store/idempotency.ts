@@ -22,6 +22,12 @@ export type IdempotencyStart =
   | { outcome: 'in_progress'; lockedForMs: number }
   | { outcome: 'mismatch' };
 
+/**
+ * Marks a record whose fingerprint takes a missing body as `{}`; one without it was written when a
+ * missing body was fingerprinted as `null`, and is kept for 24 hours.
+ */
+const EMPTY_BODY_AS_OBJECT = 'emptyBodyAsObject';
+
 const RESPONSE_RETENTION_SECONDS = 24 * 60 * 60;
 /** A crashed attempt must not answer 409 forever: its claim lapses after this long. */
 const IN_PROGRESS_LOCK_MS = 30_000;
@@ -38,7 +44,11 @@ export class DynamoIdempotency {
     private readonly clock: Clock,
   ) {}
 
-  async start(apiKeyId: string, idempotencyKey: string, fingerprint: string): Promise<IdempotencyStart> {
+  /**
+   * `former`: the fingerprint the same call had before a missing body was taken as `{}`; a record
+   * written before then (it lacks EMPTY_BODY_AS_OBJECT) that holds it is the same call's.
+   */
+  async start(apiKeyId: string, idempotencyKey: string, fingerprint: string, former?: string): Promise<IdempotencyStart> {
     const key = keys.idempotency(apiKeyId, sha256Hex(idempotencyKey));
     const nowMs = this.clock.now().getTime();
     const nowSeconds = Math.floor(nowMs / 1000);
@@ -52,6 +62,7 @@ export class DynamoIdempotency {
             kind: 'idempotency',
             status: 'in_progress',
             fingerprint,
+            [EMPTY_BODY_AS_OBJECT]: true,
             claim: token,
             lockedUntil: nowMs + IN_PROGRESS_LOCK_MS,
             [TTL_ATTRIBUTE]: nowSeconds + RESPONSE_RETENTION_SECONDS,
@@ -67,8 +78,9 @@ export class DynamoIdempotency {
       if (!isConditionFailure(error)) throw error;
     }
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
-    if (!Item) return this.start(apiKeyId, idempotencyKey, fingerprint);
-    if (Item.fingerprint !== fingerprint) return { outcome: 'mismatch' };
+    if (!Item) return this.start(apiKeyId, idempotencyKey, fingerprint, former);
+    const sameCall = Item.fingerprint === fingerprint || (former !== undefined && Item[EMPTY_BODY_AS_OBJECT] !== true && Item.fingerprint === former);
+    if (!sameCall) return { outcome: 'mismatch' };
     if (Item.status === 'in_progress') return { outcome: 'in_progress', lockedForMs: Math.max(0, Number(Item.lockedUntil ?? nowMs) - nowMs) };
     return { outcome: 'replay', response: Item.response as StoredResponse };
   }

@@ -290,6 +290,53 @@ describe('a body left out and {}', () => {
   });
 });
 
+describe('a record kept before a body left out was taken as {}', () => {
+  /** Makes a record as it was written when a missing body was fingerprinted as `null`. */
+  const asKeptBefore = async (secret: string, idempotencyKey: string, path: string) => {
+    await service.deps.db.send(
+      new UpdateCommand({
+        TableName: service.deps.tableName,
+        Key: await recordKey(secret, idempotencyKey),
+        UpdateExpression: 'SET fingerprint = :former REMOVE emptyBodyAsObject',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':former': sha256Hex(`POST /v1${path}\nnull`) },
+      }),
+    );
+  };
+
+  it('still replays the same call sent with no body or with {}, and another body answers 422 idempotency_key_reused', async () => {
+    const o = await service.createOrganisation();
+    const id = (await post('/requests', { key: o.key, body: body(o) })).body.request.id as string;
+    const path = `/requests/${id}/revoke`;
+    const idempotencyKey = uniqueKey('revoke-kept-before');
+    const first = await post(path, { key: o.key, idempotencyKey });
+    expect(first.status).toBe(200);
+    await asKeptBefore(o.key, idempotencyKey, path);
+
+    for (const rawBody of [undefined, '{}']) {
+      const retry = await post(path, { key: o.key, rawBody, idempotencyKey });
+      expect(retry.status, rawBody).toBe(200);
+      expect(replayed(retry), rawBody).toBe('true');
+      expect(retry.body).toEqual(first.body);
+    }
+    for (const rawBody of ['{"reason":"left"}', '[]']) {
+      const other = await post(path, { key: o.key, rawBody, idempotencyKey });
+      expect(other.status, rawBody).toBe(422);
+    }
+  });
+
+  it('a record kept since holding the fingerprint of null is another body to a call sent with none', async () => {
+    const o = await service.createOrganisation();
+    const id = (await post('/requests', { key: o.key, body: body(o) })).body.request.id as string;
+    const path = `/requests/${id}/revoke`;
+    const idempotencyKey = uniqueKey('revoke-null');
+    const first = await post(path, { key: o.key, rawBody: 'null', idempotencyKey });
+    const retry = await post(path, { key: o.key, idempotencyKey });
+    expect(retry.status, String(first.status)).toBe(422);
+    expect(retry.body.code).toBe('idempotency_key_reused');
+  });
+});
+
 describe('retention', () => {
   it('replays for 24 hours; after that the same key and body run again', async () => {
     const o = await service.createOrganisation();

@@ -36,6 +36,9 @@ export interface IdempotencyOptions {
  */
 const fingerprintedBody = (request: ApiRequest) => (request.internal.body === undefined ? {} : request.internal.body);
 
+const isEmptyBody = ({ internal: { body } }: ApiRequest) =>
+  body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
+
 const fingerprintText = (request: ApiRequest) =>
   `${request.event.requestContext.http.method} ${request.event.rawPath}\n${canonicalize(fingerprintedBody(request))}`;
 const jsonFingerprint = (request: ApiRequest) => sha256Hex(fingerprintText(request));
@@ -85,7 +88,10 @@ export const idempotency = (
       if (length === 0 || length > MAX_KEY_LENGTH) {
         throw fieldError('Idempotency-Key', `Must be 1 to ${MAX_KEY_LENGTH} characters.`);
       }
-      const started = await store.start(ownerOf(request.internal), key, await fingerprintOf(request));
+      // A record kept before a missing body was taken as `{}` holds, for a call sent with none, the
+      // fingerprint it had then (of `null`): a retry with none, or with `{}`, is still that call.
+      const former = isEmptyBody(request) ? await fingerprintOf({ ...request, internal: { ...request.internal, body: null } }) : undefined;
+      const started = await store.start(ownerOf(request.internal), key, await fingerprintOf(request), former);
       if (started.outcome === 'mismatch') throw idempotencyKeyReused();
       if (started.outcome === 'in_progress') throw stillProcessing(started.lockedForMs);
       if (started.outcome === 'replay') {

@@ -351,15 +351,17 @@ export class DeliveryStore {
    * subscription: the sweep's message is grouped by it, as the fan-out's is. Each shard has an equal
    * share of `limit`: a delivery's shard is its id's, so when more than `limit` are due (a backlog
    * behind a slow receiver) every shard still gives its oldest, and no shard's lost messages wait
-   * for the first shard to drain.
+   * for the first shard to drain. What a shard with fewer leaves of its share goes to the shards
+   * with more, so that when no more than `limit` are due, every one is taken.
    */
   async due(nowIso: string, limit = 500): Promise<Array<{ id: string; webhookId: string }>> {
     const share = Math.ceil(limit / DELIVERY_SHARDS);
     const due: Array<{ id: string; webhookId: string }> = [];
-    for (let shard = 0; shard < DELIVERY_SHARDS && due.length < limit; shard++) {
-      const quota = Math.min(share, limit - due.length);
+    /** Where each shard that gave its whole share stopped, for the spare slots. */
+    const more = new Map<number, Record<string, unknown>>();
+    const take = async (shard: number, quota: number, from: Record<string, unknown> | undefined) => {
       let found = 0;
-      let start: Record<string, unknown> | undefined;
+      let start = from;
       do {
         const page = await this.db.send(
           new QueryCommand({
@@ -374,8 +376,15 @@ export class DeliveryStore {
         );
         for (const item of page.Items ?? []) due.push({ id: item.id as string, webhookId: item.webhookId as string });
         found += page.Items?.length ?? 0;
-        start = found < quota ? page.LastEvaluatedKey : undefined;
-      } while (start);
+        start = page.LastEvaluatedKey;
+      } while (start && found < quota);
+      if (start) more.set(shard, start);
+      else more.delete(shard);
+    };
+    for (let shard = 0; shard < DELIVERY_SHARDS && due.length < limit; shard++) await take(shard, Math.min(share, limit - due.length), undefined);
+    for (const [shard, start] of [...more]) {
+      if (due.length >= limit) break;
+      await take(shard, limit - due.length, start);
     }
     return due;
   }

@@ -44,4 +44,22 @@ describe('DeliveryStore.due', () => {
     const due = await storeOver(shards).due('2026-01-01T00:00:00.000Z', 500);
     expect(due).toEqual(shards.flat());
   });
+
+  it('gives the slots a shard with fewer than its share leaves to the shards with more: every one is taken when no more than the limit are due', async () => {
+    const shards = backlog(3);
+    shards[0] = backlog(200)[0]!;
+    const due = await storeOver(shards).due('2026-01-01T00:00:00.000Z', 500);
+    expect(due).toHaveLength(200 + 3 * (DELIVERY_SHARDS - 1));
+    expect(new Set(due.map((d) => d.id))).toEqual(new Set(shards.flat().map((d) => d.id)));
+  });
+
+  it('fills the limit from the shards with more, oldest first, when the others have fewer than their share', async () => {
+    const shards = backlog(10);
+    shards[1] = backlog(600)[1]!;
+    const due = await storeOver(shards).due('2026-01-01T00:00:00.000Z', 500);
+    expect(due).toHaveLength(500);
+    const ofShard = (shard: number) => due.filter((d) => d.id.startsWith(`d${shard}-`)).map((d) => d.id);
+    for (const shard of [0, 2, 3]) expect(ofShard(shard), `shard ${shard}`).toHaveLength(10);
+    expect(ofShard(1)).toEqual(shards[1]!.slice(0, 500 - 10 * (DELIVERY_SHARDS - 1)).map((d) => d.id));
+  });
 });
